@@ -1,0 +1,64 @@
+// Who is calling, once a strategy has authenticated the request.
+export type Memberships = Record<string, { roles: string[] }>;
+
+export type Principal =
+  | { kind: 'super_admin'; sub: 'super-admin' }
+  | { kind: 'user'; sub: string; issuer: 'platform' | 'oidc'; serviceAccount: boolean; memberships: Memberships | null }
+  | { kind: 'service'; sub: string }
+  | { kind: 'api_key'; sub: string; tenantId: string; clientId: number; keyId: number };
+
+function stringList(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
+}
+
+/**
+ * Reads organization membership from token claims. Accepted, in order:
+ * `organizations` keyed by alias (values may carry `roles`), `organization`
+ * in the same shape or as one alias, and a bare list of aliases in either.
+ * Returns null when the token has no membership claim at all. A `tenant_id`
+ * claim is ignored: claims never select the tenant.
+ */
+export function membershipsFromClaims(claims: Record<string, unknown>): Memberships | null {
+  const fallbackRoles = stringList(claims.roles) ?? [];
+  const claim = claims.organizations ?? claims.organization;
+  if (claim === undefined || claim === null) return null;
+  const memberships: Memberships = {};
+  if (typeof claim === 'string') {
+    memberships[claim] = { roles: fallbackRoles };
+  } else if (Array.isArray(claim)) {
+    for (const alias of claim) if (typeof alias === 'string') memberships[alias] = { roles: fallbackRoles };
+  } else if (typeof claim === 'object') {
+    for (const [alias, value] of Object.entries(claim as Record<string, unknown>)) {
+      const roles = stringList((value as { roles?: unknown } | null)?.roles) ?? fallbackRoles;
+      memberships[alias] = { roles };
+    }
+  } else {
+    return null;
+  }
+  return memberships;
+}
+
+/** The tenants a principal is bound to, when it is bound to any. */
+export function principalTenants(principal: Principal): string[] | 'any' {
+  switch (principal.kind) {
+    case 'super_admin':
+    case 'service':
+      return 'any';
+    case 'api_key':
+      return [principal.tenantId];
+    case 'user':
+      return Object.keys(principal.memberships ?? {});
+  }
+}
+
+export function rolesIn(principal: Principal, tenantId: string): string[] | 'all' {
+  switch (principal.kind) {
+    case 'super_admin':
+    case 'service':
+      return 'all';
+    case 'api_key':
+      return [];
+    case 'user':
+      return principal.memberships?.[tenantId]?.roles ?? [];
+  }
+}

@@ -1,0 +1,77 @@
+// Resolves the tenant of each request and checks the principal may act in it.
+// Order: the route's `tenant_id` path or query parameter, else X-Tenant-ID,
+// else the principal's only tenant. Routes declare what they need in
+// `options.plugins.platform`: { tenant: 'required' | 'optional' | 'none', role, superAdmin }.
+import type { Server, Request, ResponseToolkit } from '@hapi/hapi';
+import { isValidTenantAlias } from '../db/tenant.ts';
+import { badRequest, forbidden, notFound } from '../errors.ts';
+import { principalTenants, rolesIn, type Principal } from './principal.ts';
+
+export interface RouteAccess {
+  tenant?: 'required' | 'optional' | 'none';
+  /** A role the principal must hold in the tenant (super-admin and service tokens hold all). */
+  role?: string;
+  superAdmin?: boolean;
+}
+
+declare module '@hapi/hapi' {
+  interface PluginSpecificConfiguration {
+    platform?: RouteAccess;
+  }
+  interface RequestApplicationState {
+    tenantId?: string;
+  }
+}
+
+function requestedTenant(request: Request): unknown {
+  const params = request.params as Record<string, unknown>;
+  const query = request.query as Record<string, unknown>;
+  return params.tenant_id ?? query.tenant_id ?? request.headers['x-tenant-id'];
+}
+
+export function registerTenantContext(server: Server, tenantExists: (id: string) => Promise<boolean>): void {
+  server.ext('onPostAuth', async (request: Request, h: ResponseToolkit) => {
+    if (!request.auth.isAuthenticated) return h.continue;
+    const access = request.route.settings.plugins?.platform ?? {};
+    const principal = request.auth.credentials as unknown as Principal;
+    if (access.superAdmin && principal.kind !== 'super_admin') {
+      throw forbidden('This operation needs the super-admin token', 'SUPER_ADMIN_REQUIRED');
+    }
+    const mode = access.tenant ?? 'required';
+    if (mode === 'none') return h.continue;
+
+    const allowed = principalTenants(principal);
+    if (principal.kind === 'user' && principal.memberships === null) {
+      request.logger.warn({ sub: principal.sub, event: 'tenant_membership_missing' }, 'tenant_membership_missing');
+      throw forbidden('The token carries no organization membership claim', 'TENANT_MEMBERSHIP_MISSING');
+    }
+    let tenantId = requestedTenant(request);
+    if (tenantId === undefined || tenantId === '') {
+      if (allowed !== 'any' && allowed.length === 1) tenantId = allowed[0];
+      else if (mode === 'optional') return h.continue;
+      else throw badRequest('A tenant is required: send X-Tenant-ID', 'TENANT_REQUIRED');
+    }
+    if (!isValidTenantAlias(tenantId)) {
+      throw badRequest('Tenant alias is malformed: up to 64 lowercase characters [a-z0-9-], or a UUID', 'TENANT_INVALID');
+    }
+    if (allowed !== 'any' && !allowed.includes(tenantId)) {
+      throw forbidden(`Not a member of tenant ${tenantId}`, 'TENANT_FORBIDDEN');
+    }
+    if (access.role) {
+      const roles = rolesIn(principal, tenantId);
+      if (roles !== 'all' && !roles.includes(access.role)) {
+        throw forbidden(`This operation needs the role "${access.role}" in tenant ${tenantId}`, 'ROLE_REQUIRED');
+      }
+    }
+    if (!(await tenantExists(tenantId))) throw notFound(`Tenant not found: ${tenantId}`, 'TENANT_NOT_FOUND');
+    request.app.tenantId = tenantId;
+    return h.continue;
+  });
+}
+
+/** The resolved tenant of a request whose route requires one. */
+export function tenantOf(request: Request): string {
+  const tenantId = request.app.tenantId;
+  if (!tenantId) throw badRequest('A tenant is required: send X-Tenant-ID', 'TENANT_REQUIRED');
+  return tenantId;
+}

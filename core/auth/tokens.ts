@@ -1,0 +1,121 @@
+// JSON Web Tokens: the platform's own (HS256 under a key derived from the
+// master key), an external OIDC issuer's (verified against its JWKS), and
+// service tokens (HS256 under SERVICE_JWT_SECRET, cross-tenant).
+import { SignJWT, jwtVerify, decodeJwt, createRemoteJWKSet, errors as joseErrors, type JWTPayload } from 'jose';
+import { unauthorized } from '../errors.ts';
+import { membershipsFromClaims, type Memberships, type Principal } from './principal.ts';
+
+export interface TokenSettings {
+  issuer: string;
+  ttlSeconds: number;
+  signingKey: Uint8Array;
+  serviceSecret?: string;
+  oidcIssuerUrl?: string;
+  oidcAudience?: string;
+}
+
+export interface IssuedToken {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+}
+
+const AUDIENCE = 'agent-platform';
+
+export class TokenService {
+  private readonly settings: TokenSettings;
+  private jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
+  private oidcIssuer: string | undefined;
+
+  constructor(settings: TokenSettings) {
+    this.settings = settings;
+  }
+
+  async issueUserToken(user: { sub: string; organizations: Memberships; serviceAccount: boolean }): Promise<IssuedToken> {
+    const roles = [...new Set(Object.values(user.organizations).flatMap((o) => o.roles))];
+    const token = await new SignJWT({ organizations: user.organizations, roles, service_account: user.serviceAccount })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(user.sub)
+      .setIssuer(this.settings.issuer)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setJti(crypto.randomUUID())
+      .setExpirationTime(`${this.settings.ttlSeconds}s`)
+      .sign(this.settings.signingKey);
+    return { access_token: token, token_type: 'Bearer', expires_in: this.settings.ttlSeconds };
+  }
+
+  /** Verifies a bearer JWT and returns its principal; any failure is a 401. */
+  async verify(token: string): Promise<Principal> {
+    let claims: JWTPayload;
+    try {
+      claims = decodeJwt(token);
+    } catch {
+      throw unauthorized('Malformed token', 'INVALID_TOKEN');
+    }
+    try {
+      if (claims.iss === this.settings.issuer) return await this.verifyPlatform(token);
+      if (this.settings.oidcIssuerUrl && claims.iss && sameIssuer(claims.iss, this.settings.oidcIssuerUrl)) {
+        return await this.verifyOidc(token);
+      }
+      if (this.settings.serviceSecret) return await this.verifyService(token);
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw unauthorized('Token expired', 'TOKEN_EXPIRED');
+      if (err instanceof joseErrors.JOSEError) throw unauthorized('Invalid token', 'INVALID_TOKEN');
+      throw err;
+    }
+    throw unauthorized('Token issuer is not trusted', 'INVALID_TOKEN');
+  }
+
+  private async verifyPlatform(token: string): Promise<Principal> {
+    const { payload } = await jwtVerify(token, this.settings.signingKey, {
+      issuer: this.settings.issuer, audience: AUDIENCE, algorithms: ['HS256'],
+    });
+    return userPrincipal(payload, 'platform');
+  }
+
+  private async verifyOidc(token: string): Promise<Principal> {
+    const jwks = await this.oidcKeys();
+    const { payload } = await jwtVerify(token, jwks, {
+      issuer: this.oidcIssuer,
+      audience: this.settings.oidcAudience,
+      algorithms: ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA'],
+    });
+    return userPrincipal(payload, 'oidc');
+  }
+
+  private async verifyService(token: string): Promise<Principal> {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(this.settings.serviceSecret), { algorithms: ['HS256'] });
+    if (!payload.sub) throw unauthorized('Service token has no subject', 'INVALID_TOKEN');
+    return { kind: 'service', sub: payload.sub };
+  }
+
+  /** Discovers the issuer's JWKS once; jose caches and refreshes the keys. */
+  private async oidcKeys() {
+    if (!this.jwks) {
+      const base = this.settings.oidcIssuerUrl!.replace(/\/$/, '');
+      const response = await fetch(`${base}/.well-known/openid-configuration`);
+      if (!response.ok) throw unauthorized('OIDC issuer discovery failed', 'INVALID_TOKEN');
+      const discovery = (await response.json()) as { issuer?: string; jwks_uri?: string };
+      if (!discovery.jwks_uri) throw unauthorized('OIDC issuer has no jwks_uri', 'INVALID_TOKEN');
+      this.oidcIssuer = discovery.issuer ?? base;
+      this.jwks = createRemoteJWKSet(new URL(discovery.jwks_uri));
+    }
+    return this.jwks;
+  }
+}
+
+function sameIssuer(a: string, b: string): boolean {
+  return a.replace(/\/$/, '') === b.replace(/\/$/, '');
+}
+
+function userPrincipal(payload: JWTPayload, issuer: 'platform' | 'oidc'): Principal {
+  if (!payload.sub) throw unauthorized('Token has no subject', 'INVALID_TOKEN');
+  return {
+    kind: 'user',
+    sub: payload.sub,
+    issuer,
+    serviceAccount: payload.service_account === true,
+    memberships: membershipsFromClaims(payload as Record<string, unknown>),
+  };
+}

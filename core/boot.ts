@@ -1,0 +1,170 @@
+// Boots the platform: config, manifest, database (external or embedded),
+// migrations, queues, the hapi server with the core's cross-cutting parts,
+// then the feature plugins in dependency order.
+import Hapi, { type Server } from '@hapi/hapi';
+import HapiPino from 'hapi-pino';
+import Joi from 'joi';
+import type { DestinationStream } from 'pino';
+import { loadConfig, type PlatformConfig } from './config.ts';
+import { createLogger } from './logging.ts';
+import { readManifest, resolvePlugins } from './manifest.ts';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.ts';
+import { openDatabase } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { createWithTenant } from './db/tenant.ts';
+import { createSecretBox, loadMasterKey } from './secrets.ts';
+import { JobService } from './jobs/index.ts';
+import { EventHub } from './events.ts';
+import { FunctionRegistry } from './functions/registry.ts';
+import { registerFunctionRoutes } from './functions/routes.ts';
+import { GraphqlFacade } from './graphql/facade.ts';
+import { TokenService } from './auth/tokens.ts';
+import { registerAuth, type ApiKeyResolver } from './auth/index.ts';
+import { registerTenantContext } from './auth/tenant-context.ts';
+import { resolveAdminTokenHash } from './auth/admin-token.ts';
+import { TenantDirectory } from './tenants.ts';
+import { registerErrorRendering, validationFailAction } from './errors.ts';
+import { registerOps } from './http/ops.ts';
+import { registerMetrics } from './http/metrics.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import type { CoreServices } from './plugin-contract.ts';
+import { SQL_DIR } from './paths.ts';
+
+export interface PlatformOptions {
+  config?: PlatformConfig;
+  /** Where log lines go (tests read them); stdout by default. */
+  logStream?: DestinationStream;
+  /** Overrides the manifest's server port and host. */
+  port?: number;
+  host?: string;
+  /** Receives a generated admin token; prints it by default. */
+  announceAdminToken?: (token: string) => void;
+}
+
+export interface Platform {
+  server: Server;
+  core: CoreServices;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const VERSION = '0.1.0';
+
+export async function createPlatform(options: PlatformOptions = {}): Promise<Platform> {
+  const config = options.config ?? loadConfig();
+  const logger = createLogger(config.logLevel, options.logStream);
+  // Manifest errors are found before anything is started.
+  const manifest = await readManifest(config.manifestPath, config.env);
+  const plugins = await resolvePlugins(manifest, config.rootDir);
+
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedDatabase(config.dataDir);
+    databaseUrl = embedded.url;
+  }
+  const cleanups: (() => Promise<void>)[] = [];
+  if (embedded) cleanups.push(() => embedded.stop());
+  try {
+    const masterKey = await loadMasterKey(config.masterKey, config.dataDir, Boolean(embedded));
+    const database = openDatabase(databaseUrl, embedded ? 8 : 20);
+    cleanups.unshift(() => database.close());
+    await migrate(database.pool, SQL_DIR);
+
+    const jobs = new JobService({
+      pool: database.pool,
+      connectionString: databaseUrl,
+      logger: logger.child({ component: 'jobs' }),
+      pollIntervalMs: config.jobsPollIntervalMs,
+      concurrency: config.jobsConcurrency,
+      shutdownTimeoutMs: config.shutdownTimeoutMs,
+      embedded: Boolean(embedded),
+    });
+    await jobs.prepare();
+    cleanups.unshift(() => jobs.stop());
+
+    const secrets = createSecretBox(masterKey);
+    const adminTokenHash = await resolveAdminTokenHash(
+      database.db,
+      config.adminToken,
+      options.announceAdminToken ?? ((token) => console.log(`Generated super-admin token (shown once, store it now): ${token}`)),
+    );
+    const tokens = new TokenService({
+      issuer: config.tokenIssuer,
+      ttlSeconds: config.tokenTtlSeconds,
+      signingKey: secrets.deriveKey('platform-jwt'),
+      serviceSecret: config.serviceJwtSecret,
+      oidcIssuerUrl: config.oidcIssuerUrl,
+      oidcAudience: config.oidcAudience,
+    });
+    let apiKeyResolver: ApiKeyResolver | undefined;
+    const core: CoreServices = {
+      config,
+      db: database.db,
+      pool: database.pool,
+      withTenant: createWithTenant(database.db),
+      jobs,
+      events: new EventHub(logger),
+      functions: new FunctionRegistry(),
+      graphql: new GraphqlFacade(),
+      auth: {
+        tokens,
+        setApiKeyResolver(resolver) {
+          apiKeyResolver = resolver;
+        },
+      },
+      secrets,
+      tenants: new TenantDirectory(database.db),
+      logger,
+    };
+
+    const server = Hapi.server({
+      port: options.port ?? manifest.server.port,
+      host: options.host ?? manifest.server.host,
+      router: { stripTrailingSlash: true },
+      routes: {
+        validate: { failAction: validationFailAction, options: { abortEarly: false } },
+        response: { failAction: 'log' },
+        payload: { maxBytes: 1024 * 1024 },
+      },
+    });
+    server.validator(Joi);
+    await server.register({
+      plugin: HapiPino,
+      options: { instance: logger, ignorePaths: ['/health', '/readyz', '/api/v1/metrics'], logPayload: false, logRequestStart: false },
+    });
+    registerErrorRendering(server);
+    registerAuth(server, { tokens, adminTokenHash, resolveApiKey: () => apiKeyResolver });
+    registerTenantContext(server, (id) => core.tenants.exists(id));
+    await registerOpenApi(server, VERSION);
+    registerOps(server, { pool: database.pool, migrationsDir: SQL_DIR, masterKeyPresent: () => masterKey.length === 32 });
+    registerMetrics(server, () => jobs.counts());
+    registerFunctionRoutes(server, core.functions, core.withTenant, logger);
+    core.graphql.registerRoute(server);
+    await server.register({ plugin: { name: 'core', version: VERSION, register: (s) => s.expose('services', core) } });
+
+    for (const plugin of plugins) {
+      await server.register({ plugin: plugin.module.plugin, options: plugin.options });
+    }
+    server.ext('onPreStart', () => core.graphql.build());
+
+    let stopped = false;
+    return {
+      server,
+      core,
+      async start() {
+        await jobs.start();
+        await server.start();
+      },
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await server.stop({ timeout: config.shutdownTimeoutMs });
+        for (const cleanup of cleanups) await cleanup();
+      },
+    };
+  } catch (err) {
+    for (const cleanup of cleanups) await cleanup().catch(() => {});
+    throw err;
+  }
+}

@@ -1,0 +1,62 @@
+// Reads the platform's settings from the environment, once, with defaults.
+// Every variable is listed in the README's configuration table.
+import path from 'node:path';
+import { ROOT_DIR as rootDir } from './paths.ts';
+
+export interface PlatformConfig {
+  rootDir: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  manifestPath: string;
+  masterKey: string | undefined;
+  adminToken: string | undefined;
+  serviceJwtSecret: string | undefined;
+  oidcIssuerUrl: string | undefined;
+  oidcAudience: string | undefined;
+  tokenIssuer: string;
+  tokenTtlSeconds: number;
+  logLevel: string;
+  jobsPollIntervalMs: number;
+  jobsConcurrency: number;
+  shutdownTimeoutMs: number;
+  env: Record<string, string | undefined>;
+}
+
+export class ConfigError extends Error {}
+
+
+function positiveInt(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+function optional(env: Record<string, string | undefined>, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): PlatformConfig {
+  const dataDir = path.resolve(rootDir, optional(env, 'PLATFORM_DATA_DIR') ?? '.data');
+  const manifest = optional(env, 'PLATFORM_MANIFEST') ?? 'manifests/default.yaml';
+  return {
+    rootDir,
+    databaseUrl: optional(env, 'DATABASE_URL'),
+    dataDir,
+    manifestPath: path.resolve(rootDir, manifest),
+    masterKey: optional(env, 'PLATFORM_MASTER_KEY'),
+    adminToken: optional(env, 'ADMIN_TOKEN'),
+    serviceJwtSecret: optional(env, 'SERVICE_JWT_SECRET'),
+    oidcIssuerUrl: optional(env, 'OIDC_ISSUER_URL'),
+    oidcAudience: optional(env, 'OIDC_AUDIENCE'),
+    tokenIssuer: optional(env, 'PLATFORM_TOKEN_ISSUER') ?? 'agent-platform',
+    tokenTtlSeconds: positiveInt(env, 'PLATFORM_TOKEN_TTL', 3600),
+    logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
+    jobsPollIntervalMs: positiveInt(env, 'JOBS_POLL_INTERVAL_MS', 1000),
+    jobsConcurrency: positiveInt(env, 'JOBS_CONCURRENCY', 5),
+    shutdownTimeoutMs: positiveInt(env, 'SHUTDOWN_TIMEOUT_MS', 10000),
+    env,
+  };
+}

@@ -1,0 +1,54 @@
+// Table types for kysely. Each plugin adds its tables here, next to the SQL
+// migration that creates them.
+import type { ColumnType, Generated } from 'kysely';
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+
+export interface TenantsTable {
+  id: string;
+  display_name: string;
+  created_at: CreatedAt;
+}
+
+export interface PlatformSettingsTable {
+  key: string;
+  value: string;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface ClientsTable {
+  id: Generated<number>;
+  tenant_id: string;
+  client_key: string;
+  name: string;
+  created_at: CreatedAt;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  tenant_id: string;
+  client_id: number;
+  name: string;
+  key_prefix: string;
+  key_hash: string;
+  created_at: CreatedAt;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface UsersTable {
+  sub: string;
+  display_name: string;
+  organizations: ColumnType<Record<string, { roles: string[] }>, string, string>;
+  service_account: boolean;
+  secret_hash: string | null;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  tenants: TenantsTable;
+  platform_settings: PlatformSettingsTable;
+  clients: ClientsTable;
+  api_keys: ApiKeysTable;
+  users: UsersTable;
+}

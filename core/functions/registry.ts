@@ -1,0 +1,107 @@
+// The registry of functions that agents (as tools) and workflow ACTION steps
+// call by name. Platform plugins register theirs at boot; providers (imported
+// OpenAPI functions, per tenant) are asked at call time.
+import { Ajv, type ValidateFunction, type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { Logger } from 'pino';
+import type { Principal } from '../auth/principal.ts';
+import type { WithTenant } from '../db/tenant.ts';
+import { badRequest, notFound } from '../errors.ts';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface FunctionCallContext {
+  tenantId: string;
+  principal: Principal;
+  withTenant: WithTenant;
+  logger: Logger;
+  /** Who is calling: a chat session, a workflow execution, a direct call. */
+  executionContext?: { type: string; id: string };
+}
+
+export interface FunctionDefinition {
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: JsonSchema;
+  handler: (args: Record<string, any>, context: FunctionCallContext) => Promise<unknown>;
+}
+
+export interface FunctionDescriptor {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+  /** `platform`, or the provider's name (e.g. the imported spec). */
+  source: string;
+}
+
+export interface FunctionProvider {
+  name: string;
+  list(tenantId: string): Promise<FunctionDescriptor[]>;
+  get(tenantId: string, name: string): Promise<(FunctionDefinition & { source: string }) | undefined>;
+}
+
+const NAME = /^[a-z][a-z0-9_]{0,127}$/;
+
+const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false });
+(addFormats as unknown as (a: Ajv) => void)(ajv);
+
+function describeError(error: ErrorObject): string {
+  const where = error.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : '';
+  if (error.keyword === 'required') {
+    const missing = `${where ? `${where}.` : ''}${(error.params as { missingProperty: string }).missingProperty}`;
+    return `argument "${missing}" is required`;
+  }
+  if (error.keyword === 'additionalProperties') {
+    return `argument "${(error.params as { additionalProperty: string }).additionalProperty}" is not allowed`;
+  }
+  return `argument "${where || '(arguments)'}" ${error.message}`;
+}
+
+export class FunctionRegistry {
+  private readonly functions = new Map<string, FunctionDefinition & { validate: ValidateFunction }>();
+  private readonly providers: FunctionProvider[] = [];
+
+  register(name: string, definition: FunctionDefinition): void {
+    if (!NAME.test(name)) throw new Error(`function name "${name}" must be snake_case`);
+    if (this.functions.has(name)) throw new Error(`function "${name}" is already registered`);
+    const validate = ajv.compile({ type: 'object', ...definition.parameters });
+    this.functions.set(name, { ...definition, validate });
+  }
+
+  addProvider(provider: FunctionProvider): void {
+    this.providers.push(provider);
+  }
+
+  async list(tenantId: string): Promise<FunctionDescriptor[]> {
+    const platform = [...this.functions].map(([name, fn]) => ({
+      name, description: fn.description, parameters: fn.parameters, source: 'platform',
+    }));
+    const provided = (await Promise.all(this.providers.map((p) => p.list(tenantId)))).flat();
+    return [...platform, ...provided].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  async describe(tenantId: string, name: string): Promise<FunctionDescriptor> {
+    const found = await this.resolve(tenantId, name);
+    return { name, description: found.description, parameters: found.parameters, source: found.source };
+  }
+
+  /** Validates the arguments against the function's JSON Schema, then calls it. */
+  async call(name: string, args: Record<string, unknown>, context: FunctionCallContext): Promise<unknown> {
+    const fn = await this.resolve(context.tenantId, name);
+    const copy = structuredClone(args ?? {});
+    if (!fn.validate(copy)) {
+      throw badRequest(`Invalid arguments for ${name}: ${(fn.validate.errors ?? []).map(describeError).join('; ')}`, 'INVALID_ARGUMENTS');
+    }
+    return fn.handler(copy, context);
+  }
+
+  private async resolve(tenantId: string, name: string) {
+    const own = this.functions.get(name);
+    if (own) return { ...own, source: 'platform' };
+    for (const provider of this.providers) {
+      const found = await provider.get(tenantId, name);
+      if (found) return { ...found, validate: ajv.compile({ type: 'object', ...found.parameters }) };
+    }
+    throw notFound(`Function not found: ${name}`, 'FUNCTION_NOT_FOUND');
+  }
+}

@@ -1,0 +1,40 @@
+// Types every plugin's SDL may use: scalars, Relay page info, a viewer field.
+import { GraphQLScalarType, Kind } from 'graphql';
+import type { GraphqlContext } from './facade.ts';
+
+export const BASE_TYPE_DEFS = /* GraphQL */ `
+  scalar DateTime
+  scalar JSON
+
+  type PageInfo {
+    hasNextPage: Boolean!
+    hasPreviousPage: Boolean!
+    startCursor: String
+    endCursor: String
+  }
+
+  type Viewer {
+    kind: String!
+    sub: String!
+    tenantId: String
+  }
+
+  type Query {
+    "The authenticated caller, or null."
+    viewer: Viewer
+  }
+`;
+
+export const baseResolvers = {
+  DateTime: new GraphQLScalarType({
+    name: 'DateTime',
+    serialize: (value) => (value instanceof Date ? value.toISOString() : String(value)),
+    parseValue: (value) => new Date(String(value)),
+    parseLiteral: (ast) => (ast.kind === Kind.STRING ? new Date(ast.value) : null),
+  }),
+  JSON: new GraphQLScalarType({ name: 'JSON', serialize: (value) => value, parseValue: (value) => value }),
+  Query: {
+    viewer: (_: unknown, __: unknown, context: GraphqlContext) =>
+      context.principal ? { kind: context.principal.kind, sub: context.principal.sub, tenantId: context.tenantId } : null,
+  },
+};

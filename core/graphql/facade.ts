@@ -1,0 +1,113 @@
+// The GraphQL facade: graphql-yoga at /graphql, its schema assembled from the
+// SDL and resolvers that plugins contribute with `graphql.extend`. Same auth
+// and tenant context as REST: the route authenticates, resolvers read the
+// principal and tenant from the context.
+import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { GraphQLError } from 'graphql';
+import type { Server, Request, ResponseToolkit } from '@hapi/hapi';
+import type { Principal } from '../auth/principal.ts';
+import { BASE_TYPE_DEFS, baseResolvers } from './base-schema.ts';
+
+export interface GraphqlContext {
+  principal: Principal | undefined;
+  tenantId: string | undefined;
+  request: Request;
+}
+
+type Resolvers = Record<string, any>;
+
+export class GraphqlFacade {
+  private readonly typeDefs: string[] = [BASE_TYPE_DEFS];
+  private readonly resolvers: Resolvers[] = [baseResolvers];
+  private yoga: YogaServerInstance<GraphqlContext, {}> | undefined;
+
+  extend(part: { typeDefs: string; resolvers?: Resolvers }): void {
+    if (this.yoga) throw new Error('the GraphQL schema is already built');
+    this.typeDefs.push(part.typeDefs);
+    if (part.resolvers) this.resolvers.push(part.resolvers);
+  }
+
+  /** Builds the schema from every extension; called once, when the server starts. */
+  build(): void {
+    this.yoga = createYoga<GraphqlContext>({
+      schema: createSchema<GraphqlContext>({ typeDefs: this.typeDefs, resolvers: mergeResolvers(this.resolvers) }),
+      graphqlEndpoint: '/graphql',
+      graphiql: false,
+      landingPage: false,
+      maskedErrors: { maskError: maskUnexpected },
+      logging: false,
+    });
+  }
+
+  registerRoute(server: Server): void {
+    const shared = {
+      auth: { strategies: ['bearer', 'api-key'], mode: 'optional' as const },
+      plugins: { platform: { tenant: 'optional' as const } },
+      description: 'GraphQL facade (see the schema by introspection)',
+    };
+    const handler = (request: Request, h: ResponseToolkit) => this.handle(request, h);
+    server.route([
+      { method: 'GET', path: '/graphql', options: shared, handler },
+      {
+        method: 'POST',
+        path: '/graphql',
+        options: { ...shared, payload: { parse: false, output: 'data', maxBytes: 1024 * 1024 } },
+        handler,
+      },
+    ]);
+  }
+
+  private async handle(request: Request, h: ResponseToolkit) {
+    if (!this.yoga) this.build();
+    const url = new URL(request.url.pathname + request.url.search, 'http://platform.local');
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) headers.set(name, String(value));
+    const payload = request.payload as Buffer | undefined;
+    const body = request.method === 'get' || !payload ? undefined : new Uint8Array(payload);
+    const response = await this.yoga!.fetch(new globalThis.Request(url, { method: request.method.toUpperCase(), headers, body }), {
+      principal: request.auth.isAuthenticated ? (request.auth.credentials as unknown as Principal) : undefined,
+      tenantId: request.app.tenantId,
+      request,
+    });
+    const reply = h.response(await response.text()).code(response.status);
+    response.headers.forEach((value, name) => {
+      if (name !== 'content-length') reply.header(name, value);
+    });
+    return reply;
+  }
+}
+
+function mergeResolvers(parts: Resolvers[]): Resolvers {
+  const merged: Resolvers = {};
+  for (const part of parts) {
+    for (const [type, fields] of Object.entries(part)) merged[type] = { ...merged[type], ...fields };
+  }
+  return merged;
+}
+
+/** Domain errors (Boom) keep their message and code; anything unexpected is masked. */
+function maskUnexpected(error: unknown, message: string): Error {
+  const original = (error as { originalError?: unknown }).originalError ?? error;
+  if (original instanceof GraphQLError) return original;
+  const boom = original as { isBoom?: boolean; output?: { statusCode: number; payload: { message: string; code?: string } } };
+  if (boom?.isBoom && boom.output && boom.output.statusCode < 500) {
+    return new GraphQLError(boom.output.payload.message, {
+      extensions: { code: boom.output.payload.code ?? 'BAD_REQUEST', statusCode: boom.output.statusCode },
+    });
+  }
+  if (error instanceof GraphQLError && !(error.originalError)) return error;
+  return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+}
+
+export function requirePrincipal(context: GraphqlContext): Principal {
+  if (!context.principal) throw new GraphQLError('Authentication required', { extensions: { code: 'UNAUTHENTICATED' } });
+  return context.principal;
+}
+
+export function requireTenant(context: GraphqlContext): string {
+  requirePrincipal(context);
+  if (!context.tenantId) {
+    throw new GraphQLError('A tenant is required: send X-Tenant-ID', { extensions: { code: 'TENANT_REQUIRED' } });
+  }
+  return context.tenantId;
+}

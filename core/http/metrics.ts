@@ -1,0 +1,42 @@
+// Prometheus metrics: an HTTP latency histogram by route, and job counts by
+// queue and state (read at scrape time).
+import client from 'prom-client';
+import type { Server, Request } from '@hapi/hapi';
+import type { JobCount } from '../jobs/index.ts';
+
+export function registerMetrics(server: Server, jobCounts: () => Promise<JobCount[]>): client.Registry {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  const latency = new client.Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by method, route and status code',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  new client.Gauge({
+    name: 'platform_jobs',
+    help: 'Background jobs by queue (task) and state',
+    labelNames: ['queue', 'state'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const { queue, state, count } of await jobCounts()) this.set({ queue, state }, count);
+    },
+  });
+
+  server.events.on('response', (request: Request) => {
+    const info = request.info;
+    const status = (request.response as { statusCode?: number } | null)?.statusCode ?? 0;
+    const route = request.route?.path ?? 'unknown';
+    latency.observe({ method: request.method, route, status_code: String(status) }, ((info.responded || Date.now()) - info.received) / 1000);
+  });
+
+  server.route({
+    method: 'GET',
+    path: '/api/v1/metrics',
+    options: { auth: false, description: 'Prometheus metrics', tags: ['api', 'operations'] },
+    handler: async (_request, h) => h.response(await registry.metrics()).type(registry.contentType),
+  });
+  return registry;
+}

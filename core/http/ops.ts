@@ -1,0 +1,49 @@
+// Liveness and readiness. /health queries nothing; /readyz checks what the
+// platform needs to serve: the database, current migrations, the master key.
+import type { Server } from '@hapi/hapi';
+import type pg from 'pg';
+import { pendingMigrations } from '../db/migrate.ts';
+
+interface ReadinessDeps {
+  pool: pg.Pool;
+  migrationsDir: string;
+  masterKeyPresent: () => boolean;
+}
+
+async function check(work: () => Promise<string | undefined>): Promise<string> {
+  try {
+    return (await work()) ?? 'ok';
+  } catch (err) {
+    return `failed: ${(err as Error).message}`;
+  }
+}
+
+export function registerOps(server: Server, deps: ReadinessDeps): void {
+  server.route({
+    method: 'GET',
+    path: '/health',
+    options: { auth: false, description: 'Liveness', tags: ['api', 'operations'] },
+    handler: () => ({ status: 'ok' }),
+  });
+
+  server.route({
+    method: 'GET',
+    path: '/readyz',
+    options: { auth: false, description: 'Readiness: database, migrations, master key', tags: ['api', 'operations'] },
+    handler: async (_request, h) => {
+      const checks = {
+        database: await check(async () => {
+          await deps.pool.query('SELECT 1');
+          return undefined;
+        }),
+        migrations: await check(async () => {
+          const pending = await pendingMigrations(deps.pool, deps.migrationsDir);
+          return pending.length ? `failed: pending ${pending.join(', ')}` : undefined;
+        }),
+        master_key: deps.masterKeyPresent() ? 'ok' : 'failed: missing',
+      };
+      const ready = Object.values(checks).every((value) => value === 'ok');
+      return h.response({ status: ready ? 'ready' : 'unavailable', checks }).code(ready ? 200 : 503);
+    },
+  });
+}

@@ -1,0 +1,229 @@
+// The only place that talks to the two queue libraries.
+// - graphile-worker: fast, keyed, ordered per queue (per-tenant dispatch,
+//   workflow steps, timers with replaceable job keys).
+// - pg-boss: cron schedules with IANA time zones and long work with retries,
+//   back-off, expiry and dead letters.
+// Neither relies on LISTEN/NOTIFY or advisory locks for correctness: both poll
+// with row locks (SKIP LOCKED), so the embedded PGlite default works too.
+import { Logger as WorkerLogger, runMigrations, run, type Runner, type TaskList } from 'graphile-worker';
+import { PgBoss, fromKysely } from 'pg-boss';
+import { CompiledQuery, type Transaction } from 'kysely';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { Database } from '../db/types.ts';
+import { grantTenantRole } from '../db/grants.ts';
+import type {
+  EnqueueLongOptions, EnqueueOptions, FastTaskHandler, JobsApi, LongTaskHandler, LongTaskOptions, ScheduleOptions,
+} from './types.ts';
+
+export type * from './types.ts';
+
+interface JobServiceOptions {
+  pool: pg.Pool;
+  connectionString: string;
+  logger: Logger;
+  pollIntervalMs: number;
+  concurrency: number;
+  shutdownTimeoutMs: number;
+  /** PGlite cannot run prepared statements across its shared session. */
+  embedded: boolean;
+}
+
+interface LongTask {
+  handler: LongTaskHandler;
+  options: LongTaskOptions;
+}
+
+export interface JobCount {
+  queue: string;
+  state: string;
+  count: number;
+}
+
+export class JobService implements JobsApi {
+  private readonly fastTasks = new Map<string, FastTaskHandler>();
+  private readonly longTasks = new Map<string, LongTask>();
+  private readonly pendingSchedules: (() => Promise<void>)[] = [];
+  private boss: PgBoss | undefined;
+  private runner: Runner | undefined;
+  private started = false;
+  private readonly options: JobServiceOptions;
+
+  constructor(options: JobServiceOptions) {
+    this.options = options;
+  }
+
+  /** Installs both libraries' schemas; enqueueing works from here on. */
+  async prepare(): Promise<void> {
+    await runMigrations({ pgPool: this.options.pool, logger: this.workerLogger() });
+    this.boss = new PgBoss({
+      connectionString: this.options.connectionString,
+      max: 4,
+      schema: 'pgboss',
+      useListenNotify: false,
+    });
+    this.boss.on('error', (err) => this.options.logger.error({ err }, 'pg-boss error'));
+    await this.boss.start();
+    await grantTenantRole(this.options.pool, ['graphile_worker', 'pgboss']);
+  }
+
+  defineTask(name: string, handler: FastTaskHandler): void {
+    if (this.started) throw new Error(`task ${name} defined after the job service started`);
+    if (this.fastTasks.has(name)) throw new Error(`task ${name} is already defined`);
+    this.fastTasks.set(name, handler);
+  }
+
+  defineLongTask(name: string, handler: LongTaskHandler, options: LongTaskOptions = {}): void {
+    if (this.started) throw new Error(`task ${name} defined after the job service started`);
+    if (this.longTasks.has(name)) throw new Error(`task ${name} is already defined`);
+    this.longTasks.set(name, { handler, options });
+  }
+
+  async enqueue(name: string, payload: Record<string, unknown>, options: EnqueueOptions = {}): Promise<void> {
+    const text = `SELECT graphile_worker.add_job(identifier => $1::text, payload => $2::json, queue_name => $3::text,
+      run_at => $4::timestamptz, max_attempts => $5::int, job_key => $6::text, job_key_mode => $7::text)`;
+    const params = [
+      name, JSON.stringify(payload), options.queue ?? null, options.runAt?.toISOString() ?? null,
+      options.maxAttempts ?? null, options.jobKey ?? null, options.jobKey ? 'replace' : null,
+    ];
+    await this.execute(text, params, options.trx);
+  }
+
+  async removeJob(jobKey: string, trx?: Transaction<Database>): Promise<void> {
+    await this.execute('SELECT graphile_worker.remove_job($1)', [jobKey], trx);
+  }
+
+  private async execute(text: string, params: unknown[], trx?: Transaction<Database>): Promise<void> {
+    if (trx) await trx.executeQuery(CompiledQuery.raw(text, params));
+    else await this.options.pool.query(text, params);
+  }
+
+  async enqueueLong(name: string, data: Record<string, unknown>, options: EnqueueLongOptions = {}): Promise<string | null> {
+    if (!this.longTasks.has(name)) throw new Error(`unknown long task ${name}`);
+    return this.requireBoss().send(name, data, {
+      startAfter: options.startAfter,
+      singletonKey: options.singletonKey,
+      ...(options.trx ? { db: fromKysely(options.trx) } : {}),
+    });
+  }
+
+  async schedule(task: string, key: string, cron: string, options: ScheduleOptions = {}): Promise<void> {
+    const apply = () => this.requireBoss().schedule(task, cron, options.data ?? {}, { tz: options.tz ?? 'UTC', key });
+    if (this.started) await apply();
+    else this.pendingSchedules.push(apply);
+  }
+
+  async unschedule(task: string, key: string): Promise<void> {
+    await this.requireBoss().unschedule(task, key);
+  }
+
+  /** Starts the workers: every task must be defined by now. */
+  async start(): Promise<void> {
+    const boss = this.requireBoss();
+    for (const [name, task] of this.longTasks) await this.startLongTask(boss, name, task);
+    await grantTenantRole(this.options.pool, ['pgboss']);
+    for (const apply of this.pendingSchedules.splice(0)) await apply();
+    if (this.fastTasks.size > 0) {
+      this.runner = await run({
+        pgPool: this.options.pool,
+        taskList: this.taskList(),
+        concurrency: this.options.concurrency,
+        pollInterval: this.options.pollIntervalMs,
+        noHandleSignals: true,
+        noPreparedStatements: this.options.embedded,
+        logger: this.workerLogger(),
+      });
+    }
+    this.started = true;
+  }
+
+  /** Stops taking jobs and waits for the ones in flight (up to the shutdown timeout). */
+  async stop(): Promise<void> {
+    const runner = this.runner;
+    this.runner = undefined;
+    await Promise.all([
+      runner?.stop(),
+      this.boss?.stop({ graceful: true, timeout: this.options.shutdownTimeoutMs, close: true }),
+    ]);
+    this.boss = undefined;
+    this.started = false;
+  }
+
+  /** Job counts by queue (task) and state, for the metrics endpoint. */
+  async counts(): Promise<JobCount[]> {
+    const counts: JobCount[] = [];
+    const { rows } = await this.options.pool.query<{ task: string; state: string; count: number }>(`
+      SELECT task_identifier AS task,
+        CASE WHEN locked_at IS NOT NULL THEN 'active'
+             WHEN attempts >= max_attempts THEN 'failed'
+             WHEN run_at > now() THEN 'deferred' ELSE 'queued' END AS state,
+        count(*)::int AS count
+      FROM graphile_worker.jobs GROUP BY 1, 2`);
+    counts.push(...rows.map((row) => ({ queue: row.task, state: row.state, count: row.count })));
+    if (this.boss) {
+      for (const queue of await this.boss.getQueues()) {
+        counts.push(
+          { queue: queue.name, state: 'queued', count: queue.queuedCount },
+          { queue: queue.name, state: 'active', count: queue.activeCount },
+          { queue: queue.name, state: 'failed', count: queue.failedCount },
+        );
+      }
+    }
+    return counts;
+  }
+
+  private async startLongTask(boss: PgBoss, name: string, task: LongTask): Promise<void> {
+    const { options } = task;
+    const deadLetter = options.deadLetter === false ? undefined : `${name}.dead`;
+    if (deadLetter) await boss.createQueue(deadLetter);
+    await boss.createQueue(name, {
+      retryLimit: options.retryLimit ?? 3,
+      retryDelay: options.retryDelaySeconds ?? 5,
+      retryBackoff: options.retryBackoff ?? true,
+      expireInSeconds: options.expireInSeconds ?? 900,
+      deadLetter,
+    });
+    await boss.updateQueue(name, {
+      retryLimit: options.retryLimit ?? 3,
+      retryDelay: options.retryDelaySeconds ?? 5,
+      retryBackoff: options.retryBackoff ?? true,
+      expireInSeconds: options.expireInSeconds ?? 900,
+      deadLetter,
+    });
+    await boss.work(
+      name,
+      {
+        localConcurrency: options.concurrency ?? 1,
+        pollingIntervalSeconds: Math.max(0.5, this.options.pollIntervalMs / 1000),
+        includeMetadata: true,
+      },
+      async ([job]) => {
+        const abort = new AbortController();
+        return task.handler(job.data, { id: job.id, attempt: job.retryCount + 1, signal: abort.signal });
+      },
+    );
+  }
+
+  private taskList(): TaskList {
+    const list: TaskList = {};
+    for (const [name, handler] of this.fastTasks) {
+      list[name] = (payload, helpers) =>
+        handler(payload, { attempt: helpers.job.attempts, signal: helpers.abortSignal ?? new AbortController().signal });
+    }
+    return list;
+  }
+
+  private requireBoss(): PgBoss {
+    if (!this.boss) throw new Error('the job service is not prepared');
+    return this.boss;
+  }
+
+  /** graphile-worker's logger, bridged to pino. */
+  private workerLogger(): WorkerLogger {
+    const log = this.options.logger;
+    return new WorkerLogger(() => (level, message, meta) => {
+      const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : 'debug';
+      log[method]({ meta, component: 'graphile-worker' }, message);
+    });
+  }
+}

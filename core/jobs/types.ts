@@ -1,0 +1,61 @@
+// What plugins see of the two queues (see core/jobs/index.ts for the roles).
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/types.ts';
+
+export interface JobContext {
+  /** Which attempt this is, starting at 1. */
+  attempt: number;
+  /** Aborted when the process is shutting down past its grace period. */
+  signal: AbortSignal;
+}
+
+export type FastTaskHandler = (payload: any, context: JobContext) => Promise<void>;
+export type LongTaskHandler = (data: any, context: JobContext & { id: string }) => Promise<unknown>;
+
+export interface LongTaskOptions {
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  retryBackoff?: boolean;
+  expireInSeconds?: number;
+  /** Concurrent jobs of this task in this process. */
+  concurrency?: number;
+  /** Failed jobs (after their retries) are moved to `${name}.dead`. */
+  deadLetter?: boolean;
+}
+
+export interface EnqueueOptions {
+  /** Enqueue inside this transaction: the job exists only if it commits. */
+  trx?: Transaction<Database>;
+  /** Jobs of one queue run one at a time, in order (e.g. one dispatcher per tenant). */
+  queue?: string;
+  /** A job with the same key is replaced (rescheduled timers). */
+  jobKey?: string;
+  runAt?: Date;
+  maxAttempts?: number;
+}
+
+export interface EnqueueLongOptions {
+  trx?: Transaction<Database>;
+  startAfter?: Date | number;
+  singletonKey?: string;
+}
+
+export interface ScheduleOptions {
+  /** IANA time zone of the cron expression; UTC when absent. */
+  tz?: string;
+  data?: Record<string, unknown>;
+}
+
+export interface JobsApi {
+  /** A fast, keyed task run by graphile-worker. */
+  defineTask(name: string, handler: FastTaskHandler): void;
+  /** A scheduled or long task run by pg-boss, with retries, expiry and dead letters. */
+  defineLongTask(name: string, handler: LongTaskHandler, options?: LongTaskOptions): void;
+  enqueue(name: string, payload: Record<string, unknown>, options?: EnqueueOptions): Promise<void>;
+  enqueueLong(name: string, data: Record<string, unknown>, options?: EnqueueLongOptions): Promise<string | null>;
+  /** A cron schedule (5 fields) that sends `task` a job at each tick; `key` names the schedule. */
+  schedule(task: string, key: string, cron: string, options?: ScheduleOptions): Promise<void>;
+  unschedule(task: string, key: string): Promise<void>;
+  /** Removes a pending fast job by its key (a cancelled timer). */
+  removeJob(jobKey: string, trx?: Transaction<Database>): Promise<void>;
+}

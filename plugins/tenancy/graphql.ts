@@ -1,0 +1,61 @@
+// GraphQL: the current tenant and its clients (a Relay connection).
+import type { GraphqlContext } from '../../core/graphql/facade.ts';
+import { requireTenant } from '../../core/graphql/facade.ts';
+import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
+import type { TenancyService } from './service.ts';
+
+export const typeDefs = /* GraphQL */ `
+  type Tenant {
+    id: String!
+    displayName: String!
+    createdAt: DateTime!
+    clients(first: Int, after: String): ClientConnection!
+  }
+
+  type Client {
+    id: Int!
+    clientKey: String!
+    name: String!
+    createdAt: DateTime!
+  }
+
+  type ClientEdge {
+    node: Client!
+    cursor: String!
+  }
+
+  type ClientConnection {
+    edges: [ClientEdge!]!
+    pageInfo: PageInfo!
+  }
+
+  extend type Query {
+    "The tenant of the request (X-Tenant-ID, or the caller's only tenant)."
+    tenant: Tenant
+    clients(first: Int, after: String): ClientConnection!
+  }
+`;
+
+export function resolvers(service: TenancyService) {
+  const clients = async (tenantId: string, args: ConnectionArgs) => {
+    const size = pageSize(args);
+    const after = decodeCursor<number>(args.after) ?? 0;
+    const rows = await service.clientsAfter(tenantId, after, size + 1);
+    return toConnection(rows, size, (row) => row.id, Boolean(args.after));
+  };
+  return {
+    Query: {
+      tenant: (_: unknown, __: unknown, context: GraphqlContext) => service.getTenant(requireTenant(context)),
+      clients: (_: unknown, args: ConnectionArgs, context: GraphqlContext) => clients(requireTenant(context), args),
+    },
+    Tenant: {
+      displayName: (tenant: { display_name: string }) => tenant.display_name,
+      createdAt: (tenant: { created_at: Date }) => tenant.created_at,
+      clients: (tenant: { id: string }, args: ConnectionArgs) => clients(tenant.id, args),
+    },
+    Client: {
+      clientKey: (client: { client_key: string }) => client.client_key,
+      createdAt: (client: { created_at: Date }) => client.created_at,
+    },
+  };
+}

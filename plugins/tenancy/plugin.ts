@@ -1,0 +1,40 @@
+// Tenancy: tenants, clients, API keys, users and service accounts.
+// Registers its routes, GraphQL types, the API-key lookup for core auth, and
+// a platform function; exposes its service for other plugins and the CLI.
+import type { Server } from '@hapi/hapi';
+import { coreOf } from '../../core/plugin-contract.ts';
+import { createTenancyService, type TenancyService } from './service.ts';
+import { tenancyRoutes } from './routes.ts';
+import { typeDefs, resolvers } from './graphql.ts';
+
+export { cli } from './cli.ts';
+
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    tenancy: { service: TenancyService };
+  }
+}
+
+export const plugin = {
+  name: 'tenancy',
+  version: '0.1.0',
+  register(server: Server) {
+    const core = coreOf(server);
+    const service = createTenancyService(core);
+    core.auth.setApiKeyResolver((key) => service.resolveApiKey(key));
+    server.route(tenancyRoutes(service));
+    core.graphql.extend({ typeDefs, resolvers: resolvers(service) });
+    core.functions.register('list_clients', {
+      description: 'List the clients (chat surfaces, integrations) of the current tenant.',
+      parameters: {
+        properties: {
+          skip: { type: 'integer', minimum: 0, default: 0 },
+          limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
+        },
+        additionalProperties: false,
+      },
+      handler: (args, context) => service.listClients(context.tenantId, args.skip, args.limit),
+    });
+    server.expose('service', service);
+  },
+};

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs a command against a throwaway PostgreSQL cluster (pgvector + pg_trgm),
+# started here and removed afterwards. The command sees TEST_DATABASE_URL (the
+# cluster's maintenance database; tests create a database per test file) and
+# DATABASE_URL (a database of its own, for scripts that need just one).
+# With TEST_DATABASE_URL already set, the command runs against that instead.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+
+if [ -n "${TEST_DATABASE_URL:-}" ]; then exec "$@"; fi
+
+PG_BIN=$(bash "$here/ensure-postgres.sh")
+run_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+dir=$(mktemp -d /tmp/platform-pg.XXXXXX)
+chmod 755 "$dir"
+[ "$(id -u)" = 0 ] && chown postgres "$dir"
+port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+
+cleanup() {
+  run_pg "$PG_BIN/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT INT TERM
+
+run_pg "$PG_BIN/initdb" -D "$dir/data" -U postgres -A trust --no-sync -E UTF8 >/dev/null
+run_pg "$PG_BIN/pg_ctl" -D "$dir/data" -w -l "$dir/server.log" \
+  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400" \
+  start >/dev/null
+
+export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres"
+"$PG_BIN/psql" -q "$TEST_DATABASE_URL" -c "CREATE DATABASE platform" >/dev/null
+export DATABASE_URL="postgres://postgres@127.0.0.1:$port/platform"
+"$@"
