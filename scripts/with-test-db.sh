@@ -28,6 +28,7 @@ run_pg "$PG_BIN/pg_ctl" -D "$dir/data" -w -l "$dir/server.log" \
   -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400" \
   start >/dev/null
 
+export PG_BIN
 export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres"
 "$PG_BIN/psql" -q "$TEST_DATABASE_URL" -c "CREATE DATABASE platform" >/dev/null
 export DATABASE_URL="postgres://postgres@127.0.0.1:$port/platform"

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# npm test: type-check, then against a throwaway PostgreSQL cluster (pgvector
+# + pg_trgm, installed by scripts/ensure-postgres.sh when missing): the schema
+# dump check and every test file, including the embedded-default smoke test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+echo "== type-check"
+npx tsc --noEmit -p tsconfig.json
+echo "== tests"
+bash scripts/with-test-db.sh bash -c 'node scripts/dump-schema.ts --check && npx tap "$@"' -- "$@"
