@@ -22,7 +22,9 @@ export interface PlatformConfig {
   env: Record<string, string | undefined>;
 }
 
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
 
 
 function positiveInt(env: Record<string, string | undefined>, name: string, fallback: number): number {

@@ -7,7 +7,9 @@ import YAML from 'yaml';
 import Joi from 'joi';
 import type { PlatformPluginModule } from './plugin-contract.ts';
 
-export class ManifestError extends Error {}
+export class ManifestError extends Error {
+  override name = 'ManifestError';
+}
 
 export interface ManifestEntry {
   plugin: string;
@@ -36,25 +38,36 @@ const manifestSchema = Joi.object({
 });
 
 const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::([^}]*))?\}/g;
+const TOKEN = /__ENV_(\d+)__/g;
 
-/** Replaces ${VAR} and ${VAR:default} in every string; a whole-string placeholder keeps YAML's typing of the value. */
-export function substituteEnv(value: unknown, env: Record<string, string | undefined>): unknown {
-  if (typeof value === 'string') {
-    const whole = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::([^}]*))?\}$/.exec(value);
-    const lookup = (name: string, fallback: string | undefined) => {
-      const found = env[name];
-      if (found !== undefined && found !== '') return found;
-      if (fallback !== undefined) return fallback;
+/**
+ * ${VAR} and ${VAR:default} may stand anywhere, flow maps included
+ * (`{ port: ${PORT:8080} }`), which is not valid YAML as written. So each
+ * placeholder becomes a plain token before parsing, and tokens are resolved
+ * in the parsed values: a value that is one whole token takes YAML's typing of
+ * the variable (8080 is a number), a token inside a longer string is text.
+ */
+export function parseWithEnv(text: string, env: Record<string, string | undefined>): unknown {
+  const values: string[] = [];
+  const tokenized = text.replace(PLACEHOLDER, (_m, name: string, fallback: string | undefined) => {
+    const found = env[name];
+    if ((found === undefined || found === '') && fallback === undefined) {
       throw new ManifestError(`manifest references \${${name}}, which is not set and has no default`);
-    };
-    if (whole) return YAML.parse(lookup(whole[1], whole[2]) || '""') ?? '';
-    return value.replace(PLACEHOLDER, (_m, name: string, fallback: string | undefined) => lookup(name, fallback));
-  }
-  if (Array.isArray(value)) return value.map((item) => substituteEnv(item, env));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteEnv(v, env)]));
-  }
-  return value;
+    }
+    values.push(found !== undefined && found !== '' ? found : fallback!);
+    return `__ENV_${values.length - 1}__`;
+  });
+  const resolve = (value: unknown): unknown => {
+    if (typeof value === 'string') {
+      const whole = /^__ENV_(\d+)__$/.exec(value);
+      if (whole) return YAML.parse(values[Number(whole[1])]) ?? '';
+      return value.replace(TOKEN, (_m, index: string) => values[Number(index)]);
+    }
+    if (Array.isArray(value)) return value.map(resolve);
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v)]));
+    return value;
+  };
+  return resolve(YAML.parse(tokenized));
 }
 
 export async function readManifest(file: string, env: Record<string, string | undefined>): Promise<Manifest> {
@@ -66,11 +79,12 @@ export async function readManifest(file: string, env: Record<string, string | un
   }
   let parsed: unknown;
   try {
-    parsed = YAML.parse(text);
+    parsed = parseWithEnv(text, env);
   } catch (err) {
+    if (err instanceof ManifestError) throw err;
     throw new ManifestError(`manifest ${file} is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
-  const { value, error } = manifestSchema.validate(substituteEnv(parsed ?? {}, env));
+  const { value, error } = manifestSchema.validate(parsed ?? {});
   if (error) throw new ManifestError(`manifest ${file}: ${error.message}`);
   return value as Manifest;
 }

@@ -7,7 +7,7 @@ import { readManifest, resolvePlugins, ManifestError } from '../manifest.ts';
 import { MigrationError } from '../db/migrate.ts';
 import { openCliContext } from './context.ts';
 import { UsageError, type CliCommand } from './commands.ts';
-import { serve } from './serve.ts';
+
 
 async function pluginCommands(): Promise<CliCommand[]> {
   const config = loadConfig();
@@ -50,7 +50,7 @@ function print(result: unknown, json: boolean): void {
 
 async function main(argv: string[]): Promise<void> {
   const words = argv.filter((a) => !a.startsWith('-'));
-  if (words[0] === 'serve' || words.length === 0 && argv.length === 0) return serve();
+  if (words[0] === 'serve' || (words.length === 0 && argv.length === 0)) return (await import('./serve.ts')).serve();
   if (words[0] === 'migrate') {
     const context = await openCliContext();
     await context.close();

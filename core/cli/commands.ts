@@ -17,4 +17,6 @@ export interface CliCommand {
   run(core: CliCore, args: { positionals: string[]; options: Record<string, string | boolean | undefined> }): Promise<unknown>;
 }
 
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  override name = 'UsageError';
+}

@@ -13,7 +13,9 @@ export interface Migration {
   checksum: string;
 }
 
-export class MigrationError extends Error {}
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+}
 
 export async function readMigrations(dir: string): Promise<Migration[]> {
   const names = (await readdir(dir)).filter((name) => /^\d{4}_[a-z0-9_]+\.sql$/.test(name)).sort();

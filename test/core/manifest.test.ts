@@ -1,0 +1,57 @@
+import t from 'tap';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { parseWithEnv, readManifest, resolvePlugins } from '../../core/manifest.ts';
+import { ROOT_DIR } from '../../core/paths.ts';
+
+const fixture = (name: string) => path.join(ROOT_DIR, 'test', 'fixtures', 'manifests', `${name}.yaml`);
+
+t.test('substitutes ${ENV:default} with YAML typing and validates options', async (t) => {
+  const defaults = await readManifest(fixture('with-options'), {});
+  t.same(defaults.server, { port: 9999, host: '127.0.0.1' });
+  const plugins = await resolvePlugins(defaults, ROOT_DIR);
+  t.same(plugins[0].options, { maxConcurrent: 5, label: 'run-x' });
+
+  const fromEnv = await readManifest(fixture('with-options'), { TEST_PORT: '7000', TEST_MAX: '12', TEST_LABEL: 'blue' });
+  t.equal(fromEnv.server.port, 7000);
+  t.same((await resolvePlugins(fromEnv, ROOT_DIR))[0].options, { maxConcurrent: 12, label: 'run-blue' });
+});
+
+t.test('the default manifest loads and orders plugins after their dependencies', async (t) => {
+  const manifest = await readManifest(fixture('job-probe'), {});
+  const names = (await resolvePlugins({ ...manifest, plugins: [...manifest.plugins].reverse() }, ROOT_DIR)).map((p) => p.name);
+  t.same(names, ['tenancy', 'job-probe']);
+});
+
+t.test('manifest errors are one clear line', async (t) => {
+  const cases: [string, RegExp][] = [
+    ['unknown-plugin', /unknown plugin "\.\/plugins\/does-not-exist"/],
+    ['missing-dependency', /plugin "needs-missing" depends on "no-such-plugin", which the manifest does not load/],
+    ['invalid-option', /plugin "with-options" has an invalid option: "maxConcurrent" must be a number/],
+  ];
+  for (const [name, message] of cases) {
+    await t.rejects(resolvePlugins(await readManifest(fixture(name), {}), ROOT_DIR), message, name);
+    await t.rejects(resolvePlugins(await readManifest(fixture(name), {}), ROOT_DIR), { name: 'ManifestError' });
+  }
+  await t.rejects(readManifest(fixture('nope'), {}), /cannot read manifest/);
+  t.throws(() => parseWithEnv('server: { port: ${NO_SUCH_VAR} }', {}), /\$\{NO_SUCH_VAR\}, which is not set and has no default/);
+});
+
+t.test('boot fails with one line on stderr and exit code 1', async (t) => {
+  for (const [name, message] of [
+    ['unknown-plugin', /^error: unknown plugin/],
+    ['missing-dependency', /^error: plugin "needs-missing" depends on "no-such-plugin"/],
+    ['invalid-option', /^error: plugin "with-options" has an invalid option/],
+  ] as const) {
+    const result = spawnSync(process.execPath, ['core/cli/bin.ts', 'serve'], {
+      cwd: ROOT_DIR,
+      env: { ...process.env, PLATFORM_MANIFEST: `test/fixtures/manifests/${name}.yaml`, DATABASE_URL: 'postgres://unused@127.0.0.1:1/none' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    t.equal(result.status, 1, `${name} exits 1`);
+    const lines = result.stderr.trim().split('\n');
+    t.equal(lines.length, 1, `${name} prints one line: ${result.stderr}`);
+    t.match(lines[0], message);
+  }
+});

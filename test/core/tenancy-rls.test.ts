@@ -1,0 +1,58 @@
+import t from 'tap';
+import { sql } from 'kysely';
+import { startTestPlatform, tenantWithAdmin } from '../harness.ts';
+
+t.test('row-level security isolates tenants', async (t) => {
+  const tp = await startTestPlatform(t);
+  const a = await tenantWithAdmin(tp, 'rls-a');
+  const b = await tenantWithAdmin(tp, 'rls-b');
+  for (const [tenant, name] of [[a, 'a-web'], [a, 'a-mobile'], [b, 'b-web']] as const) {
+    const created = await tp.request({ method: 'POST', url: '/api/admin/clients', token: tenant.token, payload: { name } });
+    t.equal(created.status, 201);
+  }
+  const { withTenant, db } = tp.platform.core;
+
+  const seenByB = await withTenant('rls-b', (trx) => trx.selectFrom('clients').select(['name', 'tenant_id']).execute());
+  t.same(seenByB.map((row) => row.name), ['b-web'], 'tenant b sees only its rows');
+
+  const aIdsAsB = await withTenant('rls-b', (trx) =>
+    trx.selectFrom('clients').select('id').where('tenant_id', '=', 'rls-a').execute());
+  t.same(aIdsAsB, [], 'a query naming another tenant\'s id sees nothing');
+
+  const noTenant = await db.transaction().execute(async (trx) => {
+    await sql`SET LOCAL ROLE platform_tenant`.execute(trx);
+    return (await sql<{ n: number }>`SELECT count(*)::int AS n FROM clients`.execute(trx)).rows[0].n;
+  });
+  t.equal(noTenant, 0, 'the tenant role with no tenant set sees no rows');
+
+  await t.rejects(
+    withTenant('rls-b', (trx) => trx.insertInto('clients').values({ tenant_id: 'rls-a', name: 'sneaky', client_key: 'ck_sneaky' }).execute()),
+    /row-level security/,
+    'writing another tenant\'s row is refused',
+  );
+
+  const mine = await tp.request({ url: '/api/admin/clients', token: a.token });
+  const foreignId = (await tp.request({ url: '/api/admin/clients', token: b.token })).body.items[0].id;
+  t.equal(mine.body.total, 2);
+  const foreign = await tp.request({ url: `/api/admin/clients/${foreignId}`, token: a.token });
+  t.equal(foreign.status, 404, 'another tenant\'s client id is not found');
+});
+
+t.test('every table with a tenant_id column has forced row-level security', async (t) => {
+  const tp = await startTestPlatform(t);
+  const { rows } = await tp.platform.core.pool.query<{ table: string; enabled: boolean; forced: boolean; policies: number }>(`
+    SELECT c.relname AS table, c.relrowsecurity AS enabled, c.relforcerowsecurity AS forced,
+           (SELECT count(*)::int FROM pg_policy p WHERE p.polrelid = c.oid) AS policies
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'tenant_id' AND NOT a.attisdropped
+    WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')`);
+  t.ok(rows.length >= 2, 'tenant-owned tables exist');
+  for (const row of rows) {
+    t.ok(row.enabled && row.forced && row.policies > 0, `${row.table} has forced RLS with a policy`);
+  }
+});
+
+t.test('withTenant refuses a malformed tenant id', async (t) => {
+  const tp = await startTestPlatform(t);
+  await t.rejects(tp.platform.core.withTenant("x'; DROP TABLE clients; --", async () => 1), /Invalid tenant id/);
+});
