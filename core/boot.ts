@@ -146,15 +146,18 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
     for (const plugin of plugins) {
       await server.register({ plugin: plugin.module.plugin, options: plugin.options });
     }
-    server.ext('onPreStart', () => core.graphql.build());
+    server.ext('onPreStart', async () => {
+      core.graphql.build();
+      await jobs.initialize();
+    });
 
     let stopped = false;
     return {
       server,
       core,
       async start() {
-        await jobs.start();
         await server.start();
+        await jobs.start();
       },
       async stop() {
         if (stopped) return;

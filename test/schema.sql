@@ -2,6 +2,16 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
 
 CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public;
 
+CREATE FUNCTION public.platform_add_job(p_identifier text, p_payload json, p_queue_name text, p_run_at timestamp with time zone, p_max_attempts integer, p_job_key text, p_job_key_mode text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog'
+    AS $$
+BEGIN
+  PERFORM graphile_worker.add_job(
+    identifier => p_identifier, payload => p_payload, queue_name => p_queue_name, run_at => p_run_at,
+    max_attempts => p_max_attempts, job_key => p_job_key, job_key_mode => p_job_key_mode);
+END $$;
+
 CREATE FUNCTION public.platform_enable_tenant_rls(target regclass) RETURNS void
     LANGUAGE plpgsql
     AS $$
@@ -11,6 +21,14 @@ BEGIN
   EXECUTE format(
     'CREATE POLICY tenant_isolation ON %s USING (tenant_id = current_setting(''app.tenant_id'', true)) '
     'WITH CHECK (tenant_id = current_setting(''app.tenant_id'', true))', target);
+END $$;
+
+CREATE FUNCTION public.platform_remove_job(p_job_key text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog'
+    AS $$
+BEGIN
+  PERFORM graphile_worker.remove_job(p_job_key);
 END $$;
 
 CREATE TABLE public.api_keys (

@@ -46,7 +46,7 @@ export class JobService implements JobsApi {
   private readonly pendingSchedules: (() => Promise<void>)[] = [];
   private boss: PgBoss | undefined;
   private runner: Runner | undefined;
-  private started = false;
+  private initialized = false;
   private readonly options: JobServiceOptions;
 
   constructor(options: JobServiceOptions) {
@@ -64,24 +64,23 @@ export class JobService implements JobsApi {
     });
     this.boss.on('error', (err) => this.options.logger.error({ err }, 'pg-boss error'));
     await this.boss.start();
-    await grantTenantRole(this.options.pool, ['graphile_worker', 'pgboss']);
+    await grantTenantRole(this.options.pool, ['pgboss']);
   }
 
   defineTask(name: string, handler: FastTaskHandler): void {
-    if (this.started) throw new Error(`task ${name} defined after the job service started`);
+    if (this.initialized) throw new Error(`task ${name} defined after the job service was initialized`);
     if (this.fastTasks.has(name)) throw new Error(`task ${name} is already defined`);
     this.fastTasks.set(name, handler);
   }
 
   defineLongTask(name: string, handler: LongTaskHandler, options: LongTaskOptions = {}): void {
-    if (this.started) throw new Error(`task ${name} defined after the job service started`);
+    if (this.initialized) throw new Error(`task ${name} defined after the job service was initialized`);
     if (this.longTasks.has(name)) throw new Error(`task ${name} is already defined`);
     this.longTasks.set(name, { handler, options });
   }
 
   async enqueue(name: string, payload: Record<string, unknown>, options: EnqueueOptions = {}): Promise<void> {
-    const text = `SELECT graphile_worker.add_job(identifier => $1::text, payload => $2::json, queue_name => $3::text,
-      run_at => $4::timestamptz, max_attempts => $5::int, job_key => $6::text, job_key_mode => $7::text)`;
+    const text = 'SELECT platform_add_job($1, $2::json, $3, $4::timestamptz, $5, $6, $7)';
     const params = [
       name, JSON.stringify(payload), options.queue ?? null, options.runAt?.toISOString() ?? null,
       options.maxAttempts ?? null, options.jobKey ?? null, options.jobKey ? 'replace' : null,
@@ -90,7 +89,7 @@ export class JobService implements JobsApi {
   }
 
   async removeJob(jobKey: string, trx?: Transaction<Database>): Promise<void> {
-    await this.execute('SELECT graphile_worker.remove_job($1)', [jobKey], trx);
+    await this.execute('SELECT platform_remove_job($1)', [jobKey], trx);
   }
 
   private async execute(text: string, params: unknown[], trx?: Transaction<Database>): Promise<void> {
@@ -109,7 +108,7 @@ export class JobService implements JobsApi {
 
   async schedule(task: string, key: string, cron: string, options: ScheduleOptions = {}): Promise<void> {
     const apply = () => this.requireBoss().schedule(task, cron, options.data ?? {}, { tz: options.tz ?? 'UTC', key });
-    if (this.started) await apply();
+    if (this.initialized) await apply();
     else this.pendingSchedules.push(apply);
   }
 
@@ -117,12 +116,21 @@ export class JobService implements JobsApi {
     await this.requireBoss().unschedule(task, key);
   }
 
-  /** Starts the workers: every task must be defined by now. */
-  async start(): Promise<void> {
+  /** Creates the long tasks' queues and the schedules declared so far; no task may be defined after. */
+  async initialize(): Promise<void> {
+    if (this.initialized) return;
     const boss = this.requireBoss();
-    for (const [name, task] of this.longTasks) await this.startLongTask(boss, name, task);
+    for (const [name, task] of this.longTasks) await this.createLongQueue(boss, name, task.options);
     await grantTenantRole(this.options.pool, ['pgboss']);
+    this.initialized = true;
     for (const apply of this.pendingSchedules.splice(0)) await apply();
+  }
+
+  /** Starts the workers of both queues. */
+  async start(): Promise<void> {
+    await this.initialize();
+    const boss = this.requireBoss();
+    for (const [name, task] of this.longTasks) await this.workLongTask(boss, name, task);
     if (this.fastTasks.size > 0) {
       this.runner = await run({
         pgPool: this.options.pool,
@@ -134,7 +142,6 @@ export class JobService implements JobsApi {
         logger: this.workerLogger(),
       });
     }
-    this.started = true;
   }
 
   /** Stops taking jobs and waits for the ones in flight (up to the shutdown timeout). */
@@ -146,7 +153,6 @@ export class JobService implements JobsApi {
       this.boss?.stop({ graceful: true, timeout: this.options.shutdownTimeoutMs, close: true }),
     ]);
     this.boss = undefined;
-    this.started = false;
   }
 
   /** Job counts by queue (task) and state, for the metrics endpoint. */
@@ -172,28 +178,26 @@ export class JobService implements JobsApi {
     return counts;
   }
 
-  private async startLongTask(boss: PgBoss, name: string, task: LongTask): Promise<void> {
-    const { options } = task;
+  private async createLongQueue(boss: PgBoss, name: string, options: LongTaskOptions): Promise<void> {
     const deadLetter = options.deadLetter === false ? undefined : `${name}.dead`;
     if (deadLetter) await boss.createQueue(deadLetter);
-    await boss.createQueue(name, {
+    const policy = {
       retryLimit: options.retryLimit ?? 3,
       retryDelay: options.retryDelaySeconds ?? 5,
       retryBackoff: options.retryBackoff ?? true,
       expireInSeconds: options.expireInSeconds ?? 900,
       deadLetter,
-    });
-    await boss.updateQueue(name, {
-      retryLimit: options.retryLimit ?? 3,
-      retryDelay: options.retryDelaySeconds ?? 5,
-      retryBackoff: options.retryBackoff ?? true,
-      expireInSeconds: options.expireInSeconds ?? 900,
-      deadLetter,
-    });
+    };
+    await boss.createQueue(name, policy);
+    // createQueue keeps an existing queue's policy; the code's declaration wins.
+    await boss.updateQueue(name, policy);
+  }
+
+  private async workLongTask(boss: PgBoss, name: string, task: LongTask): Promise<void> {
     await boss.work(
       name,
       {
-        localConcurrency: options.concurrency ?? 1,
+        localConcurrency: task.options.concurrency ?? 1,
         pollingIntervalSeconds: Math.max(0.5, this.options.pollIntervalMs / 1000),
         includeMetadata: true,
       },

@@ -1,0 +1,97 @@
+import t from 'tap';
+import path from 'node:path';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { startTestPlatform } from '../harness.ts';
+import { ROOT_DIR } from '../../core/paths.ts';
+
+const manifest = path.join(ROOT_DIR, 'test', 'fixtures', 'manifests', 'job-probe.yaml');
+
+async function marks(databaseUrl: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`SELECT key FROM platform_settings WHERE key LIKE 'probe:%' ORDER BY key`);
+    return rows.map((row) => row.key);
+  } finally {
+    await client.end();
+  }
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+t.test('stopping drains jobs in flight on both queues: none lost', async (t) => {
+  const tp = await startTestPlatform(t, { listen: true, env: { PLATFORM_MANIFEST: manifest } });
+  t.equal((await tp.request({ method: 'POST', url: '/test/probe/fast', payload: { id: 'f1', ms: 1500 } })).status, 202);
+  t.equal((await tp.request({ method: 'POST', url: '/test/probe/long', payload: { id: 'l1', ms: 1500 } })).status, 202);
+  await waitFor(async () => (await marks(tp.databaseUrl)).filter((k) => k.endsWith(':started')).length === 2, 'both jobs to start');
+  t.same(await marks(tp.databaseUrl), ['probe:f1:started', 'probe:l1:started'], 'both in flight, neither done');
+
+  await tp.stop();
+  t.same(await marks(tp.databaseUrl), ['probe:f1:done', 'probe:f1:started', 'probe:l1:done', 'probe:l1:started'], 'both finished before stop returned');
+
+  const client = new pg.Client({ connectionString: tp.databaseUrl });
+  await client.connect();
+  t.teardown(() => client.end());
+  const pending = await client.query(`SELECT count(*)::int AS n FROM graphile_worker.jobs`);
+  t.equal(pending.rows[0].n, 0, 'the fast job is gone from its queue');
+  const boss = await client.query(`SELECT state FROM pgboss.job WHERE name = 'probe_long'`);
+  t.same(boss.rows.map((r) => r.state), ['completed'], 'the long job is completed');
+});
+
+t.test('jobs enqueued in a transaction exist only if it commits; job keys replace', async (t) => {
+  const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: manifest } });
+  const { core } = tp.platform;
+  await tp.request({ method: 'POST', url: '/api/admin/tenants', token: tp.adminToken, payload: { id: 'jobs' } });
+
+  await t.rejects(
+    core.withTenant('jobs', async (trx) => {
+      await core.jobs.enqueue('probe_fast', { id: 'rolled-back', ms: 0 }, { trx });
+      await core.jobs.enqueueLong('probe_long', { id: 'rolled-back', ms: 0 }, { trx });
+      throw new Error('abort the transaction');
+    }),
+    /abort the transaction/,
+  );
+  await core.withTenant('jobs', async (trx) => {
+    await core.jobs.enqueue('probe_fast', { id: 'committed', ms: 0 }, { trx, queue: 'tenant:jobs' });
+    await core.jobs.enqueueLong('probe_long', { id: 'committed', ms: 0 }, { trx });
+  });
+  const fast = await sql<{ payload: { id: string }; queue_name: string }>`
+    SELECT j.payload, q.queue_name FROM graphile_worker._private_jobs j
+    LEFT JOIN graphile_worker._private_job_queues q ON q.id = j.job_queue_id`.execute(core.db);
+  t.same(fast.rows.map((r) => [r.payload.id, r.queue_name]), [['committed', 'tenant:jobs']]);
+  const long = await sql<{ data: { id: string } }>`SELECT data FROM pgboss.job WHERE name = 'probe_long'`.execute(core.db);
+  t.same(long.rows.map((r) => r.data.id), ['committed']);
+
+  const later = new Date(Date.now() + 3_600_000);
+  const latest = new Date(Date.now() + 7_200_000);
+  await core.jobs.enqueue('probe_fast', { id: 'timer-1', ms: 0 }, { jobKey: 'timer', runAt: later });
+  await core.jobs.enqueue('probe_fast', { id: 'timer-2', ms: 0 }, { jobKey: 'timer', runAt: latest });
+  const timers = await sql<{ payload: { id: string }; run_at: Date }>`
+    SELECT payload, run_at FROM graphile_worker._private_jobs WHERE key = 'timer'`.execute(core.db);
+  t.equal(timers.rows.length, 1, 'a job key holds one job');
+  t.equal(timers.rows[0].payload.id, 'timer-2', 'the later enqueue replaced the earlier');
+  t.equal(timers.rows[0].run_at.getTime(), latest.getTime());
+  await core.jobs.removeJob('timer');
+  const removed = await sql<{ n: number }>`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = 'timer'`.execute(core.db);
+  t.equal(removed.rows[0].n, 0, 'a keyed job can be cancelled');
+});
+
+t.test('cron schedules carry their IANA time zone', async (t) => {
+  const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: manifest } });
+  const { jobs } = tp.platform.core;
+  await tp.platform.start();
+  await jobs.schedule('probe_long', 'nightly-oslo', '30 2 * * *', { tz: 'Europe/Oslo', data: { id: 'cron', ms: 0 } });
+  const rows = await sql<{ cron: string; timezone: string; key: string }>`SELECT cron, timezone, key FROM pgboss.schedule WHERE name = 'probe_long'`.execute(tp.platform.core.db);
+  t.same(rows.rows, [{ cron: '30 2 * * *', timezone: 'Europe/Oslo', key: 'nightly-oslo' }]);
+  await jobs.unschedule('probe_long', 'nightly-oslo');
+  const after = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.schedule WHERE name = 'probe_long'`.execute(tp.platform.core.db);
+  t.equal(after.rows[0].n, 0);
+});
