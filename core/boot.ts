@@ -125,7 +125,8 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
       routes: {
         validate: { failAction: validationFailAction, options: { abortEarly: false } },
         response: { failAction: 'log' },
-        payload: { maxBytes: 1024 * 1024 },
+        // JSON unless a route says otherwise (uploads, OAuth forms): anything else is a 415.
+        payload: { maxBytes: 1024 * 1024, allow: ['application/json'] },
       },
     });
     server.validator(Joi);
