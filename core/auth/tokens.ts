@@ -85,7 +85,11 @@ export class TokenService {
   }
 
   private async verifyService(token: string): Promise<Principal> {
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(this.settings.serviceSecret), { algorithms: ['HS256'] });
+    // A service token must expire: a leaked one is otherwise valid forever, on every tenant.
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(this.settings.serviceSecret), {
+      algorithms: ['HS256'],
+      requiredClaims: ['exp'],
+    });
     if (!payload.sub) throw unauthorized('Service token has no subject', 'INVALID_TOKEN');
     return { kind: 'service', sub: payload.sub };
   }

@@ -88,10 +88,14 @@ function mergeResolvers(parts: Resolvers[]): Resolvers {
 /** Domain errors (Boom) keep their message and code; anything unexpected is masked. */
 function maskUnexpected(error: unknown, message: string): Error {
   const original = (error as { originalError?: unknown }).originalError ?? error;
-  if (original instanceof GraphQLError) return original;
+  // The located error (the one graphql-js wraps a resolver's error in) carries
+  // the field's path and locations; keep them.
+  const located = error instanceof GraphQLError ? error : undefined;
+  if (original instanceof GraphQLError) return located ?? original;
   const boom = original as { isBoom?: boolean; output?: { statusCode: number; payload: { message: string; code?: string } } };
   if (boom?.isBoom && boom.output && boom.output.statusCode < 500) {
     return new GraphQLError(boom.output.payload.message, {
+      nodes: located?.nodes, source: located?.source, positions: located?.positions, path: located?.path,
       extensions: { code: boom.output.payload.code ?? 'BAD_REQUEST', statusCode: boom.output.statusCode },
     });
   }

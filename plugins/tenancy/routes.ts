@@ -160,14 +160,33 @@ export function tenancyRoutes(service: TenancyService): ServerRoute[] {
       },
       handler: async (request, h) => {
         const body = { ...(request.payload as { grant_type: string; client_id?: string; client_secret?: string }) };
-        const basic = /^Basic\s+(\S+)$/i.exec(String(request.headers.authorization ?? ''));
+        const basic = basicCredentials(request.headers.authorization);
         if (basic) {
-          const [id, secret] = Buffer.from(basic[1], 'base64').toString('utf8').split(':');
-          body.client_id ??= decodeURIComponent(id ?? '');
-          body.client_secret ??= decodeURIComponent(secret ?? '');
+          body.client_id ??= basic.id;
+          body.client_secret ??= basic.secret;
         }
         return h.response(await service.clientCredentialsToken(body)).header('cache-control', 'no-store');
       },
     },
   ];
+}
+
+/**
+ * RFC 6749 2.3.1: HTTP Basic with the client id and secret form-urlencoded.
+ * A credential that does not decode is treated as absent (so: invalid_client).
+ */
+function basicCredentials(header: unknown): { id?: string; secret?: string } | undefined {
+  const match = /^Basic\s+(\S+)$/i.exec(String(header ?? ''));
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const formDecode = (value: string) => {
+    try {
+      return decodeURIComponent(value.replace(/\+/g, ' ')) || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  if (colon < 0) return {};
+  return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
 }

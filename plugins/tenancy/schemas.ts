@@ -93,7 +93,11 @@ export const tokenRequest = Joi.object({
   client_id: Joi.string().max(255),
   client_secret: Joi.string().max(255),
   scope: Joi.string().allow(''),
-}).label('TokenRequest');
+})
+  // RFC 6749 3.2: unrecognized parameters are ignored, so that e.g. a password
+  // grant request is answered with unsupported_grant_type, not a validation error.
+  .unknown(true)
+  .label('TokenRequest');
 
 export const whoami = Joi.object({
   kind: Joi.string(),

@@ -129,7 +129,12 @@ export function createTenancyService(core: Pick<CoreServices, 'db' | 'withTenant
         if (current.service_account !== input.service_account) {
           throw conflict(`User ${input.sub} exists with service_account=${current.service_account}`, 'USER_EXISTS');
         }
-        return { created: false, user: await usersStore.mergeMemberships(db, input.sub, input.display_name, organizations) };
+        // The display name is the user's own across tenants: only a cross-tenant principal changes it.
+        const displayName = crossTenant ? input.display_name : current.display_name;
+        const merged = await usersStore.mergeMemberships(db, input.sub, displayName, organizations);
+        // A tenant admin sees only its own tenant's membership, as in the member list.
+        const visible = crossTenant ? merged.organizations : { [requestTenant!]: merged.organizations[requestTenant!] };
+        return { created: false, user: { ...merged, organizations: visible } };
       }
       const clientSecret = input.service_account ? `cs_${randomToken(32)}` : undefined;
       try {
