@@ -6,5 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== type-check"
 npx tsc --noEmit -p tsconfig.json
+echo "== workflow engine under Deno"
+NO_COLOR=1 npx deno test --no-check --no-prompt test/workflows/engine/*.deno.ts
 echo "== tests"
 bash scripts/with-test-db.sh bash -c 'node scripts/dump-schema.ts --check && npx tap "$@"' -- "$@"

@@ -1,0 +1,112 @@
+// The workflow engine's contract. The engine is pure: it never reads the clock
+// or does I/O; time comes in with each input (`now`, epoch milliseconds) and
+// effects go out as commands that the workflows plugin turns into jobs.
+import type { EventFilter } from './filters.ts';
+
+export interface ActionStep {
+  id: string;
+  type: 'ACTION';
+  /** A function name in the core registry (e.g. `log`, `emit_event`, `http_request`). */
+  handler: string;
+  /** Strings may hold {{path}} templates over the context (`inputs.*`, earlier output keys). */
+  arguments?: Record<string, unknown>;
+  output_key?: string;
+  /** Step to go to next; the following step in the list when absent. */
+  next?: string;
+}
+
+export type ConditionOperator = '==' | '!=' | '>' | '>=' | '<' | '<=' | 'in' | 'contains' | 'exists';
+
+export interface ConditionStep {
+  id: string;
+  type: 'CONDITION';
+  condition: { field: string; operator: ConditionOperator; value?: unknown };
+  /** Where to go when true / false; the following step in the list when absent. */
+  then_step?: string;
+  else_step?: string;
+}
+
+export interface WaitStep {
+  id: string;
+  type: 'WAIT';
+  handler: 'temporal:wait_for_event';
+  /** Omitted: a pure timer that resolves at its timeout. */
+  event_type?: string;
+  /** Conditions on the signal's event_data (AND); {} matches any. */
+  event_filter?: EventFilter;
+  timeout_seconds?: number;
+  output_key?: string;
+  next?: string;
+}
+
+export type Step = ActionStep | ConditionStep | WaitStep;
+
+export interface WorkflowDefinition {
+  name: string;
+  description?: string;
+  steps: Step[];
+}
+
+export type ExecutionStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+
+export interface Signal {
+  event_type: string;
+  data: Record<string, unknown>;
+  /** Who sent it, e.g. `webhook`, `event`, `api`. */
+  sender: string;
+  /** Epoch milliseconds. */
+  received_at: number;
+}
+
+export interface StepRecord {
+  step_id: string;
+  type: Step['type'];
+  started_at: number;
+  finished_at?: number;
+  outcome?: 'completed' | 'failed' | 'then' | 'else' | 'signal' | 'timeout' | 'cancelled';
+  error?: string;
+}
+
+export interface ExecutionState {
+  status: ExecutionStatus;
+  /** The step being run or waited on; null when finished. */
+  current: string | null;
+  /** `inputs` and every output_key written so far. */
+  context: { inputs: Record<string, unknown>; [outputKey: string]: unknown };
+  /** Present while status is `waiting`. */
+  wait?: { step_id: string; event_type?: string; event_filter: EventFilter; deadline: number };
+  /** Signals not consumed by a wait yet, oldest first: offered to later waits. */
+  buffered: Signal[];
+  history: StepRecord[];
+  error?: string;
+}
+
+export type EngineInput =
+  | { kind: 'start'; inputs: Record<string, unknown>; now: number }
+  | { kind: 'step_result'; step_id: string; ok: true; output: unknown; now: number }
+  | { kind: 'step_result'; step_id: string; ok: false; error: string; now: number }
+  | { kind: 'signal'; signal: Signal; now: number }
+  | { kind: 'timeout'; step_id: string; now: number }
+  | { kind: 'cancel'; now: number };
+
+export type EngineCommand =
+  /** Call `handler` with these (resolved) arguments, then feed back a step_result. */
+  | { kind: 'run_action'; step_id: string; handler: string; arguments: Record<string, unknown> }
+  /** Feed back a timeout for step_id at `until` (epoch ms) unless a signal resolves it first. */
+  | { kind: 'wait'; step_id: string; event_type?: string; until: number }
+  /** A wait was resolved by a signal: its timeout is void. */
+  | { kind: 'cancel_timeout'; step_id: string }
+  | { kind: 'complete'; context: ExecutionState['context'] }
+  | { kind: 'fail'; error: string; step_id?: string };
+
+export interface AdvanceResult {
+  state: ExecutionState;
+  commands: EngineCommand[];
+  /** Whether the input changed anything (a stale step_result or timeout is ignored). */
+  applied: boolean;
+}
+
+/** Result stored under a WAIT's output_key (core-platform 2.8). */
+export type WaitResult =
+  | { output: Record<string, unknown>; event_type: string; source: 'signal'; sender: string; received_at: string }
+  | { output: null; event_type: string | null; source: 'timeout'; timed_out: true };

@@ -1,0 +1,121 @@
+// Workflow definition validation: every problem, each naming its step.
+import { CONDITION_OPERATORS } from './conditions.ts';
+import { validateFilter } from './filters.ts';
+import { isValidTypePattern } from './patterns.ts';
+import { validateTemplates } from './templates.ts';
+import type { WorkflowDefinition } from './types.ts';
+
+export const WAIT_HANDLER = 'temporal:wait_for_event';
+export const DEFAULT_WAIT_TIMEOUT_SECONDS = 60;
+/** A wait longer than 30 days is almost certainly a unit mistake. */
+export const MAX_WAIT_TIMEOUT_SECONDS = 30 * 24 * 3600;
+
+const NAME = /^[a-z0-9][a-z0-9_-]{0,127}$/;
+const STEP_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+const OUTPUT_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+const FUNCTION_NAME = /^[a-z][a-z0-9_]{0,127}$/;
+const DOT_PATH = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
+
+type Result = { ok: true; definition: WorkflowDefinition } | { ok: false; errors: string[] };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+const ALLOWED_FIELDS: Record<string, string[]> = {
+  ACTION: ['id', 'type', 'handler', 'arguments', 'output_key', 'next', 'description'],
+  CONDITION: ['id', 'type', 'condition', 'then_step', 'else_step', 'description'],
+  WAIT: ['id', 'type', 'handler', 'event_type', 'event_filter', 'timeout_seconds', 'output_key', 'next', 'description'],
+};
+
+export function validateDefinition(value: unknown): Result {
+  const errors: string[] = [];
+  if (!isObject(value)) return { ok: false, errors: ['definition must be an object'] };
+  if (typeof value.name !== 'string' || !NAME.test(value.name)) {
+    errors.push('name must be lowercase letters, digits, hyphens or underscores (up to 128)');
+  }
+  if (value.description !== undefined && typeof value.description !== 'string') errors.push('description must be a string');
+  if (!Array.isArray(value.steps) || value.steps.length === 0) {
+    errors.push('steps must be a non-empty array');
+    return { ok: false, errors };
+  }
+  const ids = new Set<string>();
+  const outputKeys = new Set<string>();
+  value.steps.forEach((step: unknown, index: number) => {
+    if (!isObject(step) || typeof step.id !== 'string' || !STEP_ID.test(step.id)) {
+      errors.push(`step #${index + 1}: id must be a string of letters, digits, _ . -`);
+      return;
+    }
+    if (ids.has(step.id)) errors.push(`step "${step.id}": id is used twice`);
+    ids.add(step.id);
+  });
+  for (const step of value.steps as Record<string, unknown>[]) {
+    if (!isObject(step) || typeof step.id !== 'string') continue;
+    const at = (problem: string) => errors.push(`step "${step.id}": ${problem}`);
+    const allowed = ALLOWED_FIELDS[String(step.type)];
+    if (!allowed) {
+      at('type must be ACTION, CONDITION or WAIT');
+      continue;
+    }
+    for (const field of Object.keys(step)) if (!allowed.includes(field)) at(`unknown field "${field}" for a ${step.type} step`);
+    const target = (field: string) => {
+      if (step[field] === undefined) return;
+      if (typeof step[field] !== 'string' || !ids.has(step[field] as string)) at(`${field} must name a step of this workflow`);
+    };
+    if (step.output_key !== undefined) {
+      if (typeof step.output_key !== 'string' || !OUTPUT_KEY.test(step.output_key) || step.output_key === 'inputs') {
+        at('output_key must be an identifier other than "inputs"');
+      } else if (outputKeys.has(step.output_key)) {
+        at(`output_key "${step.output_key}" is used by another step`);
+      } else {
+        outputKeys.add(step.output_key);
+      }
+    }
+    switch (step.type) {
+      case 'ACTION':
+        if (typeof step.handler !== 'string' || !FUNCTION_NAME.test(step.handler)) at('handler must be a function name (snake_case)');
+        if (step.arguments !== undefined && !isObject(step.arguments)) at('arguments must be an object');
+        for (const problem of validateTemplates(step.arguments ?? {})) at(`arguments: ${problem}`);
+        target('next');
+        break;
+      case 'CONDITION': {
+        const condition = step.condition;
+        if (!isObject(condition)) {
+          at('condition must be an object {field, operator, value}');
+          break;
+        }
+        if (typeof condition.field !== 'string' || !DOT_PATH.test(condition.field)) at('condition.field must be a dot path');
+        if (!CONDITION_OPERATORS.includes(condition.operator as never)) {
+          at(`condition.operator must be one of ${CONDITION_OPERATORS.join(' ')}`);
+        } else if (condition.operator === 'in' && !Array.isArray(condition.value)) {
+          at('condition.value must be an array for "in"');
+        } else if (condition.operator !== 'exists' && !('value' in condition)) {
+          at(`condition.value is required for "${condition.operator}"`);
+        }
+        target('then_step');
+        target('else_step');
+        break;
+      }
+      case 'WAIT':
+        if (step.handler !== WAIT_HANDLER) at(`handler must be "${WAIT_HANDLER}"`);
+        if (step.event_type !== undefined && (typeof step.event_type !== 'string' || !isValidTypePattern(step.event_type))) {
+          at('event_type must be an event type (letters, digits, dots) or a pattern ending in *');
+        }
+        if (step.event_filter !== undefined) {
+          for (const problem of validateFilter(step.event_filter)) at(`event_filter: ${problem}`);
+          if (step.event_type === undefined && isObject(step.event_filter) && Object.keys(step.event_filter).length) {
+            at('event_filter needs an event_type (a pure timer receives no events)');
+          }
+        }
+        if (step.timeout_seconds !== undefined) {
+          const timeout = step.timeout_seconds;
+          if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 1 || timeout > MAX_WAIT_TIMEOUT_SECONDS) {
+            at(`timeout_seconds must be an integer from 1 to ${MAX_WAIT_TIMEOUT_SECONDS}`);
+          }
+        }
+        target('next');
+        break;
+    }
+  }
+  return errors.length ? { ok: false, errors } : { ok: true, definition: value as unknown as WorkflowDefinition };
+}
