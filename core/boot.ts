@@ -4,7 +4,7 @@
 import Hapi, { type Server } from '@hapi/hapi';
 import HapiPino from 'hapi-pino';
 import Joi from 'joi';
-import type { DestinationStream } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import { loadConfig, type PlatformConfig } from './config.ts';
 import { createLogger } from './logging.ts';
 import { readManifest, resolvePlugins } from './manifest.ts';
@@ -130,10 +130,34 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
       },
     });
     server.validator(Joi);
+    // A request's child logger binds the request (serializer plus redaction: tens
+    // of µs). At info and below every request logs its completion, so hapi-pino
+    // binds it up front; above info (warn, error, silent) a request rarely logs,
+    // so the same child is made on its first log call instead.
+    const logEveryRequest = logger.isLevelEnabled('info');
+    const ignorePaths = ['/health', '/readyz', '/api/v1/metrics'];
     await server.register({
       plugin: HapiPino,
-      options: { instance: logger, ignorePaths: ['/health', '/readyz', '/api/v1/metrics'], logPayload: false, logRequestStart: false },
+      options: {
+        instance: logger, ignorePaths, logPayload: false, logRequestStart: false,
+        ...(logEveryRequest ? {} : { logRequestComplete: false, getChildBindings: () => ({}) }),
+      },
     });
+    if (!logEveryRequest) {
+      server.ext('onRequest', (request, h) => {
+        if (ignorePaths.includes(request.path)) return h.continue;
+        let child: Logger | undefined;
+        Object.defineProperty(request, 'logger', {
+          configurable: true,
+          enumerable: true,
+          get: () => (child ??= logger.child({ req: request })),
+          set: (value: Logger) => {
+            child = value;
+          },
+        });
+        return h.continue;
+      });
+    }
     registerErrorRendering(server);
     registerAuth(server, { tokens, adminTokenHash, resolveApiKey: () => apiKeyResolver });
     registerTenantContext(server, (id) => core.tenants.exists(id));

@@ -1,6 +1,7 @@
 // JSON Web Tokens: the platform's own (HS256 under a key derived from the
 // master key), an external OIDC issuer's (verified against its JWKS), and
 // service tokens (HS256 under SERVICE_JWT_SECRET, cross-tenant).
+import { hash } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeJwt, createRemoteJWKSet, errors as joseErrors, type JWTPayload } from 'jose';
 import { unauthorized } from '../errors.ts';
 import { membershipsFromClaims, type Memberships, type Principal } from './principal.ts';
@@ -21,11 +22,22 @@ export interface IssuedToken {
 }
 
 const AUDIENCE = 'agent-platform';
+const VERIFIED_CACHE_SIZE = 10_000;
 
 export class TokenService {
   private readonly settings: TokenSettings;
   private jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
   private oidcIssuer: string | undefined;
+  /** The signing key imported once for verification: jose would import a raw key on every call. */
+  private verifyKey: Promise<CryptoKey> | undefined;
+  /**
+   * Claims of platform tokens that passed verification, by SHA-256 of the whole
+   * token, each kept until its `exp`: a client sends the same token on every
+   * request, and verifying it again (a WebCrypto HMAC) gives the same answer
+   * until then, since the key is fixed for the process. Only successes are kept;
+   * tenant and role checks still run on every request.
+   */
+  private readonly verified = new Map<string, JWTPayload & { exp: number }>();
 
   constructor(settings: TokenSettings) {
     this.settings = settings;
@@ -47,6 +59,13 @@ export class TokenService {
 
   /** Verifies a bearer JWT and returns its principal; any failure is a 401. */
   async verify(token: string): Promise<Principal> {
+    const digest = hash('sha256', token, 'base64');
+    const known = this.verified.get(digest);
+    if (known) {
+      // jose's rule: expired once exp <= now (whole seconds).
+      if (known.exp > Math.floor(Date.now() / 1000)) return userPrincipal(known, 'platform');
+      this.verified.delete(digest);
+    }
     let claims: JWTPayload;
     try {
       claims = decodeJwt(token);
@@ -54,7 +73,7 @@ export class TokenService {
       throw unauthorized('Malformed token', 'INVALID_TOKEN');
     }
     try {
-      if (claims.iss === this.settings.issuer) return await this.verifyPlatform(token);
+      if (claims.iss === this.settings.issuer) return await this.verifyPlatform(token, digest);
       if (this.settings.oidcIssuerUrl && claims.iss && sameIssuer(claims.iss, this.settings.oidcIssuerUrl)) {
         return await this.verifyOidc(token);
       }
@@ -67,11 +86,17 @@ export class TokenService {
     throw unauthorized('Token issuer is not trusted', 'INVALID_TOKEN');
   }
 
-  private async verifyPlatform(token: string): Promise<Principal> {
-    const { payload } = await jwtVerify(token, this.settings.signingKey, {
+  private async verifyPlatform(token: string, digest: string): Promise<Principal> {
+    this.verifyKey ??= crypto.subtle.importKey('raw', this.settings.signingKey as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    const { payload } = await jwtVerify(token, await this.verifyKey, {
       issuer: this.settings.issuer, audience: AUDIENCE, algorithms: ['HS256'],
     });
-    return userPrincipal(payload, 'platform');
+    const principal = userPrincipal(payload, 'platform');
+    if (typeof payload.exp === 'number') {
+      if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(digest, { ...payload, exp: payload.exp });
+    }
+    return principal;
   }
 
   private async verifyOidc(token: string): Promise<Principal> {

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from '../config.ts';
 import { readManifest, resolvePlugins, ManifestError } from '../manifest.ts';
 import { MigrationError } from '../db/migrate.ts';
+import { EmbeddedBusyError } from '../db/embedded.ts';
 import { openCliContext } from './context.ts';
 import { UsageError, type CliCommand } from './commands.ts';
 
@@ -75,16 +76,22 @@ async function main(argv: string[]): Promise<void> {
   if (positionals.length < (command.positionals ?? []).length) {
     throw new UsageError(`${command.name}: expected ${(command.positionals ?? []).map((p) => `<${p}>`).join(' ')}`);
   }
+  const args = { positionals, options: parsed.values as never };
+  if (command.offline) {
+    print(await command.run(undefined, args), Boolean(parsed.values.json));
+    return;
+  }
   const context = await openCliContext();
   try {
-    print(await command.run(context.core, { positionals, options: parsed.values as never }), Boolean(parsed.values.json));
+    print(await command.run(context.core, args), Boolean(parsed.values.json));
   } finally {
     await context.close();
   }
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  const known = err instanceof ConfigError || err instanceof ManifestError || err instanceof MigrationError || err instanceof UsageError;
+  const known = err instanceof ConfigError || err instanceof ManifestError || err instanceof MigrationError || err instanceof UsageError
+    || err instanceof EmbeddedBusyError;
   const boom = err as { isBoom?: boolean; output?: { payload: { message: string; code?: string } } };
   if (known) console.error(`error: ${(err as Error).message}`);
   else if (boom.isBoom) console.error(`error: ${boom.output!.payload.message}${boom.output!.payload.code ? ` (${boom.output!.payload.code})` : ''}`);

@@ -8,14 +8,31 @@ export interface CliOption {
   required?: boolean;
 }
 
-export interface CliCommand {
+export interface CliArgs {
+  positionals: string[];
+  options: Record<string, string | boolean | undefined>;
+}
+
+interface CliCommandShape {
   /** One or two words: "migrate", "tenants create". */
   name: string;
   description: string;
   positionals?: string[];
   options?: Record<string, CliOption>;
-  run(core: CliCore, args: { positionals: string[]; options: Record<string, string | boolean | undefined> }): Promise<unknown>;
 }
+
+export interface DatabaseCliCommand extends CliCommandShape {
+  offline?: false;
+  run(core: CliCore, args: CliArgs): Promise<unknown>;
+}
+
+/** A command that needs no database (e.g. computing a webhook signature): it runs without opening one. */
+export interface OfflineCliCommand extends CliCommandShape {
+  offline: true;
+  run(core: undefined, args: CliArgs): Promise<unknown>;
+}
+
+export type CliCommand = DatabaseCliCommand | OfflineCliCommand;
 
 export class UsageError extends Error {
   override name = 'UsageError';

@@ -4,15 +4,20 @@ import { loadConfig, type PlatformConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { createWithTenant } from '../db/tenant.ts';
-import { runningEmbeddedUrl, startEmbeddedDatabase } from '../db/embedded.ts';
+import { EmbeddedBusyError, runningEmbeddedUrl, startEmbeddedDatabase } from '../db/embedded.ts';
 import { createSecretBox, loadMasterKey } from '../secrets.ts';
 import { TokenService } from '../auth/tokens.ts';
 import { TenantDirectory } from '../tenants.ts';
 import { SQL_DIR } from '../paths.ts';
 import type { CoreServices } from '../plugin-contract.ts';
+import { JobService } from '../jobs/index.ts';
+import type { JobsApi } from '../jobs/types.ts';
+import { createLogger } from '../logging.ts';
 
 export type CliCore = Pick<CoreServices, 'config' | 'db' | 'pool' | 'withTenant' | 'secrets' | 'tenants'> & {
   auth: { tokens: TokenService; setApiKeyResolver(): void };
+  /** Enqueue only: the CLI runs no workers; the server's workers run what it enqueues. */
+  jobs: Pick<JobsApi, 'enqueue' | 'removeJob'>;
 };
 
 export interface CliContext {
@@ -21,21 +26,29 @@ export interface CliContext {
 }
 
 /**
- * Connects to DATABASE_URL; on the embedded default, to the running server's
- * PGlite socket when one is up (PGlite cannot open one data dir twice), else
- * starts PGlite itself for the length of the command.
+ * On the embedded default: the running server's PGlite socket when one is up
+ * (PGlite cannot open one data dir twice), else PGlite opened here for the
+ * length of the command (after any other command using it is done).
  */
+async function embeddedUrl(dataDir: string): Promise<{ url: string; stop?: () => Promise<void> }> {
+  for (let attempt = 0; ; attempt++) {
+    const url = await runningEmbeddedUrl(dataDir);
+    if (url) return { url };
+    try {
+      const embedded = await startEmbeddedDatabase(dataDir, { role: 'cli' });
+      return { url: embedded.url, stop: () => embedded.stop() };
+    } catch (err) {
+      // A server took the data dir between the two calls: connect to it instead.
+      if (!(err instanceof EmbeddedBusyError) || attempt > 0) throw err;
+    }
+  }
+}
+
+/** Connects to DATABASE_URL, or to the embedded default (see embeddedUrl). */
 export async function openCliContext(config: PlatformConfig = loadConfig()): Promise<CliContext> {
   let url = config.databaseUrl;
   let stopEmbedded: (() => Promise<void>) | undefined;
-  if (!url) {
-    url = await runningEmbeddedUrl(config.dataDir);
-    if (!url) {
-      const embedded = await startEmbeddedDatabase(config.dataDir);
-      url = embedded.url;
-      stopEmbedded = () => embedded.stop();
-    }
-  }
+  if (!url) ({ url, stop: stopEmbedded } = await embeddedUrl(config.dataDir));
   const database = openDatabase(url, 4);
   await migrate(database.pool, SQL_DIR);
   const secrets = createSecretBox(await loadMasterKey(config.masterKey, config.dataDir, !config.databaseUrl));
@@ -56,6 +69,15 @@ export async function openCliContext(config: PlatformConfig = loadConfig()): Pro
       secrets,
       tenants: new TenantDirectory(database.db),
       auth: { tokens, setApiKeyResolver() {} },
+      jobs: new JobService({
+        pool: database.pool,
+        connectionString: url,
+        logger: createLogger('silent'),
+        pollIntervalMs: config.jobsPollIntervalMs,
+        concurrency: 1,
+        shutdownTimeoutMs: config.shutdownTimeoutMs,
+        embedded: !config.databaseUrl,
+      }),
     },
     async close() {
       await database.close();

@@ -1,14 +1,16 @@
 // `platform serve` / `npm start`: boot, listen, and drain on SIGTERM/SIGINT.
-import { createPlatform } from '../boot.ts';
+import { createPlatform, type Platform } from '../boot.ts';
+import { ConfigError } from '../config.ts';
 
 export async function serve(): Promise<void> {
-  const platform = await createPlatform();
-  await platform.start();
-  const { info } = platform.server;
-  platform.core.logger.info({ uri: info.uri }, `platform listening on ${info.uri}`);
+  let platform: Platform | undefined;
+  let signalled: string | undefined;
   let stopping = false;
   const shutdown = async (signal: string) => {
-    if (stopping) return;
+    signalled ??= signal;
+    // A signal while booting is handled once the platform is up (below), so the
+    // embedded database is always closed cleanly.
+    if (!platform || stopping) return;
     stopping = true;
     platform.core.logger.info({ signal }, 'shutting down: draining requests and jobs');
     try {
@@ -21,4 +23,19 @@ export async function serve(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  const booted = await createPlatform();
+  try {
+    await booted.start();
+  } catch (err) {
+    // Close the database and queues, or their sockets keep the process alive.
+    await booted.stop().catch(() => {});
+    const { code, port, address } = err as { code?: string; port?: number; address?: string };
+    if (code === 'EADDRINUSE') throw new ConfigError(`port ${port} on ${address} is already in use: set PORT (or HOST)`);
+    throw err;
+  }
+  platform = booted;
+  const { info } = platform.server;
+  platform.core.logger.info({ uri: info.uri }, `platform listening on ${info.uri}`);
+  if (signalled) await shutdown(signalled);
 }

@@ -1,6 +1,10 @@
 // One pg pool and one kysely instance per platform process.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import { Kysely, PostgresDialect } from 'kysely';
+import {
+  CompiledQuery, Kysely, PostgresDialect, PostgresDriver,
+  type DatabaseConnection, type Driver, type PostgresDialectConfig, type TransactionSettings,
+} from 'kysely';
 import type { Database } from './types.ts';
 
 // bigint (int8) columns come back as strings by default; ids here fit in a JS number.
@@ -12,12 +16,63 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/** Statements to run first thing in the next transaction begun in this async context. */
+export interface OpeningStatements {
+  sql: string;
+  /** Set once they went out with the BEGIN; a caller that finds it unset must run them itself. */
+  sent: boolean;
+}
+
+const opening = new AsyncLocalStorage<OpeningStatements>();
+
+/**
+ * Runs `fn` so that the first `db.transaction()` it begins sends `statements`
+ * in the same round trip as its BEGIN (`begin; <statements>`, one simple
+ * query). Only that transaction: the flag is spent on first use, so nested
+ * transactions begin plainly. `statements` must be literal SQL, no parameters.
+ */
+export function withOpeningStatements<T>(statements: OpeningStatements, fn: () => Promise<T>): Promise<T> {
+  return opening.run(statements, fn);
+}
+
+class PlatformDriver extends PostgresDriver {
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const pending = opening.getStore();
+    if (!pending || pending.sent || settings.isolationLevel || settings.accessMode) {
+      return super.beginTransaction(connection, settings);
+    }
+    pending.sent = true;
+    try {
+      await connection.executeQuery(CompiledQuery.raw(`begin; ${pending.sql}`));
+    } catch (err) {
+      // kysely rolls back only a transaction whose begin succeeded; this one may
+      // be open and aborted, so close it before the connection returns to the pool
+      // (a failed rollback marks the connection for discard).
+      await super.rollbackTransaction(connection as Parameters<PostgresDriver['rollbackTransaction']>[0]).catch(() => {});
+      throw err;
+    }
+  }
+}
+
+class PlatformDialect extends PostgresDialect {
+  private readonly driverConfig: PostgresDialectConfig;
+
+  constructor(config: PostgresDialectConfig) {
+    super(config);
+    this.driverConfig = config;
+  }
+
+  createDriver(): Driver {
+    return new PlatformDriver(this.driverConfig);
+  }
+}
+
 export function openDatabase(connectionString: string, max = 10): DatabaseHandle {
   const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 10_000 });
   // An idle client losing its server connection must not crash the process.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PlatformDialect({ pool }) });
   return {
     pool,
     db,

@@ -5,6 +5,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './types.ts';
 import { badRequest } from '../errors.ts';
+import { withOpeningStatements, type OpeningStatements } from './database.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ALIAS = /^[a-z0-9-]{1,64}$/;
@@ -19,11 +20,14 @@ export type WithTenant = <T>(tenantId: string, work: (trx: TenantTransaction) =>
 export function createWithTenant(db: Kysely<Database>): WithTenant {
   return async (tenantId, work) => {
     // The alias is validated strictly, so it can be written into the statement:
-    // one round trip sets both the role and the tenant.
+    // one round trip begins the transaction and sets both the role and the tenant
+    // (openDatabase's driver sends them with the BEGIN). With a kysely instance
+    // that did not send them, they go out here, before any work.
     if (!isValidTenantAlias(tenantId)) throw badRequest(`Invalid tenant id: ${JSON.stringify(tenantId)}`, 'TENANT_INVALID');
-    return db.transaction().execute(async (trx) => {
-      await sql.raw(`SET LOCAL ROLE platform_tenant; SET LOCAL app.tenant_id = '${tenantId}'`).execute(trx);
+    const opening: OpeningStatements = { sql: `SET LOCAL ROLE platform_tenant; SET LOCAL app.tenant_id = '${tenantId}'`, sent: false };
+    return withOpeningStatements(opening, () => db.transaction().execute(async (trx) => {
+      if (!opening.sent) await sql.raw(opening.sql).execute(trx);
       return work(trx);
-    });
+    }));
   };
 }

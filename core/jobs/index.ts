@@ -140,6 +140,11 @@ export class JobService implements JobsApi {
         noHandleSignals: true,
         noPreparedStatements: this.options.embedded,
         logger: this.workerLogger(),
+        // Unbatched (the default, -1), graphile-worker does not await a job's
+        // completion: a job that finishes during stop() is left locked once the
+        // pool closes (and runs again only after its 4 h lock expiry). Batched,
+        // even with no delay, completions are flushed before stop() resolves.
+        preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
       });
     }
   }

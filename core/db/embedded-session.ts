@@ -1,0 +1,126 @@
+// Who may talk to PGlite's single backend session next. PGlite has one session
+// and pglite-socket multiplexes every client connection onto it, message by
+// message. Its own queue hands the session to another connection whenever no
+// transaction *block* is open, which can split one connection's extended-protocol
+// exchange (Parse, Bind, Describe, Execute, Sync): another connection's Parse then
+// replaces the unnamed statement and the first one's Bind fails ("bind message
+// supplies 1 parameters, but prepared statement "" requires 2"), seen with
+// graphile-worker under load. This queue, installed in place of the library's
+// (same four methods), lets a connection keep the session from its first message
+// until it is idle again: outside a transaction block and not in the middle of
+// an extended-protocol exchange. Other connections wait (FIFO) meanwhile.
+// Not handled: COPY FROM STDIN and portals left open across round trips
+// (pg-cursor), which nothing here uses; a cursor read row by row while the same
+// code queries through another connection would wait forever.
+import type { PGlite } from '@electric-sql/pglite';
+
+/** Frontend messages that continue an extended-protocol exchange until Sync. */
+const EXTENDED = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((c) => c.charCodeAt(0)));
+const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
+
+interface Pending {
+  handlerId: number;
+  /** A protocol message, or undefined for "this connection is gone: release the session". */
+  message: Uint8Array | undefined;
+  onData: (data: Uint8Array) => void;
+  resolve: (bytes: number) => void;
+  reject: (err: unknown) => void;
+}
+
+export class SessionQueue {
+  private readonly db: PGlite;
+  private queue: Pending[] = [];
+  private owner: number | undefined;
+  /** The owner sent part of an extended-protocol exchange and not yet its Sync. */
+  private midExchange = false;
+  private running = false;
+
+  constructor(db: PGlite) {
+    this.db = db;
+  }
+
+  enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ handlerId, message, onData, resolve, reject });
+      void this.pump();
+    });
+  }
+
+  getQueueLength(): number {
+    return this.queue.length;
+  }
+
+  clearQueueForHandler(handlerId: number): void {
+    this.queue = this.queue.filter((item) => {
+      if (item.handlerId !== handlerId) return true;
+      item.reject(new Error('Handler disconnected'));
+      return false;
+    });
+  }
+
+  /** Called when a connection closes: if it holds the session, end its exchange and roll back its transaction. */
+  clearTransactionIfNeeded(handlerId: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ handlerId, message: undefined, onData: () => {}, resolve: () => resolve(), reject });
+      void this.pump();
+    });
+  }
+
+  private next(): Pending | undefined {
+    const index = this.owner === undefined ? 0 : this.queue.findIndex((item) => item.handlerId === this.owner);
+    return index < 0 ? undefined : this.queue.splice(index, 1)[0];
+  }
+
+  private async pump(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      for (let item = this.next(); item; item = this.next()) {
+        if (item.message === undefined) await this.release(item);
+        else await this.run(item, item.message);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async run(item: Pending, message: Uint8Array): Promise<void> {
+    this.owner = item.handlerId;
+    let bytes = 0;
+    try {
+      await this.db.runExclusive(() =>
+        this.db.execProtocolRawStream(message, {
+          onRawData: (data) => {
+            bytes += data.length;
+            item.onData(data);
+          },
+        }),
+      );
+    } catch (err) {
+      // PGlite itself failed (not an SQL error, which is a protocol reply): the
+      // connection is closed by its handler, which then releases the session.
+      item.reject(err);
+      return;
+    }
+    this.midExchange = EXTENDED.has(message[0]!);
+    if (!this.midExchange && !this.db.isInTransaction()) this.owner = undefined;
+    item.resolve(bytes);
+  }
+
+  private async release(item: Pending): Promise<void> {
+    try {
+      if (this.owner === item.handlerId) {
+        if (this.midExchange) await this.db.runExclusive(() => this.db.execProtocolRawStream(SYNC, { onRawData: () => {} }));
+        if (this.db.isInTransaction()) await this.db.exec('ROLLBACK');
+        this.owner = undefined;
+        this.midExchange = false;
+      }
+    } catch {
+      // PGlite is closing (server stop): nothing left to roll back. Never reject:
+      // the socket server does not await the handlers' detach.
+      this.owner = undefined;
+      this.midExchange = false;
+    }
+    item.resolve(0);
+  }
+}

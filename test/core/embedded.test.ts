@@ -1,0 +1,165 @@
+// The embedded default end to end: `platform serve` with no DATABASE_URL runs
+// PGlite in-process on a fresh data dir, generates its master key and a
+// super-admin token (printed once), serves the API, stops cleanly on SIGTERM,
+// and comes back with its data. The CLI works beside it and without it.
+import t from 'tap';
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { access, mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT_DIR } from '../../core/paths.ts';
+
+const TOKEN_LINE = /Generated super-admin token \(shown once, store it now\): (adm_[0-9a-f]+)/;
+const BIN = path.join(ROOT_DIR, 'core', 'cli', 'bin.ts');
+
+/** The environment of a plain `npm start`: nothing that points at a database or presets secrets. */
+function embeddedEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PLATFORM_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
+  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'PLATFORM_MASTER_KEY', 'ADMIN_TOKEN', 'PLATFORM_MANIFEST', 'HOST']) delete env[name];
+  return env;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Every child started: the teardown kills those still running and waits for them before removing their data dir. */
+const children: { child: ChildProcess; exitCode: Promise<number | null> }[] = [];
+
+interface Served {
+  child: ChildProcess;
+  base: string;
+  output: () => string;
+  exitCode: Promise<number | null>;
+}
+
+/** Starts `platform serve` and waits until /health answers (bounded; fails early if the child exits). */
+async function serve(dataDir: string): Promise<Served> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT_DIR, env: embeddedEnv(dataDir, port), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exitCode = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let exited = false;
+  void exitCode.then(() => (exited = true));
+  children.push({ child, exitCode });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor('the server to answer /health', 60_000, async () => {
+    if (exited) throw new Error(`serve exited before it was ready:\n${output}`);
+    return fetch(`${base}/health`).then((res) => (res.ok ? true : undefined), () => undefined);
+  });
+  return { child, base, output: () => output, exitCode };
+}
+
+async function stop(served: Served): Promise<number | null> {
+  served.child.kill('SIGTERM');
+  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('serve did not exit within 30 s of SIGTERM')), 30_000).unref());
+  return Promise.race([served.exitCode, timeout]);
+}
+
+async function call(base: string, url: string, options: { method?: string; token?: string; body?: unknown } = {}) {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${base}${url}`, {
+    method: options.method ?? 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, body };
+}
+
+/** Runs a CLI command against the same data dir (through the running server's socket, or PGlite opened by the command). */
+async function cli(dataDir: string, ...args: string[]) {
+  const { stdout } = await promisify(execFile)(process.execPath, [BIN, ...args, '--json'], {
+    cwd: ROOT_DIR, env: embeddedEnv(dataDir, 0), timeout: 60_000,
+  });
+  return JSON.parse(stdout);
+}
+
+const exists = (file: string) => access(file).then(() => true, () => false);
+
+t.test('npm start with no DATABASE_URL: embedded PGlite, first start, CLI, restart with data', async (t) => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'platform-embedded-'));
+  t.teardown(async () => {
+    for (const { child } of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await Promise.all(children.map(({ exitCode }) => exitCode));
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const first = await serve(dataDir);
+  const token = await waitFor('the generated admin token on stdout', 5_000, async () => TOKEN_LINE.exec(first.output())?.[1]);
+  t.equal(first.output().match(new RegExp(TOKEN_LINE.source, 'g'))?.length, 1, 'the token is printed once');
+  t.ok(await exists(path.join(dataDir, 'master.key')), 'a master key is generated into the data dir');
+  t.ok(await exists(path.join(dataDir, 'pglite')), 'the database lives in the data dir');
+
+  const health = await call(first.base, '/health');
+  t.equal(health.status, 200);
+  const ready = await call(first.base, '/readyz');
+  t.equal(ready.status, 200);
+  t.equal(ready.body.status, 'ready');
+  t.ok(Object.keys(ready.body.checks).includes('database'), 'readiness checks the database');
+  t.same(Object.entries(ready.body.checks).filter(([, value]) => value !== 'ok'), [], 'every readiness check is ok');
+  const docs = await call(first.base, '/docs');
+  t.equal(docs.status, 200);
+  t.match(docs.body, /swagger/i);
+
+  const viewer = await call(first.base, '/graphql', { method: 'POST', token, body: { query: '{ viewer { kind } }' } });
+  t.equal(viewer.status, 200);
+  t.same(viewer.body, { data: { viewer: { kind: 'super_admin' } } });
+
+  const created = await call(first.base, '/api/admin/tenants', { method: 'POST', token, body: { id: 'acme' } });
+  t.equal(created.status, 201);
+  t.equal(created.body.id, 'acme');
+
+  // The CLI beside the running server goes through its socket (PGlite cannot open the dir twice).
+  t.equal((await cli(dataDir, 'tenants', 'create', 'from-cli')).id, 'from-cli');
+  const listed = await call(first.base, '/api/admin/tenants', { token });
+  t.same(listed.body.items.map((tenant: { id: string }) => tenant.id).sort(), ['acme', 'from-cli'], 'the server sees what the CLI wrote');
+
+  // A second server on the same data dir would corrupt it: it refuses, in one line.
+  const port = await freePort();
+  const twice = await promisify(execFile)(process.execPath, [BIN, 'serve'], { cwd: ROOT_DIR, env: embeddedEnv(dataDir, port), timeout: 60_000 })
+    .then(() => ({ code: 0, stderr: '' }), (err: { code: number; stderr: string }) => err);
+  t.equal(twice.code, 1, 'a second server exits 1');
+  t.match(twice.stderr, /^error: the embedded database in .* is in use by process \d+ \(server at postgres:/);
+
+  t.equal(await stop(first), 0, 'SIGTERM drains and exits 0');
+  t.notOk(await exists(path.join(dataDir, 'embedded.json')), 'the data dir is released');
+
+  // With no server, the CLI opens PGlite itself.
+  const offline = await cli(dataDir, 'tenants', 'list');
+  t.same(offline.items.map((tenant: { id: string }) => tenant.id).sort(), ['acme', 'from-cli'], 'the CLI reads the data with no server running');
+
+  const second = await serve(dataDir);
+  const again = await call(second.base, '/api/admin/tenants', { token });
+  t.equal(again.status, 200, 'the first token still works');
+  t.same(again.body.items.map((tenant: { id: string }) => tenant.id).sort(), ['acme', 'from-cli'], 'the data survived the restart');
+  t.equal(await stop(second), 0);
+  t.notMatch(second.output(), /Generated super-admin token/, 'no new token on restart (all its output read, after exit)');
+});
