@@ -1,0 +1,55 @@
+// Workflows: definitions, executions driven by the pure engine
+// (workflows/engine) through graphile-worker jobs, the built-in ACTION
+// functions (log, emit_event, http_request), REST, GraphQL and CLI. Exposes
+// WorkflowsApi (start, signal) to other plugins as server.plugins.workflows.api.
+import type { Server } from '@hapi/hapi';
+import { coreOf } from '../../core/plugin-contract.ts';
+import type { WorkflowsApi } from './api.ts';
+import { optionsSchema, type WorkflowsOptions } from './options.ts';
+import { createRunner, START_TASK, STEP_TASK, TIMEOUT_TASK } from './runner.ts';
+import { createWorkflowsService } from './service.ts';
+import { workflowsRoutes } from './routes.ts';
+import { typeDefs, resolvers } from './graphql.ts';
+import { startTask } from './tasks/workflows.start.ts';
+import { stepTask } from './tasks/workflows.step.ts';
+import { timeoutTask } from './tasks/workflows.timeout.ts';
+import { logFunction } from './functions/log.ts';
+import { emitEventFunction } from './functions/emit-event.ts';
+import { httpRequestFunction } from './functions/http-request.ts';
+
+export { cli } from './cli.ts';
+export { optionsSchema };
+
+export const plugin = {
+  name: 'workflows',
+  version: '0.1.0',
+  dependencies: ['tenancy'],
+  register(server: Server, options: WorkflowsOptions) {
+    const core = coreOf(server);
+    // A step job may also fail after its action ran (the database was briefly
+    // away): two attempts beyond the action's own let it still record the result.
+    const runner = createRunner(core, { stepMaxAttempts: options.actionAttempts + 2 });
+    const service = createWorkflowsService(core, runner);
+
+    core.jobs.defineTask(START_TASK, startTask(runner));
+    core.jobs.defineTask(STEP_TASK, stepTask(core, runner, { actionAttempts: options.actionAttempts }));
+    core.jobs.defineTask(TIMEOUT_TASK, timeoutTask(runner));
+
+    core.functions.register('log', logFunction(core.logger.child({ component: 'workflows' })));
+    core.functions.register('emit_event', emitEventFunction(core.events));
+    core.functions.register('http_request', httpRequestFunction({
+      allowPrivateNetworks: options.allowPrivateNetworks,
+      defaultTimeoutMs: options.httpTimeoutMs,
+      maxResponseBytes: options.httpMaxResponseBytes,
+    }));
+
+    server.route(workflowsRoutes(service));
+    core.graphql.extend({ typeDefs, resolvers: resolvers(service) });
+
+    const api: WorkflowsApi = {
+      start: (trx, tenantId, name, inputs, origin) => runner.start(trx, tenantId, name, inputs, origin),
+      signal: (tenantId, executionId, signal) => runner.signal(tenantId, executionId, signal),
+    };
+    server.expose('api', api);
+  },
+};

@@ -1,0 +1,209 @@
+// Drives the engine. Every state change of an execution is one transaction
+// that locks its row, calls advance(), stores the new state and turns the
+// engine's commands into jobs (or events) in that same transaction: a crash
+// leaves either the old state with its jobs or the new state with its jobs.
+//
+// Actions run in `workflows.step` jobs, outside any transaction (a function may
+// open its own, or wait on the network); their result is fed back in a new
+// locked transaction. A job carries the execution's `step_seq` from when it was
+// enqueued and is ignored unless the execution still stands on that step with
+// that sequence number, so a duplicate or late job never applies twice.
+import { randomUUID } from 'node:crypto';
+import type { CoreServices } from '../../core/plugin-contract.ts';
+import type { TenantTransaction } from '../../core/db/tenant.ts';
+import { isValidTenantAlias } from '../../core/db/tenant.ts';
+import { notFound } from '../../core/errors.ts';
+import { advance, type EngineCommand, type EngineInput, type ExecutionState } from '../../workflows/engine/index.ts';
+import type { SignalInput, StartedExecution, WorkflowOrigin } from './api.ts';
+import { definitionsStore, executionsStore } from './store.ts';
+import { EVENT_SOURCE } from './events.ts';
+
+export const START_TASK = 'workflows.start';
+export const STEP_TASK = 'workflows.step';
+export const TIMEOUT_TASK = 'workflows.timeout';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const FINISHED = new Set(['completed', 'failed', 'cancelled']);
+
+export const timeoutKey = (executionId: string, stepId: string) => `wf-timeout:${executionId}:${stepId}`;
+
+export interface StepPayload {
+  tenant_id: string;
+  execution_id: string;
+  step_id: string;
+  seq: number;
+  handler: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface TimeoutPayload {
+  tenant_id: string;
+  execution_id: string;
+  step_id: string;
+  seq: number;
+}
+
+type LockedRow = NonNullable<Awaited<ReturnType<typeof executionsStore.lock>>>;
+
+/** What a transition feeds the engine; undefined when the input no longer applies (a stale job). */
+type InputFor = (row: LockedRow) => EngineInput | { kind: 'start' } | undefined;
+
+export interface TransitionResult {
+  found: boolean;
+  applied: boolean;
+  state?: ExecutionState;
+}
+
+export type Runner = ReturnType<typeof createRunner>;
+
+/**
+ * Creates an execution in the caller's transaction with a snapshot of the
+ * definition, and its start job (which runs the first steps). Used by the
+ * runner and by the CLI, which has the queue but no event backend: every
+ * engine step, and so every event, happens in the server's workers.
+ */
+export async function startExecution(
+  jobs: Pick<CoreServices['jobs'], 'enqueue'>, trx: TenantTransaction, tenantId: string, name: string,
+  inputs: Record<string, unknown>, origin: WorkflowOrigin,
+): Promise<StartedExecution> {
+  const definition = await definitionsStore.get(trx, name);
+  if (!definition) throw notFound(`Workflow not found: ${name}`, 'WORKFLOW_NOT_FOUND');
+  const id = randomUUID();
+  await executionsStore.insert(trx, {
+    id, tenant_id: tenantId, workflow_name: name, workflow_version: definition.version,
+    definition: { name, description: definition.description, steps: definition.steps }, inputs, origin,
+  });
+  await jobs.enqueue(START_TASK, { tenant_id: tenantId, execution_id: id }, { trx });
+  return { execution_id: id, workflow_name: name, status: 'running' };
+}
+
+export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'events'>, options: { stepMaxAttempts: number }) {
+  const { withTenant, jobs, events } = core;
+
+  /** Turns the commands of one advance into jobs and events; returns the new step sequence number. */
+  async function apply(trx: TenantTransaction, tenantId: string, row: LockedRow, state: ExecutionState, commands: EngineCommand[]) {
+    let seq = row.step_seq;
+    const base = { tenant_id: tenantId, execution_id: row.id };
+    for (const command of commands) {
+      switch (command.kind) {
+        case 'run_action':
+          seq += 1;
+          await jobs.enqueue(STEP_TASK, { ...base, step_id: command.step_id, seq, handler: command.handler, arguments: command.arguments }, {
+            trx, maxAttempts: options.stepMaxAttempts,
+          });
+          break;
+        case 'wait':
+          seq += 1;
+          await jobs.enqueue(TIMEOUT_TASK, { ...base, step_id: command.step_id, seq }, {
+            trx, jobKey: timeoutKey(row.id, command.step_id), runAt: new Date(command.until),
+          });
+          break;
+        case 'cancel_timeout':
+          await jobs.removeJob(timeoutKey(row.id, command.step_id), trx);
+          break;
+        case 'complete':
+          await events.emit(trx, tenantId, {
+            type: 'workflow.completed', source: EVENT_SOURCE,
+            data: { execution_id: row.id, workflow_name: row.workflow_name, status: 'completed', context: command.context },
+          });
+          break;
+        case 'fail':
+          await events.emit(trx, tenantId, {
+            type: 'workflow.failed', source: EVENT_SOURCE,
+            data: { execution_id: row.id, workflow_name: row.workflow_name, status: 'failed', error: command.error, step_id: command.step_id ?? null },
+          });
+          break;
+      }
+    }
+    // A cancelled execution has ended without completing: whoever waits for
+    // its end (a parent workflow, an alert) hears it as a failure.
+    if (state.status === 'cancelled' && row.status !== 'cancelled') {
+      await events.emit(trx, tenantId, {
+        type: 'workflow.failed', source: EVENT_SOURCE,
+        data: { execution_id: row.id, workflow_name: row.workflow_name, status: 'cancelled', error: 'cancelled', step_id: row.state?.current ?? null },
+      });
+    }
+    return seq;
+  }
+
+  /**
+   * One locked state change. An execution whose start job has not run yet is
+   * started first, so a signal or a cancel that arrives before it is not lost.
+   */
+  function transition(tenantId: string, executionId: string, inputFor: InputFor): Promise<TransitionResult> {
+    return withTenant(tenantId, async (trx) => {
+      const row = await executionsStore.lock(trx, executionId);
+      if (!row) return { found: false, applied: false };
+      const input = inputFor(row);
+      if (!input) return { found: true, applied: false };
+      let state = row.state;
+      const commands: EngineCommand[] = [];
+      const now = Date.now();
+      if (!state) {
+        const started = advance(row.definition, null, { kind: 'start', inputs: row.inputs, now });
+        state = started.state;
+        commands.push(...started.commands);
+      } else if (input.kind === 'start') {
+        return { found: true, applied: false };
+      }
+      // `applied` tells whether the input itself took effect (a signal to an
+      // execution that its own start just completed did not).
+      let applied = input.kind === 'start';
+      if (input.kind !== 'start') {
+        const result = advance(row.definition, state, input);
+        if (result.applied) {
+          state = result.state;
+          commands.push(...result.commands);
+          applied = true;
+        } else if (row.state) {
+          return { found: true, applied: false };
+        }
+      }
+      const seq = await apply(trx, tenantId, row, state, commands);
+      await executionsStore.save(trx, row.id, {
+        status: state.status, state, step_seq: seq, error: state.error ?? null, finished: FINISHED.has(state.status),
+      });
+      return { found: true, applied, state };
+    });
+  }
+
+  /** The execution still stands on this step, as it did when the job was enqueued. */
+  const onStep = (row: LockedRow | NonNullable<Awaited<ReturnType<typeof executionsStore.get>>> | undefined, p: TimeoutPayload, status: string) =>
+    Boolean(row && row.status === status && row.state?.current === p.step_id && row.step_seq === p.seq);
+
+  return {
+    transition,
+    onStep,
+
+    start: (trx: TenantTransaction, tenantId: string, name: string, inputs: Record<string, unknown>, origin: WorkflowOrigin) =>
+      startExecution(jobs, trx, tenantId, name, inputs, origin),
+
+    /** Runs the first steps of an execution (a no-op when a signal or cancel started it already). */
+    async runStart(payload: { tenant_id: string; execution_id: string }): Promise<void> {
+      await transition(payload.tenant_id, payload.execution_id, () => ({ kind: 'start' }));
+    },
+
+    async runTimeout(payload: TimeoutPayload): Promise<void> {
+      await transition(payload.tenant_id, payload.execution_id, (row) =>
+        onStep(row, payload, 'waiting') ? { kind: 'timeout', step_id: payload.step_id, now: Date.now() } : undefined);
+    },
+
+    /** A signal resolves the matching wait or is buffered; false when there is no such execution or it has ended. */
+    async signal(tenantId: string, executionId: string, signal: SignalInput): Promise<boolean> {
+      if (!UUID.test(executionId) || !isValidTenantAlias(tenantId)) return false;
+      const received = Date.now();
+      const result = await transition(tenantId, executionId, (row) =>
+        FINISHED.has(row.status) ? undefined : {
+          kind: 'signal',
+          signal: { event_type: signal.event_type, data: structuredClone(signal.data ?? {}), sender: signal.sender, received_at: received },
+          now: received,
+        });
+      return result.applied;
+    },
+
+    async cancel(tenantId: string, executionId: string): Promise<TransitionResult> {
+      if (!UUID.test(executionId)) return { found: false, applied: false };
+      return transition(tenantId, executionId, (row) => (FINISHED.has(row.status) ? undefined : { kind: 'cancel', now: Date.now() }));
+    },
+  };
+}

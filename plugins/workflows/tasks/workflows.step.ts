@@ -1,0 +1,54 @@
+// `workflows.step`: runs one ACTION step. The function is called outside any
+// transaction (it may open its own or wait on the network), then its result
+// is fed to the engine in a new locked transaction. A job whose step is no
+// longer current (a duplicate, or a late retry) does nothing.
+//
+// Retries: a function error is retried (with graphile-worker's back-off) while
+// the job has attempts left under `actionAttempts` and the error is not the
+// caller's fault (a 4xx: unknown function, invalid arguments, refused address);
+// after that it fails the step, and the engine fails the execution.
+import type { CoreServices } from '../../../core/plugin-contract.ts';
+import type { FastTaskHandler } from '../../../core/jobs/types.ts';
+import type { EngineInput } from '../../../workflows/engine/index.ts';
+import type { Runner, StepPayload } from '../runner.ts';
+import { executionsStore } from '../store.ts';
+
+function errorMessage(err: unknown): string {
+  const boom = err as { isBoom?: boolean; output?: { payload: { message?: string } }; message?: string };
+  return (boom.isBoom ? boom.message || boom.output?.payload.message : boom.message) || String(err);
+}
+
+function permanent(err: unknown): boolean {
+  const boom = err as { isBoom?: boolean; output?: { statusCode: number } };
+  return Boolean(boom.isBoom && boom.output && boom.output.statusCode < 500);
+}
+
+export function stepTask(core: CoreServices, runner: Runner, options: { actionAttempts: number }): FastTaskHandler {
+  return async (payload: StepPayload, job) => {
+    const { tenant_id: tenantId, execution_id: executionId, step_id: stepId } = payload;
+    const row = await core.withTenant(tenantId, (trx) => executionsStore.get(trx, executionId));
+    if (!runner.onStep(row, payload, 'running')) return;
+
+    const logger = core.logger.child({ component: 'workflows', tenant_id: tenantId, execution_id: executionId, step_id: stepId });
+    let input: EngineInput;
+    try {
+      const output = await core.functions.call(payload.handler, payload.arguments, {
+        tenantId,
+        principal: { kind: 'service', sub: 'workflows' },
+        withTenant: core.withTenant,
+        logger,
+        executionContext: { type: 'workflow_execution', id: executionId },
+      });
+      // The output is stored in the execution's JSON state: keep only what JSON keeps.
+      input = { kind: 'step_result', step_id: stepId, ok: true, output: JSON.parse(JSON.stringify(output ?? null)), now: Date.now() };
+    } catch (err) {
+      if (!permanent(err) && job.attempt < options.actionAttempts) {
+        logger.warn({ err, attempt: job.attempt }, 'workflow step failed; retrying');
+        throw err;
+      }
+      logger.info({ error: errorMessage(err), attempt: job.attempt }, 'workflow step failed');
+      input = { kind: 'step_result', step_id: stepId, ok: false, error: errorMessage(err), now: Date.now() };
+    }
+    await runner.transition(tenantId, executionId, (locked) => (runner.onStep(locked, payload, 'running') ? input : undefined));
+  };
+}
