@@ -1,0 +1,195 @@
+// CLI commands of the events plugin. The CLI acts as the operator on the
+// database; the running server's workers dispatch what it emits and run the
+// backfills it requests (starting workflows needs the workflows plugin, which
+// lives in the server).
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import YAML from 'yaml';
+import type { CliCommand } from '../../core/cli/commands.ts';
+import { UsageError } from '../../core/cli/commands.ts';
+import type { CliCore } from '../../core/cli/context.ts';
+import { createLogger } from '../../core/logging.ts';
+import { createContext } from './context.ts';
+import { BACKFILL_TASK, tenantQueue } from './jobs.ts';
+import { defaultOptions } from './options.ts';
+import * as schemas from './schemas.ts';
+import { backfillsStore } from './store/triggers.ts';
+import { createStreamService } from './stream-service.ts';
+import { createTriggerService } from './trigger-service.ts';
+import { createTypeRegistry } from './type-registry.ts';
+import { shaped } from './validation.ts';
+
+const tenant = { type: 'string', description: 'tenant alias', required: true } as const;
+
+function services(core: CliCore) {
+  const context = createContext({
+    withTenant: core.withTenant,
+    jobs: core.jobs,
+    workflows: () => {
+      throw new UsageError('starting workflows needs the server: this command should have gone through it');
+    },
+    registry: createTypeRegistry(),
+    logger: createLogger('silent'),
+    options: defaultOptions,
+  });
+  return { stream: createStreamService(context), triggers: createTriggerService(context) };
+}
+
+function jsonObject(value: unknown, flag: string): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(String(value));
+  } catch {
+    throw new UsageError(`--${flag} must be JSON, e.g. '{"order_id": 42}'`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`--${flag} must be a JSON object`);
+  return parsed as Record<string, unknown>;
+}
+
+function positiveInt(value: unknown, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new UsageError(`--${flag} must be a non-negative integer`);
+  return parsed;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const cli: CliCommand[] = [
+  {
+    name: 'triggers list',
+    description: 'List a tenant\'s triggers',
+    options: {
+      tenant,
+      'active-only': { type: 'boolean', description: 'only active triggers' },
+      'event-type': { type: 'string', description: 'triggers this event type would match' },
+    },
+    run: (core, { options }) =>
+      services(core).triggers.list(options.tenant as string, {
+        activeOnly: Boolean(options['active-only']), eventType: options['event-type'] as string | undefined,
+      }, 0, 500),
+  },
+  {
+    name: 'triggers create',
+    description: 'Create a trigger from a JSON definition (--definition) or a JSON/YAML file (--file)',
+    options: {
+      tenant,
+      definition: { type: 'string', description: 'the trigger as JSON (the REST body)' },
+      file: { type: 'string', description: 'a JSON or YAML file holding the trigger' },
+    },
+    run: async (core, { options }) => {
+      let definition: unknown = jsonObject(options.definition, 'definition');
+      if (options.file !== undefined) definition = YAML.parse(await readFile(String(options.file), 'utf8'));
+      if (definition === undefined) throw new UsageError('triggers create: give --definition or --file');
+      return services(core).triggers.create(options.tenant as string, definition);
+    },
+  },
+  {
+    name: 'triggers test',
+    description: 'Dry-run an event against a trigger: match, per-key filter result, mapped inputs (starts nothing)',
+    positionals: ['name'],
+    options: {
+      tenant,
+      type: { type: 'string', description: 'event type', required: true },
+      data: { type: 'string', description: 'event data as a JSON object' },
+      source: { type: 'string', description: 'event source' },
+    },
+    run: (core, { positionals, options }) =>
+      services(core).triggers.test(options.tenant as string, positionals[0], {
+        type: options.type as string, data: jsonObject(options.data, 'data') ?? {}, source: options.source as string | undefined,
+      }),
+  },
+  {
+    name: 'triggers backfill',
+    description: 'Replay dispatched events through a reactive trigger (run by the server; waits for its result)',
+    positionals: ['name'],
+    options: {
+      tenant,
+      since: { type: 'string', description: 'ISO 8601 start (default: the start of the stream)' },
+      limit: { type: 'string', description: 'events to scan, at most 500 (default 100)' },
+      'timeout-s': { type: 'string', description: 'how long to wait for the server (default 60)' },
+    },
+    run: async (core, { positionals, options }) => {
+      const tenantId = options.tenant as string;
+      const request = shaped<{ since?: Date; limit: number }>(schemas.backfillRequest, {
+        ...(options.since !== undefined ? { since: options.since } : {}),
+        limit: positiveInt(options.limit, 'limit', 100),
+      });
+      const id = randomUUID();
+      await core.withTenant(tenantId, async (trx) => {
+        await backfillsStore.insert(trx, {
+          id, tenant_id: tenantId, trigger_name: positionals[0], request: { since: request.since?.toISOString(), limit: request.limit },
+        });
+        await core.jobs.enqueue(BACKFILL_TASK, { tenant_id: tenantId, request_id: id }, { trx, queue: tenantQueue(tenantId) });
+      });
+      const until = Date.now() + positiveInt(options['timeout-s'], 'timeout-s', 60) * 1000;
+      while (Date.now() < until) {
+        const row = await core.withTenant(tenantId, (trx) => backfillsStore.get(trx, id));
+        if (row?.finished_at) {
+          if (row.error) throw new UsageError(`backfill failed: ${row.error}`);
+          return row.result;
+        }
+        await sleep(250);
+      }
+      throw new UsageError(`no result within the timeout: is the server running? (request ${id} stays queued)`);
+    },
+  },
+  {
+    name: 'events emit',
+    description: 'Emit an event on a tenant\'s stream',
+    options: {
+      tenant,
+      type: { type: 'string', description: 'event type', required: true },
+      source: { type: 'string', description: 'event source (default /cli)' },
+      data: { type: 'string', description: 'event data as a JSON object' },
+    },
+    run: (core, { options }) =>
+      services(core).stream.emit(options.tenant as string, {
+        type: options.type as string, source: (options.source as string | undefined) ?? '/cli', data: jsonObject(options.data, 'data') ?? {},
+      }),
+  },
+  {
+    name: 'events tail',
+    description: 'Follow a tenant\'s stream: one JSON event per line on stdout, a progress line on stderr',
+    options: {
+      tenant,
+      type: { type: 'string', description: 'exact type or pattern ending in *' },
+      'from-seq': { type: 'string', description: 'start after this sequence number (default: the current end)' },
+      count: { type: 'string', description: 'stop after this many events (default: never)' },
+      'interval-ms': { type: 'string', description: 'poll interval (default 1000)' },
+    },
+    run: async (core, { options }) => {
+      const tenantId = options.tenant as string;
+      const { stream } = services(core);
+      const type = options.type as string | undefined;
+      const count = positiveInt(options.count, 'count', 0);
+      const interval = Math.max(50, positiveInt(options['interval-ms'], 'interval-ms', 1000));
+      let after = options['from-seq'] !== undefined
+        ? positiveInt(options['from-seq'], 'from-seq', 0)
+        : ((await stream.recent(tenantId, 1)).items[0]?.seq ?? 0);
+      let seen = 0;
+      const started = Date.now();
+      let stopped = false;
+      const stop = () => {
+        stopped = true;
+      };
+      process.once('SIGINT', stop);
+      try {
+        while (!stopped && (count === 0 || seen < count)) {
+          const batch = await stream.after(tenantId, after, count === 0 ? 500 : Math.min(500, count - seen), type);
+          for (const event of batch) process.stdout.write(`${JSON.stringify(event)}\n`);
+          seen += batch.length;
+          if (batch.length > 0) after = batch.at(-1)!.seq;
+          const rate = seen / Math.max(0.001, (Date.now() - started) / 1000);
+          process.stderr.write(`\r[tail ${tenantId}] after seq ${after} · ${seen} event(s) · ${rate.toFixed(1)}/s   `);
+          if (batch.length === 0) await sleep(interval);
+        }
+      } finally {
+        process.removeListener('SIGINT', stop);
+        process.stderr.write('\n');
+      }
+      return { events: seen, last_seq: after };
+    },
+  },
+];

@@ -1,0 +1,30 @@
+// What the dispatcher, the timers and the service share. The server builds it
+// from the core services; the CLI builds a smaller one (no workflows: starts
+// happen in the server's workers).
+import type { Logger } from 'pino';
+import type { WithTenant, TenantTransaction } from '../../core/db/tenant.ts';
+import type { EventInput } from '../../core/events.ts';
+import type { JobsApi } from '../../core/jobs/types.ts';
+import type { WorkflowsApi } from '../workflows/api.ts';
+import { emitEvent, type EmittedEvent } from './emit.ts';
+import type { EventsOptions } from './options.ts';
+import type { TypeRegistry } from './type-registry.ts';
+
+export interface EventsContext {
+  withTenant: WithTenant;
+  jobs: Pick<JobsApi, 'enqueue' | 'removeJob'>;
+  /** The workflows plugin's API; throws where there is none (the CLI). */
+  workflows: () => WorkflowsApi;
+  registry: TypeRegistry;
+  logger: Logger;
+  options: EventsOptions;
+  emit(trx: TenantTransaction, tenantId: string, input: EventInput): Promise<EmittedEvent>;
+}
+
+export function createContext(parts: Omit<EventsContext, 'emit'>): EventsContext {
+  const context: EventsContext = {
+    ...parts,
+    emit: (trx, tenantId, input) => emitEvent({ jobs: parts.jobs, registry: parts.registry, logger: parts.logger }, trx, tenantId, input),
+  };
+  return context;
+}

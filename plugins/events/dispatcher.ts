@@ -1,0 +1,101 @@
+// The per-tenant dispatcher. One `events.dispatch` job per tenant is pending or
+// running at a time (event_streams.dispatch_queued says which), in the
+// tenant's graphile-worker queue. It drains the stream from the tenant's
+// cursor in batches; each batch is one transaction that locks the cursor,
+// starts the workflows of every active matching trigger, feeds deadman
+// watches, records the dispatches and moves the cursor past the batch. If
+// anything throws, the transaction rolls back and graphile-worker retries the
+// job: nothing is lost, nothing is dispatched twice. The last batch also
+// clears the flag, in the statement that moves the cursor.
+//
+// Batching is why there is no job per event: jobs of one queue run one at a
+// time, and a job per event would pay a job claim and completion per event.
+import type { JobContext } from '../../core/jobs/types.ts';
+import type { TenantTransaction } from '../../core/db/tenant.ts';
+import { toCloudEvent } from './cloudevent.ts';
+import type { EventsContext } from './context.ts';
+import { observeDeadman, saveDeadman } from './deadman.ts';
+import { enqueueDispatch } from './jobs.ts';
+import { matches } from './matching.ts';
+import { dispatchRecord, startForTrigger } from './starter.ts';
+import { cursorsStore } from './store/events.ts';
+import { dispatchesStore, type NewDispatch } from './store/triggers.ts';
+import type { TriggerRow } from './tables.ts';
+
+export interface BatchOptions {
+  /** Enqueue a fresh dispatcher job in this transaction (the drain's slice is over). */
+  handOver: boolean;
+  /** Start each workflow under a savepoint, so one that fails for good is recorded alone. */
+  safe: boolean;
+}
+
+/**
+ * Dispatches the next batch. Returns how many events it covered and whether
+ * the stream is caught up (the dispatch_queued flag was cleared: this job is done).
+ */
+export async function dispatchBatch(
+  context: EventsContext, trx: TenantTransaction, tenantId: string, options: BatchOptions,
+): Promise<{ covered: number; caughtUp: boolean }> {
+  const batchSize = context.options.dispatchBatchSize;
+  const { cursor, rows, listening } = await cursorsStore.lockAndRead(trx, tenantId, batchSize);
+  if (rows.length === 0) return { covered: 0, caughtUp: await cursorsStore.advance(trx, tenantId, cursor, true) };
+  const reactive = listening.filter((trigger) => trigger.kind === 'reactive');
+  const deadman = listening.filter((trigger) => trigger.kind === 'deadman');
+  const changedDeadman = new Set<TriggerRow>();
+  const records: NewDispatch[] = [];
+  for (const row of rows) {
+    const event = toCloudEvent(row);
+    let starters: Set<string> | undefined;
+    for (const trigger of reactive) {
+      if (row.seq <= trigger.listen_after_seq || !matches(trigger.event_type, trigger.event_filter, event)) continue;
+      // The self-loop guard: a trigger does not react to the end of an execution it started itself.
+      starters ??= await startersOf(trx, event);
+      if (starters.has(trigger.name)) continue;
+      const outcome = await startForTrigger(context, trx, tenantId, trigger, event, 'event', options.safe);
+      records.push(dispatchRecord(tenantId, trigger, 'event', outcome, { id: event.id, seq: row.seq }));
+    }
+    for (const trigger of deadman) {
+      if (row.seq <= trigger.listen_after_seq) continue;
+      if (await observeDeadman(context, trx, tenantId, trigger, event, records)) changedDeadman.add(trigger);
+    }
+  }
+  for (const trigger of changedDeadman) await saveDeadman(context, trx, tenantId, trigger);
+  // A short batch has probably caught up: try to close in the same statement.
+  const caughtUp = await cursorsStore.advance(trx, tenantId, rows.at(-1)!.seq, !options.handOver && rows.length < batchSize, records);
+  if (options.handOver && !caughtUp) await enqueueDispatch(context.jobs, tenantId, trx);
+  return { covered: rows.length, caughtUp };
+}
+
+const WORKFLOW_END = new Set(['workflow.completed', 'workflow.failed']);
+
+/** The triggers that started the execution a workflow.completed/failed event is about (none for other events). */
+async function startersOf(trx: TenantTransaction, event: { type: string; data: Record<string, unknown> }): Promise<Set<string>> {
+  const executionId = event.data.execution_id;
+  if (!WORKFLOW_END.has(event.type) || typeof executionId !== 'string') return new Set();
+  return dispatchesStore.startersOf(trx, executionId);
+}
+
+/**
+ * The job: drains until caught up, or for one slice, after which the last
+ * batch hands over to a fresh job in the same transaction (other tenants get
+ * the worker, and a shutdown does not wait on a long drain). Batches start
+ * workflows without savepoints; a batch that fails is redone at once with
+ * them (so a trigger whose start fails for good costs one redo, and is
+ * recorded), and a failure then is left to graphile-worker's retry.
+ */
+export async function drain(context: EventsContext, tenantId: string, job: Pick<JobContext, 'signal' | 'attempt'>): Promise<void> {
+  const until = Date.now() + context.options.dispatchSliceMs;
+  let safe = job.attempt > 1;
+  for (;;) {
+    const handOver = Date.now() >= until || job.signal.aborted;
+    let result: { covered: number; caughtUp: boolean };
+    try {
+      result = await context.withTenant(tenantId, (trx) => dispatchBatch(context, trx, tenantId, { handOver, safe }));
+    } catch (err) {
+      if (safe) throw err;
+      safe = true;
+      continue;
+    }
+    if (result.caughtUp || (handOver && result.covered > 0)) return;
+  }
+}

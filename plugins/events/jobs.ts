@@ -1,0 +1,39 @@
+// Names of this plugin's jobs, queues and job keys. Job keys are global in
+// graphile-worker, so each carries the tenant.
+import type { TenantTransaction } from '../../core/db/tenant.ts';
+import type { JobsApi } from '../../core/jobs/types.ts';
+
+/** Drains a tenant's undispatched events (one at a time per tenant: its queue). */
+export const DISPATCH_TASK = 'events.dispatch';
+/** A scheduled trigger's timer: fires one occurrence and arms the next. */
+export const SCHEDULE_TASK = 'events.schedule_fire';
+/** A deadman trigger's timer: fires when its watch window ends in silence. */
+export const DEADMAN_TASK = 'events.deadman_fire';
+/** A backfill requested from the CLI, run by a server worker. */
+export const BACKFILL_TASK = 'events.backfill';
+/** Daily retention clean-up (pg-boss cron). */
+export const RETENTION_TASK = 'events.retention';
+
+/**
+ * The tenant's dispatcher queue: dispatch batches, deadman timers and CLI
+ * backfills run there one at a time, in order of their run time, so a deadman
+ * timer runs only after every event emitted before its deadline was dispatched.
+ */
+export const tenantQueue = (tenantId: string) => `events:${tenantId}`;
+export const dispatchKey = (tenantId: string) => `events:dispatch:${tenantId}`;
+export const scheduleKey = (tenantId: string, trigger: string) => `events:schedule:${tenantId}:${trigger}`;
+export const deadmanKey = (tenantId: string, trigger: string) => `events:deadman:${tenantId}:${trigger}`;
+
+/**
+ * The dispatcher retries until it succeeds: an event is acknowledged only
+ * after its dispatch, so giving up would strand the tenant's stream.
+ * graphile-worker backs off exponentially, to about 6 h between attempts.
+ */
+export const DISPATCH_MAX_ATTEMPTS = 1000;
+
+/** Queues the tenant's dispatcher (replacing a pending one; beside a running one, which it then follows). */
+export async function enqueueDispatch(jobs: Pick<JobsApi, 'enqueue'>, tenantId: string, trx?: TenantTransaction): Promise<void> {
+  await jobs.enqueue(DISPATCH_TASK, { tenant_id: tenantId }, {
+    trx, queue: tenantQueue(tenantId), jobKey: dispatchKey(tenantId), maxAttempts: DISPATCH_MAX_ATTEMPTS,
+  });
+}

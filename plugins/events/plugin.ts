@@ -1,0 +1,61 @@
+// Events: the per-tenant durable stream behind core.events.emit, custom event
+// types, and triggers (reactive, scheduled, deadman) that start workflows
+// through the workflows plugin. Registration only: the backend, the job
+// handlers, routes, GraphQL, the retention schedule; exposes its services.
+import type { Server } from '@hapi/hapi';
+import { coreOf } from '../../core/plugin-contract.ts';
+import { createContext } from './context.ts';
+import { BACKFILL_TASK, DEADMAN_TASK, DISPATCH_TASK, RETENTION_TASK, SCHEDULE_TASK } from './jobs.ts';
+import { optionsSchema, type EventsOptions } from './options.ts';
+import { createTypeRegistry } from './type-registry.ts';
+import { createStreamService, type StreamService } from './stream-service.ts';
+import { createTriggerService, type TriggerService } from './trigger-service.ts';
+import { eventsRoutes } from './routes.ts';
+import { typeDefs, resolvers } from './graphql.ts';
+import { dispatchTask } from './tasks/events.dispatch.ts';
+import { scheduleFireTask } from './tasks/events.schedule_fire.ts';
+import { deadmanFireTask } from './tasks/events.deadman_fire.ts';
+import { backfillTask } from './tasks/events.backfill.ts';
+import { retentionTask } from './tasks/events.retention.ts';
+import './tables.ts';
+
+export { cli } from './cli.ts';
+export { optionsSchema };
+
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    events: { stream: StreamService; triggers: TriggerService };
+  }
+}
+
+export const plugin = {
+  name: 'events',
+  version: '0.1.0',
+  dependencies: ['tenancy', 'workflows'],
+  async register(server: Server, options: EventsOptions) {
+    const core = coreOf(server);
+    const context = createContext({
+      withTenant: core.withTenant,
+      jobs: core.jobs,
+      workflows: () => server.plugins.workflows.api,
+      registry: createTypeRegistry(),
+      logger: core.logger.child({ component: 'events' }),
+      options,
+    });
+    core.events.setBackend((trx, tenantId, event) => context.emit(trx, tenantId, event));
+
+    core.jobs.defineTask(DISPATCH_TASK, dispatchTask(context));
+    core.jobs.defineTask(SCHEDULE_TASK, scheduleFireTask(context));
+    core.jobs.defineTask(DEADMAN_TASK, deadmanFireTask(context));
+    core.jobs.defineTask(BACKFILL_TASK, backfillTask(context));
+    core.jobs.defineLongTask(RETENTION_TASK, retentionTask(context, core.db), { retryLimit: 2, expireInSeconds: 3600 });
+    await core.jobs.schedule(RETENTION_TASK, 'daily', '17 3 * * *', { tz: 'UTC' });
+
+    const stream = createStreamService(context);
+    const triggers = createTriggerService(context);
+    server.route(eventsRoutes(stream, triggers));
+    core.graphql.extend({ typeDefs, resolvers: resolvers(stream, triggers) });
+    server.expose('stream', stream);
+    server.expose('triggers', triggers);
+  },
+};

@@ -1,0 +1,99 @@
+// Starts a trigger's workflow for one event, inside the caller's transaction:
+// resolve the dedup key and claim its window, map the inputs, call the
+// workflows plugin. In safe mode each start runs under a savepoint, so a
+// start that fails for good (an unknown workflow, bad inputs) is rolled back
+// alone, its dedup claim with it, and recorded; anything else (the database
+// went away) is thrown, and the whole dispatch transaction is retried.
+import { sql } from 'kysely';
+import type { TenantTransaction } from '../../core/db/tenant.ts';
+import type { WorkflowsApi, WorkflowOrigin } from '../workflows/api.ts';
+import { dedupKeyOf, mapInputs } from './matching.ts';
+import { dedupStore, type NewDispatch } from './store/triggers.ts';
+import type { CloudEvent } from './cloudevent.ts';
+import type { DispatchOrigin, DispatchStatus, TriggerRow } from './tables.ts';
+
+export interface StartDeps {
+  workflows: () => WorkflowsApi;
+}
+
+export interface StartOutcome {
+  status: Exclude<DispatchStatus, 'missed'>;
+  dedup_key: string | null;
+  execution_id?: string;
+  error?: string;
+}
+
+const ORIGIN_TYPE: Record<DispatchOrigin, WorkflowOrigin['type']> = {
+  event: 'trigger', schedule: 'schedule', deadman: 'deadman', backfill: 'backfill',
+};
+
+/**
+ * Failures that a retry would repeat: domain errors below 500, and Postgres
+ * data, integrity, syntax and raised errors (SQLSTATE classes 22, 23, 42, P0).
+ */
+export function isPermanentFailure(err: unknown): boolean {
+  const boom = err as { isBoom?: boolean; output?: { statusCode: number } };
+  if (boom?.isBoom) return (boom.output?.statusCode ?? 500) < 500;
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && /^(22|23|42|P0)/.test(code);
+}
+
+function messageOf(err: unknown): string {
+  const boom = err as { isBoom?: boolean; output?: { payload: { message: string; code?: string } } };
+  if (boom?.isBoom && boom.output) return boom.output.payload.code ? `${boom.output.payload.code}: ${boom.output.payload.message}` : boom.output.payload.message;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * `safe` (the default) runs the start under a savepoint; without it (the
+ * dispatcher's first try at a batch: two round trips fewer per start) any
+ * failure is thrown, and the caller redoes the batch safely.
+ */
+export async function startForTrigger(
+  deps: StartDeps, trx: TenantTransaction, tenantId: string, trigger: TriggerRow, event: CloudEvent, origin: DispatchOrigin, safe = true,
+): Promise<StartOutcome> {
+  const dedupKey = dedupKeyOf(trigger.dedup_key, event);
+  const inputs = mapInputs(trigger.input_mapping, event);
+  const claim = () => dedupStore.claim(trx, {
+    tenant_id: tenantId, trigger_name: trigger.name, dedup_key: dedupKey!, time: new Date(event.time), event_id: event.id,
+    windowSeconds: trigger.dedup_window_seconds,
+  });
+  const start = () => deps.workflows().start(trx, tenantId, trigger.target_name, inputs, { type: ORIGIN_TYPE[origin], id: trigger.name });
+  if (!safe) {
+    if (dedupKey !== null && !(await claim())) return { status: 'deduplicated', dedup_key: dedupKey };
+    return { status: 'started', dedup_key: dedupKey, execution_id: (await start()).execution_id };
+  }
+  await sql`SAVEPOINT trigger_start`.execute(trx);
+  try {
+    if (dedupKey !== null && !(await claim())) {
+      await sql`RELEASE SAVEPOINT trigger_start`.execute(trx);
+      return { status: 'deduplicated', dedup_key: dedupKey };
+    }
+    const started = await start();
+    await sql`RELEASE SAVEPOINT trigger_start`.execute(trx);
+    return { status: 'started', dedup_key: dedupKey, execution_id: started.execution_id };
+  } catch (err) {
+    if (!isPermanentFailure(err)) throw err;
+    await sql`ROLLBACK TO SAVEPOINT trigger_start`.execute(trx);
+    await sql`RELEASE SAVEPOINT trigger_start`.execute(trx);
+    return { status: 'failed', dedup_key: dedupKey, error: messageOf(err).slice(0, 1000) };
+  }
+}
+
+/** The dispatch row recording an outcome. */
+export function dispatchRecord(
+  tenantId: string, trigger: TriggerRow, origin: DispatchOrigin, outcome: StartOutcome | { status: 'missed'; error: string },
+  event?: { id: string; seq?: number },
+): NewDispatch {
+  return {
+    tenant_id: tenantId,
+    trigger_name: trigger.name,
+    origin,
+    status: outcome.status,
+    event_id: event?.id ?? null,
+    event_seq: event?.seq ?? null,
+    dedup_key: 'dedup_key' in outcome ? outcome.dedup_key : null,
+    execution_id: 'execution_id' in outcome ? (outcome.execution_id ?? null) : null,
+    error: outcome.error ?? null,
+  };
+}

@@ -1,0 +1,114 @@
+// The stream's domain logic: emitting through the API, reading recent events
+// and pages of them, the event type catalogue and custom types. Knows nothing
+// of HTTP; routes, GraphQL and the CLI call it.
+import type { EventInput } from '../../core/events.ts';
+import { conflict, notFound } from '../../core/errors.ts';
+import { isValidEventType, isValidTypePattern } from '../../workflows/engine/index.ts';
+import { BUILTIN_EVENT_TYPES, isBuiltinEventType } from './builtin-types.ts';
+import type { EventsContext } from './context.ts';
+import { customTypesStore, type CustomTypeValues } from './store/custom-types.ts';
+import { cursorsStore, eventsStore } from './store/events.ts';
+import { schemaProblem, schemaViolations } from './type-registry.ts';
+import { invalid } from './validation.ts';
+import { streamEventView } from './view.ts';
+
+export interface EventsPageOptions {
+  type?: string;
+  since?: Date;
+  beforeSeq?: number;
+  limit: number;
+}
+
+function checkTypePattern(type: string | undefined) {
+  if (type && !isValidTypePattern(type)) {
+    throw invalid([{ field: 'type', message: `"${type}" is not an event type or a pattern ending in *` }]);
+  }
+}
+
+export function createStreamService(context: EventsContext) {
+  const { withTenant } = context;
+
+  function customTypeProblems(type: string | undefined, values: CustomTypeValues) {
+    const problems = [];
+    if (type !== undefined && !isValidEventType(type)) problems.push({ field: 'type', message: `"${type}" is not an event type (letters, digits, _ and - separated by dots)` });
+    if (type !== undefined && isBuiltinEventType(type)) problems.push({ field: 'type', message: `"${type}" is a built-in event type` });
+    const schemaIssue = values.schema ? schemaProblem(values.schema) : undefined;
+    if (schemaIssue) problems.push({ field: 'schema', message: `not a usable JSON Schema: ${schemaIssue}` });
+    if (problems.length > 0) throw invalid(problems);
+    // A sample that does not conform is advice, like emission warnings.
+    return values.schema && values.sample_payload
+      ? schemaViolations(values.schema, values.sample_payload).map((v) => `sample_payload${v === '/' ? '' : v}`)
+      : [];
+  }
+
+  return {
+    emit: (tenantId: string, input: EventInput) => withTenant(tenantId, (trx) => context.emit(trx, tenantId, input)),
+
+    async recent(tenantId: string, limit: number, type?: string) {
+      checkTypePattern(type);
+      return withTenant(tenantId, async (trx) => {
+        const [rows, cursor, total] = await Promise.all([
+          eventsStore.newest(trx, { limit, type }),
+          cursorsStore.get(trx, tenantId),
+          eventsStore.count(trx, tenantId),
+        ]);
+        return { items: rows.map((row) => streamEventView(row, cursor)), total, skip: 0, limit };
+      });
+    },
+
+    /** Newest first, keyset-paged by sequence number (GraphQL). */
+    async page(tenantId: string, options: EventsPageOptions) {
+      checkTypePattern(options.type);
+      return withTenant(tenantId, async (trx) => {
+        const [rows, cursor] = await Promise.all([eventsStore.newest(trx, options), cursorsStore.get(trx, tenantId)]);
+        return rows.map((row) => streamEventView(row, cursor));
+      });
+    },
+
+    /** Oldest first after a sequence number (`events tail`). */
+    async after(tenantId: string, afterSeq: number, limit: number, type?: string) {
+      checkTypePattern(type);
+      return withTenant(tenantId, async (trx) => {
+        const [rows, cursor] = await Promise.all([eventsStore.after(trx, afterSeq, limit, type), cursorsStore.get(trx, tenantId)]);
+        return rows.map((row) => streamEventView(row, cursor));
+      });
+    },
+
+    async types(tenantId: string, includeCustom: boolean) {
+      const builtin = BUILTIN_EVENT_TYPES.map((entry) => ({ ...entry, builtin: true }));
+      if (!includeCustom) return { items: builtin };
+      const custom = await withTenant(tenantId, (trx) => customTypesStore.all(trx));
+      return { items: [...builtin, ...custom.map((row) => ({ type: row.type, description: row.description, builtin: false }))] };
+    },
+
+    async createCustomType(tenantId: string, input: CustomTypeValues & { type: string }) {
+      const warnings = customTypeProblems(input.type, input);
+      const row = await withTenant(tenantId, async (trx) => {
+        if (await customTypesStore.get(trx, input.type)) throw conflict(`Custom event type already exists: ${input.type}`, 'EVENT_TYPE_EXISTS');
+        return customTypesStore.insert(trx, tenantId, input.type, input);
+      });
+      context.registry.forget(tenantId);
+      return { ...row, warnings };
+    },
+
+    listCustomTypes: (tenantId: string, skip: number, limit: number) =>
+      withTenant(tenantId, (trx) => customTypesStore.list(trx, skip, limit)),
+
+    async updateCustomType(tenantId: string, type: string, input: CustomTypeValues) {
+      const warnings = customTypeProblems(undefined, input);
+      const row = await withTenant(tenantId, (trx) => customTypesStore.update(trx, type, input));
+      if (!row) throw notFound(`Custom event type not found: ${type}`, 'EVENT_TYPE_NOT_FOUND');
+      context.registry.forget(tenantId);
+      return { ...row, warnings };
+    },
+
+    async deleteCustomType(tenantId: string, type: string) {
+      if (!(await withTenant(tenantId, (trx) => customTypesStore.delete(trx, type)))) {
+        throw notFound(`Custom event type not found: ${type}`, 'EVENT_TYPE_NOT_FOUND');
+      }
+      context.registry.forget(tenantId);
+    },
+  };
+}
+
+export type StreamService = ReturnType<typeof createStreamService>;

@@ -1,0 +1,136 @@
+// kysely types of the events tables (sql/0010_events.sql), added to the core
+// Database interface by declaration merging.
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { EventFilter } from '../../workflows/engine/index.ts';
+
+/** jsonb: read as the value, written as its JSON text. */
+type Json<T> = ColumnType<T, string, string>;
+type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export type TriggerKind = 'reactive' | 'scheduled' | 'deadman';
+export type MissedFirePolicy = 'skip' | 'catch_up_once';
+export type DispatchOrigin = 'event' | 'schedule' | 'deadman' | 'backfill';
+export type DispatchStatus = 'started' | 'deduplicated' | 'failed' | 'missed';
+
+export interface ScheduleConfig {
+  cron: string;
+  timezone: string;
+  note?: string;
+  missed_fire_policy: MissedFirePolicy;
+}
+
+export interface DeadmanConfig {
+  watch_event_type: string;
+  within_seconds: number;
+  watch_filter?: EventFilter | null;
+  after_event_type?: string | null;
+  recurring: boolean;
+}
+
+export interface EventStreamsTable {
+  tenant_id: string;
+  last_seq: ColumnType<number, number | undefined, number>;
+  dispatch_queued: ColumnType<boolean, boolean | undefined, boolean>;
+  queued_before: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+export interface EventCursorsTable {
+  tenant_id: string;
+  dispatched_seq: ColumnType<number, number | undefined, number>;
+  dispatched_at: NullableTimestamp;
+}
+
+export interface EventsTable {
+  tenant_id: string;
+  seq: number;
+  id: string;
+  type: string;
+  source: string;
+  time: Timestamp;
+  data: Json<Record<string, unknown>>;
+}
+
+export interface EventTypesCustomTable {
+  tenant_id: string;
+  type: string;
+  description: ColumnType<string, string | undefined, string>;
+  sample_payload: NullableJson<Record<string, unknown>>;
+  schema: NullableJson<Record<string, unknown>>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TriggersTable {
+  tenant_id: string;
+  name: string;
+  kind: TriggerKind;
+  event_type: string;
+  event_filter: NullableJson<EventFilter>;
+  target_type: ColumnType<'workflow', 'workflow' | undefined, 'workflow'>;
+  target_name: string;
+  input_mapping: NullableJson<Record<string, unknown>>;
+  active: ColumnType<boolean, boolean | undefined, boolean>;
+  dedup_key: ColumnType<string | null, string | null | undefined, string | null>;
+  dedup_window_seconds: ColumnType<number, number | undefined, number>;
+  schedule_config: NullableJson<ScheduleConfig>;
+  deadman_config: NullableJson<DeadmanConfig>;
+  next_fire_at: NullableTimestamp;
+  deadman_deadline: NullableTimestamp;
+  last_fired_at: NullableTimestamp;
+  listen_after_seq: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TriggerDispatchesTable {
+  id: Generated<number>;
+  tenant_id: string;
+  trigger_name: string;
+  origin: DispatchOrigin;
+  status: DispatchStatus;
+  event_id: string | null;
+  event_seq: number | null;
+  dedup_key: string | null;
+  execution_id: string | null;
+  error: string | null;
+  created_at: Timestamp;
+}
+
+export interface TriggerDedupTable {
+  tenant_id: string;
+  trigger_name: string;
+  dedup_key: string;
+  window_start: Timestamp;
+  event_id: string | null;
+}
+
+export interface TriggerBackfillsTable {
+  id: string;
+  tenant_id: string;
+  trigger_name: string;
+  request: Json<Record<string, unknown>>;
+  result: NullableJson<Record<string, unknown>>;
+  error: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
+declare module '../../core/db/types.ts' {
+  interface Database {
+    event_streams: EventStreamsTable;
+    event_cursors: EventCursorsTable;
+    events: EventsTable;
+    event_types_custom: EventTypesCustomTable;
+    triggers: TriggersTable;
+    trigger_dispatches: TriggerDispatchesTable;
+    trigger_dedup: TriggerDedupTable;
+    trigger_backfills: TriggerBackfillsTable;
+  }
+}
+
+export type TriggerRow = Selectable<TriggersTable>;
+export type EventRow = Selectable<EventsTable>;
+export type DispatchRow = Selectable<TriggerDispatchesTable>;
+export type CustomTypeRow = Selectable<EventTypesCustomTable>;

@@ -1,0 +1,7 @@
+// `events.dispatch`: drains a tenant's stream (see dispatcher.ts).
+import type { FastTaskHandler } from '../../../core/jobs/types.ts';
+import type { EventsContext } from '../context.ts';
+import { drain } from '../dispatcher.ts';
+
+export const dispatchTask = (context: EventsContext): FastTaskHandler =>
+  (payload: { tenant_id: string }, job) => drain(context, payload.tenant_id, job);
