@@ -1,0 +1,27 @@
+// The webhook errors of the spec's error table (section 7): the detail texts
+// are the messages, word for word; the codes are ours and stable.
+import { domainError } from '../../core/errors.ts';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export const webhookErrors = {
+  invalidBody: () => domainError(422, 'Invalid request body', 'WEBHOOK_INVALID_BODY'),
+  tooLarge: () => domainError(413, 'Payload too large (max 1MB)', 'WEBHOOK_PAYLOAD_TOO_LARGE'),
+  invalidSignature: () => domainError(401, 'Invalid signature', 'WEBHOOK_INVALID_SIGNATURE'),
+  timestampTooOld: () => domainError(401, 'Timestamp too old', 'WEBHOOK_TIMESTAMP_TOO_OLD'),
+  timestampInFuture: () => domainError(401, 'Timestamp is in the future', 'WEBHOOK_TIMESTAMP_IN_FUTURE'),
+  missingId: () => domainError(400, 'Missing webhook id', 'WEBHOOK_ID_MISSING'),
+  invalidId: (max: number) => domainError(400, `Invalid webhook id (at most ${max} printable characters)`, 'WEBHOOK_ID_INVALID'),
+  duplicate: () => domainError(409, 'Duplicate webhook', 'WEBHOOK_DUPLICATE'),
+  rateLimited: (retryAfterSeconds: number) => {
+    const error = domainError(429, 'Rate limit exceeded', 'WEBHOOK_RATE_LIMITED');
+    error.output.headers['Retry-After'] = String(retryAfterSeconds);
+    return error;
+  },
+  workflowNotFound: (id: string) => domainError(404, `Workflow not found: ${id}`, 'WORKFLOW_NOT_FOUND'),
+  // The event receiver (section 5): 401 when no secret matches, 503 when none is configured.
+  invalidSecret: () => domainError(401, 'Invalid webhook secret', 'WEBHOOK_INVALID_SECRET'),
+  noSecretConfigured: () =>
+    domainError(503, 'No secret is configured for this webhook (define it, or set WEBHOOK_SECRET)', 'WEBHOOK_SECRET_NOT_CONFIGURED'),
+  invalidJson: () => domainError(400, 'The body must be JSON', 'WEBHOOK_INVALID_JSON'),
+};
