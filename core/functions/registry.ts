@@ -15,9 +15,24 @@ export interface FunctionCallContext {
   principal: Principal;
   withTenant: WithTenant;
   logger: Logger;
-  /** Who is calling: a chat session, a workflow execution, a direct call. */
+  /**
+   * Who is calling: `chat_session` (id = the session id), `workflow_execution`
+   * (the execution id) or `function_call` (a direct call through the API).
+   */
   executionContext?: { type: string; id: string };
+  /** The client the caller acts for (a chat session's client): client-level credentials. */
+  clientId?: number;
 }
+
+/** What an observer sees of a call that succeeded (e.g. the chunks a context was shown). */
+export interface CompletedCall {
+  name: string;
+  args: Record<string, unknown>;
+  result: unknown;
+  context: FunctionCallContext;
+}
+
+export type CallObserver = (call: CompletedCall) => Promise<void>;
 
 export interface FunctionDefinition {
   description: string;
@@ -60,6 +75,7 @@ function describeError(error: ErrorObject): string {
 export class FunctionRegistry {
   private readonly functions = new Map<string, FunctionDefinition & { validate: ValidateFunction }>();
   private readonly providers: FunctionProvider[] = [];
+  private readonly observers: CallObserver[] = [];
 
   register(name: string, definition: FunctionDefinition): void {
     if (!NAME.test(name)) throw new Error(`function name "${name}" must be snake_case`);
@@ -70,6 +86,15 @@ export class FunctionRegistry {
 
   addProvider(provider: FunctionProvider): void {
     this.providers.push(provider);
+  }
+
+  /**
+   * Runs after every successful call, before its result is returned; an
+   * observer that throws fails the call (what it records must not be lost,
+   * e.g. the citations plugin's provenance of the chunks a context was shown).
+   */
+  observe(observer: CallObserver): void {
+    this.observers.push(observer);
   }
 
   async list(tenantId: string): Promise<FunctionDescriptor[]> {
@@ -92,7 +117,9 @@ export class FunctionRegistry {
     if (!fn.validate(copy)) {
       throw badRequest(`Invalid arguments for ${name}: ${(fn.validate.errors ?? []).map(describeError).join('; ')}`, 'INVALID_ARGUMENTS');
     }
-    return fn.handler(copy, context);
+    const result = await fn.handler(copy, context);
+    for (const observer of this.observers) await observer({ name, args: copy, result, context });
+    return result;
   }
 
   private async resolve(tenantId: string, name: string) {

@@ -59,3 +59,26 @@ t.test('the registry enforces snake_case names, unique names, and asks providers
   await t.rejects(registry.call('acme_get_pet', { id: 7 }, context('other')), /Function not found/);
   await t.rejects(registry.call('echo_back', {}, context('acme')), /argument "text" is required/);
 });
+
+t.test('observers see every successful call with its context, and a failing observer fails the call', async (t) => {
+  const registry = new FunctionRegistry();
+  registry.register('double', {
+    description: 'Doubles',
+    parameters: { properties: { n: { type: 'number' } }, required: ['n'] },
+    handler: async (args) => ({ value: args.n * 2 }),
+  });
+  const seen: unknown[] = [];
+  registry.observe(async ({ name, args, result, context }) => {
+    seen.push({ name, args, result, caller: context.executionContext });
+    if (args.n === 13) throw new Error('observer refused');
+  });
+  const context = { tenantId: 'acme', principal: { kind: 'service', sub: 's' } as const, withTenant: null as never, logger: null as never,
+    executionContext: { type: 'chat_session', id: 's-1' } };
+  t.same(await registry.call('double', { n: 2 }, context), { value: 4 });
+  await t.rejects(registry.call('double', {}, context), /argument "n" is required/);
+  await t.rejects(registry.call('double', { n: 13 }, context), /observer refused/);
+  t.same(seen, [
+    { name: 'double', args: { n: 2 }, result: { value: 4 }, caller: { type: 'chat_session', id: 's-1' } },
+    { name: 'double', args: { n: 13 }, result: { value: 26 }, caller: { type: 'chat_session', id: 's-1' } },
+  ], 'invalid calls are not observed');
+});

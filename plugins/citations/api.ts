@@ -1,0 +1,81 @@
+// What the citations plugin exposes to other plugins (server.plugins.citations.api).
+// The chat plugin resolves and verifies every entry of a reply's <citations>
+// block through resolveReply.
+
+export type VerificationStatus = 'verified' | 'failed' | 'pending' | 'unverified' | 'out_of_provenance';
+export type MatchType = 'exact' | 'normalized' | 'fuzzy' | 'not_found';
+
+/** Who made a citation: `chat_session`, `workflow_execution` or `function_call`, and its id. */
+export interface ExecutionContext {
+  type: string;
+  id: string;
+}
+
+/** The citation record of spec 2.3 (plus what the REST API shows of it). */
+export interface Citation {
+  id: string;
+  chunk_id: string;
+  revision_id: string;
+  document_id: string | null;
+  collection_id: number | null;
+  document_name: string;
+  tenant_id: string;
+  execution_context_type: string;
+  execution_context_id: string;
+  quoted_text: string | null;
+  page: number | null;
+  section: string | null;
+  verification_status: VerificationStatus;
+  match_type: MatchType | null;
+  match_score: number | null;
+  matched_span_start: number | null;
+  matched_span_end: number | null;
+  verified_at: string | null;
+  created_at: string;
+}
+
+/** One entry of a <citations> block (spec 2.3). */
+export interface CitationEntry {
+  ref: string;
+  chunk_id: string;
+  revision_id: string;
+  doc_name: string;
+  page?: number;
+  section?: string;
+  quote?: string;
+  match_type?: MatchType;
+}
+
+export interface ParsedBlock {
+  entries: CitationEntry[];
+  /** Entries that could not be read, each with why (a missing required field, bad XML). */
+  errors: { index: number; message: string }[];
+  /** Where the block starts and ends in the text (to strip or replace it); null when there is none. */
+  span: { start: number; end: number } | null;
+}
+
+export interface ResolvedEntry extends CitationEntry {
+  citation_id: string;
+  verification_status: VerificationStatus;
+  match_type: MatchType;
+  match_score: number | null;
+}
+
+export interface CitationsApi {
+  /** Reads the <citations> block of a reply; never throws on malformed input. */
+  parseBlock(text: string): ParsedBlock;
+  /** Writes a <citations> block for these entries (attributes escaped). */
+  writeBlock(entries: CitationEntry[]): string;
+  /**
+   * Resolves and verifies every entry of the reply's <citations> block in the
+   * tenant, as made by `context` (provenance is checked against that context),
+   * and returns the entries with their citation ids and match types filled in.
+   */
+  resolveReply(tenantId: string, replyText: string, context: ExecutionContext): Promise<{ entries: ResolvedEntry[]; errors: ParsedBlock['errors'] }>;
+}
+
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    citations: { api: CitationsApi };
+  }
+}

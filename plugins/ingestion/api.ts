@@ -1,0 +1,78 @@
+// What the ingestion plugin exposes to other plugins (server.plugins.ingestion.api).
+// The citations plugin reads chunks through it (a citation outlives its
+// document: it keeps a snapshot of the name, and reads the chunk text of the
+// cited revision, which stays after a reingest); the chat plugin's offline
+// responder searches through it. Every call runs in the caller's tenant
+// transaction (withTenant), so row-level security applies.
+import type { TenantTransaction } from '../../core/db/tenant.ts';
+
+/** A chunk as it was indexed, at its revision. */
+export interface ChunkRecord {
+  chunk_id: string;
+  revision_id: string;
+  /** The revision's number for its document (1, 2, …). */
+  revision_number: number;
+  document_id: string;
+  /** The document's current name (its filename unless renamed). */
+  document_name: string;
+  collection_id: number;
+  /** The chunk's text exactly as indexed: citation offsets are into this string. */
+  text: string;
+  /** 1-based page; 0 for formats without pages (JSON, YAML, XML, plain text). */
+  page: number;
+  section: string | null;
+  /** Character offsets of the chunk in its revision's text. */
+  char_start: number;
+  char_end: number;
+  /** The document was deleted (its revisions and chunks are kept for citations). */
+  document_deleted: boolean;
+  /** This chunk belongs to the document's latest successful revision. */
+  is_latest_revision: boolean;
+}
+
+export interface SearchRequest {
+  query: string;
+  collection_ids?: number[];
+  /** Include the sub-collections of collection_ids (default true). */
+  include_descendants?: boolean;
+  top_k?: number;
+}
+
+/** One result of search_documents; the fields agents see and cite. */
+export interface SearchHit {
+  chunk_id: string;
+  revision_id: string;
+  document_id: string;
+  doc_name: string;
+  collection_id: number;
+  page: number;
+  section: string | null;
+  score: number;
+  text: string;
+}
+
+export interface DocumentSummary {
+  document_id: string;
+  name: string;
+  collection_id: number;
+  content_type: string;
+  ingestion_status: 'pending' | 'ingesting' | 'ready' | 'error';
+  deleted: boolean;
+}
+
+export interface IngestionApi {
+  /** One chunk by id, at whatever revision it belongs to (deleted documents included). */
+  getChunk(trx: TenantTransaction, chunkId: string): Promise<ChunkRecord | undefined>;
+  /** Several chunks in one query (DataLoader batches); missing ids are left out. */
+  getChunks(trx: TenantTransaction, chunkIds: readonly string[]): Promise<ChunkRecord[]>;
+  /** A document by id (deleted documents included, with deleted: true). */
+  getDocument(trx: TenantTransaction, documentId: string): Promise<DocumentSummary | undefined>;
+  /** Hybrid search over the latest successful revisions of documents not deleted. */
+  search(trx: TenantTransaction, request: SearchRequest): Promise<SearchHit[]>;
+}
+
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    ingestion: { api: IngestionApi };
+  }
+}
