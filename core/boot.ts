@@ -78,6 +78,7 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
       pollIntervalMs: config.jobsPollIntervalMs,
       concurrency: config.jobsConcurrency,
       shutdownTimeoutMs: config.shutdownTimeoutMs,
+      workerStaleSeconds: config.jobsWorkerStaleSeconds,
       embedded: Boolean(embedded),
     });
     await jobs.prepare();

@@ -18,6 +18,7 @@ export interface PlatformConfig {
   logLevel: string;
   jobsPollIntervalMs: number;
   jobsConcurrency: number;
+  jobsWorkerStaleSeconds: number;
   shutdownTimeoutMs: number;
   env: Record<string, string | undefined>;
 }
@@ -58,6 +59,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
     jobsPollIntervalMs: positiveInt(env, 'JOBS_POLL_INTERVAL_MS', 1000),
     jobsConcurrency: positiveInt(env, 'JOBS_CONCURRENCY', 5),
+    jobsWorkerStaleSeconds: positiveInt(env, 'JOBS_WORKER_STALE_SECONDS', 120),
     shutdownTimeoutMs: positiveInt(env, 'SHUTDOWN_TIMEOUT_MS', 10000),
     env,
   };

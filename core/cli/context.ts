@@ -76,6 +76,7 @@ export async function openCliContext(config: PlatformConfig = loadConfig()): Pro
         pollIntervalMs: config.jobsPollIntervalMs,
         concurrency: 1,
         shutdownTimeoutMs: config.shutdownTimeoutMs,
+        workerStaleSeconds: config.jobsWorkerStaleSeconds,
         embedded: !config.databaseUrl,
       }),
     },

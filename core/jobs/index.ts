@@ -5,13 +5,15 @@
 //   back-off, expiry and dead letters.
 // Neither relies on LISTEN/NOTIFY or advisory locks for correctness: both poll
 // with row locks (SKIP LOCKED), so the embedded PGlite default works too.
-import { Logger as WorkerLogger, runMigrations, run, type Runner, type TaskList } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { Logger as WorkerLogger, runMigrations, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import { PgBoss, fromKysely } from 'pg-boss';
 import { CompiledQuery, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Database } from '../db/types.ts';
 import { grantTenantRole } from '../db/grants.ts';
+import { WorkerLiveness } from './liveness.ts';
 import type {
   EnqueueLongOptions, EnqueueOptions, FastTaskHandler, JobsApi, LongTaskHandler, LongTaskOptions, ScheduleOptions,
 } from './types.ts';
@@ -25,7 +27,9 @@ interface JobServiceOptions {
   pollIntervalMs: number;
   concurrency: number;
   shutdownTimeoutMs: number;
-  /** PGlite cannot run prepared statements across its shared session. */
+  /** A worker without a heartbeat for this long is dead and its job locks are released. */
+  workerStaleSeconds: number;
+  /** PGlite cannot run prepared statements across its shared session; only this process uses it. */
   embedded: boolean;
 }
 
@@ -46,6 +50,7 @@ export class JobService implements JobsApi {
   private readonly pendingSchedules: (() => Promise<void>)[] = [];
   private boss: PgBoss | undefined;
   private runner: Runner | undefined;
+  private liveness: WorkerLiveness | undefined;
   private initialized = false;
   private readonly options: JobServiceOptions;
 
@@ -132,7 +137,15 @@ export class JobService implements JobsApi {
     const boss = this.requireBoss();
     for (const [name, task] of this.longTasks) await this.workLongTask(boss, name, task);
     if (this.fastTasks.size > 0) {
+      const liveness = new WorkerLiveness(this.options.pool, this.options.logger, { staleSeconds: this.options.workerStaleSeconds });
+      // On the embedded default no other process can use the database: every
+      // lock left in it belongs to this process's previous life.
+      if (this.options.embedded) await liveness.sweep(0);
+      const events: WorkerEvents = new EventEmitter();
+      events.on('worker:create', ({ worker }) => liveness.track(worker.workerId));
+      this.liveness = liveness;
       this.runner = await run({
+        events,
         pgPool: this.options.pool,
         taskList: this.taskList(),
         concurrency: this.options.concurrency,
@@ -146,6 +159,7 @@ export class JobService implements JobsApi {
         // even with no delay, completions are flushed before stop() resolves.
         preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
       });
+      liveness.start();
     }
   }
 
@@ -154,10 +168,11 @@ export class JobService implements JobsApi {
     const runner = this.runner;
     this.runner = undefined;
     await Promise.all([
-      runner?.stop(),
+      runner?.stop().then(() => this.liveness?.stop()),
       this.boss?.stop({ graceful: true, timeout: this.options.shutdownTimeoutMs, close: true }),
     ]);
     this.boss = undefined;
+    this.liveness = undefined;
   }
 
   /** Job counts by queue (task) and state, for the metrics endpoint. */

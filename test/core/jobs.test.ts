@@ -95,3 +95,30 @@ t.test('cron schedules carry their IANA time zone', async (t) => {
   const after = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.schedule WHERE name = 'probe_long'`.execute(tp.platform.core.db);
   t.equal(after.rows[0].n, 0);
 });
+
+t.test('a job locked by a dead worker is released by the liveness sweep and runs; a live worker keeps its long job', async (t) => {
+  const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: manifest, JOBS_WORKER_STALE_SECONDS: '2' } });
+  const client = new pg.Client({ connectionString: tp.databaseUrl });
+  await client.connect();
+  t.teardown(() => client.end());
+  // A job a crashed process had taken: locked by a worker with no heartbeat.
+  await tp.platform.core.jobs.enqueue('probe_fast', { id: 'orphan', ms: 0 });
+  await client.query(`UPDATE graphile_worker._private_jobs SET locked_by = 'worker-dead', locked_at = now() - interval '10 seconds', attempts = 1`);
+
+  await tp.platform.start();
+  await waitFor(async () => (await marks(tp.databaseUrl)).includes('probe:orphan:done'), 'the orphaned job to run again');
+  const { rows: workers } = await client.query('SELECT worker_id FROM platform_job_workers');
+  t.ok(workers.length > 0 && workers.every((w) => w.worker_id !== 'worker-dead'), 'live workers heartbeat; the dead one is not listed');
+
+  // A job running longer than the stale threshold in a live process is not taken from it.
+  t.equal((await tp.request({ method: 'POST', url: '/test/probe/fast', payload: { id: 'long-running', ms: 5000 } })).status, 202);
+  await waitFor(async () => (await marks(tp.databaseUrl)).includes('probe:long-running:started'), 'the long job to start');
+  await new Promise((resolve) => setTimeout(resolve, 3500));
+  const { rows: locks } = await client.query(`SELECT locked_by FROM graphile_worker._private_jobs WHERE locked_by IS NOT NULL`);
+  t.equal(locks.length, 1, 'still locked by its live worker past the stale threshold');
+  await waitFor(async () => (await marks(tp.databaseUrl)).includes('probe:long-running:done'), 'the long job to finish');
+
+  await tp.stop();
+  const { rows: after } = await client.query('SELECT count(*)::int AS n FROM platform_job_workers');
+  t.equal(after[0].n, 0, 'a graceful stop removes its workers');
+});
