@@ -149,3 +149,14 @@ export async function tenantWithAdmin(tp: TestPlatform, alias: string, sub = `${
   const token = await tp.request({ method: 'POST', url: `/api/admin/users/${sub}/tokens`, token: tp.adminToken });
   return { alias, sub, token: token.body.access_token as string };
 }
+
+/** Polls `check` every 50 ms until it returns something truthy (returned), or fails after timeoutMs. */
+export async function until<T>(check: () => Promise<T | undefined | false | null>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const found = await check();
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

@@ -2,7 +2,7 @@ import t from 'tap';
 import path from 'node:path';
 import pg from 'pg';
 import { sql } from 'kysely';
-import { startTestPlatform } from '../harness.ts';
+import { startTestPlatform, until } from '../harness.ts';
 import { ROOT_DIR } from '../../core/paths.ts';
 
 const manifest = path.join(ROOT_DIR, 'test', 'fixtures', 'manifests', 'job-probe.yaml');
@@ -18,14 +18,7 @@ async function marks(databaseUrl: string): Promise<string[]> {
   }
 }
 
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const waitFor = (check: () => Promise<boolean>, what: string) => until(check, what, 20_000);
 
 t.test('stopping drains jobs in flight on both queues: none lost', async (t) => {
   const tp = await startTestPlatform(t, { listen: true, env: { PLATFORM_MANIFEST: manifest } });

@@ -1,8 +1,8 @@
 // kysely queries for triggers, their dispatches, dedup windows and CLI
 // backfill requests. Every function takes a tenant transaction.
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { TenantTransaction } from '../../../core/db/tenant.ts';
-import type { DispatchOrigin, DispatchRow, DispatchStatus, TriggerKind, TriggerRow } from '../tables.ts';
+import type { DispatchOrigin, DispatchRow, DispatchStatus, TriggerDispatchesTable, TriggerKind, TriggerRow } from '../tables.ts';
 
 type Trx = TenantTransaction;
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
@@ -90,17 +90,8 @@ export const triggersStore = {
     (await trx.deleteFrom('triggers').where('name', '=', name).executeTakeFirst()).numDeletedRows > 0n,
 };
 
-export interface NewDispatch {
-  tenant_id: string;
-  trigger_name: string;
-  origin: DispatchOrigin;
-  status: DispatchStatus;
-  event_id: string | null;
-  event_seq: number | null;
-  dedup_key: string | null;
-  execution_id: string | null;
-  error: string | null;
-}
+/** A dispatch record to insert (its id and time come from the database). */
+export type NewDispatch = Omit<Insertable<TriggerDispatchesTable>, 'id' | 'created_at'>;
 
 export const dispatchesStore = {
   insertMany: async (trx: Trx, rows: NewDispatch[]) => {

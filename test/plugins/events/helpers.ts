@@ -4,7 +4,7 @@
 // and a real database.
 import pg from 'pg';
 import { CloudEvent, HTTP } from 'cloudevents';
-import { startTestPlatform, tenantWithAdmin, type Tap, type TestPlatform, type TestPlatformOptions } from '../../harness.ts';
+import { startTestPlatform, until, tenantWithAdmin, type Tap, type TestPlatform, type TestPlatformOptions } from '../../harness.ts';
 
 export const MANIFEST = 'test/fixtures/manifests/events.yaml';
 
@@ -78,14 +78,7 @@ export async function dispatched(tp: TestPlatform, token: string, timeoutMs = 15
   }, 'the dispatcher to catch up', timeoutMs);
 }
 
-export async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+export { until };
 
 /** Parses an event the way a CloudEvents consumer would (structured JSON mode); throws if it is not valid. */
 export function asCloudEvent(event: unknown) {

@@ -2,7 +2,7 @@
 // requests built with the plugin's own signing code, and a workflow that
 // waits at a WAIT step, started through the workflows plugin's REST API.
 import { randomUUID } from 'node:crypto';
-import { startTestPlatform, type Tap, type TestPlatform, type TestPlatformOptions } from '../../harness.ts';
+import { startTestPlatform, until, type Tap, type TestPlatform, type TestPlatformOptions } from '../../harness.ts';
 import { signBody } from '../../../plugins/webhooks/signing.ts';
 
 export const MANIFEST = 'test/fixtures/manifests/webhooks.yaml';
@@ -77,11 +77,4 @@ export async function execution(tp: TestPlatform, token: string, id: string) {
   return found.body;
 }
 
-export async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+export { until };

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { sql } from 'kysely';
 import { ROOT_DIR } from '../../../core/paths.ts';
-import { startTestPlatform, type Tap, type TestPlatform, type TestPlatformOptions } from '../../harness.ts';
+import { startTestPlatform, until, type Tap, type TestPlatform, type TestPlatformOptions } from '../../harness.ts';
 
 export const MANIFEST = path.join(ROOT_DIR, 'test', 'fixtures', 'manifests', 'workflows.yaml');
 export const STRICT_MANIFEST = path.join(ROOT_DIR, 'test', 'fixtures', 'manifests', 'workflows-strict.yaml');
@@ -13,15 +13,7 @@ export function startWorkflowsPlatform(t: Tap, options: TestPlatformOptions & { 
   return startTestPlatform(t, { listen: true, ...options, env: { PLATFORM_MANIFEST: options.manifest ?? MANIFEST, ...options.env } });
 }
 
-export async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const found = await check();
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+export { until };
 
 export async function defineWorkflow(tp: TestPlatform, token: string, body: Record<string, unknown>) {
   const created = await tp.request({ method: 'POST', url: '/api/admin/workflows', token, payload: body });
