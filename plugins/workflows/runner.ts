@@ -56,23 +56,62 @@ export interface TransitionResult {
 
 export type Runner = ReturnType<typeof createRunner>;
 
+type Jobs = Pick<CoreServices['jobs'], 'enqueue' | 'removeJob'>;
+
+/**
+ * Turns the job-backed commands of one advance (actions, wait deadlines,
+ * cancelled deadlines) into jobs in the transaction; returns the new step
+ * sequence number. Events (complete, fail) are the caller's.
+ */
+async function enqueueCommands(
+  jobs: Jobs, trx: TenantTransaction, base: { tenant_id: string; execution_id: string }, seq: number,
+  commands: EngineCommand[], stepMaxAttempts: number | undefined,
+): Promise<number> {
+  for (const command of commands) {
+    if (command.kind === 'run_action') {
+      seq += 1;
+      await jobs.enqueue(STEP_TASK, { ...base, step_id: command.step_id, seq, handler: command.handler, arguments: command.arguments }, {
+        trx, maxAttempts: stepMaxAttempts,
+      });
+    } else if (command.kind === 'wait') {
+      seq += 1;
+      await jobs.enqueue(TIMEOUT_TASK, { ...base, step_id: command.step_id, seq }, {
+        trx, jobKey: timeoutKey(base.execution_id, command.step_id), runAt: new Date(command.until),
+      });
+    } else if (command.kind === 'cancel_timeout') {
+      await jobs.removeJob(timeoutKey(base.execution_id, command.step_id), trx);
+    }
+  }
+  return seq;
+}
+
+const QUIET = new Set<EngineCommand['kind']>(['run_action', 'wait']);
+
 /**
  * Creates an execution in the caller's transaction with a snapshot of the
- * definition, and its start job (which runs the first steps). Used by the
- * runner and by the CLI, which has the queue but no event backend: every
- * engine step, and so every event, happens in the server's workers.
+ * definition. With `inline` (the server), the engine's first advance is taken
+ * here when it only schedules work (its first action's job, or a wait's
+ * deadline): a start job fewer per execution. Otherwise (the first advance
+ * would end the execution and emit its event, or the CLI, which has the queue
+ * but no event backend) a start job runs it in the server's workers.
  */
 export async function startExecution(
-  jobs: Pick<CoreServices['jobs'], 'enqueue'>, trx: TenantTransaction, tenantId: string, name: string,
-  inputs: Record<string, unknown>, origin: WorkflowOrigin,
+  jobs: Jobs, trx: TenantTransaction, tenantId: string, name: string,
+  inputs: Record<string, unknown>, origin: WorkflowOrigin, inline?: { stepMaxAttempts: number },
 ): Promise<StartedExecution> {
   const definition = await definitionsStore.get(trx, name);
   if (!definition) throw notFound(`Workflow not found: ${name}`, 'WORKFLOW_NOT_FOUND');
   const id = randomUUID();
-  await executionsStore.insert(trx, {
-    id, tenant_id: tenantId, workflow_name: name, workflow_version: definition.version,
-    definition: { name, description: definition.description, steps: definition.steps }, inputs, origin,
-  });
+  const snapshot = { name, description: definition.description, steps: definition.steps };
+  const first = inline ? advance(snapshot, null, { kind: 'start', inputs, now: Date.now() }) : undefined;
+  const values = { id, tenant_id: tenantId, workflow_name: name, workflow_version: definition.version, definition: snapshot, inputs, origin };
+  if (first && first.commands.every((command) => QUIET.has(command.kind))) {
+    const base = { tenant_id: tenantId, execution_id: id };
+    const seq = await enqueueCommands(jobs, trx, base, 0, first.commands, inline!.stepMaxAttempts);
+    await executionsStore.insert(trx, { ...values, status: first.state.status, state: first.state, step_seq: seq });
+    return { execution_id: id, workflow_name: name, status: first.state.status };
+  }
+  await executionsStore.insert(trx, values);
   await jobs.enqueue(START_TASK, { tenant_id: tenantId, execution_id: id }, { trx });
   return { execution_id: id, workflow_name: name, status: 'running' };
 }
@@ -82,37 +121,18 @@ export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'e
 
   /** Turns the commands of one advance into jobs and events; returns the new step sequence number. */
   async function apply(trx: TenantTransaction, tenantId: string, row: LockedRow, state: ExecutionState, commands: EngineCommand[]) {
-    let seq = row.step_seq;
-    const base = { tenant_id: tenantId, execution_id: row.id };
+    const seq = await enqueueCommands(jobs, trx, { tenant_id: tenantId, execution_id: row.id }, row.step_seq, commands, options.stepMaxAttempts);
     for (const command of commands) {
-      switch (command.kind) {
-        case 'run_action':
-          seq += 1;
-          await jobs.enqueue(STEP_TASK, { ...base, step_id: command.step_id, seq, handler: command.handler, arguments: command.arguments }, {
-            trx, maxAttempts: options.stepMaxAttempts,
-          });
-          break;
-        case 'wait':
-          seq += 1;
-          await jobs.enqueue(TIMEOUT_TASK, { ...base, step_id: command.step_id, seq }, {
-            trx, jobKey: timeoutKey(row.id, command.step_id), runAt: new Date(command.until),
-          });
-          break;
-        case 'cancel_timeout':
-          await jobs.removeJob(timeoutKey(row.id, command.step_id), trx);
-          break;
-        case 'complete':
-          await events.emit(trx, tenantId, {
-            type: 'workflow.completed', source: EVENT_SOURCE,
-            data: { execution_id: row.id, workflow_name: row.workflow_name, status: 'completed', context: command.context },
-          });
-          break;
-        case 'fail':
-          await events.emit(trx, tenantId, {
-            type: 'workflow.failed', source: EVENT_SOURCE,
-            data: { execution_id: row.id, workflow_name: row.workflow_name, status: 'failed', error: command.error, step_id: command.step_id ?? null },
-          });
-          break;
+      if (command.kind === 'complete') {
+        await events.emit(trx, tenantId, {
+          type: 'workflow.completed', source: EVENT_SOURCE,
+          data: { execution_id: row.id, workflow_name: row.workflow_name, status: 'completed', context: command.context },
+        });
+      } else if (command.kind === 'fail') {
+        await events.emit(trx, tenantId, {
+          type: 'workflow.failed', source: EVENT_SOURCE,
+          data: { execution_id: row.id, workflow_name: row.workflow_name, status: 'failed', error: command.error, step_id: command.step_id ?? null },
+        });
       }
     }
     // A cancelled execution has ended without completing: whoever waits for
@@ -176,7 +196,7 @@ export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'e
     onStep,
 
     start: (trx: TenantTransaction, tenantId: string, name: string, inputs: Record<string, unknown>, origin: WorkflowOrigin) =>
-      startExecution(jobs, trx, tenantId, name, inputs, origin),
+      startExecution(jobs, trx, tenantId, name, inputs, origin, { stepMaxAttempts: options.stepMaxAttempts }),
 
     /** Runs the first steps of an execution (a no-op when a signal or cancel started it already). */
     async runStart(payload: { tenant_id: string; execution_id: string }): Promise<void> {

@@ -69,10 +69,13 @@ export const executionsStore = {
   insert: (trx: TenantTransaction, values: {
     id: string; tenant_id: string; workflow_name: string; workflow_version: number;
     definition: WorkflowDefinition; inputs: Record<string, unknown>; origin: WorkflowOrigin;
+    /** Set when the first advance was taken at insert (see startExecution). */
+    status?: ExecutionStatus; state?: ExecutionState; step_seq?: number;
   }) =>
     trx.insertInto('workflow_executions')
       .values({
         ...values,
+        state: values.state ? JSON.stringify(values.state) : null,
         definition: JSON.stringify(values.definition),
         inputs: JSON.stringify(values.inputs),
         origin: JSON.stringify(values.origin),
