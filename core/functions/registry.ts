@@ -1,6 +1,7 @@
 // The registry of functions that agents (as tools) and workflow ACTION steps
 // call by name. Platform plugins register theirs at boot; providers (imported
 // OpenAPI functions, per tenant) are asked at call time.
+import { createHash } from 'node:crypto';
 import { Ajv, type ValidateFunction, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Logger } from 'pino';
@@ -39,6 +40,12 @@ export interface FunctionDefinition {
   /** JSON Schema of the arguments object. */
   parameters: JsonSchema;
   handler: (args: Record<string, any>, context: FunctionCallContext) => Promise<unknown>;
+  /**
+   * For provided functions: a key that changes whenever `parameters` changes
+   * (e.g. the definition's id and version). The registry reuses the validator
+   * compiled for a key instead of hashing the schema on every call.
+   */
+  schemaKey?: string;
 }
 
 export interface FunctionDescriptor {
@@ -56,6 +63,8 @@ export interface FunctionProvider {
 }
 
 const NAME = /^[a-z][a-z0-9_]{0,127}$/;
+/** Compiled validators of provided functions kept at once (least recently used go first). */
+const MAX_PROVIDED_VALIDATORS = 5000;
 
 const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false });
 (addFormats as unknown as (a: Ajv) => void)(ajv);
@@ -76,6 +85,12 @@ export class FunctionRegistry {
   private readonly functions = new Map<string, FunctionDefinition & { validate: ValidateFunction }>();
   private readonly providers: FunctionProvider[] = [];
   private readonly observers: CallObserver[] = [];
+  /**
+   * Validators of provided functions by schema key: compiling a JSON Schema
+   * takes milliseconds, and ajv would also keep every schema object it ever
+   * compiled. Bounded; an evicted schema is removed from ajv too.
+   */
+  private readonly providedValidators = new Map<string, { validate: ValidateFunction; schema: JsonSchema }>();
 
   register(name: string, definition: FunctionDefinition): void {
     if (!NAME.test(name)) throw new Error(`function name "${name}" must be snake_case`);
@@ -127,8 +142,30 @@ export class FunctionRegistry {
     if (own) return { ...own, source: 'platform' };
     for (const provider of this.providers) {
       const found = await provider.get(tenantId, name);
-      if (found) return { ...found, validate: ajv.compile({ type: 'object', ...found.parameters }) };
+      if (found) return { ...found, validate: this.providedValidator(provider.name, found) };
     }
     throw notFound(`Function not found: ${name}`, 'FUNCTION_NOT_FOUND');
+  }
+
+  private providedValidator(provider: string, found: FunctionDefinition): ValidateFunction {
+    const key = found.schemaKey !== undefined
+      ? `${provider}\u0000${found.schemaKey}`
+      : `#${createHash('sha256').update(JSON.stringify(found.parameters)).digest('base64')}`;
+    const cached = this.providedValidators.get(key);
+    if (cached) {
+      // Map order is insertion order: re-inserting marks it most recently used.
+      this.providedValidators.delete(key);
+      this.providedValidators.set(key, cached);
+      return cached.validate;
+    }
+    const schema = { type: 'object', ...found.parameters };
+    const validate = ajv.compile(schema);
+    this.providedValidators.set(key, { validate, schema });
+    if (this.providedValidators.size > MAX_PROVIDED_VALIDATORS) {
+      const [oldestKey, oldest] = this.providedValidators.entries().next().value!;
+      this.providedValidators.delete(oldestKey);
+      ajv.removeSchema(oldest.schema);
+    }
+    return validate;
   }
 }

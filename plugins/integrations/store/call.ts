@@ -1,0 +1,49 @@
+// The one query a call makes: the function as it is now, its spec's base URL
+// and auth, and the sealed credentials that may apply (the session's, the
+// client's, the secret store entry the spec names). One statement in one
+// tenant transaction keeps the call's overhead to a single round trip of work.
+import { sql } from 'kysely';
+import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { AuthConfig, FunctionParameters, RequestShape, SecurityUse } from '../model.ts';
+
+export interface CallRow {
+  id: number;
+  version: number;
+  status: 'active' | 'removed';
+  removed_at: Date | null;
+  method: string;
+  path: string;
+  parameters: FunctionParameters;
+  json_schema: Record<string, unknown>;
+  request: RequestShape;
+  security: SecurityUse | null;
+  description: string;
+  spec_id: string;
+  spec_name: string;
+  base_url: string | null;
+  auth: AuthConfig;
+  auth_value_sealed: string | null;
+  session_credential: { value_sealed: string; header: string | null; expires_at: string | null } | null;
+  client_credential: { value_sealed: string; header: string | null } | null;
+  secret_sealed: string | null;
+}
+
+export async function loadCallRow(
+  trx: TenantTransaction, name: string, sessionId: string | null, clientId: number | null,
+): Promise<CallRow | undefined> {
+  const result = await sql<CallRow>`
+    SELECT f.id, f.version, f.status, f.removed_at, f.method, f.path, f.parameters, f.json_schema, f.request, f.security, f.description,
+           s.id AS spec_id, s.name AS spec_name, s.base_url, s.auth, s.auth_value_sealed,
+           (SELECT json_build_object('value_sealed', c.value_sealed, 'header', c.header, 'expires_at', c.expires_at)
+              FROM integration_session_credentials c
+             WHERE ${sessionId}::text IS NOT NULL AND c.session_id = ${sessionId} AND c.service_name = s.name
+               AND (c.expires_at IS NULL OR c.expires_at > now())) AS session_credential,
+           (SELECT json_build_object('value_sealed', c.value_sealed, 'header', c.header)
+              FROM integration_client_credentials c
+             WHERE ${clientId}::bigint IS NOT NULL AND c.client_id = ${clientId} AND c.service_name = s.name) AS client_credential,
+           (SELECT v.value_sealed FROM integration_secrets v WHERE v.key = s.auth->>'credential_source') AS secret_sealed
+      FROM integration_functions f
+      JOIN integration_specs s ON s.id = f.spec_id
+     WHERE f.name = ${name}`.execute(trx);
+  return result.rows[0];
+}

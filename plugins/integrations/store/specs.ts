@@ -1,0 +1,124 @@
+// kysely queries for integration_specs (tenant-owned: every query runs in a
+// tenant transaction). The stored document is read only by re-sync.
+import { sql } from 'kysely';
+import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { AuthConfig, SpecFormat, SpecSettings, Warning } from '../model.ts';
+import '../tables.ts';
+
+const columns = [
+  'id', 'name', 'prefix', 'source_kind', 'source_url', 'content_hash', 'format', 'title', 'api_version', 'base_url', 'settings',
+  'auth', 'auth_value_sealed', 'status', 'warnings', 'last_sync_at', 'last_sync_result', 'last_error', 'version', 'created_at', 'updated_at',
+] as const;
+
+export type SpecRow = NonNullable<Awaited<ReturnType<typeof specsStore.getByName>>> & { function_count?: number; removed_count?: number };
+
+export interface SpecValues {
+  name: string;
+  prefix: string;
+  source_kind: 'url' | 'file' | 'inline';
+  source_url: string | null;
+  document: string | null;
+  content_hash: string;
+  format: SpecFormat;
+  title: string;
+  api_version: string;
+  base_url: string | null;
+  settings: SpecSettings;
+  auth: AuthConfig;
+  auth_value_sealed: string | null;
+  warnings: Warning[];
+}
+
+const counts = sql<number>`(SELECT count(*)::int FROM integration_functions f WHERE f.spec_id = integration_specs.id AND f.status = 'active')`;
+const removedCounts = sql<number>`(SELECT count(*)::int FROM integration_functions f WHERE f.spec_id = integration_specs.id AND f.status = 'removed')`;
+
+function jsonValues(values: Partial<SpecValues>) {
+  const { settings, auth, warnings, ...rest } = values;
+  return {
+    ...rest,
+    ...(settings !== undefined ? { settings: JSON.stringify(settings) } : {}),
+    ...(auth !== undefined ? { auth: JSON.stringify(auth) } : {}),
+    ...(warnings !== undefined ? { warnings: JSON.stringify(warnings) } : {}),
+  };
+}
+
+export const specsStore = {
+  insert: (trx: TenantTransaction, id: string, tenantId: string, values: SpecValues) =>
+    trx.insertInto('integration_specs')
+      .values({
+        ...values,
+        id,
+        tenant_id: tenantId,
+        settings: JSON.stringify(values.settings),
+        auth: JSON.stringify(values.auth),
+        warnings: JSON.stringify(values.warnings),
+        last_sync_at: new Date(),
+        last_sync_result: 'imported',
+      })
+      .returning([...columns])
+      .executeTakeFirstOrThrow(),
+
+  update: (trx: TenantTransaction, id: string, values: Partial<SpecValues> & { last_sync_result?: string }) =>
+    trx.updateTable('integration_specs')
+      .set({
+        ...jsonValues(values),
+        status: 'active',
+        last_error: null,
+        last_sync_at: sql`now()`,
+        version: sql`version + 1`,
+        updated_at: sql`now()`,
+      })
+      .where('id', '=', id)
+      .returning([...columns])
+      .executeTakeFirstOrThrow(),
+
+  /** A sync that found the same content: only the sync record changes. */
+  touch: (trx: TenantTransaction, id: string) =>
+    trx.updateTable('integration_specs')
+      .set({ status: 'active', last_error: null, last_sync_at: sql`now()`, last_sync_result: 'skipped' })
+      .where('id', '=', id)
+      .returning([...columns])
+      .executeTakeFirstOrThrow(),
+
+  recordFailure: (trx: TenantTransaction, id: string, error: string) =>
+    trx.updateTable('integration_specs')
+      .set({ status: 'sync_failed', last_error: error, last_sync_at: sql`now()`, last_sync_result: 'failed' })
+      .where('id', '=', id)
+      .execute(),
+
+  get: (trx: TenantTransaction, id: string) =>
+    trx.selectFrom('integration_specs').select([...columns]).select([counts.as('function_count'), removedCounts.as('removed_count')]).where('id', '=', id).executeTakeFirst(),
+
+  getByName: (trx: TenantTransaction, name: string) =>
+    trx.selectFrom('integration_specs').select([...columns]).where('name', '=', name).executeTakeFirst(),
+
+  /** The spec with its stored document, locked while a sync or re-import rewrites it. */
+  lock: (trx: TenantTransaction, id: string) =>
+    trx.selectFrom('integration_specs').select([...columns, 'document']).where('id', '=', id).forUpdate().executeTakeFirst(),
+
+  lockByName: (trx: TenantTransaction, name: string) =>
+    trx.selectFrom('integration_specs').select([...columns, 'document']).where('name', '=', name).forUpdate().executeTakeFirst(),
+
+  /** The document and settings a sync needs, without locking (the fetch happens outside any transaction). */
+  forSync: (trx: TenantTransaction, id: string) =>
+    trx.selectFrom('integration_specs').select([...columns, 'document']).where('id', '=', id).executeTakeFirst(),
+
+  list: async (trx: TenantTransaction, skip: number, limit: number) => {
+    const [items, total] = await Promise.all([
+      trx.selectFrom('integration_specs').select([...columns]).select([counts.as('function_count'), removedCounts.as('removed_count')])
+        .orderBy('name').offset(skip).limit(limit).execute(),
+      trx.selectFrom('integration_specs').select(trx.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { items, total: Number(total.n) };
+  },
+
+  /** Keyset page by name (GraphQL). */
+  after: (trx: TenantTransaction, afterName: string | undefined, limit: number) => {
+    let query = trx.selectFrom('integration_specs').select([...columns]).select([counts.as('function_count'), removedCounts.as('removed_count')]);
+    if (afterName !== undefined) query = query.where('name', '>', afterName);
+    return query.orderBy('name').limit(limit).execute();
+  },
+
+  delete: (trx: TenantTransaction, id: string) =>
+    trx.deleteFrom('integration_specs').where('id', '=', id).returning(['id', 'name']).executeTakeFirst(),
+};

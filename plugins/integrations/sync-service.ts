@@ -1,0 +1,100 @@
+// sync <spec-id> [--force]: read the spec's document again (its URL, or the
+// stored upload), and when its content hash changed (or when forced) apply
+// the difference: new operations become functions, changed ones are updated,
+// operations gone from the document are marked removed. A sync that cannot
+// read or parse the document changes no function and leaves the spec
+// `sync_failed` with the reason.
+import { domainError, notFound } from '../../core/errors.ts';
+import { applyPlan, conflictError, conflictsOf } from './apply.ts';
+import { fetchText, type IntegrationsContext } from './context.ts';
+import type { AuthConfig } from './model.ts';
+import { analyze, type Analysis } from './openapi/analyze.ts';
+import { analysisInput, authComparable } from './import-service.ts';
+import { planChanges, summarize } from './plan.ts';
+import { functionsStore } from './store/functions.ts';
+import { specsStore } from './store/specs.ts';
+import { specView } from './view.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function createSyncService(context: IntegrationsContext) {
+  const { withTenant } = context;
+  const missing = (id: string) => notFound(`Spec not found: ${id}`, 'SPEC_NOT_FOUND');
+
+  async function fail(tenantId: string, specId: string, name: string, err: unknown): Promise<never> {
+    const boom = err as { isBoom?: boolean; output?: { statusCode: number; payload: { message: string; code?: string } } };
+    const message = boom.isBoom && boom.output!.statusCode !== 500 ? boom.output!.payload.message : (err as Error).message;
+    await withTenant(tenantId, (trx) => specsStore.recordFailure(trx, specId, message));
+    if (boom.isBoom && boom.output!.payload.code === 'FUNCTION_NAME_CONFLICT') throw err;
+    throw domainError(502, `Sync of "${name}" failed: ${message}`, 'SYNC_FAILED');
+  }
+
+  return {
+    async sync(tenantId: string, specId: string, force: boolean) {
+      if (!UUID.test(specId)) throw missing(specId);
+      const [spec, previous] = await withTenant(tenantId, async (trx) => {
+        const row = await specsStore.forSync(trx, specId);
+        return [row, row ? await functionsStore.ofSpec(trx, row.id) : []] as const;
+      });
+      if (!spec) throw missing(specId);
+      const settings = {
+        name: spec.name, prefix: spec.prefix, settings: spec.settings, authValue: undefined,
+        credentialSource: spec.auth.credential_source ?? undefined,
+      };
+      let analysis: Analysis;
+      try {
+        const text = spec.source_kind === 'url' ? await fetchText(context, spec.source_url!) : spec.document ?? '';
+        analysis = await analyze(analysisInput(context, text, spec.source_url ?? undefined, settings, previous));
+      } catch (err) {
+        return fail(tenantId, specId, spec.name, err);
+      }
+      const previousHash = spec.content_hash;
+      if (analysis.contentHash === previousHash && !force) {
+        const row = await withTenant(tenantId, (trx) => specsStore.touch(trx, specId));
+        return {
+          status: 'skipped' as const, spec: specView(row), previous_hash: previousHash, content_hash: previousHash,
+          changes: { create: 0, update: 0, unchanged: previous.filter((f) => f.status === 'active').length, remove: 0 },
+          functions: [], warnings: [],
+        };
+      }
+      const auth: AuthConfig = { ...analysis.auth, credential_source: spec.auth.credential_source, value_fingerprint: spec.auth.value_fingerprint };
+      const authChanged = authComparable(spec.auth) !== authComparable(auth);
+      const platform = await context.platformNames(tenantId);
+      try {
+        const stored = await withTenant(tenantId, async (trx) => {
+          const current = await specsStore.lock(trx, specId);
+          if (!current) throw missing(specId);
+          const plan = planChanges(analysis.functions, await functionsStore.ofSpec(trx, specId), authChanged);
+          const conflicts = await conflictsOf(trx, platform, plan, specId);
+          if (conflicts.length > 0) throw conflictError(conflicts);
+          await specsStore.update(trx, specId, {
+            content_hash: analysis.contentHash, format: analysis.format, title: analysis.title, api_version: analysis.apiVersion,
+            base_url: analysis.baseUrl, auth, warnings: analysis.warnings, last_sync_result: 'synced',
+          });
+          const events = await applyPlan(trx, tenantId, { id: specId, name: spec.name }, plan);
+          await context.announce(trx, tenantId, events);
+          return { row: (await specsStore.get(trx, specId))!, plan };
+        });
+        context.invalidate(tenantId);
+        const named = (action: string) => stored.plan.filter((c) => c.action === action);
+        return {
+          status: 'synced' as const,
+          spec: specView(stored.row),
+          previous_hash: previousHash,
+          content_hash: analysis.contentHash,
+          changes: summarize(stored.plan),
+          functions: [...named('create'), ...named('update'), ...named('remove')].map((c) => ({
+            name: c.name, action: c.action, operation: c.operation, ...(c.changed_fields ? { changed_fields: c.changed_fields } : {}),
+          })),
+          warnings: analysis.warnings,
+        };
+      } catch (err) {
+        const code = (err as { output?: { payload: { code?: string } } }).output?.payload.code;
+        if (code === 'SPEC_NOT_FOUND') throw err;
+        return fail(tenantId, specId, spec.name, err);
+      }
+    },
+  };
+}
+
+export type SyncService = ReturnType<typeof createSyncService>;

@@ -1,0 +1,100 @@
+// kysely types of the integrations tables (sql/0060_integrations.sql), added
+// to the core Database interface by declaration merging.
+import type { ColumnType, Generated } from 'kysely';
+import type { AuthConfig, FunctionParameters, RequestShape, SpecFormat, SpecSettings, SecurityUse, Warning } from './model.ts';
+
+/** jsonb: read as the value, written as its JSON text. */
+type Json<T> = ColumnType<T, string, string>;
+type JsonDefault<T> = ColumnType<T, string | undefined, string>;
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface IntegrationSpecsTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  prefix: string;
+  source_kind: 'url' | 'file' | 'inline';
+  source_url: string | null;
+  document: string | null;
+  content_hash: string;
+  format: SpecFormat;
+  title: string;
+  api_version: string;
+  base_url: string | null;
+  settings: Json<SpecSettings>;
+  auth: Json<AuthConfig>;
+  auth_value_sealed: string | null;
+  status: ColumnType<'active' | 'sync_failed', 'active' | 'sync_failed' | undefined, 'active' | 'sync_failed'>;
+  warnings: JsonDefault<Warning[]>;
+  last_sync_at: NullableTimestamp;
+  last_sync_result: ColumnType<string | null, string | null | undefined, string | null>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  version: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface IntegrationFunctionsTable {
+  id: Generated<number>;
+  tenant_id: string;
+  spec_id: string;
+  name: string;
+  operation_key: string;
+  operation_id: string | null;
+  method: string;
+  path: string;
+  summary: string;
+  description: string;
+  description_edited: Generated<boolean>;
+  parameters: Json<FunctionParameters>;
+  json_schema: Json<Record<string, unknown>>;
+  request: Json<RequestShape>;
+  security: ColumnType<SecurityUse | null, string | null, string | null>;
+  status: ColumnType<'active' | 'removed', 'active' | 'removed' | undefined, 'active' | 'removed'>;
+  warnings: JsonDefault<Warning[]>;
+  version: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  removed_at: NullableTimestamp;
+}
+
+export interface IntegrationClientCredentialsTable {
+  tenant_id: string;
+  client_id: number;
+  service_name: string;
+  header: string | null;
+  value_sealed: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface IntegrationSessionCredentialsTable {
+  tenant_id: string;
+  session_id: string;
+  service_name: string;
+  header: string | null;
+  value_sealed: string;
+  owner_sub: string;
+  expires_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface IntegrationSecretsTable {
+  tenant_id: string;
+  key: string;
+  value_sealed: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+declare module '../../core/db/types.ts' {
+  interface Database {
+    integration_specs: IntegrationSpecsTable;
+    integration_functions: IntegrationFunctionsTable;
+    integration_client_credentials: IntegrationClientCredentialsTable;
+    integration_session_credentials: IntegrationSessionCredentialsTable;
+    integration_secrets: IntegrationSecretsTable;
+  }
+}
