@@ -118,6 +118,118 @@ CREATE TABLE public.events (
 
 ALTER TABLE ONLY public.events FORCE ROW LEVEL SECURITY;
 
+CREATE TABLE public.integration_client_credentials (
+    tenant_id text NOT NULL,
+    client_id bigint NOT NULL,
+    service_name text NOT NULL,
+    header text,
+    value_sealed text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.integration_client_credentials FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.integration_functions (
+    id bigint NOT NULL,
+    tenant_id text NOT NULL,
+    spec_id uuid NOT NULL,
+    name text NOT NULL,
+    operation_key text NOT NULL,
+    operation_id text,
+    method text NOT NULL,
+    path text NOT NULL,
+    summary text DEFAULT ''::text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    description_edited boolean DEFAULT false NOT NULL,
+    parameters jsonb NOT NULL,
+    json_schema jsonb NOT NULL,
+    request jsonb NOT NULL,
+    security jsonb,
+    status text DEFAULT 'active'::text NOT NULL,
+    warnings jsonb DEFAULT '[]'::jsonb NOT NULL,
+    version integer DEFAULT 1 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    removed_at timestamp with time zone,
+    CONSTRAINT integration_functions_name_check CHECK ((name ~ '^[a-z][a-z0-9_]{0,63}$'::text)),
+    CONSTRAINT integration_functions_status_check CHECK ((status = ANY (ARRAY['active'::text, 'removed'::text])))
+);
+
+ALTER TABLE ONLY public.integration_functions FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.integration_functions ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.integration_functions_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.integration_secrets (
+    tenant_id text NOT NULL,
+    key text NOT NULL,
+    value_sealed text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT integration_secrets_key_check CHECK ((key ~ '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$'::text))
+);
+
+ALTER TABLE ONLY public.integration_secrets FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.integration_session_credentials (
+    tenant_id text NOT NULL,
+    session_id text NOT NULL,
+    service_name text NOT NULL,
+    header text,
+    value_sealed text NOT NULL,
+    owner_sub text NOT NULL,
+    expires_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.integration_session_credentials FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.integration_specs (
+    id uuid NOT NULL,
+    tenant_id text NOT NULL,
+    name text NOT NULL,
+    prefix text DEFAULT ''::text NOT NULL,
+    source_kind text NOT NULL,
+    source_url text,
+    document text,
+    content_hash text NOT NULL,
+    format text NOT NULL,
+    title text DEFAULT ''::text NOT NULL,
+    api_version text DEFAULT ''::text NOT NULL,
+    base_url text,
+    settings jsonb DEFAULT '{}'::jsonb NOT NULL,
+    auth jsonb DEFAULT '{"scheme": "none"}'::jsonb NOT NULL,
+    auth_value_sealed text,
+    status text DEFAULT 'active'::text NOT NULL,
+    warnings jsonb DEFAULT '[]'::jsonb NOT NULL,
+    last_sync_at timestamp with time zone,
+    last_sync_result text,
+    last_error text,
+    version integer DEFAULT 1 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT integration_specs_format_check CHECK ((format = ANY (ARRAY['swagger-2.0'::text, 'openapi-3.0'::text, 'openapi-3.1'::text]))),
+    CONSTRAINT integration_specs_last_sync_result_check CHECK ((last_sync_result = ANY (ARRAY['imported'::text, 'synced'::text, 'skipped'::text, 'failed'::text]))),
+    CONSTRAINT integration_specs_name_check CHECK ((name ~ '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$'::text)),
+    CONSTRAINT integration_specs_source_kind_check CHECK ((source_kind = ANY (ARRAY['url'::text, 'file'::text, 'inline'::text]))),
+    CONSTRAINT integration_specs_status_check CHECK ((status = ANY (ARRAY['active'::text, 'sync_failed'::text])))
+);
+
+ALTER TABLE ONLY public.integration_specs FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.platform_job_workers (
+    worker_id text NOT NULL,
+    heartbeat_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
 CREATE TABLE public.platform_migrations (
     name text NOT NULL,
     checksum text NOT NULL,
@@ -335,6 +447,33 @@ ALTER TABLE ONLY public.events
 ALTER TABLE ONLY public.events
     ADD CONSTRAINT events_tenant_id_source_id_key UNIQUE (tenant_id, source, id);
 
+ALTER TABLE ONLY public.integration_client_credentials
+    ADD CONSTRAINT integration_client_credentials_pkey PRIMARY KEY (tenant_id, client_id, service_name);
+
+ALTER TABLE ONLY public.integration_functions
+    ADD CONSTRAINT integration_functions_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.integration_functions
+    ADD CONSTRAINT integration_functions_spec_id_operation_key_key UNIQUE (spec_id, operation_key);
+
+ALTER TABLE ONLY public.integration_functions
+    ADD CONSTRAINT integration_functions_tenant_id_name_key UNIQUE (tenant_id, name) DEFERRABLE INITIALLY DEFERRED;
+
+ALTER TABLE ONLY public.integration_secrets
+    ADD CONSTRAINT integration_secrets_pkey PRIMARY KEY (tenant_id, key);
+
+ALTER TABLE ONLY public.integration_session_credentials
+    ADD CONSTRAINT integration_session_credentials_pkey PRIMARY KEY (tenant_id, session_id, service_name);
+
+ALTER TABLE ONLY public.integration_specs
+    ADD CONSTRAINT integration_specs_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.integration_specs
+    ADD CONSTRAINT integration_specs_tenant_id_name_key UNIQUE (tenant_id, name);
+
+ALTER TABLE ONLY public.platform_job_workers
+    ADD CONSTRAINT platform_job_workers_pkey PRIMARY KEY (worker_id);
+
 ALTER TABLE ONLY public.platform_migrations
     ADD CONSTRAINT platform_migrations_pkey PRIMARY KEY (name);
 
@@ -388,6 +527,8 @@ CREATE INDEX events_time_idx ON public.events USING btree (tenant_id, "time");
 
 CREATE INDEX events_type_idx ON public.events USING btree (tenant_id, type, seq);
 
+CREATE INDEX integration_functions_spec_idx ON public.integration_functions USING btree (tenant_id, spec_id, name);
+
 CREATE INDEX trigger_dedup_window_idx ON public.trigger_dedup USING btree (tenant_id, window_start);
 
 CREATE INDEX trigger_dispatches_created_idx ON public.trigger_dispatches USING btree (tenant_id, created_at);
@@ -428,6 +569,27 @@ ALTER TABLE ONLY public.event_types_custom
 
 ALTER TABLE ONLY public.events
     ADD CONSTRAINT events_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.integration_client_credentials
+    ADD CONSTRAINT integration_client_credentials_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.clients(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.integration_client_credentials
+    ADD CONSTRAINT integration_client_credentials_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.integration_functions
+    ADD CONSTRAINT integration_functions_spec_id_fkey FOREIGN KEY (spec_id) REFERENCES public.integration_specs(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.integration_functions
+    ADD CONSTRAINT integration_functions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.integration_secrets
+    ADD CONSTRAINT integration_secrets_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.integration_session_credentials
+    ADD CONSTRAINT integration_session_credentials_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.integration_specs
+    ADD CONSTRAINT integration_specs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.trigger_backfills
     ADD CONSTRAINT trigger_backfills_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -477,6 +639,16 @@ ALTER TABLE public.event_types_custom ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.events ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.integration_client_credentials ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.integration_functions ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.integration_secrets ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.integration_session_credentials ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.integration_specs ENABLE ROW LEVEL SECURITY;
+
 CREATE POLICY tenant_isolation ON public.api_keys USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.clients USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
@@ -488,6 +660,16 @@ CREATE POLICY tenant_isolation ON public.event_streams USING ((tenant_id = curre
 CREATE POLICY tenant_isolation ON public.event_types_custom USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.events USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.integration_client_credentials USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.integration_functions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.integration_secrets USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.integration_session_credentials USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.integration_specs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.trigger_backfills USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
