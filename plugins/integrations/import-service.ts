@@ -19,7 +19,7 @@ import { authView, changeView, specView } from './view.ts';
 export interface ImportInput extends ImportSettingsInput {
   source?: string;
   spec?: string | Record<string, unknown>;
-  file?: Buffer;
+  file?: Buffer | Record<string, unknown>;
   dry_run: boolean;
 }
 
@@ -34,7 +34,7 @@ async function loadSource(context: IntegrationsContext, input: ImportInput): Pro
     const url = checkSourceUrl(input.source);
     return { kind: 'url', url: url.href, text: await fetchText(context, url.href) };
   }
-  if (input.file !== undefined) return { kind: 'file', text: input.file.toString('utf8') };
+  if (input.file !== undefined) return { kind: 'file', text: Buffer.isBuffer(input.file) ? input.file.toString('utf8') : JSON.stringify(input.file) };
   const spec = input.spec!;
   return { kind: 'inline', text: typeof spec === 'string' ? spec : JSON.stringify(spec) };
 }

@@ -26,7 +26,9 @@ export function importBody(maxSpecBytes: number) {
   return Joi.object({
     source: httpUrl.description('URL of the OpenAPI description (JSON or YAML)'),
     spec: Joi.alternatives(Joi.object().unknown(true), Joi.string().max(maxSpecBytes)).description('The document itself: an object, or JSON/YAML text'),
-    file: Joi.binary().max(maxSpecBytes).description('multipart/form-data only: the document as an uploaded file'),
+    // hapi hands a file part declared application/json over parsed (an object), text/* as a string.
+    file: Joi.alternatives(Joi.binary().max(maxSpecBytes), Joi.object().unknown(true))
+      .description('multipart/form-data only: the document as an uploaded file'),
     name: specName.required().description('Name of the imported spec; the functions\' `source` and the credentials\' service_name'),
     prefix: Joi.string().allow('').max(32).description('Put before every function name (snake_case, joined with _); default: the name in snake_case'),
     dry_run: Joi.boolean().default(true).description('Preview only (default); false performs the import'),

@@ -4,6 +4,7 @@
 // announces each with definition.created; re-importing previews and applies
 // the difference; filters, renames, conflicts and bad input.
 import t from 'tap';
+import YAML from 'yaml';
 import { petstore } from '../../fixtures/integrations/specs.ts';
 import { tenantWithAdmin } from '../../harness.ts';
 import { callFunction, importSpec, imported, integrationsFixture, recentEvents, startApiServer } from './helpers.ts';
@@ -203,6 +204,21 @@ paths:
   t.match(upload.body.spec, { name: 'uploaded', source_kind: 'file', function_count: 1 });
   const ping = await callFunction(tp, token, 'uploaded_ping');
   t.match(ping.body.result, { status: 200, body: { path: '/ping' } });
+
+  // Browsers declare a .json file application/json (hapi parses that part) and a .yaml one often text/yaml.
+  for (const [filename, type, text] of [['tiny.json', 'application/json', JSON.stringify(YAML.parse(yaml))], ['tiny.yml', 'text/yaml', yaml]]) {
+    const typed = [
+      `--${boundary}`, 'Content-Disposition: form-data; name="name"', '', `typed-${filename.replace('.', '-')}`,
+      `--${boundary}`, `Content-Disposition: form-data; name="file"; filename="${filename}"`, `Content-Type: ${type}`, '', text,
+      `--${boundary}--`, '',
+    ].join('\r\n');
+    const preview = await tp.request({
+      method: 'POST', url: '/api/admin/integrations/openapi/import', token, payload: typed,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    t.equal(preview.status, 200, `${type}: ${JSON.stringify(preview.body)}`);
+    t.ok(preview.body.functions.some((f: { name: string }) => f.name.endsWith('_ping')), `${type}: the preview lists the operation`);
+  }
 });
 
 t.test('bad input gets a clear 4xx and stores nothing', async (t) => {
