@@ -10,6 +10,19 @@ interface ReadinessDeps {
   masterKeyPresent: () => boolean;
 }
 
+/**
+ * Informational details plugins add to /readyz (e.g. ingestion: which embedder
+ * is configured, or that search is keyword only). They never change readiness.
+ */
+const readinessDetails = new WeakMap<object, Map<string, () => unknown>>();
+
+export function addReadinessDetails(server: Server, name: string, details: () => unknown): void {
+  // server.info is the one object all plugin realms of a server share.
+  const map = readinessDetails.get(server.info) ?? new Map<string, () => unknown>();
+  map.set(name, details);
+  readinessDetails.set(server.info, map);
+}
+
 async function check(work: () => Promise<string | undefined>): Promise<string> {
   try {
     return (await work()) ?? 'ok';
@@ -43,7 +56,9 @@ export function registerOps(server: Server, deps: ReadinessDeps): void {
         master_key: deps.masterKeyPresent() ? 'ok' : 'failed: missing',
       };
       const ready = Object.values(checks).every((value) => value === 'ok');
-      return h.response({ status: ready ? 'ready' : 'unavailable', checks }).code(ready ? 200 : 503);
+      const extra = readinessDetails.get(server.info);
+      const details = extra ? Object.fromEntries([...extra].map(([name, read]) => [name, read()])) : undefined;
+      return h.response({ status: ready ? 'ready' : 'unavailable', checks, ...(details ? { details } : {}) }).code(ready ? 200 : 503);
     },
   });
 }

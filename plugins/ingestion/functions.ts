@@ -1,0 +1,44 @@
+// Platform functions for agents and workflow ACTION steps. Every chunk in a
+// result carries `chunk_id` and `revision_id`: the citations plugin observes
+// these results to know which chunks an execution context was shown.
+import type { CoreServices } from '../../core/plugin-contract.ts';
+import { hybridSearch, queryImageVector, queryVector, DEFAULT_TOP_K, MAX_TOP_K, type SearchDeps } from './search/search.ts';
+import { readDocument } from './service/reader.ts';
+
+export function registerFunctions(core: CoreServices, deps: SearchDeps): void {
+  core.functions.register('search_documents', {
+    description: 'Search the ingested documents of the current tenant (hybrid keyword and semantic search). '
+      + 'Returns the best matching chunks with chunk_id, revision_id, doc_name, page, section, score and text; cite chunks by chunk_id.',
+    parameters: {
+      properties: {
+        query: { type: 'string', minLength: 1, maxLength: 2000, description: 'What to look for, in natural language or keywords' },
+        collection_ids: { type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: 100, description: 'Only these collections (and their sub-collections)' },
+        include_descendants: { type: 'boolean', description: 'Include sub-collections of collection_ids (default true)' },
+        top_k: { type: 'integer', minimum: 1, maximum: MAX_TOP_K, description: `How many chunks (default ${DEFAULT_TOP_K})` },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+    handler: async (args, context) => {
+      const [vector, imageVector] = await Promise.all([queryVector(deps, args.query), queryImageVector(deps, args.query)]);
+      const results = await context.withTenant(context.tenantId, (trx) => hybridSearch(trx, deps, args as never, vector, imageVector));
+      return { query: args.query, results };
+    },
+  });
+  core.functions.register('read_document', {
+    description: 'Read an ingested document (its latest revision) as chunks, optionally one page or the sections whose title contains a text. '
+      + 'Each chunk has chunk_id and revision_id for citations; page through with offset.',
+    parameters: {
+      properties: {
+        document_id: { type: 'string', format: 'uuid', description: 'The document to read' },
+        page: { type: 'integer', minimum: 0, description: 'Only this page (1-based; 0 for formats without pages)' },
+        section: { type: 'string', minLength: 1, maxLength: 500, description: 'Only sections whose title contains this text' },
+        offset: { type: 'integer', minimum: 0, description: 'Skip this many chunks (from next_offset)' },
+        max_chunks: { type: 'integer', minimum: 1, maximum: 100, description: 'At most this many chunks (default 20)' },
+      },
+      required: ['document_id'],
+      additionalProperties: false,
+    },
+    handler: (args, context) => context.withTenant(context.tenantId, (trx) => readDocument(trx, args as never)),
+  });
+}

@@ -1,0 +1,68 @@
+// Keyword retrieval: Postgres full text over the live chunks, each chunk
+// matched with the text-search configuration of its language (English or
+// Portuguese stemming), query words OR-ed and ranked by ts_rank_cd. A query
+// word the tenant's text never contains is widened to its nearest vocabulary
+// words by trigram similarity (pg_trgm), so a typo still finds its word.
+// Both run through SQL functions (sql/0040_ingestion.sql) that filter on the
+// caller's tenant themselves: under row-level security the GIN indexes could
+// not be used (the @@ and % operators are not leakproof).
+import { sql } from 'kysely';
+import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import '../tables.ts';
+
+type Trx = TenantTransaction;
+
+/** Letters and digits only: safe to place in a tsquery. */
+export function queryWords(query: string): string[] {
+  const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words)].slice(0, 32);
+}
+
+/** For each query word absent from the vocabulary, up to two similar vocabulary words (word → its alternatives). */
+export async function fuzzyExpansions(trx: Trx, words: string[]): Promise<Map<string, string[]>> {
+  const candidates = words.filter((word) => word.length >= 4 && !/^\d+$/.test(word));
+  const expansions = new Map<string, string[]>();
+  if (candidates.length === 0) return expansions;
+  const { rows } = await sql<{ word: string; term: string }>`
+    SELECT word, term FROM ingestion_fuzzy_terms(${candidates}::text[], 0.45, 2)`.execute(trx);
+  for (const row of rows) {
+    if (!/^[\p{L}\p{N}]+$/u.test(row.term)) continue;
+    expansions.set(row.word, [...(expansions.get(row.word) ?? []), row.term]);
+  }
+  return expansions;
+}
+
+export interface Ranked {
+  id: string;
+}
+
+/**
+ * Matches ranked per query: at most this many matches are ranked (ts_rank_cd
+ * reads every matching row's tsvector; a query of common words matches a
+ * large part of a corpus, and ranking all of it is what makes plain full text
+ * slow at 100k chunks). The AND query runs first, so the ranked matches are
+ * the precise ones; the OR query only fills up when they are too few, from
+ * the first 1000 rows that match any word (3000 cost 25 ms more per query at
+ * 100k chunks for no better ranking: past the AND matches the sample is
+ * arbitrary either way).
+ */
+export const MAX_RANKED_MATCHES = 1000;
+
+async function ranked(trx: Trx, tsquery: string, collectionIds: number[] | undefined, limit: number, exclude: Set<string>): Promise<Ranked[]> {
+  const { rows } = await sql<Ranked>`
+    SELECT id FROM ingestion_keyword_candidates(
+      to_tsquery('english', ${tsquery}), to_tsquery('portuguese', ${tsquery}),
+      ${collectionIds ?? null}::int[], ${MAX_RANKED_MATCHES}, ${limit + exclude.size})`.execute(trx);
+  return rows.filter((row) => !exclude.has(row.id)).slice(0, limit);
+}
+
+/** Each group is a query word with its fuzzy alternatives: all groups (AND) first, then any word (OR). */
+export async function keywordRanked(trx: Trx, groups: string[][], collectionIds: number[] | undefined, limit: number): Promise<Ranked[]> {
+  const words = groups.flat();
+  if (words.length === 0) return [];
+  const all = groups.map((group) => (group.length === 1 ? group[0] : `(${group.join(' | ')})`)).join(' & ');
+  const strict = await ranked(trx, all, collectionIds, limit, new Set());
+  if (strict.length >= limit || groups.length === 1) return strict;
+  const loose = await ranked(trx, words.join(' | '), collectionIds, limit - strict.length, new Set(strict.map((row) => row.id)));
+  return [...strict, ...loose];
+}

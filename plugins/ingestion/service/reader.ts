@@ -1,0 +1,49 @@
+// read_document: a document's latest successful revision, as chunks (each with
+// chunk_id and revision_id, so citations can point at what was read),
+// optionally only one page or the sections whose title contains a text.
+import { sql } from 'kysely';
+import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import { notFound } from '../../../core/errors.ts';
+import { documentsStore } from '../store/documents.ts';
+import { revisionsStore } from '../store/revisions.ts';
+
+export interface ReadRequest {
+  document_id: string;
+  page?: number;
+  section?: string;
+  offset?: number;
+  max_chunks?: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function readDocument(trx: TenantTransaction, request: ReadRequest) {
+  const document = UUID.test(request.document_id) ? await documentsStore.get(trx, request.document_id) : undefined;
+  if (!document || document.deleted_at) throw notFound(`Document not found: ${request.document_id}`, 'DOCUMENT_NOT_FOUND');
+  if (!document.latest_revision_id) {
+    throw notFound(`Document ${document.id} has no ingested revision yet (status ${document.ingestion_status})`, 'DOCUMENT_NOT_READY');
+  }
+  const revision = (await revisionsStore.get(trx, document.latest_revision_id))!;
+  const offset = request.offset ?? 0;
+  const limit = Math.min(100, request.max_chunks ?? 20);
+  let query = trx.selectFrom('ingestion_chunks').where('revision_id', '=', revision.id);
+  if (request.page !== undefined) query = query.where('page', '=', request.page);
+  if (request.section) query = query.where(sql<boolean>`section ILIKE ${`%${request.section.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
+  const [rows, count] = await Promise.all([
+    query.select(['id', 'page', 'section', 'text']).orderBy('ordinal').offset(offset).limit(limit).execute(),
+    query.select(trx.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  const total = Number(count.n);
+  return {
+    document_id: document.id,
+    revision_id: revision.id,
+    revision_number: revision.revision_number,
+    doc_name: document.name,
+    content_type: document.content_type,
+    page_count: revision.page_count,
+    sections: revision.sections.map((section) => ({ title: section.title, level: section.level, page: section.page })),
+    chunks: rows.map((row) => ({ chunk_id: row.id, revision_id: revision.id, page: row.page, section: row.section, text: row.text })),
+    total_chunks: total,
+    next_offset: offset + rows.length < total ? offset + rows.length : null,
+  };
+}

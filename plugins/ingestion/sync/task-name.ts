@@ -1,0 +1,1 @@
+export const SYNC_TASK = 'ingestion.sync';
