@@ -2,6 +2,7 @@
 // SDL and resolvers that plugins contribute with `graphql.extend`. Same auth
 // and tenant context as REST: the route authenticates, resolvers read the
 // principal and tenant from the context.
+import { PassThrough, Readable } from 'node:stream';
 import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import type { Server, Request, ResponseToolkit } from '@hapi/hapi';
@@ -69,12 +70,55 @@ export class GraphqlFacade {
       tenantId: request.app.tenantId,
       request,
     });
-    const reply = h.response(await response.text()).code(response.status);
+    // Subscriptions over SSE: relay the event stream as it comes instead of
+    // waiting for its end; closing the connection ends the subscription.
+    const streamed = response.body && (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+    const reply = h.response(streamed ? eventStream(response.body!, request) : await response.text()).code(response.status);
     response.headers.forEach((value, name) => {
       if (name !== 'content-length') reply.header(name, value);
     });
     return reply;
   }
+}
+
+/**
+ * A Node stream of an SSE body for hapi. hapi compresses text/event-stream
+ * like any text; it hands a stream that has `setCompressor` its compressor,
+ * which is flushed after each event so that events are not held in its buffer.
+ */
+function eventStream(body: ReadableStream<Uint8Array>, request: Request): Readable {
+  // Read through the stream's reader: yoga's body is a ponyfilled ReadableStream,
+  // which Readable.fromWeb rejects.
+  const reader = body.getReader();
+  const source = Readable.from((async function* chunks() {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        yield Buffer.from(value);
+      }
+    } finally {
+      void reader.cancel().catch(() => {});
+    }
+  })(), { objectMode: false });
+  let compressor: { flush(): void } | undefined;
+  const out = new PassThrough({
+    transform(chunk, _encoding, done) {
+      done(null, chunk);
+      if (compressor) setImmediate(() => compressor?.flush());
+    },
+  }) as PassThrough & { setCompressor?: (c: { flush(): void }) => void };
+  out.setCompressor = (c) => {
+    compressor = c;
+  };
+  source.pipe(out);
+  const stop = () => {
+    source.destroy();
+    out.destroy();
+  };
+  // The response's close (not the request's, which fires once its body is read).
+  request.raw.res.once('close', stop);
+  return out;
 }
 
 function mergeResolvers(parts: Resolvers[]): Resolvers {

@@ -9,6 +9,14 @@ export type MatchType = 'exact' | 'normalized' | 'fuzzy' | 'not_found';
 export interface ExecutionContext {
   type: string;
   id: string;
+  /** The client the context acts for (a chat session's client); the chat citation status endpoint answers only its API keys. */
+  client_id?: number;
+}
+
+/** A chunk shown to a context (what the provenance check compares a citation with). */
+export interface ChunkRef {
+  chunk_id: string;
+  revision_id: string;
 }
 
 /** The citation record of spec 2.3 (plus what the REST API shows of it). */
@@ -32,6 +40,11 @@ export interface Citation {
   matched_span_end: number | null;
   verified_at: string | null;
   created_at: string;
+  /** The client the citing context acted for, when known. */
+  client_id: number | null;
+  /** The context that last verified it (resolve_citation's caller, or verify_citation's). */
+  verified_by_context_type: string | null;
+  verified_by_context_id: string | null;
 }
 
 /** One entry of a <citations> block (spec 2.3). */
@@ -54,24 +67,42 @@ export interface ParsedBlock {
   span: { start: number; end: number } | null;
 }
 
-export interface ResolvedEntry extends CitationEntry {
+export interface ResolvedEntry extends Omit<CitationEntry, 'match_type'> {
   citation_id: string;
   verification_status: VerificationStatus;
-  match_type: MatchType;
+  /** Null when there was no quote to match, or while the citation is `pending` (bulk path). */
+  match_type: MatchType | null;
   match_score: number | null;
 }
+
+/** What writeBlock takes: parsed entries, or resolved ones (their match_type may be null). */
+export type WritableEntry = Omit<CitationEntry, 'match_type'> & { match_type?: MatchType | null };
 
 export interface CitationsApi {
   /** Reads the <citations> block of a reply; never throws on malformed input. */
   parseBlock(text: string): ParsedBlock;
   /** Writes a <citations> block for these entries (attributes escaped). */
-  writeBlock(entries: CitationEntry[]): string;
+  writeBlock(entries: readonly WritableEntry[]): string;
   /**
    * Resolves and verifies every entry of the reply's <citations> block in the
    * tenant, as made by `context` (provenance is checked against that context),
    * and returns the entries with their citation ids and match types filled in.
+   * A block with more entries than the plugin's `inlineVerifyLimit` (default
+   * 20) takes the bulk path: its citations are created `pending` and a job
+   * verifies them (citationVerified is pushed as each completes).
    */
   resolveReply(tenantId: string, replyText: string, context: ExecutionContext): Promise<{ entries: ResolvedEntry[]; errors: ParsedBlock['errors'] }>;
+  /**
+   * Records that these chunks were shown to the context, for callers that show
+   * chunks without going through a platform function (e.g. a responder that
+   * searches with the ingestion API directly). Calls through
+   * core.functions.call are recorded automatically.
+   */
+  recordShown(tenantId: string, context: ExecutionContext, chunks: readonly ChunkRef[]): Promise<void>;
+  /** resolve_citation for plugins: one citation of a chunk, verified when a quote is given. */
+  resolve(tenantId: string, input: { chunk_id: string; quoted_text?: string }, context: ExecutionContext): Promise<Citation>;
+  /** verify_citation for plugins. */
+  verify(tenantId: string, citationId: string, context: ExecutionContext): Promise<Citation>;
 }
 
 declare module '@hapi/hapi' {

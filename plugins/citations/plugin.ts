@@ -1,0 +1,75 @@
+// Citations: citation records (spec 2.3), the platform functions
+// resolve_citation and verify_citation, provenance of the chunks each
+// execution context was shown, the <citations> block parser and writer, REST
+// (spec 4.2, 4.3), GraphQL with the citationVerified subscription.
+// Registration only: the logic is in service.ts and the pure modules.
+import type { Server } from '@hapi/hapi';
+import { coreOf } from '../../core/plugin-contract.ts';
+import type { CitationsApi } from './api.ts';
+import { parseBlock } from './block/parse.ts';
+import { writeBlock } from './block/write.ts';
+import { createLive } from './live.ts';
+import { defaultOptions, optionsSchema, type CitationsOptions } from './options.ts';
+import { refsToRecord } from './provenance.ts';
+import { createCitationsService, VERIFY_TASK } from './service.ts';
+import { citationFunctions } from './functions.ts';
+import { citationsRoutes } from './routes.ts';
+import { typeDefs, resolvers } from './graphql.ts';
+import { verifyTask } from './tasks/citations.verify.ts';
+import { PRUNE_CRON, PRUNE_TASK, pruneTask } from './tasks/citations.prune_provenance.ts';
+import { citationsStore } from './store/citations.ts';
+import { citationView } from './view.ts';
+import './tables.ts';
+
+export { cli } from './cli.ts';
+export { optionsSchema };
+
+export const plugin = {
+  name: 'citations',
+  version: '0.1.0',
+  dependencies: ['tenancy', 'ingestion'],
+  async register(server: Server, rawOptions: Partial<CitationsOptions>) {
+    const core = coreOf(server);
+    const options: CitationsOptions = { ...defaultOptions, ...rawOptions };
+    const logger = core.logger.child({ component: 'citations' });
+    const live = createLive({
+      pool: core.pool,
+      logger,
+      // The embedded default (no DATABASE_URL) is one process whose NOTIFY does not cross connections.
+      crossProcess: core.config.databaseUrl !== undefined,
+      load: async (tenantId, ids) =>
+        (await core.withTenant(tenantId, (trx) => citationsStore.getMany(trx, ids))).map(citationView),
+    });
+    const service = createCitationsService({
+      core, ingestion: () => server.plugins.ingestion.api, live, options, logger,
+    });
+
+    for (const [name, definition] of Object.entries(citationFunctions(service))) core.functions.register(name, definition);
+    // Provenance: what every successful call showed to its execution context.
+    core.functions.observe(async (call) => {
+      const refs = refsToRecord(call);
+      if (refs.length > 0 && call.context.executionContext) {
+        await service.recordShown(call.context.tenantId, call.context.executionContext, refs, call.name);
+      }
+    });
+
+    core.jobs.defineTask(VERIFY_TASK, verifyTask(service));
+    core.jobs.defineLongTask(PRUNE_TASK, pruneTask(core, options.provenanceRetentionDays), { retryLimit: 1 });
+    await core.jobs.schedule(PRUNE_TASK, PRUNE_TASK, PRUNE_CRON);
+
+    server.route(citationsRoutes(service));
+    core.graphql.extend({ typeDefs, resolvers: resolvers(service, live) });
+    // Open subscriptions end before the server waits for its connections to close.
+    server.ext('onPreStop', () => live.close());
+
+    const api: CitationsApi = {
+      parseBlock,
+      writeBlock,
+      resolveReply: (tenantId, replyText, context) => service.resolveReply(tenantId, replyText, context),
+      recordShown: (tenantId, context, chunks) => service.recordShown(tenantId, context, chunks),
+      resolve: (tenantId, input, context) => service.resolve(tenantId, input, context),
+      verify: (tenantId, citationId, context) => service.verify(tenantId, citationId, context),
+    };
+    server.expose('api', api);
+  },
+};

@@ -1,0 +1,96 @@
+// The citations REST routes (spec 4.2, 4.3). Auth, where the spec is silent:
+// a bearer token of a member of the tenant, or an API key of the tenant
+// (X-API-Key), for every citation route; the tenant comes from `tenant_id`.
+// The chat status route takes X-API-Key only (spec 5) and answers only for the
+// key's tenant and client.
+import type { Request, ServerRoute } from '@hapi/hapi';
+import { tenantOf } from '../../core/auth/tenant-context.ts';
+import { principalOf } from '../../core/auth/index.ts';
+import { forbidden } from '../../core/errors.ts';
+import type { CitationFilter } from './store/citations.ts';
+import type { CitationsService } from './service.ts';
+import * as s from './schemas.ts';
+
+const tags = ['api', 'citations'];
+const tenantAuth = { strategies: ['bearer', 'api-key'] };
+const member = { tenant: 'required' } as const;
+
+export function filterOf(query: Record<string, unknown>): CitationFilter {
+  const filter: CitationFilter = {};
+  for (const key of ['document_id', 'execution_context_type', 'execution_context_id', 'verification_status', 'document_name'] as const) {
+    if (query[key] !== undefined) (filter as Record<string, unknown>)[key] = query[key];
+  }
+  if (query.collection_id !== undefined) filter.collection_id = query.collection_id as number;
+  if (query.date_from !== undefined) filter.date_from = query.date_from as Date;
+  if (query.date_to !== undefined) filter.date_to = query.date_to as Date;
+  return filter;
+}
+
+/** Who asked, as an execution context (a bulk verification's verified_by). */
+function requester(request: Request) {
+  const principal = principalOf(request);
+  return { type: 'api_request', id: `${principal.kind}:${principal.sub}` };
+}
+
+export function citationsRoutes(service: CitationsService): ServerRoute[] {
+  return [
+    {
+      method: 'GET', path: '/api/citations',
+      options: {
+        auth: tenantAuth, tags, plugins: { platform: member },
+        description: 'List citations, newest first, with the filters of spec 4.3',
+        notes: `skip/limit paging: limit defaults to ${s.DEFAULT_LIMIT}, at most ${s.MAX_LIMIT}; total counts every match.`,
+        validate: { query: s.listQuery }, response: { schema: s.citationList },
+      },
+      handler: (request) => {
+        const query = request.query as Record<string, unknown>;
+        return service.list(tenantOf(request), filterOf(query), query.skip as number, query.limit as number);
+      },
+    },
+    {
+      method: 'GET', path: '/api/citations/stats',
+      options: {
+        auth: tenantAuth, tags, plugins: { platform: member },
+        description: 'Counts of citations per verification status, and their total (filters as for the list)',
+        validate: { query: s.statsQuery }, response: { schema: s.stats },
+      },
+      handler: (request) => service.stats(tenantOf(request), filterOf(request.query as Record<string, unknown>)),
+    },
+    {
+      method: 'POST', path: '/api/citations/verify',
+      options: {
+        auth: tenantAuth, tags, plugins: { platform: member },
+        description: 'Verify citations again in the background: they are marked pending now and verified by a job (202)',
+        validate: { query: s.tenantQuery, payload: s.bulkVerifyPayload }, response: { schema: s.bulkVerifyResult },
+      },
+      handler: async (request, h) => {
+        const { citation_ids: ids } = request.payload as { citation_ids: string[] };
+        return h.response(await service.queueVerification(tenantOf(request), ids, requester(request))).code(202);
+      },
+    },
+    {
+      method: 'GET', path: '/api/citations/{citation_id}',
+      options: {
+        auth: tenantAuth, tags, plugins: { platform: member },
+        description: 'Read one citation',
+        validate: { params: s.citationParams, query: s.tenantQuery }, response: { schema: s.citation },
+      },
+      handler: (request) => service.get(tenantOf(request), (request.params as { citation_id: string }).citation_id.toLowerCase()),
+    },
+    {
+      method: 'GET', path: '/api/chat/{session_id}/citation/{chunk_id}/{revision_id}/status',
+      options: {
+        auth: 'api-key', tags, plugins: { platform: member },
+        description: 'Verification status of a chunk cited in a chat session (X-API-Key of the session\'s tenant and client)',
+        notes: 'found is false for a session, chunk or revision with no citation visible to this key (another tenant\'s or client\'s included).',
+        validate: { params: s.chatStatusParams }, response: { schema: s.chatStatus },
+      },
+      handler: (request) => {
+        const principal = principalOf(request);
+        if (principal.kind !== 'api_key') throw forbidden('This endpoint takes an API key (X-API-Key)', 'API_KEY_REQUIRED');
+        const { session_id: sessionId, chunk_id: chunkId, revision_id: revisionId } = request.params as Record<string, string>;
+        return service.chatStatus(principal.tenantId, principal.clientId, sessionId, chunkId, revisionId);
+      },
+    },
+  ];
+}
