@@ -1,0 +1,63 @@
+// The answer when no model is configured (LLM_BASE_URL unset): an extractive
+// reply. It searches the tenant's documents (the ingestion plugin's API, or a
+// search_documents function registered by someone else), quotes the best
+// passages and cites them in a <citations> block; with nothing to quote it
+// says so. It never invents text: every quote is a verbatim span of a chunk.
+import type { IngestionApi, SearchHit } from '../../ingestion/api.ts';
+import type { CitationsApi } from '../../citations/api.ts';
+import type { CoreServices } from '../../../core/plugin-contract.ts';
+import type { FunctionCallContext } from '../../../core/functions/registry.ts';
+import { writeEntries } from '../turn/citations.ts';
+
+export const OFFLINE_LABEL = 'Extractive answer (no language model is configured): the most relevant passages from your documents.';
+export const NO_SOURCES = 'No language model is configured and none of your documents matches this question, so there is no answer to quote.';
+const TOP_K = 3;
+const QUOTE_CHARS = 300;
+
+/** A verbatim piece of the passage: its first sentences, up to QUOTE_CHARS. */
+export function quoteOf(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed.length <= QUOTE_CHARS) return trimmed;
+  const cut = trimmed.slice(0, QUOTE_CHARS);
+  const sentence = cut.lastIndexOf('. ');
+  return sentence > 80 ? cut.slice(0, sentence + 1) : cut;
+}
+
+export interface OfflineDeps {
+  core: Pick<CoreServices, 'withTenant' | 'functions'>;
+  ingestion: IngestionApi | undefined;
+  citations: CitationsApi | undefined;
+}
+
+async function search(deps: OfflineDeps, question: string, context: FunctionCallContext): Promise<{ hits: SearchHit[]; viaFunction: boolean }> {
+  if (deps.ingestion) {
+    const hits = await deps.core.withTenant(context.tenantId, (trx) => deps.ingestion!.search(trx, { query: question, top_k: TOP_K }));
+    return { hits, viaFunction: false };
+  }
+  const known = (await deps.core.functions.list(context.tenantId)).some((f) => f.name === 'search_documents');
+  if (!known) return { hits: [], viaFunction: false };
+  const result = await deps.core.functions.call('search_documents', { query: question, top_k: TOP_K }, context) as { results?: SearchHit[] } | SearchHit[];
+  return { hits: Array.isArray(result) ? result : (result?.results ?? []), viaFunction: true };
+}
+
+/** The reply's full text (with its <citations> block) and how many sources it quotes. */
+export async function offlineAnswer(deps: OfflineDeps, question: string, context: FunctionCallContext & { clientId: number }): Promise<{ text: string; sources: number }> {
+  const { hits, viaFunction } = await search(deps, question, context);
+  const usable = hits.filter((hit) => hit.text && hit.text.trim() !== '').slice(0, TOP_K);
+  if (usable.length === 0) return { text: NO_SOURCES, sources: 0 };
+  if (!viaFunction && deps.citations) {
+    // Chunks shown without a platform function call: record them for provenance.
+    await deps.citations.recordShown(context.tenantId, { ...context.executionContext!, client_id: context.clientId },
+      usable.map((hit) => ({ chunk_id: hit.chunk_id, revision_id: hit.revision_id })));
+  }
+  const entries = usable.map((hit, i) => ({
+    ref: String(i + 1), chunk_id: hit.chunk_id, revision_id: hit.revision_id, doc_name: hit.doc_name,
+    ...(hit.page > 0 ? { page: hit.page } : {}), ...(hit.section ? { section: hit.section } : {}), quote: quoteOf(hit.text),
+  }));
+  const quoted = entries.map((entry) => {
+    const where = [entry.doc_name, 'page' in entry ? `p. ${entry.page}` : ''].filter(Boolean).join(', ');
+    return `> ${entry.quote.replace(/\n+/g, ' ')}\n\n— ${where} [${entry.ref}]`;
+  });
+  const block = deps.citations ? deps.citations.writeBlock(entries) : writeEntries(entries);
+  return { text: `${OFFLINE_LABEL}\n\n${quoted.join('\n\n')}\n\n${block}`, sources: usable.length };
+}

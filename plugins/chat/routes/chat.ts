@@ -1,0 +1,85 @@
+// The chat endpoints (spec core 4.2, embed-chat 4): ask (SSE), answer an
+// ask_user (SSE continuation), follow a turn (SSE), cancel, feedback.
+import type { ServerRoute } from '@hapi/hapi';
+import type { SessionsService } from '../sessions/service.ts';
+import type { TurnsService } from '../turn/service.ts';
+import type { CapabilityKey } from '../capabilities.ts';
+import { FRAME_DOC } from '../turn/frames.ts';
+import * as s from '../schemas.ts';
+import { sseResponse } from './sse.ts';
+import { callerOf, chatAuth, member, sessionIdOf, tags } from './sessions.ts';
+
+export function chatRoutes(sessions: SessionsService, turns: TurnsService): ServerRoute[] {
+  return [
+    {
+      method: 'POST', path: '/api/chat/{session_id}',
+      options: {
+        auth: chatAuth, tags, plugins: { platform: member },
+        description: 'Ask a question; the answer streams as SSE',
+        notes: FRAME_DOC,
+        validate: { params: s.sessionParams, query: s.clientQuery, payload: s.chatBody },
+      },
+      handler: async (request, h) => {
+        const { content, capability_keys } = request.payload as { content: string; capability_keys?: CapabilityKey[] };
+        const started = await turns.ask(...callerOf(request), sessionIdOf(request), content, [...new Set(capability_keys ?? [])]);
+        return sseResponse(request, h, (out) => {
+          const detach = started.channel.subscribe(0, out) || (() => {});
+          started.go();
+          return detach;
+        });
+      },
+    },
+    {
+      method: 'POST', path: '/api/chat/{session_id}/human-input',
+      options: {
+        auth: chatAuth, tags, plugins: { platform: member },
+        description: 'Answer the pending ask_user question (owner of the session only); the rest of the answer streams as SSE',
+        notes: FRAME_DOC,
+        validate: { params: s.sessionParams, query: s.clientQuery, payload: s.humanInputBody },
+      },
+      handler: async (request, h) => {
+        const { tool_call_id, answer } = request.payload as { tool_call_id: string; answer: string };
+        const started = await turns.answer(...callerOf(request), sessionIdOf(request), tool_call_id, answer);
+        return sseResponse(request, h, (out) => {
+          const detach = started.channel.subscribe(started.channel.lastSeq, out) || (() => {});
+          started.go();
+          return detach;
+        });
+      },
+    },
+    {
+      method: 'GET', path: '/api/chat/{session_id}/stream',
+      options: {
+        auth: chatAuth, tags, plugins: { platform: member },
+        description: 'Replay the frames of the session\'s latest turn (or turn_id) after seq `after`, then follow it until it ends',
+        notes: FRAME_DOC,
+        validate: { params: s.sessionParams, query: s.streamQuery },
+      },
+      handler: (request, h) => {
+        const { after, turn_id } = request.query as { after: number; turn_id?: string };
+        return sseResponse(request, h, (out) => turns.follow(...callerOf(request), sessionIdOf(request), turn_id, after, out));
+      },
+    },
+    {
+      method: 'POST', path: '/api/chat/{session_id}/cancel',
+      options: {
+        auth: chatAuth, tags, plugins: { platform: member },
+        description: 'Stop the running answer: stopped (it was streaming), cancelling (between model calls), no_active_turn',
+        validate: { params: s.sessionParams, query: s.cancelQuery }, response: { schema: s.cancelResult },
+      },
+      handler: (request) => turns.cancel(...callerOf(request), sessionIdOf(request), (request.query as { turn_id?: string }).turn_id),
+    },
+    {
+      method: 'POST', path: '/api/chat/{session_id}/feedback',
+      options: {
+        auth: chatAuth, tags, plugins: { platform: member },
+        description: 'Rate an assistant message (201 first time, 200 when it replaces an earlier rating)',
+        validate: { params: s.sessionParams, query: s.clientQuery, payload: s.feedbackBody }, response: { schema: s.feedbackResult },
+      },
+      handler: async (request, h) => {
+        const result = await sessions.feedback(...callerOf(request), sessionIdOf(request), request.payload as never);
+        return h.response(result).code(result.created ? 201 : 200);
+      },
+    },
+  ];
+}

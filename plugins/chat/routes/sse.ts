@@ -1,0 +1,47 @@
+// An SSE response fed by a turn's frames, written straight to the socket:
+// one res.write per frame, no stream piping in between (the relay's
+// per-token cost). Errors found before the stream starts (validation,
+// ownership, a busy session) are ordinary hapi error responses; once the head
+// is written the request is taken over (h.abandon). The stream ends with the
+// turn (or its suspension); a client that goes away only detaches: the turn
+// goes on and its frames stay readable (GET /api/chat/{session_id}/stream?after=).
+import type { Request, ResponseToolkit } from '@hapi/hapi';
+import type { Subscriber } from '../turn/channel.ts';
+
+export async function sseResponse(request: Request, h: ResponseToolkit, attach: (out: Subscriber) => (() => void) | Promise<() => void>) {
+  const res = request.raw.res;
+  let headed = false;
+  let closed = false;
+  let ended = false;
+  const early: string[] = [];
+  let detach: (() => void) | undefined;
+  const out: Subscriber = {
+    write: (chunk) => {
+      if (closed) return;
+      if (headed) res.write(chunk);
+      else early.push(chunk);
+    },
+    end: () => {
+      if (ended) return;
+      ended = true;
+      if (headed && !closed) res.end();
+    },
+  };
+  // May throw (404, 403, 409): nothing is written yet, hapi answers the error.
+  detach = await attach(out);
+  res.once('close', () => {
+    closed = true;
+    detach?.();
+  });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    'x-accel-buffering': 'no',
+    connection: 'keep-alive',
+  });
+  headed = true;
+  if (early.length > 0) res.write(early.join(''));
+  else res.flushHeaders();
+  if (ended) res.end();
+  return h.abandon;
+}

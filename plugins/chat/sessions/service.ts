@@ -1,0 +1,123 @@
+// Sessions, their messages and feedback, always scoped to the caller (owner
+// and client: sessions/caller.ts). Knows nothing of HTTP.
+import type { Principal } from '../../../core/auth/principal.ts';
+import type { CoreServices } from '../../../core/plugin-contract.ts';
+import { isValidTenantAlias, type TenantTransaction } from '../../../core/db/tenant.ts';
+import { notFound } from '../../../core/errors.ts';
+import type { Emit } from '../events.ts';
+import { agentsStore } from '../store/agents.ts';
+import { feedbackStore, messagesStore, sessionsStore } from '../store/sessions.ts';
+import { assertOwns, resolveCaller, type Caller, type SelectedClient } from './caller.ts';
+import { messageView, sessionView, utc } from './view.ts';
+
+export interface SessionsDeps {
+  emit: Emit;
+  /** Stops the unfinished turn of a session being deleted (the turns service). */
+  stopActiveTurn(tenantId: string, sessionId: string): Promise<void>;
+}
+
+// Session ids are UUIDs: anything else names no session (and must not reach a uuid column).
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function createSessionsService(core: Pick<CoreServices, 'withTenant'>, deps: SessionsDeps) {
+  const { withTenant } = core;
+
+  /** Runs `work` with the caller resolved and the session checked to be theirs. */
+  async function owned<T>(
+    tenantId: string, principal: Principal, selected: SelectedClient, sessionId: string,
+    work: (trx: TenantTransaction, caller: Caller, session: NonNullable<Awaited<ReturnType<typeof sessionsStore.get>>>) => Promise<T>,
+  ): Promise<T> {
+    return withTenant(tenantId, async (trx) => {
+      const caller = await resolveCaller(trx, tenantId, principal, selected);
+      const session = assertOwns(caller, await sessionsStore.get(trx, sessionId), sessionId);
+      return work(trx, caller, session);
+    });
+  }
+
+  const service = {
+    owned,
+
+    /**
+     * Who owns a session (other plugins ask: integrations' session-scoped
+     * credentials): its owner's sub, null when the tenant has no such active
+     * session (deleted ones included, as everywhere else). No caller, no client:
+     * the asking plugin decides what the owner may do.
+     */
+    async sessionOwner(tenantId: string, sessionId: string): Promise<{ sub: string } | null> {
+      if (!isValidTenantAlias(tenantId) || !UUID.test(sessionId)) return null;
+      const row = await withTenant(tenantId, (trx) => sessionsStore.get(trx, sessionId));
+      return row ? { sub: row.owner_sub } : null;
+    },
+
+    async create(tenantId: string, principal: Principal, selected: SelectedClient, input: { title?: string; agent_name?: string }) {
+      return withTenant(tenantId, async (trx) => {
+        const caller = await resolveCaller(trx, tenantId, principal, selected);
+        if (input.agent_name && !(await agentsStore.get(trx, input.agent_name))) {
+          throw notFound(`Agent not found: ${input.agent_name}`, 'AGENT_NOT_FOUND');
+        }
+        const row = await sessionsStore.insert(trx, {
+          tenant_id: tenantId, client_id: caller.clientId, owner_sub: caller.owner,
+          agent_name: input.agent_name ?? null, title: input.title ?? '',
+        });
+        await deps.emit(trx, tenantId, 'chat.session.created', { session_id: row.id, client_id: row.client_id, agent_name: row.agent_name });
+        return sessionView(row);
+      });
+    },
+
+    async list(tenantId: string, principal: Principal, selected: SelectedClient, skip: number, limit: number) {
+      return withTenant(tenantId, async (trx) => {
+        const caller = await resolveCaller(trx, tenantId, principal, selected);
+        const page = await sessionsStore.listOwned(trx, caller.clientId, caller.owner, skip, limit);
+        return { items: page.items.map(sessionView), total: page.total, skip, limit };
+      });
+    },
+
+    get: (tenantId: string, principal: Principal, selected: SelectedClient, sessionId: string) =>
+      owned(tenantId, principal, selected, sessionId, async (_trx, _caller, session) => sessionView(session)),
+
+    rename: (tenantId: string, principal: Principal, selected: SelectedClient, sessionId: string, title: string) =>
+      owned(tenantId, principal, selected, sessionId, async (trx) => sessionView((await sessionsStore.rename(trx, sessionId, title))!)),
+
+    async remove(tenantId: string, principal: Principal, selected: SelectedClient, sessionId: string) {
+      await owned(tenantId, principal, selected, sessionId, async (trx, _caller, session) => {
+        await sessionsStore.softDelete(trx, sessionId);
+        await deps.emit(trx, tenantId, 'chat.session.ended', { session_id: sessionId, client_id: session.client_id, reason: 'deleted' });
+      });
+      await deps.stopActiveTurn(tenantId, sessionId);
+    },
+
+    messages: (tenantId: string, principal: Principal, selected: SelectedClient, sessionId: string, after: number, limit: number) =>
+      owned(tenantId, principal, selected, sessionId, async (trx) => {
+        const rows = await messagesStore.page(trx, sessionId, after, limit + 1);
+        const page = rows.slice(0, limit);
+        const feedback = new Map((await messagesStore.feedbackOf(trx, page.map((m) => m.id))).map((f) => [f.message_id, f]));
+        return {
+          items: page.map((row) => messageView(row, feedback.get(row.id))),
+          next_after: rows.length > limit ? page.at(-1)!.id : null,
+          limit,
+        };
+      }),
+
+    feedback: (tenantId: string, principal: Principal, selected: SelectedClient, sessionId: string, input: { message_id: number; rating: number; comment?: string }) =>
+      owned(tenantId, principal, selected, sessionId, async (trx, caller) => {
+        const message = await messagesStore.get(trx, input.message_id);
+        if (!message || message.session_id !== sessionId || message.role !== 'assistant') {
+          throw notFound(`Assistant message not found in this session: ${input.message_id}`, 'MESSAGE_NOT_FOUND');
+        }
+        const row = await feedbackStore.upsert(trx, {
+          tenant_id: tenantId, message_id: input.message_id, session_id: sessionId, rater_sub: caller.owner,
+          rating: input.rating, comment: input.comment ?? '',
+        });
+        return {
+          created: row.inserted,
+          feedback: {
+            message_id: row.message_id, session_id: row.session_id, rating: row.rating, comment: row.comment,
+            created_at: utc(row.created_at), updated_at: utc(row.updated_at),
+          },
+        };
+      }),
+  };
+  return service;
+}
+
+export type SessionsService = ReturnType<typeof createSessionsService>;

@@ -1,0 +1,78 @@
+// kysely queries for sessions, messages and feedback.
+import { sql } from 'kysely';
+import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import '../tables.ts';
+
+const sessionColumns = ['id', 'client_id', 'owner_sub', 'agent_name', 'title', 'is_active', 'created_at', 'last_active'] as const;
+const messageColumns = ['id', 'session_id', 'turn_id', 'role', 'content', 'tool_metadata', 'created_at'] as const;
+
+export const sessionsStore = {
+  insert: (trx: TenantTransaction, values: { tenant_id: string; client_id: number; owner_sub: string; agent_name: string | null; title: string }) =>
+    trx.insertInto('chat_sessions').values(values).returning([...sessionColumns]).executeTakeFirstOrThrow(),
+
+  /** An active session by id (deleted ones are gone for every purpose). */
+  get: (trx: TenantTransaction, id: string) =>
+    trx.selectFrom('chat_sessions').select([...sessionColumns]).where('id', '=', id).where('is_active', '=', true).executeTakeFirst(),
+
+  listOwned: async (trx: TenantTransaction, clientId: number, ownerSub: string, skip: number, limit: number) => {
+    const base = trx.selectFrom('chat_sessions')
+      .where('client_id', '=', clientId).where('owner_sub', '=', ownerSub).where('is_active', '=', true);
+    const [items, count] = await Promise.all([
+      base.select([...sessionColumns]).orderBy('last_active', 'desc').orderBy('created_at', 'desc').orderBy('id')
+        .offset(skip).limit(limit).execute(),
+      base.select(trx.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { items, total: Number(count.n) };
+  },
+
+  rename: (trx: TenantTransaction, id: string, title: string) =>
+    trx.updateTable('chat_sessions').set({ title }).where('id', '=', id).where('is_active', '=', true)
+      .returning([...sessionColumns]).executeTakeFirst(),
+
+  /** Sets the title only while it is empty (the first question names the conversation). */
+  touch: (trx: TenantTransaction, id: string, titleIfEmpty: string) =>
+    trx.updateTable('chat_sessions')
+      .set({ last_active: sql`now()` as never, title: sql`CASE WHEN title = '' THEN ${titleIfEmpty} ELSE title END` as never })
+      .where('id', '=', id).execute(),
+
+  softDelete: async (trx: TenantTransaction, id: string) =>
+    (await trx.updateTable('chat_sessions').set({ is_active: false, deleted_at: sql`now()` as never })
+      .where('id', '=', id).where('is_active', '=', true).executeTakeFirst()).numUpdatedRows > 0n,
+};
+
+export const messagesStore = {
+  insert: (trx: TenantTransaction, values: {
+    tenant_id: string; session_id: string; turn_id: string | null; role: 'user' | 'assistant'; content: string; tool_metadata: Record<string, unknown>;
+  }) =>
+    trx.insertInto('chat_messages').values({ ...values, tool_metadata: JSON.stringify(values.tool_metadata) })
+      .returning([...messageColumns]).executeTakeFirstOrThrow(),
+
+  page: (trx: TenantTransaction, sessionId: string, afterId: number, limit: number) =>
+    trx.selectFrom('chat_messages').select([...messageColumns])
+      .where('session_id', '=', sessionId).where('id', '>', afterId).orderBy('id').limit(limit).execute(),
+
+  count: async (trx: TenantTransaction, sessionId: string) =>
+    Number((await trx.selectFrom('chat_messages').select(trx.fn.countAll<number>().as('n')).where('session_id', '=', sessionId).executeTakeFirstOrThrow()).n),
+
+  /** The last `limit` messages before `beforeId`, oldest first (the model's history). */
+  history: async (trx: TenantTransaction, sessionId: string, beforeId: number, limit: number) =>
+    limit === 0 ? [] : (await trx.selectFrom('chat_messages').select(['id', 'role', 'content'])
+      .where('session_id', '=', sessionId).where('id', '<', beforeId).orderBy('id', 'desc').limit(limit).execute()).reverse(),
+
+  get: (trx: TenantTransaction, id: number) =>
+    trx.selectFrom('chat_messages').select([...messageColumns]).where('id', '=', id).executeTakeFirst(),
+
+  feedbackOf: (trx: TenantTransaction, messageIds: number[]) =>
+    messageIds.length === 0 ? Promise.resolve([]) : trx.selectFrom('chat_feedback').select(['message_id', 'rating', 'comment', 'updated_at'])
+      .where('message_id', 'in', messageIds).execute(),
+};
+
+export const feedbackStore = {
+  upsert: (trx: TenantTransaction, values: { tenant_id: string; message_id: number; session_id: string; rater_sub: string; rating: number; comment: string }) =>
+    trx.insertInto('chat_feedback').values(values)
+      .onConflict((oc) => oc.column('message_id').doUpdateSet({
+        rating: values.rating, comment: values.comment, rater_sub: values.rater_sub, updated_at: sql`now()` as never,
+      }))
+      .returning(['message_id', 'session_id', 'rating', 'comment', 'created_at', 'updated_at', sql<boolean>`(xmax = 0)`.as('inserted')])
+      .executeTakeFirstOrThrow(),
+};

@@ -1,0 +1,66 @@
+// The two statements that start a turn (besides resolving the client): one
+// read (the session, its unfinished turn, its agent and recent history) and
+// one write (the question, the turn, the session's activity). A question's
+// time to first token is mostly round trips to Postgres while hundreds of
+// turns start at once, so they are kept to these two.
+import { sql } from 'kysely';
+import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { AgentModelSettings, TurnPhase, TurnStatus } from '../tables.ts';
+
+interface AgentRow {
+  name: string;
+  instructions: string;
+  model: AgentModelSettings;
+  functions: string[];
+  max_iterations: number;
+  token_budget: number;
+  emit_iteration_events: boolean;
+}
+
+export interface TurnStartRead {
+  id: string;
+  client_id: number;
+  owner_sub: string;
+  agent_name: string | null;
+  active: { id: string; status: TurnStatus } | null;
+  own_agent: AgentRow | null;
+  client_agent: AgentRow | null;
+  history: { id: number; role: 'user' | 'assistant'; content: string }[];
+}
+
+const AGENT_JSON = sql`json_build_object('name', a.name, 'instructions', a.instructions, 'model', a.model, 'functions', a.functions,
+  'max_iterations', a.max_iterations, 'token_budget', a.token_budget, 'emit_iteration_events', a.emit_iteration_events)`;
+
+export const turnStartStore = {
+  read: async (trx: TenantTransaction, sessionId: string, historyLimit: number): Promise<TurnStartRead | undefined> =>
+    (await sql<TurnStartRead>`
+      SELECT s.id, s.client_id::int AS client_id, s.owner_sub, s.agent_name,
+        (SELECT json_build_object('id', t.id, 'status', t.status) FROM chat_turns t
+          WHERE t.session_id = s.id AND t.status IN ('running', 'suspended', 'cancelling') LIMIT 1) AS active,
+        (SELECT ${AGENT_JSON} FROM chat_agents a WHERE a.name = s.agent_name) AS own_agent,
+        (SELECT ${AGENT_JSON} FROM chat_client_agents c JOIN chat_agents a ON a.tenant_id = c.tenant_id AND a.name = c.agent_name
+          WHERE c.client_id = s.client_id) AS client_agent,
+        (SELECT coalesce(json_agg(h ORDER BY h.id), '[]'::json) FROM
+          (SELECT m.id, m.role, m.content FROM chat_messages m WHERE m.session_id = s.id ORDER BY m.id DESC LIMIT ${historyLimit}) h) AS history
+      FROM chat_sessions s WHERE s.id = ${sessionId}::uuid AND s.is_active`.execute(trx)).rows[0],
+
+  /** Inserts the question and its turn and marks the session active; returns the question's message id. */
+  write: async (trx: TenantTransaction, values: {
+    tenantId: string; sessionId: string; turnId: string; runnerId: string; phase: TurnPhase; content: string; title: string; state: unknown;
+  }): Promise<number> =>
+    Number((await sql<{ id: number }>`
+      WITH msg AS (
+        INSERT INTO chat_messages (tenant_id, session_id, turn_id, role, content, tool_metadata)
+        VALUES (${values.tenantId}, ${values.sessionId}::uuid, ${values.turnId}::uuid, 'user', ${values.content}, '{}')
+        RETURNING id
+      ), turn AS (
+        INSERT INTO chat_turns (id, tenant_id, session_id, status, phase, runner_id, user_message_id, state)
+        SELECT ${values.turnId}::uuid, ${values.tenantId}, ${values.sessionId}::uuid, 'running', ${values.phase}, ${values.runnerId}::uuid, msg.id,
+          ${JSON.stringify(values.state)}::jsonb FROM msg
+        RETURNING id
+      ), touched AS (
+        UPDATE chat_sessions SET last_active = now(), title = CASE WHEN title = '' THEN ${values.title} ELSE title END
+        WHERE id = ${values.sessionId}::uuid RETURNING id
+      )
+      SELECT msg.id FROM msg, turn, touched`.execute(trx)).rows[0].id),
+};

@@ -1,0 +1,88 @@
+// A turn's frames in the process that runs it: published frames go to every
+// local subscriber at once (no database on the token path). Nothing is kept
+// here for replay: a subscriber that arrives late reads Postgres and the frame
+// writer's unflushed frames (turn/service.ts follow), then attaches here.
+// Keeping frames of hundreds of long answers in memory would make the garbage
+// collector copy them over and over, and its pauses are what tokens wait behind.
+import { encodeFrame, type Frame } from './frames.ts';
+
+export interface PreparedFrame {
+  seq: number;
+  json: string;
+  sse: string;
+}
+
+export interface Subscriber {
+  write(chunk: string): void;
+  end(): void;
+}
+
+export class TurnChannel {
+  readonly turnId: string;
+  /** The seq of the last frame sent to the subscribers. */
+  private delivered: number;
+  private readonly subscribers = new Set<Subscriber>();
+  private nextSeq: number;
+  private ended = false;
+  private readonly persist: (seq: number, json: string) => void;
+
+  constructor(turnId: string, afterSeq: number, persist: (seq: number, json: string) => void) {
+    this.turnId = turnId;
+    this.delivered = afterSeq;
+    this.nextSeq = afterSeq + 1;
+    this.persist = persist;
+  }
+
+  get lastSeq(): number {
+    return this.nextSeq - 1;
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  /** Sends a frame to the subscribers and hands it to the writer; returns its seq. */
+  publish(frame: Frame): number {
+    const prepared = this.prepare(frame);
+    this.persist(prepared.seq, prepared.json);
+    this.deliver(prepared);
+    return prepared.seq;
+  }
+
+  /**
+   * Numbers a frame without sending it: the last frames of a turn are written
+   * in the transaction that ends it, then delivered (deliver) once it committed.
+   */
+  prepare(frame: Frame): PreparedFrame {
+    if (this.ended) throw new Error(`turn ${this.turnId}: frame after the end`);
+    const seq = this.nextSeq++;
+    return { seq, ...encodeFrame(seq, frame) };
+  }
+
+  deliver(prepared: PreparedFrame): void {
+    this.delivered = prepared.seq;
+    for (const subscriber of this.subscribers) subscriber.write(prepared.sse);
+  }
+
+  /**
+   * Follows from `after` when the subscriber has seen every frame sent so far;
+   * returns false when it has not (it reads the rest elsewhere, then asks again).
+   */
+  subscribe(after: number, subscriber: Subscriber): (() => void) | false {
+    if (after < this.delivered) return false;
+    if (this.ended) {
+      subscriber.end();
+      return () => {};
+    }
+    this.subscribers.add(subscriber);
+    return () => this.subscribers.delete(subscriber);
+  }
+
+  /** No more frames: subscribers' streams end. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    for (const subscriber of this.subscribers) subscriber.end();
+    this.subscribers.clear();
+  }
+}

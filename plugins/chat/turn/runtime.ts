@@ -1,0 +1,34 @@
+// Everything a turn needs from the process that runs it, in one object.
+import type { CoreServices } from '../../../core/plugin-contract.ts';
+import type { IngestionApi } from '../../ingestion/api.ts';
+import type { CitationsApi } from '../../citations/api.ts';
+import type { ChatOptions } from '../options.ts';
+import type { ModelClient } from '../model/types.ts';
+import type { Emit } from '../events.ts';
+import type { FrameWriter, FrameBatch } from './frame-writer.ts';
+import type { LocalRuns } from './local-runs.ts';
+import type { PreparedFrame } from './channel.ts';
+
+export interface Runtime {
+  core: CoreServices;
+  options: ChatOptions;
+  /** undefined: no model configured, the offline responder answers. */
+  model: ModelClient | undefined;
+  modelName: string;
+  emit: Emit;
+  writer: FrameWriter;
+  runs: LocalRuns;
+  ingestion(): IngestionApi | undefined;
+  citations(): CitationsApi | undefined;
+}
+
+export const ASK_USER_TIMEOUT_TASK = 'chat.ask_user_timeout';
+export const askUserJobKey = (turnId: string) => `chat.ask_user:${turnId}`;
+
+export function batchOfPrepared(tenantId: string, turnId: string, frames: PreparedFrame[]): FrameBatch[] {
+  if (frames.length === 0) return [];
+  return [{
+    tenant_id: tenantId, turn_id: turnId, first_seq: frames[0].seq, last_seq: frames.at(-1)!.seq,
+    frames: `[${frames.map((f) => f.json).join(',')}]`,
+  }];
+}
