@@ -2,6 +2,48 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
 
 CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public;
 
+CREATE FUNCTION public.ingestion_fuzzy_terms(p_words text[], p_min_similarity real, p_per_word integer) RETURNS TABLE(word text, term text)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public'
+    AS $$
+  SELECT w.word, s.term FROM unnest(p_words) AS w (word)
+  CROSS JOIN LATERAL (
+    SELECT t.term FROM public.ingestion_terms t
+    WHERE t.tenant_id = current_setting('app.tenant_id', true)
+      AND NOT EXISTS (SELECT 1 FROM public.ingestion_terms e WHERE e.tenant_id = current_setting('app.tenant_id', true) AND e.term = w.word)
+      AND t.term % w.word AND similarity(t.term, w.word) >= p_min_similarity
+    ORDER BY similarity(t.term, w.word) DESC, t.term
+    LIMIT p_per_word
+  ) s
+$$;
+
+CREATE FUNCTION public.ingestion_keyword_candidates(p_english tsquery, p_portuguese tsquery, p_collections integer[], p_max_matches integer, p_limit integer) RETURNS TABLE(id uuid, rank real)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public'
+    AS $$
+  SELECT m.id, ts_rank_cd(m.tsv, CASE WHEN m.ts_config = 'portuguese'::regconfig THEN p_portuguese ELSE p_english END, 1) AS rank
+  FROM (
+    SELECT c.id, c.tsv, c.ts_config FROM public.ingestion_chunks c
+    WHERE c.tenant_id = current_setting('app.tenant_id', true)
+      AND c.is_current
+      AND ((c.ts_config = 'english'::regconfig AND c.tsv @@ p_english) OR (c.ts_config = 'portuguese'::regconfig AND c.tsv @@ p_portuguese))
+      AND (p_collections IS NULL OR c.collection_id = ANY (p_collections))
+    LIMIT p_max_matches
+  ) m
+  ORDER BY rank DESC, m.id
+  LIMIT p_limit
+$$;
+
+CREATE FUNCTION public.ingestion_revision_immutable() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF OLD.status <> 'building' THEN
+    RAISE EXCEPTION 'revision % is % and immutable', OLD.id, OLD.status USING ERRCODE = 'check_violation';
+  END IF;
+  RETURN NEW;
+END $$;
+
 CREATE FUNCTION public.platform_add_job(p_identifier text, p_payload json, p_queue_name text, p_run_at timestamp with time zone, p_max_attempts integer, p_job_key text, p_job_key_mode text) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog'
@@ -47,6 +89,182 @@ ALTER TABLE ONLY public.api_keys FORCE ROW LEVEL SECURITY;
 
 ALTER TABLE public.api_keys ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME public.api_keys_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.chat_agents (
+    tenant_id text NOT NULL,
+    name text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    instructions text DEFAULT ''::text NOT NULL,
+    model jsonb DEFAULT '{}'::jsonb NOT NULL,
+    functions text[] DEFAULT '{}'::text[] NOT NULL,
+    max_iterations integer DEFAULT 10 NOT NULL,
+    token_budget integer DEFAULT 100000 NOT NULL,
+    emit_iteration_events boolean DEFAULT false NOT NULL,
+    version integer DEFAULT 1 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT chat_agents_max_iterations_check CHECK (((max_iterations >= 1) AND (max_iterations <= 100))),
+    CONSTRAINT chat_agents_name_check CHECK ((name ~ '^[a-z0-9][a-z0-9_-]{0,63}$'::text)),
+    CONSTRAINT chat_agents_token_budget_check CHECK ((token_budget > 0))
+);
+
+ALTER TABLE ONLY public.chat_agents FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.chat_client_agents (
+    tenant_id text NOT NULL,
+    client_id bigint NOT NULL,
+    agent_name text NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.chat_client_agents FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.chat_feedback (
+    tenant_id text NOT NULL,
+    message_id bigint NOT NULL,
+    session_id uuid NOT NULL,
+    rater_sub text NOT NULL,
+    rating integer NOT NULL,
+    comment text DEFAULT ''::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.chat_feedback FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.chat_messages (
+    id bigint NOT NULL,
+    tenant_id text NOT NULL,
+    session_id uuid NOT NULL,
+    turn_id uuid,
+    role text NOT NULL,
+    content text NOT NULL,
+    tool_metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT chat_messages_role_check CHECK ((role = ANY (ARRAY['user'::text, 'assistant'::text])))
+);
+
+ALTER TABLE ONLY public.chat_messages FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.chat_messages ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.chat_messages_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.chat_runners (
+    id uuid NOT NULL,
+    started_at timestamp with time zone DEFAULT now() NOT NULL,
+    heartbeat_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE public.chat_sessions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    client_id bigint NOT NULL,
+    owner_sub text NOT NULL,
+    agent_name text,
+    title text DEFAULT ''::text NOT NULL,
+    is_active boolean DEFAULT true NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_active timestamp with time zone DEFAULT now() NOT NULL,
+    deleted_at timestamp with time zone
+);
+
+ALTER TABLE ONLY public.chat_sessions FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.chat_turn_frames (
+    tenant_id text NOT NULL,
+    turn_id uuid NOT NULL,
+    first_seq integer NOT NULL,
+    last_seq integer NOT NULL,
+    frames text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT chat_turn_frames_check CHECK ((last_seq >= first_seq))
+);
+
+ALTER TABLE ONLY public.chat_turn_frames FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.chat_turns (
+    id uuid NOT NULL,
+    tenant_id text NOT NULL,
+    session_id uuid NOT NULL,
+    status text NOT NULL,
+    phase text DEFAULT 'idle'::text NOT NULL,
+    cancel_outcome text,
+    runner_id uuid,
+    user_message_id bigint NOT NULL,
+    assistant_message_id bigint,
+    pending_tool_call_id text,
+    state jsonb NOT NULL,
+    last_seq integer DEFAULT 0 NOT NULL,
+    error text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    finished_at timestamp with time zone,
+    CONSTRAINT chat_turns_cancel_outcome_check CHECK ((cancel_outcome = ANY (ARRAY['stopped'::text, 'cancelling'::text]))),
+    CONSTRAINT chat_turns_phase_check CHECK ((phase = ANY (ARRAY['idle'::text, 'model'::text, 'tool'::text]))),
+    CONSTRAINT chat_turns_status_check CHECK ((status = ANY (ARRAY['running'::text, 'suspended'::text, 'cancelling'::text, 'completed'::text, 'stopped'::text, 'cancelled'::text, 'failed'::text])))
+);
+
+ALTER TABLE ONLY public.chat_turns FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.citation_provenance (
+    tenant_id text NOT NULL,
+    context_type text NOT NULL,
+    context_id text NOT NULL,
+    chunk_id uuid NOT NULL,
+    revision_id text NOT NULL,
+    function_name text NOT NULL,
+    first_shown_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.citation_provenance FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.citations (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    seq bigint NOT NULL,
+    chunk_id uuid NOT NULL,
+    revision_id text NOT NULL,
+    document_id uuid,
+    collection_id integer,
+    document_name text NOT NULL,
+    execution_context_type text NOT NULL,
+    execution_context_id text NOT NULL,
+    client_id integer,
+    quoted_text text,
+    page integer,
+    section text,
+    shown_to_context boolean,
+    verification_status text NOT NULL,
+    match_type text,
+    match_score double precision,
+    matched_span_start integer,
+    matched_span_end integer,
+    verified_at timestamp with time zone,
+    verified_by_context_type text,
+    verified_by_context_id text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT citations_check CHECK (((matched_span_start IS NULL) = (matched_span_end IS NULL))),
+    CONSTRAINT citations_check1 CHECK (((matched_span_start IS NULL) OR ((matched_span_start >= 0) AND (matched_span_end >= matched_span_start)))),
+    CONSTRAINT citations_match_type_check CHECK ((match_type = ANY (ARRAY['exact'::text, 'normalized'::text, 'fuzzy'::text, 'not_found'::text]))),
+    CONSTRAINT citations_verification_status_check CHECK ((verification_status = ANY (ARRAY['verified'::text, 'failed'::text, 'pending'::text, 'unverified'::text, 'out_of_provenance'::text])))
+);
+
+ALTER TABLE ONLY public.citations FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.citations ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.citations_seq_seq
     START WITH 1
     INCREMENT BY 1
     NO MINVALUE
@@ -117,6 +335,206 @@ CREATE TABLE public.events (
 );
 
 ALTER TABLE ONLY public.events FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.ingestion_blobs (
+    tenant_id text NOT NULL,
+    content_hash text NOT NULL,
+    size_bytes bigint NOT NULL,
+    bytes bytea NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+ALTER TABLE ONLY public.ingestion_blobs ALTER COLUMN bytes SET STORAGE EXTERNAL;
+
+ALTER TABLE ONLY public.ingestion_blobs FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.ingestion_chunks (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    revision_id uuid NOT NULL,
+    document_id uuid NOT NULL,
+    collection_id integer NOT NULL,
+    ordinal integer NOT NULL,
+    kind text DEFAULT 'text'::text NOT NULL,
+    text text NOT NULL,
+    page integer DEFAULT 0 NOT NULL,
+    section text,
+    char_start integer NOT NULL,
+    char_end integer NOT NULL,
+    token_count integer NOT NULL,
+    ts_config regconfig DEFAULT 'english'::regconfig NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector(ts_config, text)) STORED,
+    is_current boolean DEFAULT false NOT NULL,
+    embedding public.vector,
+    embedding_dims integer,
+    embedding_model text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT ingestion_chunks_check CHECK ((char_end >= char_start)),
+    CONSTRAINT ingestion_chunks_check1 CHECK (((embedding IS NULL) = (embedding_dims IS NULL))),
+    CONSTRAINT ingestion_chunks_kind_check CHECK ((kind = ANY (ARRAY['text'::text, 'ocr'::text, 'table'::text, 'vision'::text])))
+);
+
+ALTER TABLE ONLY public.ingestion_chunks FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.ingestion_collections (
+    id integer NOT NULL,
+    tenant_id text NOT NULL,
+    parent_id integer,
+    name text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT ingestion_collections_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200)))
+);
+
+ALTER TABLE ONLY public.ingestion_collections FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.ingestion_collections ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.ingestion_collections_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.ingestion_documents (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    collection_id integer NOT NULL,
+    source_id integer,
+    source_key text,
+    name text NOT NULL,
+    filename text NOT NULL,
+    content_type text NOT NULL,
+    size_bytes bigint NOT NULL,
+    content_hash text NOT NULL,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    page_count integer,
+    ingestion_status text DEFAULT 'pending'::text NOT NULL,
+    stage text,
+    progress_pct integer DEFAULT 0 NOT NULL,
+    error text,
+    run_id uuid,
+    run_revision_id uuid,
+    latest_revision_id uuid,
+    chunk_count integer DEFAULT 0 NOT NULL,
+    runs integer DEFAULT 0 NOT NULL,
+    started_at timestamp with time zone,
+    completed_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT ingestion_documents_ingestion_status_check CHECK ((ingestion_status = ANY (ARRAY['pending'::text, 'ingesting'::text, 'ready'::text, 'error'::text]))),
+    CONSTRAINT ingestion_documents_progress_pct_check CHECK (((progress_pct >= 0) AND (progress_pct <= 100))),
+    CONSTRAINT ingestion_documents_stage_check CHECK ((stage = ANY (ARRAY['validate'::text, 'create_revision'::text, 'parse_and_chunk'::text, 'enrich'::text, 'finalize'::text, 'done'::text])))
+);
+
+ALTER TABLE ONLY public.ingestion_documents FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.ingestion_page_images (
+    tenant_id text NOT NULL,
+    revision_id uuid NOT NULL,
+    document_id uuid NOT NULL,
+    collection_id integer NOT NULL,
+    page integer NOT NULL,
+    kind text NOT NULL,
+    png bytea NOT NULL,
+    is_current boolean DEFAULT false NOT NULL,
+    embedding public.vector,
+    embedding_dims integer,
+    embedding_model text,
+    CONSTRAINT ingestion_page_images_kind_check CHECK ((kind = ANY (ARRAY['text'::text, 'drawing'::text, 'table'::text])))
+);
+ALTER TABLE ONLY public.ingestion_page_images ALTER COLUMN png SET STORAGE EXTERNAL;
+
+ALTER TABLE ONLY public.ingestion_page_images FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.ingestion_quota_slots (
+    tenant_id text NOT NULL,
+    document_id uuid NOT NULL,
+    run_id uuid NOT NULL,
+    acquired_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.ingestion_quota_slots FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.ingestion_revisions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    document_id uuid NOT NULL,
+    revision_number integer NOT NULL,
+    status text DEFAULT 'building'::text NOT NULL,
+    content_hash text NOT NULL,
+    content_type text NOT NULL,
+    size_bytes bigint NOT NULL,
+    parser text,
+    language text,
+    text text,
+    pages jsonb DEFAULT '[]'::jsonb NOT NULL,
+    sections jsonb DEFAULT '[]'::jsonb NOT NULL,
+    page_count integer,
+    warnings jsonb DEFAULT '[]'::jsonb NOT NULL,
+    enrichment jsonb DEFAULT '{}'::jsonb NOT NULL,
+    error text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    completed_at timestamp with time zone,
+    CONSTRAINT ingestion_revisions_revision_number_check CHECK ((revision_number > 0)),
+    CONSTRAINT ingestion_revisions_status_check CHECK ((status = ANY (ARRAY['building'::text, 'ready'::text, 'failed'::text])))
+);
+
+ALTER TABLE ONLY public.ingestion_revisions FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.ingestion_sync_sources (
+    id integer NOT NULL,
+    tenant_id text NOT NULL,
+    name text NOT NULL,
+    kind text NOT NULL,
+    collection_id integer NOT NULL,
+    directory text,
+    pattern text,
+    recursive boolean DEFAULT true NOT NULL,
+    urls jsonb,
+    schedule text,
+    timezone text DEFAULT 'UTC'::text NOT NULL,
+    active boolean DEFAULT true NOT NULL,
+    last_sync_started_at timestamp with time zone,
+    last_sync_at timestamp with time zone,
+    last_sync_status text,
+    last_sync_stats jsonb,
+    last_sync_errors jsonb DEFAULT '[]'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT ingestion_sync_sources_check CHECK ((((kind = 'directory'::text) AND (directory IS NOT NULL)) OR ((kind = 'urls'::text) AND (urls IS NOT NULL)))),
+    CONSTRAINT ingestion_sync_sources_kind_check CHECK ((kind = ANY (ARRAY['directory'::text, 'urls'::text]))),
+    CONSTRAINT ingestion_sync_sources_last_sync_status_check CHECK ((last_sync_status = ANY (ARRAY['running'::text, 'succeeded'::text, 'partial'::text, 'failed'::text]))),
+    CONSTRAINT ingestion_sync_sources_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200)))
+);
+
+ALTER TABLE ONLY public.ingestion_sync_sources FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.ingestion_sync_sources ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.ingestion_sync_sources_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.ingestion_tenant_state (
+    tenant_id text NOT NULL,
+    touched_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.ingestion_tenant_state FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.ingestion_terms (
+    tenant_id text NOT NULL,
+    term text NOT NULL
+);
+
+ALTER TABLE ONLY public.ingestion_terms FORCE ROW LEVEL SECURITY;
 
 CREATE TABLE public.integration_client_credentials (
     tenant_id text NOT NULL,
@@ -426,6 +844,36 @@ ALTER TABLE ONLY public.api_keys
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.chat_agents
+    ADD CONSTRAINT chat_agents_pkey PRIMARY KEY (tenant_id, name);
+
+ALTER TABLE ONLY public.chat_client_agents
+    ADD CONSTRAINT chat_client_agents_pkey PRIMARY KEY (client_id);
+
+ALTER TABLE ONLY public.chat_feedback
+    ADD CONSTRAINT chat_feedback_pkey PRIMARY KEY (message_id);
+
+ALTER TABLE ONLY public.chat_messages
+    ADD CONSTRAINT chat_messages_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.chat_runners
+    ADD CONSTRAINT chat_runners_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.chat_sessions
+    ADD CONSTRAINT chat_sessions_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.chat_turn_frames
+    ADD CONSTRAINT chat_turn_frames_pkey PRIMARY KEY (turn_id, first_seq);
+
+ALTER TABLE ONLY public.chat_turns
+    ADD CONSTRAINT chat_turns_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.citation_provenance
+    ADD CONSTRAINT citation_provenance_pkey PRIMARY KEY (tenant_id, context_type, context_id, chunk_id);
+
+ALTER TABLE ONLY public.citations
+    ADD CONSTRAINT citations_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.clients
     ADD CONSTRAINT clients_client_key_key UNIQUE (client_key);
 
@@ -446,6 +894,57 @@ ALTER TABLE ONLY public.events
 
 ALTER TABLE ONLY public.events
     ADD CONSTRAINT events_tenant_id_source_id_key UNIQUE (tenant_id, source, id);
+
+ALTER TABLE ONLY public.ingestion_blobs
+    ADD CONSTRAINT ingestion_blobs_pkey PRIMARY KEY (tenant_id, content_hash);
+
+ALTER TABLE ONLY public.ingestion_chunks
+    ADD CONSTRAINT ingestion_chunks_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.ingestion_chunks
+    ADD CONSTRAINT ingestion_chunks_revision_id_ordinal_key UNIQUE (revision_id, ordinal);
+
+ALTER TABLE ONLY public.ingestion_collections
+    ADD CONSTRAINT ingestion_collections_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.ingestion_collections
+    ADD CONSTRAINT ingestion_collections_tenant_id_id_key UNIQUE (tenant_id, id);
+
+ALTER TABLE ONLY public.ingestion_documents
+    ADD CONSTRAINT ingestion_documents_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.ingestion_documents
+    ADD CONSTRAINT ingestion_documents_tenant_id_id_key UNIQUE (tenant_id, id);
+
+ALTER TABLE ONLY public.ingestion_page_images
+    ADD CONSTRAINT ingestion_page_images_pkey PRIMARY KEY (revision_id, page);
+
+ALTER TABLE ONLY public.ingestion_quota_slots
+    ADD CONSTRAINT ingestion_quota_slots_pkey PRIMARY KEY (tenant_id, document_id);
+
+ALTER TABLE ONLY public.ingestion_revisions
+    ADD CONSTRAINT ingestion_revisions_document_id_revision_number_key UNIQUE (document_id, revision_number);
+
+ALTER TABLE ONLY public.ingestion_revisions
+    ADD CONSTRAINT ingestion_revisions_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.ingestion_revisions
+    ADD CONSTRAINT ingestion_revisions_tenant_id_id_key UNIQUE (tenant_id, id);
+
+ALTER TABLE ONLY public.ingestion_sync_sources
+    ADD CONSTRAINT ingestion_sync_sources_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.ingestion_sync_sources
+    ADD CONSTRAINT ingestion_sync_sources_tenant_id_id_key UNIQUE (tenant_id, id);
+
+ALTER TABLE ONLY public.ingestion_sync_sources
+    ADD CONSTRAINT ingestion_sync_sources_tenant_id_name_key UNIQUE (tenant_id, name);
+
+ALTER TABLE ONLY public.ingestion_tenant_state
+    ADD CONSTRAINT ingestion_tenant_state_pkey PRIMARY KEY (tenant_id);
+
+ALTER TABLE ONLY public.ingestion_terms
+    ADD CONSTRAINT ingestion_terms_pkey PRIMARY KEY (tenant_id, term);
 
 ALTER TABLE ONLY public.integration_client_credentials
     ADD CONSTRAINT integration_client_credentials_pkey PRIMARY KEY (tenant_id, client_id, service_name);
@@ -521,11 +1020,73 @@ ALTER TABLE ONLY public.workflow_executions
 
 CREATE INDEX api_keys_tenant_idx ON public.api_keys USING btree (tenant_id, id);
 
+CREATE INDEX chat_client_agents_agent_idx ON public.chat_client_agents USING btree (tenant_id, agent_name);
+
+CREATE INDEX chat_messages_session_idx ON public.chat_messages USING btree (session_id, id);
+
+CREATE INDEX chat_sessions_owner_idx ON public.chat_sessions USING btree (tenant_id, client_id, owner_sub, last_active DESC) WHERE is_active;
+
+CREATE INDEX chat_turns_finished_idx ON public.chat_turns USING btree (tenant_id, finished_at) WHERE (finished_at IS NOT NULL);
+
+CREATE UNIQUE INDEX chat_turns_one_active ON public.chat_turns USING btree (session_id) WHERE (status = ANY (ARRAY['running'::text, 'suspended'::text, 'cancelling'::text]));
+
+CREATE INDEX chat_turns_session_idx ON public.chat_turns USING btree (session_id, created_at DESC);
+
+CREATE INDEX chat_turns_unfinished_idx ON public.chat_turns USING btree (tenant_id, runner_id) WHERE (status = ANY (ARRAY['running'::text, 'cancelling'::text]));
+
+CREATE INDEX citation_provenance_age_idx ON public.citation_provenance USING btree (tenant_id, first_shown_at);
+
+CREATE INDEX citations_chunk_idx ON public.citations USING btree (tenant_id, chunk_id, revision_id, seq DESC);
+
+CREATE INDEX citations_collection_idx ON public.citations USING btree (tenant_id, collection_id, seq DESC);
+
+CREATE INDEX citations_context_idx ON public.citations USING btree (tenant_id, execution_context_type, execution_context_id, seq DESC);
+
+CREATE INDEX citations_created_idx ON public.citations USING btree (tenant_id, created_at DESC);
+
+CREATE INDEX citations_document_idx ON public.citations USING btree (tenant_id, document_id, seq DESC);
+
+CREATE INDEX citations_document_name_idx ON public.citations USING gin (document_name public.gin_trgm_ops);
+
+CREATE UNIQUE INDEX citations_seq_idx ON public.citations USING btree (tenant_id, seq DESC);
+
+CREATE INDEX citations_status_idx ON public.citations USING btree (tenant_id, verification_status, seq DESC);
+
 CREATE INDEX clients_tenant_idx ON public.clients USING btree (tenant_id, id);
 
 CREATE INDEX events_time_idx ON public.events USING btree (tenant_id, "time");
 
 CREATE INDEX events_type_idx ON public.events USING btree (tenant_id, type, seq);
+
+CREATE INDEX ingestion_chunks_current_idx ON public.ingestion_chunks USING btree (tenant_id, collection_id) WHERE is_current;
+
+CREATE INDEX ingestion_chunks_document_idx ON public.ingestion_chunks USING btree (tenant_id, document_id, revision_id);
+
+CREATE INDEX ingestion_chunks_hnsw_1024 ON public.ingestion_chunks USING hnsw (((embedding)::public.vector(1024)) public.vector_cosine_ops) WHERE ((embedding_dims = 1024) AND is_current);
+
+CREATE INDEX ingestion_chunks_hnsw_1536 ON public.ingestion_chunks USING hnsw (((embedding)::public.vector(1536)) public.vector_cosine_ops) WHERE ((embedding_dims = 1536) AND is_current);
+
+CREATE INDEX ingestion_chunks_hnsw_384 ON public.ingestion_chunks USING hnsw (((embedding)::public.vector(384)) public.vector_cosine_ops) WHERE ((embedding_dims = 384) AND is_current);
+
+CREATE INDEX ingestion_chunks_hnsw_768 ON public.ingestion_chunks USING hnsw (((embedding)::public.vector(768)) public.vector_cosine_ops) WHERE ((embedding_dims = 768) AND is_current);
+
+CREATE INDEX ingestion_chunks_tsv_idx ON public.ingestion_chunks USING gin (tsv) WITH (fastupdate=off) WHERE is_current;
+
+CREATE UNIQUE INDEX ingestion_collections_name_idx ON public.ingestion_collections USING btree (tenant_id, COALESCE(parent_id, 0), lower(name));
+
+CREATE INDEX ingestion_collections_parent_idx ON public.ingestion_collections USING btree (tenant_id, parent_id);
+
+CREATE INDEX ingestion_documents_collection_idx ON public.ingestion_documents USING btree (tenant_id, collection_id, created_at DESC, id);
+
+CREATE INDEX ingestion_documents_completed_idx ON public.ingestion_documents USING btree (tenant_id, completed_at) WHERE (completed_at IS NOT NULL);
+
+CREATE UNIQUE INDEX ingestion_documents_source_key_idx ON public.ingestion_documents USING btree (tenant_id, source_id, source_key) WHERE ((source_id IS NOT NULL) AND (deleted_at IS NULL));
+
+CREATE INDEX ingestion_documents_status_idx ON public.ingestion_documents USING btree (tenant_id, ingestion_status, created_at);
+
+CREATE INDEX ingestion_page_images_current_idx ON public.ingestion_page_images USING btree (tenant_id, collection_id) WHERE is_current;
+
+CREATE INDEX ingestion_terms_trgm_idx ON public.ingestion_terms USING gin (term public.gin_trgm_ops) WITH (fastupdate=off);
 
 CREATE INDEX integration_functions_spec_idx ON public.integration_functions USING btree (tenant_id, spec_id, name);
 
@@ -549,11 +1110,64 @@ CREATE INDEX workflow_executions_status_idx ON public.workflow_executions USING 
 
 CREATE INDEX workflow_executions_workflow_idx ON public.workflow_executions USING btree (tenant_id, workflow_name, created_at DESC);
 
+CREATE TRIGGER ingestion_revisions_immutable BEFORE UPDATE ON public.ingestion_revisions FOR EACH ROW EXECUTE FUNCTION public.ingestion_revision_immutable();
+
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.clients(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_agents
+    ADD CONSTRAINT chat_agents_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_client_agents
+    ADD CONSTRAINT chat_client_agents_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.clients(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_client_agents
+    ADD CONSTRAINT chat_client_agents_tenant_id_agent_name_fkey FOREIGN KEY (tenant_id, agent_name) REFERENCES public.chat_agents(tenant_id, name);
+
+ALTER TABLE ONLY public.chat_client_agents
+    ADD CONSTRAINT chat_client_agents_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_feedback
+    ADD CONSTRAINT chat_feedback_message_id_fkey FOREIGN KEY (message_id) REFERENCES public.chat_messages(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_feedback
+    ADD CONSTRAINT chat_feedback_session_id_fkey FOREIGN KEY (session_id) REFERENCES public.chat_sessions(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_feedback
+    ADD CONSTRAINT chat_feedback_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_messages
+    ADD CONSTRAINT chat_messages_session_id_fkey FOREIGN KEY (session_id) REFERENCES public.chat_sessions(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_messages
+    ADD CONSTRAINT chat_messages_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_sessions
+    ADD CONSTRAINT chat_sessions_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.clients(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_sessions
+    ADD CONSTRAINT chat_sessions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_turn_frames
+    ADD CONSTRAINT chat_turn_frames_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_turn_frames
+    ADD CONSTRAINT chat_turn_frames_turn_id_fkey FOREIGN KEY (turn_id) REFERENCES public.chat_turns(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_turns
+    ADD CONSTRAINT chat_turns_session_id_fkey FOREIGN KEY (session_id) REFERENCES public.chat_sessions(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_turns
+    ADD CONSTRAINT chat_turns_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.citation_provenance
+    ADD CONSTRAINT citation_provenance_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.citations
+    ADD CONSTRAINT citations_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.clients
     ADD CONSTRAINT clients_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -569,6 +1183,57 @@ ALTER TABLE ONLY public.event_types_custom
 
 ALTER TABLE ONLY public.events
     ADD CONSTRAINT events_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ingestion_blobs
+    ADD CONSTRAINT ingestion_blobs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ingestion_chunks
+    ADD CONSTRAINT ingestion_chunks_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ingestion_chunks
+    ADD CONSTRAINT ingestion_chunks_tenant_id_revision_id_fkey FOREIGN KEY (tenant_id, revision_id) REFERENCES public.ingestion_revisions(tenant_id, id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ingestion_collections
+    ADD CONSTRAINT ingestion_collections_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ingestion_collections
+    ADD CONSTRAINT ingestion_collections_tenant_id_parent_id_fkey FOREIGN KEY (tenant_id, parent_id) REFERENCES public.ingestion_collections(tenant_id, id);
+
+ALTER TABLE ONLY public.ingestion_documents
+    ADD CONSTRAINT ingestion_documents_tenant_id_collection_id_fkey FOREIGN KEY (tenant_id, collection_id) REFERENCES public.ingestion_collections(tenant_id, id);
+
+ALTER TABLE ONLY public.ingestion_documents
+    ADD CONSTRAINT ingestion_documents_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ingestion_documents
+    ADD CONSTRAINT ingestion_documents_tenant_id_source_id_fkey FOREIGN KEY (tenant_id, source_id) REFERENCES public.ingestion_sync_sources(tenant_id, id) ON DELETE SET NULL (source_id);
+
+ALTER TABLE ONLY public.ingestion_page_images
+    ADD CONSTRAINT ingestion_page_images_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ingestion_page_images
+    ADD CONSTRAINT ingestion_page_images_tenant_id_revision_id_fkey FOREIGN KEY (tenant_id, revision_id) REFERENCES public.ingestion_revisions(tenant_id, id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ingestion_quota_slots
+    ADD CONSTRAINT ingestion_quota_slots_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ingestion_revisions
+    ADD CONSTRAINT ingestion_revisions_tenant_id_document_id_fkey FOREIGN KEY (tenant_id, document_id) REFERENCES public.ingestion_documents(tenant_id, id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ingestion_revisions
+    ADD CONSTRAINT ingestion_revisions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ingestion_sync_sources
+    ADD CONSTRAINT ingestion_sync_sources_tenant_id_collection_id_fkey FOREIGN KEY (tenant_id, collection_id) REFERENCES public.ingestion_collections(tenant_id, id);
+
+ALTER TABLE ONLY public.ingestion_sync_sources
+    ADD CONSTRAINT ingestion_sync_sources_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ingestion_tenant_state
+    ADD CONSTRAINT ingestion_tenant_state_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ingestion_terms
+    ADD CONSTRAINT ingestion_terms_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.integration_client_credentials
     ADD CONSTRAINT integration_client_credentials_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.clients(id) ON DELETE CASCADE;
@@ -629,6 +1294,24 @@ ALTER TABLE ONLY public.workflow_executions
 
 ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.chat_agents ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.chat_client_agents ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.chat_feedback ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.chat_messages ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.chat_sessions ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.chat_turn_frames ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.chat_turns ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.citation_provenance ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.citations ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.clients ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.event_cursors ENABLE ROW LEVEL SECURITY;
@@ -638,6 +1321,26 @@ ALTER TABLE public.event_streams ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.event_types_custom ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.events ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.ingestion_blobs ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.ingestion_chunks ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.ingestion_collections ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.ingestion_documents ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.ingestion_page_images ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.ingestion_quota_slots ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.ingestion_revisions ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.ingestion_sync_sources ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.ingestion_tenant_state ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.ingestion_terms ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.integration_client_credentials ENABLE ROW LEVEL SECURITY;
 
@@ -651,6 +1354,24 @@ ALTER TABLE public.integration_specs ENABLE ROW LEVEL SECURITY;
 
 CREATE POLICY tenant_isolation ON public.api_keys USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
+CREATE POLICY tenant_isolation ON public.chat_agents USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.chat_client_agents USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.chat_feedback USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.chat_messages USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.chat_sessions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.chat_turn_frames USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.chat_turns USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.citation_provenance USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.citations USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
 CREATE POLICY tenant_isolation ON public.clients USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.event_cursors USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
@@ -660,6 +1381,26 @@ CREATE POLICY tenant_isolation ON public.event_streams USING ((tenant_id = curre
 CREATE POLICY tenant_isolation ON public.event_types_custom USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.events USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.ingestion_blobs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.ingestion_chunks USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.ingestion_collections USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.ingestion_documents USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.ingestion_page_images USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.ingestion_quota_slots USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.ingestion_revisions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.ingestion_sync_sources USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.ingestion_tenant_state USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.ingestion_terms USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.integration_client_credentials USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
