@@ -3,95 +3,22 @@
 // super-admin token (printed once), serves the API, stops cleanly on SIGTERM,
 // and comes back with its data. The CLI works beside it and without it.
 import t from 'tap';
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { access, mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT_DIR } from '../../core/paths.ts';
+import { until } from '../harness.ts';
+import { BIN, TOKEN_LINE, call, embeddedEnv, freePort, serve, stop, type Served } from '../embedded-serve.ts';
 
-const TOKEN_LINE = /Generated super-admin token \(shown once, store it now\): (adm_[0-9a-f]+)/;
-const BIN = path.join(ROOT_DIR, 'core', 'cli', 'bin.ts');
+/** Every server started: the teardown kills those still running and waits for them before removing their data dir. */
+const servers: Served[] = [];
 
-/** The environment of a plain `npm start`: nothing that points at a database or presets secrets. */
-function embeddedEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, PLATFORM_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
-  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'PLATFORM_MASTER_KEY', 'ADMIN_TOKEN', 'PLATFORM_MANIFEST', 'HOST']) delete env[name];
-  return env;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** Every child started: the teardown kills those still running and waits for them before removing their data dir. */
-const children: { child: ChildProcess; exitCode: Promise<number | null> }[] = [];
-
-interface Served {
-  child: ChildProcess;
-  base: string;
-  output: () => string;
-  exitCode: Promise<number | null>;
-}
-
-/** Starts `platform serve` and waits until /health answers (bounded; fails early if the child exits). */
-async function serve(dataDir: string): Promise<Served> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT_DIR, env: embeddedEnv(dataDir, port), stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exitCode = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let exited = false;
-  void exitCode.then(() => (exited = true));
-  children.push({ child, exitCode });
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor('the server to answer /health', 60_000, async () => {
-    if (exited) throw new Error(`serve exited before it was ready:\n${output}`);
-    return fetch(`${base}/health`).then((res) => (res.ok ? true : undefined), () => undefined);
-  });
-  return { child, base, output: () => output, exitCode };
-}
-
-async function stop(served: Served): Promise<number | null> {
-  served.child.kill('SIGTERM');
-  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('serve did not exit within 30 s of SIGTERM')), 30_000).unref());
-  return Promise.race([served.exitCode, timeout]);
-}
-
-async function call(base: string, url: string, options: { method?: string; token?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = {};
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}${url}`, {
-    method: options.method ?? 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON: keep the text
-  }
-  return { status: res.status, body };
+async function start(dataDir: string): Promise<Served> {
+  const served = await serve(dataDir);
+  servers.push(served);
+  return served;
 }
 
 /** Runs a CLI command against the same data dir (through the running server's socket, or PGlite opened by the command). */
@@ -107,13 +34,13 @@ const exists = (file: string) => access(file).then(() => true, () => false);
 t.test('npm start with no DATABASE_URL: embedded PGlite, first start, CLI, restart with data', async (t) => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'platform-embedded-'));
   t.teardown(async () => {
-    for (const { child } of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await Promise.all(children.map(({ exitCode }) => exitCode));
+    for (const { child } of servers) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await Promise.all(servers.map(({ exitCode }) => exitCode));
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const first = await serve(dataDir);
-  const token = await waitFor('the generated admin token on stdout', 5_000, async () => TOKEN_LINE.exec(first.output())?.[1]);
+  const first = await start(dataDir);
+  const token = await until(async () => TOKEN_LINE.exec(first.output())?.[1], 'the generated admin token on stdout', 5_000);
   t.equal(first.output().match(new RegExp(TOKEN_LINE.source, 'g'))?.length, 1, 'the token is printed once');
   t.ok(await exists(path.join(dataDir, 'master.key')), 'a master key is generated into the data dir');
   t.ok(await exists(path.join(dataDir, 'pglite')), 'the database lives in the data dir');
@@ -156,7 +83,7 @@ t.test('npm start with no DATABASE_URL: embedded PGlite, first start, CLI, resta
   const offline = await cli(dataDir, 'tenants', 'list');
   t.same(offline.items.map((tenant: { id: string }) => tenant.id).sort(), ['acme', 'from-cli'], 'the CLI reads the data with no server running');
 
-  const second = await serve(dataDir);
+  const second = await start(dataDir);
   const again = await call(second.base, '/api/admin/tenants', { token });
   t.equal(again.status, 200, 'the first token still works');
   t.same(again.body.items.map((tenant: { id: string }) => tenant.id).sort(), ['acme', 'from-cli'], 'the data survived the restart');

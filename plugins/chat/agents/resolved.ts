@@ -1,17 +1,11 @@
 // The agent a turn runs: a stored definition, or the built-in assistant that
 // a client without a default agent gets.
-import type { AgentModelSettings } from '../tables.ts';
+import type { AgentValues } from '../store/agents.ts';
 
-export interface ResolvedAgent {
+export type ResolvedAgent = Omit<AgentValues, 'description' | 'name'> & {
   /** null: the built-in assistant. */
   name: string | null;
-  instructions: string;
-  model: AgentModelSettings;
-  functions: string[];
-  max_iterations: number;
-  token_budget: number;
-  emit_iteration_events: boolean;
-}
+};
 
 export const BUILTIN_AGENT: ResolvedAgent = {
   name: null,

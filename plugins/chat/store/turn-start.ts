@@ -5,17 +5,10 @@
 // turns start at once, so they are kept to these two.
 import { sql } from 'kysely';
 import type { TenantTransaction } from '../../../core/db/tenant.ts';
-import type { AgentModelSettings, TurnPhase, TurnStatus } from '../tables.ts';
+import type { TurnPhase, TurnStatus } from '../tables.ts';
+import type { AgentValues } from './agents.ts';
 
-interface AgentRow {
-  name: string;
-  instructions: string;
-  model: AgentModelSettings;
-  functions: string[];
-  max_iterations: number;
-  token_budget: number;
-  emit_iteration_events: boolean;
-}
+type AgentRow = Omit<AgentValues, 'description'>;
 
 export interface TurnStartRead {
   id: string;

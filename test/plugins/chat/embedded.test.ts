@@ -5,87 +5,14 @@
 // streaming, ask_user (suspend, keyed timeout job, answer) and cancel work on
 // PGlite too: one backend session, no NOTIFY, no advisory locks.
 import t, { type Test } from 'tap';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { ROOT_DIR } from '../../../core/paths.ts';
+import { call, serveFresh } from '../../embedded-serve.ts';
 import { ScriptedLlm, textChunks, toolCallChunks } from '../../fixtures/chat/scripted-llm.ts';
 import { multipart } from '../ingestion/helpers.ts';
 import { parseSse, textOf, until } from './helpers.ts';
 
-const BIN = path.join(ROOT_DIR, 'core', 'cli', 'bin.ts');
-const TOKEN_LINE = /Generated super-admin token \(shown once, store it now\): (adm_[0-9a-f]+)/;
-const NO_NETWORK = path.join(ROOT_DIR, 'test', 'fixtures', 'chat', 'no-network.cjs');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Served {
-  base: string;
-  output: () => string;
-  token: string;
-}
-
-/** `platform serve` on a fresh data dir, as `npm start` runs it (no database, no secrets preset). */
-async function serve(t: Test, extraEnv: Record<string, string>, manifest = 'test/fixtures/manifests/chat-embedded.yaml'): Promise<Served> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'chat-embedded-'));
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env, PLATFORM_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn',
-    PLATFORM_MANIFEST: manifest,
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${NO_NETWORK}`.trim(),
-    ...extraEnv,
-  };
-  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'PLATFORM_MASTER_KEY', 'ADMIN_TOKEN', 'HOST', 'LLM_API_KEY', 'LLM_MODEL']) delete env[name];
-  if (!extraEnv.LLM_BASE_URL) delete env.LLM_BASE_URL;
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let gone = false;
-  void exited.then(() => (gone = true));
-  t.teardown(async () => {
-    if (!gone) child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    await exited;
-    clearTimeout(killer);
-    await rm(dataDir, { recursive: true, force: true });
-  });
-  const base = `http://127.0.0.1:${port}`;
-  await until(async () => {
-    if (gone) throw new Error(`serve exited before it was ready:\n${output}`);
-    return fetch(`${base}/health`).then((res) => res.ok, () => false);
-  }, 'the embedded server to answer /health', 90_000);
-  const token = await until(async () => TOKEN_LINE.exec(output)?.[1], 'the generated admin token', 10_000);
-  return { base, output: () => output, token };
-}
-
-async function call(base: string, url: string, options: { method?: string; token?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = {};
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}${url}`, {
-    method: options.method ?? 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    signal: AbortSignal.timeout(60_000),
-  });
-  const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // SSE or other text
-  }
-  return { status: res.status, body, text, contentType: res.headers.get('content-type') ?? '' };
+/** `platform serve` on a fresh data dir with the chat manifest, refusing any connection that leaves loopback. */
+function serve(t: Test, env: Record<string, string>, manifest = 'test/fixtures/manifests/chat-embedded.yaml') {
+  return serveFresh(t, { env: { PLATFORM_MANIFEST: manifest, ...env }, noNetwork: true });
 }
 
 /** A tenant, its admin user and token, and a client: over HTTP, as an operator would. */

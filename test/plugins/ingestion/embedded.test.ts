@@ -5,61 +5,15 @@
 // reach `ready` and are found by search and search_documents, with no
 // connection leaving loopback (a preload refuses and reports any).
 import t from 'tap';
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { ROOT_DIR } from '../../../core/paths.ts';
 import { until } from '../../harness.ts';
+import { serveFresh } from '../../embedded-serve.ts';
 import { encodedImage } from './fixtures.ts';
 import { multipart } from './helpers.ts';
 
-const BIN = path.join(ROOT_DIR, 'core', 'cli', 'bin.ts');
-const TOKEN_LINE = /Generated super-admin token \(shown once, store it now\): (adm_[0-9a-f]+)/;
 const MANIFEST = 'test/fixtures/manifests/ingestion-embedded.yaml';
-const NO_NETWORK = path.join(ROOT_DIR, 'test', 'fixtures', 'ingestion', 'no-network.cjs');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 t.test('embedded PGlite, nothing configured: offline, keyword only, uploads reach ready and are searchable', { timeout: 400_000 }, async (t) => {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'ingestion-embedded-'));
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env, PLATFORM_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', PLATFORM_MANIFEST: MANIFEST,
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${NO_NETWORK}`.trim(),
-  };
-  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'PLATFORM_MASTER_KEY', 'ADMIN_TOKEN', 'HOST']) delete env[name];
-  for (const name of Object.keys(env)) if (name.startsWith('INGESTION_') || name.startsWith('UNSTRUCTURED_')) delete env[name];
-  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let gone = false;
-  void exited.then(() => (gone = true));
-  t.teardown(async () => {
-    if (!gone) child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    await exited;
-    clearTimeout(killer);
-    await rm(dataDir, { recursive: true, force: true });
-  });
-
-  const base = `http://127.0.0.1:${port}`;
-  const token = await until(async () => {
-    if (gone) throw new Error(`serve exited:\n${output}`);
-    return TOKEN_LINE.exec(output)?.[1];
-  }, 'the generated admin token', 120_000);
-  await until(() => fetch(`${base}/health`).then((res) => res.ok || undefined, () => undefined), 'the server to answer', 120_000);
+  const { base, token, output } = await serveFresh(t, { env: { PLATFORM_MANIFEST: MANIFEST }, noNetwork: true });
   const call = async (url: string, options: { method?: string; body?: unknown; raw?: { payload: Buffer; headers: Record<string, string> } } = {}) => {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'x-tenant-id': 'acme', ...(options.raw?.headers ?? {}) };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -112,5 +66,5 @@ t.test('embedded PGlite, nothing configured: offline, keyword only, uploads reac
   t.equal(fn.status, 200);
   t.match(JSON.stringify(fn.body), /"chunk_id"/);
 
-  t.notMatch(output, /NETWORK-ATTEMPT/, 'nothing tried to leave loopback');
+  t.notMatch(output(), /NETWORK-ATTEMPT/, 'nothing tried to leave loopback');
 });
