@@ -8,5 +8,12 @@ echo "== type-check"
 npx tsc --noEmit -p tsconfig.json
 echo "== workflow engine under Deno"
 NO_COLOR=1 npx deno test --no-check --no-prompt test/workflows/engine/*.deno.ts
+echo "== tap build"
+# tap rebuilds itself for the plugin list in .taprc (no @tapjs/typescript:
+# Node runs the .ts files) only once its first run has already started the
+# test processes with the old list; on a fresh install that first run would
+# load @tapjs/typescript, which loads some packages' ES module builds as
+# CommonJS (pptxgenjs). Building first costs a few seconds.
+npx tap build
 echo "== tests"
 bash scripts/with-test-db.sh bash -c 'node scripts/dump-schema.ts --check && npx tap "$@"' -- "$@"
