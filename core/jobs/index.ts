@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/types.ts';
 import { grantTenantRole } from '../db/grants.ts';
 import { WorkerLiveness } from './liveness.ts';
+import { installQueueWakeup } from './queue-wakeup.ts';
 import type {
   EnqueueLongOptions, EnqueueOptions, FastTaskHandler, JobsApi, LongTaskHandler, LongTaskOptions, ScheduleOptions,
 } from './types.ts';
@@ -61,6 +62,7 @@ export class JobService implements JobsApi {
   /** Installs both libraries' schemas; enqueueing works from here on. */
   async prepare(): Promise<void> {
     await runMigrations({ pgPool: this.options.pool, logger: this.workerLogger() });
+    await installQueueWakeup(this.options.pool, this.options.logger);
     this.boss = new PgBoss({
       connectionString: this.options.connectionString,
       max: 4,

@@ -77,6 +77,22 @@ t.test('jobs enqueued in a transaction exist only if it commits; job keys replac
   t.equal(removed.rows[0].n, 0, 'a keyed job can be cancelled');
 });
 
+t.test('a job queued behind a running job of its named queue runs when that one completes, not at the next poll', async (t) => {
+  // A minute between polls: only the wake-up trigger on graphile-worker's
+  // queue table can start the second job within the deadline below.
+  const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: manifest, JOBS_POLL_INTERVAL_MS: '60000' } });
+  const { core } = tp.platform;
+  await tp.request({ method: 'POST', url: '/api/admin/tenants', token: tp.adminToken, payload: { id: 'queued' } });
+  await tp.platform.start();
+  const enqueue = (id: string, ms: number) => core.withTenant('queued', (trx) => core.jobs.enqueue('probe_fast', { id, ms }, { trx, queue: 'tenant:queued' }));
+  await enqueue('first', 1500);
+  await waitFor(async () => (await marks(tp.databaseUrl)).includes('probe:first:started'), 'the first job to start');
+  await enqueue('second', 0);
+  await waitFor(async () => (await marks(tp.databaseUrl)).includes('probe:second:done'), 'the second job to run once the first completed');
+  t.same(await marks(tp.databaseUrl), ['probe:first:done', 'probe:first:started', 'probe:second:done', 'probe:second:started'],
+    'both ran, the second well before the next poll');
+});
+
 t.test('cron schedules carry their IANA time zone', async (t) => {
   const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: manifest } });
   const { jobs } = tp.platform.core;
