@@ -8,6 +8,7 @@
 import { createFetch } from 'ofetch';
 import { domainError } from '../../core/errors.ts';
 import { BlockedAddressError, createGuardedFetch } from '../../core/http/guarded-fetch.ts';
+import { readCapped } from '../../core/http/read-capped.ts';
 
 export interface HttpClientOptions {
   allowPrivateNetworks: boolean;
@@ -39,24 +40,6 @@ export type HttpClient = (request: OutboundRequest) => Promise<OutboundResponse>
 
 const MAX_REDIRECTS = 5;
 const ALWAYS_CREDENTIALS = ['authorization', 'cookie', 'proxy-authorization'];
-
-async function readCapped(stream: ReadableStream<Uint8Array> | undefined, cap: number): Promise<Uint8Array> {
-  if (!stream) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > cap) {
-      await reader.cancel().catch(() => {});
-      throw domainError(502, `the response body exceeds ${cap} bytes`, 'RESPONSE_TOO_LARGE');
-    }
-    chunks.push(value);
-  }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-}
 
 /** Transport failures as domain errors naming only the origin (a query string may hold a credential). */
 function describe(err: unknown, url: URL, timeoutMs: number, timedOut: boolean): Error {

@@ -5,7 +5,8 @@
 import { createFetch } from 'ofetch';
 import { domainError } from '../../../core/errors.ts';
 import type { FunctionDefinition } from '../../../core/functions/registry.ts';
-import { BlockedAddressError, createGuardedFetch } from './guarded-fetch.ts';
+import { BlockedAddressError, createGuardedFetch } from '../../../core/http/guarded-fetch.ts';
+import { readCapped } from '../../../core/http/read-capped.ts';
 
 export interface HttpRequestOptions {
   allowPrivateNetworks: boolean;
@@ -15,24 +16,6 @@ export interface HttpRequestOptions {
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const MAX_TIMEOUT_MS = 120_000;
-
-async function readCapped(stream: ReadableStream<Uint8Array> | undefined, cap: number): Promise<Uint8Array> {
-  if (!stream) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > cap) {
-      await reader.cancel().catch(() => {});
-      throw domainError(502, `the response body exceeds ${cap} bytes`, 'RESPONSE_TOO_LARGE');
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
 
 function parseBody(bytes: Uint8Array, contentType: string | null): unknown {
   if (bytes.byteLength === 0) return null;

@@ -6,7 +6,7 @@ import t from 'tap';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tenantWithAdmin, type TestPlatform } from '../../harness.ts';
-import { isPrivateAddress } from '../../../plugins/workflows/functions/addresses.ts';
+import { isPrivateAddress } from '../../../core/http/addresses.ts';
 import { defineWorkflow, execute, settled, startWorkflowsPlatform, STRICT_MANIFEST } from './helpers.ts';
 
 async function upstream(t: { teardown(fn: () => unknown): void }) {
