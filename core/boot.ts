@@ -95,6 +95,9 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
       ttlSeconds: config.tokenTtlSeconds,
       signingKey: secrets.deriveKey('platform-jwt'),
       serviceSecret: config.serviceJwtSecret,
+      serviceIssuers: config.serviceJwtIssuers,
+      serviceAudience: config.serviceJwtAudience,
+      serviceMaxTtlSeconds: config.serviceJwtMaxTtlSeconds,
       oidcIssuerUrl: config.oidcIssuerUrl,
       oidcAudience: config.oidcAudience,
     });

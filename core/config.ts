@@ -13,6 +13,12 @@ export interface PlatformConfig {
   serviceJwtSecret: string | undefined;
   oidcIssuerUrl: string | undefined;
   oidcAudience: string | undefined;
+  /** `iss` values a service token may carry (SERVICE_JWT_ISSUERS). */
+  serviceJwtIssuers: string[];
+  /** The `aud` a service token must name: this platform (SERVICE_JWT_AUDIENCE, default PLATFORM_TOKEN_ISSUER). */
+  serviceJwtAudience: string;
+  /** Longest accepted service-token lifetime, exp − iat (SERVICE_JWT_MAX_TTL). */
+  serviceJwtMaxTtlSeconds: number;
   tokenIssuer: string;
   tokenTtlSeconds: number;
   logLevel: string;
@@ -41,7 +47,25 @@ function optional(env: Record<string, string | undefined>, name: string): string
   return value === undefined || value === '' ? undefined : value;
 }
 
+/** A comma-separated list; blanks dropped. */
+function list(env: Record<string, string | undefined>, name: string, fallback: string[]): string[] {
+  const items = (optional(env, name) ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  return items.length > 0 ? items : fallback;
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): PlatformConfig {
+  // An OIDC token without an audience check is valid here if the issuer minted
+  // it for any of its clients (another application's login would be accepted).
+  if (optional(env, 'OIDC_ISSUER_URL') && !optional(env, 'OIDC_AUDIENCE')) {
+    throw new ConfigError('OIDC_AUDIENCE is required when OIDC_ISSUER_URL is set (the client id this platform\'s tokens are issued for)');
+  }
+  const tokenIssuer = optional(env, 'PLATFORM_TOKEN_ISSUER') ?? 'agent-platform';
+  const serviceJwtIssuers = list(env, 'SERVICE_JWT_ISSUERS', ['platform-service']);
+  // verify() picks the verification by `iss`: a service issuer equal to the
+  // platform's own would never reach the service-token check.
+  if (serviceJwtIssuers.includes(tokenIssuer)) {
+    throw new ConfigError(`SERVICE_JWT_ISSUERS must not contain PLATFORM_TOKEN_ISSUER ("${tokenIssuer}")`);
+  }
   const dataDir = path.resolve(rootDir, optional(env, 'PLATFORM_DATA_DIR') ?? '.data');
   const manifest = optional(env, 'PLATFORM_MANIFEST') ?? 'manifests/default.yaml';
   return {
@@ -54,7 +78,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     serviceJwtSecret: optional(env, 'SERVICE_JWT_SECRET'),
     oidcIssuerUrl: optional(env, 'OIDC_ISSUER_URL'),
     oidcAudience: optional(env, 'OIDC_AUDIENCE'),
-    tokenIssuer: optional(env, 'PLATFORM_TOKEN_ISSUER') ?? 'agent-platform',
+    serviceJwtIssuers,
+    serviceJwtAudience: optional(env, 'SERVICE_JWT_AUDIENCE') ?? tokenIssuer,
+    serviceJwtMaxTtlSeconds: positiveInt(env, 'SERVICE_JWT_MAX_TTL', 3600),
+    tokenIssuer,
     tokenTtlSeconds: positiveInt(env, 'PLATFORM_TOKEN_TTL', 3600),
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
     jobsPollIntervalMs: positiveInt(env, 'JOBS_POLL_INTERVAL_MS', 1000),

@@ -1,6 +1,7 @@
 // JSON Web Tokens: the platform's own (HS256 under a key derived from the
 // master key), an external OIDC issuer's (verified against its JWKS), and
-// service tokens (HS256 under SERVICE_JWT_SECRET, cross-tenant).
+// service tokens (HS256 under SERVICE_JWT_SECRET, cross-tenant; each must name
+// a trusted `iss`, this platform as `aud`, and live at most SERVICE_JWT_MAX_TTL).
 import { hash } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeJwt, createRemoteJWKSet, errors as joseErrors, type JWTPayload } from 'jose';
 import { unauthorized } from '../errors.ts';
@@ -11,6 +12,12 @@ export interface TokenSettings {
   ttlSeconds: number;
   signingKey: Uint8Array;
   serviceSecret?: string;
+  /** Accepted `iss` of service tokens; default `platform-service`. */
+  serviceIssuers?: string[];
+  /** The `aud` a service token must name; default `agent-platform`. */
+  serviceAudience?: string;
+  /** Longest accepted exp − iat of a service token; default 3600. */
+  serviceMaxTtlSeconds?: number;
   oidcIssuerUrl?: string;
   oidcAudience?: string;
 }
@@ -23,6 +30,8 @@ export interface IssuedToken {
 
 const AUDIENCE = 'agent-platform';
 const VERIFIED_CACHE_SIZE = 10_000;
+/** Clock skew allowed for a service token's `iat` (a sender's clock a little ahead). */
+const SERVICE_IAT_SKEW_SECONDS = 60;
 
 export class TokenService {
   private readonly settings: TokenSettings;
@@ -77,7 +86,9 @@ export class TokenService {
       if (this.settings.oidcIssuerUrl && claims.iss && sameIssuer(claims.iss, this.settings.oidcIssuerUrl)) {
         return await this.verifyOidc(token);
       }
-      if (this.settings.serviceSecret) return await this.verifyService(token);
+      if (this.settings.serviceSecret && claims.iss && (this.settings.serviceIssuers ?? ['platform-service']).includes(claims.iss)) {
+        return await this.verifyService(token);
+      }
     } catch (err) {
       if (err instanceof joseErrors.JWTExpired) throw unauthorized('Token expired', 'TOKEN_EXPIRED');
       if (err instanceof joseErrors.JOSEError) throw unauthorized('Invalid token', 'INVALID_TOKEN');
@@ -110,11 +121,31 @@ export class TokenService {
   }
 
   private async verifyService(token: string): Promise<Principal> {
-    // A service token must expire: a leaked one is otherwise valid forever, on every tenant.
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(this.settings.serviceSecret), {
-      algorithms: ['HS256'],
-      requiredClaims: ['exp'],
-    });
+    // A service token must be short-lived and meant for this platform: a leaked
+    // one is valid on every tenant, and a secret shared with another system
+    // must not let that system's tokens in. jose checks the signature before
+    // any claim, so the specific messages below reach only holders of the secret.
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, new TextEncoder().encode(this.settings.serviceSecret), {
+        algorithms: ['HS256'],
+        audience: this.settings.serviceAudience ?? AUDIENCE,
+        requiredClaims: ['exp', 'iat'],
+      }));
+    } catch (err) {
+      if (err instanceof joseErrors.JWTClaimValidationFailed) {
+        throw unauthorized(`Invalid service token: the ${err.claim} claim is missing or not accepted`, 'INVALID_TOKEN');
+      }
+      throw err;
+    }
+    const maxTtl = this.settings.serviceMaxTtlSeconds ?? 3600;
+    const iat = payload.iat!;
+    if (iat > Math.floor(Date.now() / 1000) + SERVICE_IAT_SKEW_SECONDS) {
+      throw unauthorized('Invalid service token: iat is in the future', 'INVALID_TOKEN');
+    }
+    if (payload.exp! - iat > maxTtl) {
+      throw unauthorized(`Invalid service token: lifetime (exp - iat) over ${maxTtl} seconds`, 'INVALID_TOKEN');
+    }
     if (!payload.sub) throw unauthorized('Service token has no subject', 'INVALID_TOKEN');
     return { kind: 'service', sub: payload.sub };
   }

@@ -57,6 +57,9 @@ export async function openCliContext(config: PlatformConfig = loadConfig()): Pro
     ttlSeconds: config.tokenTtlSeconds,
     signingKey: secrets.deriveKey('platform-jwt'),
     serviceSecret: config.serviceJwtSecret,
+    serviceIssuers: config.serviceJwtIssuers,
+    serviceAudience: config.serviceJwtAudience,
+    serviceMaxTtlSeconds: config.serviceJwtMaxTtlSeconds,
     oidcIssuerUrl: config.oidcIssuerUrl,
     oidcAudience: config.oidcAudience,
   });

@@ -4,6 +4,8 @@
 // the spec (TENANT_REQUIRED, TENANT_INVALID, TENANT_FORBIDDEN, TENANT_MEMBERSHIP_MISSING).
 import t from 'tap';
 import http from 'node:http';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, decodeJwt, type JWTPayload } from 'jose';
@@ -27,12 +29,12 @@ async function platformJwt(
   return jwt.sign(key ?? tp.platform.core.secrets.deriveKey('platform-jwt'));
 }
 
-async function serviceJwt(secret: string, sub: string): Promise<string> {
-  return new SignJWT({})
+/** A service token as a trusted service mints it (iss platform-service, aud agent-platform, 5 minutes); `claims` overrides. */
+async function serviceJwt(secret: string, sub: string, claims: JWTPayload = {}): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ iss: 'platform-service', aud: AUD, iat: now, exp: now + 300, ...claims })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(sub)
-    .setIssuedAt()
-    .setExpirationTime('5m')
     .sign(new TextEncoder().encode(secret));
 }
 
@@ -281,13 +283,13 @@ t.test('OIDC issuer tokens', async (t) => {
   t.teardown(() => new Promise<void>((resolve) => idp.close(() => resolve())));
   const issuer = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
 
-  const tp = await startTestPlatform(t, { env: { OIDC_ISSUER_URL: issuer } });
+  const tp = await startTestPlatform(t, { env: { OIDC_ISSUER_URL: issuer, OIDC_AUDIENCE: 'some-client' } });
   await tenantWithAdmin(tp, 'oidc-a');
   await tenantWithAdmin(tp, 'oidc-b');
 
-  const sign = (claims: JWTPayload, key: CryptoKey, kid = 'k1', iss = issuer) =>
+  const sign = (claims: JWTPayload, key: CryptoKey, kid = 'k1', iss = issuer, aud = 'some-client') =>
     new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid }).setIssuer(iss).setSubject('alice@idp')
-      .setAudience('some-client').setIssuedAt().setExpirationTime('5m').sign(key);
+      .setAudience(aud).setIssuedAt().setExpirationTime('5m').sign(key);
 
   const good = await sign({ organizations: { 'oidc-a': { roles: ['admin'] } } }, privateKey);
   const me = await tp.request({ url: '/api/me', token: good });
@@ -316,6 +318,26 @@ t.test('OIDC issuer tokens', async (t) => {
   const wrongIssuer = await sign({ organizations: { 'oidc-a': { roles: ['admin'] } } }, privateKey, 'k1', 'http://127.0.0.1:1/evil');
   const wrongIssuerRes = await tp.request({ url: '/api/me', token: wrongIssuer });
   t.equal(wrongIssuerRes.status, 401, 'the issuer\'s key is trusted only for its own iss');
+  const otherClient = await sign({ organizations: { 'oidc-a': { roles: ['admin'] } } }, privateKey, 'k1', issuer, 'another-app');
+  const otherClientRes = await tp.request({ url: '/api/me', token: otherClient });
+  t.equal(otherClientRes.status, 401, 'a token the issuer minted for another client (OIDC_AUDIENCE) is refused');
+  t.equal(otherClientRes.body.code, 'INVALID_TOKEN');
+});
+
+t.test('OIDC_ISSUER_URL without OIDC_AUDIENCE: boot fails with one line', async (t) => {
+  const error = await startTestPlatform(t, { env: { OIDC_ISSUER_URL: 'http://127.0.0.1:1/idp', OIDC_AUDIENCE: '' } }).then(() => undefined, (err: unknown) => err);
+  t.match(error, { name: 'ConfigError', message: /^OIDC_AUDIENCE is required when OIDC_ISSUER_URL is set/ });
+  t.notOk(String((error as Error).message).includes('\n'), 'one line');
+
+  // The way an operator meets it: `platform serve` exits 1 with that one line on stderr.
+  const served = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    execFile(process.execPath, ['core/cli/bin.ts', 'serve'], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)), timeout: 30_000,
+      env: { ...process.env, OIDC_ISSUER_URL: 'http://127.0.0.1:1/idp', OIDC_AUDIENCE: '', DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    }, (err, _stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }));
+  });
+  t.equal(served.code, 1);
+  t.match(served.stderr.trim(), /^error: OIDC_AUDIENCE is required when OIDC_ISSUER_URL is set[^\n]*$/);
 });
 
 t.test('service tokens', async (t) => {
@@ -343,9 +365,50 @@ t.test('service tokens', async (t) => {
   t.equal(refused.status, 401, 'signed with another secret: refused');
   t.equal(refused.body.code, 'INVALID_TOKEN');
 
-  const eternal = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('svc:forever')
-    .sign(new TextEncoder().encode(tp.env.SERVICE_JWT_SECRET!));
+  const eternal = await new SignJWT({ iss: 'platform-service', aud: AUD }).setProtectedHeader({ alg: 'HS256' }).setSubject('svc:forever')
+    .setIssuedAt().sign(new TextEncoder().encode(tp.env.SERVICE_JWT_SECRET!));
   t.equal((await tp.request({ url: '/api/admin/clients', token: eternal, tenant: 'st-a' })).status, 401, 'a service token without exp is refused');
+});
+
+t.test('service tokens: issuer, audience and lifetime', async (t) => {
+  const tp = await startTestPlatform(t);
+  await tenantWithAdmin(tp, 'sc-a');
+  const secret = tp.env.SERVICE_JWT_SECRET!;
+  const call = async (token: string) => tp.request({ url: '/api/admin/clients', token, tenant: 'sc-a' });
+  const now = Math.floor(Date.now() / 1000);
+
+  t.equal((await call(await serviceJwt(secret, 'svc:ok'))).status, 200, 'iss platform-service, aud agent-platform, 5 minutes: accepted');
+  t.equal((await call(await serviceJwt(secret, 'svc:ok', { iat: now - 10, exp: now + 3590 }))).status, 200, 'a lifetime of exactly SERVICE_JWT_MAX_TTL');
+
+  const refusals: [string, JWTPayload][] = [
+    ['a wrong iss', { iss: 'some-other-service' }],
+    ['no iss', { iss: undefined }],
+    ['no aud', { aud: undefined }],
+    ['a wrong aud', { aud: 'another-platform' }],
+    ['an aud list without this platform', { aud: ['a', 'b'] }],
+    ['a lifetime over SERVICE_JWT_MAX_TTL', { iat: now - 10, exp: now + 3600 }],
+    ['no iat', { iat: undefined }],
+    ['an iat in the future (which would stretch the lifetime)', { iat: now + 3600, exp: now + 3700 }],
+  ];
+  for (const [what, claims] of refusals) {
+    const refused = await call(await serviceJwt(secret, 'svc:bad', claims));
+    t.equal(refused.status, 401, `${what}: refused`);
+    t.equal(refused.body.code, 'INVALID_TOKEN');
+    t.notOk(JSON.stringify(refused.body).includes(secret), 'never the secret');
+  }
+  const forged = await call(await serviceJwt('not-the-secret', 'svc:bad', { aud: 'x' }));
+  t.same(forged.body.message, 'Invalid token', 'without the secret, nothing about the claims is told');
+
+  const listed = await startTestPlatform(t, {
+    env: { SERVICE_JWT_ISSUERS: 'ingest, billing', SERVICE_JWT_AUDIENCE: 'platform-eu', SERVICE_JWT_MAX_TTL: '60' },
+  });
+  await tenantWithAdmin(listed, 'sc-b');
+  const to = async (token: string) => (await listed.request({ url: '/api/me', token, tenant: 'sc-b' })).status;
+  const key = listed.env.SERVICE_JWT_SECRET!;
+  t.equal(await to(await serviceJwt(key, 's', { iss: 'billing', aud: 'platform-eu', exp: now + 60 })), 200, 'any listed issuer, the configured audience');
+  t.equal(await to(await serviceJwt(key, 's', { iss: 'platform-service', aud: 'platform-eu', exp: now + 60 })), 401, 'the default issuer is no longer listed');
+  t.equal(await to(await serviceJwt(key, 's', { iss: 'ingest', aud: AUD, exp: now + 60 })), 401, 'the default audience no longer names this platform');
+  t.equal(await to(await serviceJwt(key, 's', { iss: 'ingest', aud: 'platform-eu', exp: now + 61 })), 401, 'over SERVICE_JWT_MAX_TTL=60');
 });
 
 t.test('API keys', async (t) => {
