@@ -24,9 +24,15 @@ export function assertFresh(timestamp: string | undefined, nowMs: number): void 
   if (verdict === 'in_future') throw webhookErrors.timestampInFuture();
 }
 
-/** The idempotency key: required, printable ASCII, at most 255 characters (it is stored). */
-export function webhookIdOf(headers: Headers): string {
-  const id = headerOf(headers, 'x-webhook-id');
+/** `application/json`, parameters (charset) allowed, in any letter case. */
+export function isJsonContentType(headers: Headers): boolean {
+  const type = headerOf(headers, 'content-type')?.split(';')[0].trim().toLowerCase();
+  return type === 'application/json';
+}
+
+/** The idempotency key (X-Webhook-Id, or webhook-id under Standard Webhooks): required, printable ASCII, at most 255 characters (it is stored). */
+export function webhookIdOf(headers: Headers, name = 'x-webhook-id'): string {
+  const id = headerOf(headers, name);
   if (!id) throw webhookErrors.missingId();
   if (id.length > MAX_ID_LENGTH || !PRINTABLE.test(id)) throw webhookErrors.invalidId(MAX_ID_LENGTH);
   return id;

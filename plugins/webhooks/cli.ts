@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import type { CliCommand } from '../../core/cli/commands.ts';
 import { UsageError } from '../../core/cli/commands.ts';
 import { createWebhooksService } from './service.ts';
-import { signedHeaders } from './signing.ts';
+import { signedHeaders, standardSecretOf, standardSignedHeaders } from './signing.ts';
 
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;
 const name = { type: 'string', description: 'webhook name', required: true } as const;
@@ -13,6 +13,14 @@ const name = { type: 'string', description: 'webhook name', required: true } as 
 /** `--body @file` reads the body from a file (its exact bytes are what is signed). */
 async function bodyOf(value: string): Promise<Buffer> {
   return value.startsWith('@') ? readFile(value.slice(1)) : Buffer.from(value, 'utf8');
+}
+
+const SCHEMES = ['x-webhook', 'standard'];
+
+function schemeOf(value: unknown): string {
+  if (value === undefined) return 'x-webhook';
+  if (typeof value !== 'string' || !SCHEMES.includes(value)) throw new UsageError(`--scheme must be one of ${SCHEMES.join(', ')}`);
+  return value;
 }
 
 function timestampOf(value: unknown): number | undefined {
@@ -43,27 +51,31 @@ export const cli: CliCommand[] = [
   },
   {
     name: 'webhooks signing-secret',
-    description: 'Create or rotate the tenant\'s signing secret for signed resume; prints it (shown once)',
+    description: 'Create or rotate the tenant\'s signing secret for signed resume; prints it, and its whsec_ form for Standard Webhooks libraries (shown once)',
     options: { tenant },
     run: async (core, { options }) => {
       const { created: _created, ...secret } = await createWebhooksService(core).setSigningSecret(options.tenant as string);
-      return secret;
+      return { ...secret, standard_secret: standardSecretOf(secret.secret) };
     },
   },
   {
     name: 'webhooks sign',
-    description: 'Print the headers of a signed-resume request (no database needed); --body @file reads a file',
+    description: 'Print the headers of a signed-resume request (no database needed); --body @file reads a file; '
+      + '--scheme standard: Standard Webhooks headers (recommended), x-webhook (default): the spec\'s X-Webhook-*',
     offline: true,
     options: {
-      secret: { type: 'string', description: 'the tenant\'s signing secret (or WEBHOOK_SECRET)', required: true },
+      secret: { type: 'string', description: 'the tenant\'s signing secret (as printed, or its whsec_ form)', required: true },
       body: { type: 'string', description: 'the exact JSON body to send, or @file', required: true },
-      id: { type: 'string', description: 'X-Webhook-Id (a new UUID when absent)' },
-      timestamp: { type: 'string', description: 'X-Webhook-Timestamp in Unix seconds (now when absent)' },
+      scheme: { type: 'string', description: 'x-webhook (default) or standard' },
+      id: { type: 'string', description: 'the id header (a new one when absent)' },
+      timestamp: { type: 'string', description: 'the timestamp header in Unix seconds (now when absent)' },
     },
-    run: async (_core, { options }) =>
-      signedHeaders(options.secret as string, await bodyOf(options.body as string), {
+    run: async (_core, { options }) => {
+      const sign = schemeOf(options.scheme) === 'standard' ? standardSignedHeaders : signedHeaders;
+      return sign(options.secret as string, await bodyOf(options.body as string), {
         id: options.id as string | undefined,
         timestamp: timestampOf(options.timestamp),
-      }),
+      });
+    },
   },
 ];

@@ -13,6 +13,10 @@ export const webhookErrors = {
   missingId: () => domainError(400, 'Missing webhook id', 'WEBHOOK_ID_MISSING'),
   invalidId: (max: number) => domainError(400, `Invalid webhook id (at most ${max} printable characters)`, 'WEBHOOK_ID_INVALID'),
   duplicate: () => domainError(409, 'Duplicate webhook', 'WEBHOOK_DUPLICATE'),
+  // Signed resume: a signature accepted before, sent again under another id (the spec's 409 text, a code of its own).
+  replayed: () => domainError(409, 'Duplicate webhook', 'WEBHOOK_SIGNATURE_REPLAYED'),
+  // Signed resume: part of the payload-validity check (spec 4.5 requires Content-Type: application/json).
+  unsupportedMediaType: () => domainError(415, 'Content-Type must be application/json', 'WEBHOOK_UNSUPPORTED_MEDIA_TYPE'),
   rateLimited: (retryAfterSeconds: number) => {
     const error = domainError(429, 'Rate limit exceeded', 'WEBHOOK_RATE_LIMITED');
     error.output.headers['Retry-After'] = String(retryAfterSeconds);

@@ -16,10 +16,13 @@ export { cli } from './cli.ts';
 export const optionsSchema = Joi.object({
   /** Spec 8: 60 signed-resume requests per minute per tenant. */
   rateLimitPerMinute: Joi.number().integer().min(1).default(60),
+  /** Signed resume: an accepted signature is refused again for the 5-minute freshness window plus this many hours. */
+  signatureRetentionHours: Joi.number().integer().min(24).default(24),
 });
 
 export interface WebhooksOptions {
   rateLimitPerMinute: number;
+  signatureRetentionHours: number;
 }
 
 declare module '@hapi/hapi' {
@@ -38,8 +41,9 @@ export const plugin = {
     const core = coreOf(server);
     const sharedSecret = core.config.env.WEBHOOK_SECRET || undefined;
     const service = createWebhooksService(core);
+    // Signed resume takes no shared secret: only each tenant's own signs for it.
     const resume = createResumeService(core, {
-      sharedSecret,
+      signatureRetentionHours: options.signatureRetentionHours ?? 24,
       rateLimitPerMinute: options.rateLimitPerMinute ?? 60,
       workflows: () => server.plugins.workflows.api,
     });

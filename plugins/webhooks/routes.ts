@@ -23,6 +23,9 @@ const tags = ['api', 'webhooks'];
 const READ_LIMIT_BYTES = MAX_BODY_BYTES + 64 * 1024;
 const tooLargeInOurWords: Lifecycle.FailAction = (_request, _h, err) => {
   if (Boom.isBoom(err as Error) && (err as Boom.Boom).output.statusCode === 413) throw webhookErrors.tooLarge();
+  // The core's `allow: application/json` refuses other types before the
+  // service sees them (first, as payload validity comes first): in our words too.
+  if (Boom.isBoom(err as Error) && (err as Boom.Boom).output.statusCode === 415) throw webhookErrors.unsupportedMediaType();
   throw err;
 };
 
@@ -115,9 +118,12 @@ export function webhooksRoutes(service: WebhooksService, resume: ResumeService, 
         auth: false, tags, description: 'Signed resume: deliver a signal to a waiting workflow execution (HMAC headers)',
         // Checked by the service in the spec's order, not by joi (which would answer first, with other statuses).
         notes: [
-          'Headers: X-Webhook-Signature: sha256=<hex HMAC-SHA256 of the raw body with the tenant signing secret>, '
+          'Recommended: Standard Webhooks headers webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of '
+            + '"id.timestamp.body" keyed with the tenant signing secret (whsec_ + base64 of its text)>.',
+          'Or the spec\'s: X-Webhook-Signature: sha256=<hex HMAC-SHA256 of the raw body with the tenant signing secret>, '
             + 'X-Webhook-Timestamp: <Unix seconds, within 5 minutes>, X-Webhook-Id: <idempotency key, 10 minutes>.',
-          'Body: {tenant_id, workflow_id (the execution id), event_data?}. Errors: 422, 413, 401, 400, 409, 429, 404 (spec section 7).',
+          'Content-Type: application/json. Body: {tenant_id, workflow_id (the execution id), event_data?}. '
+            + 'Errors: 415, 422, 413, 401, 400, 409 (repeated id or replayed signature), 429, 404 (spec section 7).',
         ],
         payload: { parse: false, output: 'data', maxBytes: READ_LIMIT_BYTES, failAction: tooLargeInOurWords },
         validate: { params: s.resumeParams }, response: { schema: s.delivered },

@@ -1,6 +1,12 @@
-// The pure parts of webhook authentication: HMAC signatures, timestamp
-// freshness and constant-time secret comparison. No I/O, so the CLI's `sign`
-// command, the tests and the benchmark use exactly what the server checks.
+// The pure parts of webhook authentication: HMAC signatures (the spec's
+// X-Webhook-* scheme and the Standard Webhooks scheme), timestamp freshness
+// and constant-time secret comparison. No I/O, so the CLI's `sign` command,
+// the tests and the benchmark use exactly what the server checks.
+//
+// One key serves both schemes: the UTF-8 bytes of the tenant's signing secret
+// (64 hex characters). Standard Webhooks libraries take a key as
+// `whsec_<base64 of the key bytes>`, so the same secret is given to them as
+// standardSecretOf(secret); signingKey() reads either form back.
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 
 /** Both the freshness window of X-Webhook-Timestamp (past or future) and of the event receiver. */
@@ -8,8 +14,21 @@ export const TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
 const SIGNATURE = /^sha256=([0-9a-fA-F]{64})$/;
 const UNIX_SECONDS = /^\d{1,15}$/;
 
+const STANDARD_PREFIX = 'whsec_';
+const STANDARD_SIGNATURE = /^v1,([A-Za-z0-9+/]{43}=)$/;
+
+/** The HMAC key of a secret as written: `whsec_<base64>` is the Standard Webhooks form of the key bytes; any other text is its own UTF-8 bytes. */
+export function signingKey(secret: string): Buffer {
+  return secret.startsWith(STANDARD_PREFIX) ? Buffer.from(secret.slice(STANDARD_PREFIX.length), 'base64') : Buffer.from(secret, 'utf8');
+}
+
+/** The Standard Webhooks form (`whsec_…`) of a signing secret: what a Standard Webhooks library is configured with. */
+export function standardSecretOf(secret: string): string {
+  return STANDARD_PREFIX + signingKey(secret).toString('base64');
+}
+
 /** `sha256=<hex>`: HMAC-SHA256 of the raw body bytes, keyed with the secret's UTF-8 bytes. */
-export function signBody(secret: string, body: Buffer | string): string {
+export function signBody(secret: string | Buffer, body: Buffer | string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
@@ -19,6 +38,57 @@ export function signatureMatches(secret: string, body: Buffer, header: unknown):
   if (!match) return false;
   const expected = createHmac('sha256', secret).update(body).digest();
   return timingSafeEqual(expected, Buffer.from(match[1], 'hex'));
+}
+
+/** Standard Webhooks: the HMAC-SHA256 of `${id}.${timestamp}.${body}`, as raw bytes. */
+function standardMac(key: Buffer, id: string, timestamp: string, body: Buffer | string): Buffer {
+  return createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest();
+}
+
+/** `v1,<base64>`: the webhook-signature of a Standard Webhooks message. */
+export function signStandard(secret: string | Buffer, id: string, timestamp: string | number, body: Buffer | string): string {
+  const key = typeof secret === 'string' ? signingKey(secret) : secret;
+  return `v1,${standardMac(key, id, String(timestamp), body).toString('base64')}`;
+}
+
+/** The scheme a signed-resume request uses: Standard Webhooks when it carries `webhook-signature`, else the spec's X-Webhook-*. */
+export type SignatureScheme = 'x-webhook' | 'standard';
+
+export interface VerifiedSignature {
+  scheme: SignatureScheme;
+  /** The HMAC that matched (what the replay record is made from). */
+  mac: Buffer;
+  /** The id and timestamp headers of that scheme (unchecked). */
+  id: string | undefined;
+  timestamp: string | undefined;
+}
+
+type HeaderReader = (name: string) => string | undefined;
+
+/**
+ * Verifies a request under its scheme, in constant time per candidate, and
+ * returns the matching HMAC, or null when nothing matches. `key` is the HMAC
+ * key (the UTF-8 bytes of the tenant's secret). Under Standard Webhooks the
+ * header may list several space-separated signatures (`v1,<base64>`; other
+ * versions are skipped); the id and timestamp are part of what is signed.
+ */
+export function verifySignature(key: Buffer, body: Buffer, header: HeaderReader): VerifiedSignature | null {
+  const standard = header('webhook-signature');
+  if (standard !== undefined) {
+    const id = header('webhook-id');
+    const timestamp = header('webhook-timestamp');
+    const expected = standardMac(key, id ?? '', timestamp ?? '', body);
+    for (const candidate of standard.split(' ')) {
+      const match = STANDARD_SIGNATURE.exec(candidate);
+      if (match && timingSafeEqual(expected, Buffer.from(match[1], 'base64'))) return { scheme: 'standard', mac: expected, id, timestamp };
+    }
+    return null;
+  }
+  const match = SIGNATURE.exec(header('x-webhook-signature') ?? '');
+  if (!match) return null;
+  const expected = createHmac('sha256', key).update(body).digest();
+  if (!timingSafeEqual(expected, Buffer.from(match[1], 'hex'))) return null;
+  return { scheme: 'x-webhook', mac: expected, id: header('x-webhook-id'), timestamp: header('x-webhook-timestamp') };
 }
 
 export type Freshness = 'fresh' | 'too_old' | 'in_future';
@@ -47,8 +117,20 @@ export function sameSecret(given: string, expected: string): boolean {
 export function signedHeaders(secret: string, body: Buffer | string, options: { id?: string; timestamp?: number } = {}) {
   return {
     'Content-Type': 'application/json',
-    'X-Webhook-Signature': signBody(secret, body),
+    'X-Webhook-Signature': signBody(signingKey(secret), body),
     'X-Webhook-Timestamp': String(options.timestamp ?? Math.floor(Date.now() / 1000)),
     'X-Webhook-Id': options.id ?? randomUUID(),
+  };
+}
+
+/** The same request's headers under Standard Webhooks (`secret` as the raw secret or `whsec_…`). */
+export function standardSignedHeaders(secret: string, body: Buffer | string, options: { id?: string; timestamp?: number } = {}) {
+  const id = options.id ?? `msg_${randomUUID()}`;
+  const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
+  return {
+    'Content-Type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': signStandard(secret, id, timestamp, body),
   };
 }

@@ -62,40 +62,59 @@ export const deliveriesStore = {
     trx.deleteFrom('webhook_deliveries')
       .where('scope', '=', scope).where('webhook_id', '=', webhookId).where('received_at', '=', at)
       .execute(),
+  /** Gives an accepted signature back with its id (signed resume, signal not delivered). */
+  releaseSignature: (trx: TenantTransaction, signatureHash: string, at: Date) =>
+    trx.deleteFrom('webhook_signatures')
+      .where('signature_hash', '=', signatureHash).where('accepted_at', '=', at)
+      .execute(),
+  /** Replay records whose block has ended (they no longer refuse anything). */
+  pruneSignatures: async (trx: TenantTransaction, now: Date) =>
+    Number((await trx.deleteFrom('webhook_signatures').where('expires_at', '<=', now).executeTakeFirst()).numDeletedRows),
   prune: async (trx: TenantTransaction, before: Date) =>
     Number((await trx.deleteFrom('webhook_deliveries').where('received_at', '<=', before).executeTakeFirst()).numDeletedRows),
 };
 
 export const rateStore = {
   /**
-   * Signed resume's two writes in one statement (one round trip): claims the
-   * X-Webhook-Id as deliveriesStore.claim does and, only if that succeeded,
-   * counts one request in the tenant's window unless it is full (then the
-   * window is left unchanged). The window upsert's row lock serializes a
-   * tenant's concurrent requests, so the count never overshoots. The caller
-   * rolls back the claim when `taken` is false.
+   * Signed resume's three writes in one statement (one round trip): claims the
+   * X-Webhook-Id as deliveriesStore.claim does; only if that succeeded, records
+   * the signature (refused while an earlier record of it has not expired: a
+   * replay); only if that succeeded too, counts one request in the tenant's
+   * window unless it is full (then the window is left unchanged). The primary
+   * keys make both claims atomic across processes (a concurrent second insert
+   * waits for the first and then sees it); the window upsert's row lock
+   * serializes a tenant's concurrent requests, so the count never overshoots.
+   * The caller rolls the transaction back unless all three succeeded.
    */
   claimAndTake: async (
     trx: TenantTransaction,
     claim: { tenantId: string; scope: string; webhookId: string; at: Date; windowSeconds: number },
+    signature: { hash: string; expiresAt: Date },
     budget: { windowStart: Date; limit: number },
   ) => {
     const expired = new Date(claim.at.getTime() - claim.windowSeconds * 1000);
-    const { rows } = await sql<{ claimed: boolean; taken: boolean }>`
+    const { rows } = await sql<{ claimed: boolean; unused: boolean; taken: boolean }>`
       WITH claim AS (
         INSERT INTO webhook_deliveries (tenant_id, scope, webhook_id, received_at)
         VALUES (${claim.tenantId}, ${claim.scope}, ${claim.webhookId}, ${claim.at})
         ON CONFLICT (tenant_id, scope, webhook_id) DO UPDATE SET received_at = excluded.received_at
           WHERE webhook_deliveries.received_at <= ${expired}
         RETURNING 1
+      ), unused AS (
+        INSERT INTO webhook_signatures (tenant_id, signature_hash, accepted_at, expires_at)
+        SELECT ${claim.tenantId}, ${signature.hash}, ${claim.at}, ${signature.expiresAt} WHERE EXISTS (SELECT 1 FROM claim)
+        ON CONFLICT (tenant_id, signature_hash) DO UPDATE SET accepted_at = excluded.accepted_at, expires_at = excluded.expires_at
+          WHERE webhook_signatures.expires_at <= ${claim.at}
+        RETURNING 1
       ), taken AS (
         INSERT INTO webhook_rate (tenant_id, window_start, count)
-        SELECT ${claim.tenantId}, ${budget.windowStart}, 1 WHERE EXISTS (SELECT 1 FROM claim)
+        SELECT ${claim.tenantId}, ${budget.windowStart}, 1 WHERE EXISTS (SELECT 1 FROM unused)
         ON CONFLICT (tenant_id, window_start) DO UPDATE SET count = webhook_rate.count + 1
           WHERE webhook_rate.count < ${budget.limit}
         RETURNING 1
       )
-      SELECT EXISTS (SELECT 1 FROM claim) AS claimed, EXISTS (SELECT 1 FROM taken) AS taken`.execute(trx);
+      SELECT EXISTS (SELECT 1 FROM claim) AS claimed, EXISTS (SELECT 1 FROM unused) AS unused,
+        EXISTS (SELECT 1 FROM taken) AS taken`.execute(trx);
     return rows[0];
   },
   prune: async (trx: TenantTransaction, before: Date) =>

@@ -1,4 +1,5 @@
-// kysely types of the webhooks plugin's tables (sql/0030_webhooks.sql), added
+// kysely types of the webhooks plugin's tables (sql/0030_webhooks.sql,
+// sql/0031_webhooks_replay.sql), added
 // to the core's Database interface by module augmentation.
 import type { ColumnType } from 'kysely';
 
@@ -28,6 +29,13 @@ export interface WebhookDeliveriesTable {
   received_at: Timestamp;
 }
 
+export interface WebhookSignaturesTable {
+  tenant_id: string;
+  signature_hash: string;
+  accepted_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface WebhookRateTable {
   tenant_id: string;
   window_start: Timestamp;
@@ -40,5 +48,6 @@ declare module '../../core/db/types.ts' {
     webhook_signing_secrets: WebhookSigningSecretsTable;
     webhook_deliveries: WebhookDeliveriesTable;
     webhook_rate: WebhookRateTable;
+    webhook_signatures: WebhookSignaturesTable;
   }
 }

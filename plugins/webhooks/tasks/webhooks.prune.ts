@@ -1,4 +1,5 @@
-// Scheduled clean-up of expired idempotency records and past rate windows.
+// Scheduled clean-up of expired idempotency records, expired replay records
+// of signed-resume signatures, and past rate windows.
 // Expired rows never block anything (a claim takes an expired id over); this
 // only keeps the tables small. Tenant rows are reachable only under each
 // tenant's row-level security, so it visits the tenants one at a time.
@@ -12,6 +13,7 @@ export const PRUNE_CRON = '*/10 * * * *';
 export async function pruneTenant(core: Pick<CoreServices, 'withTenant'>, tenantId: string, nowMs: number) {
   return core.withTenant(tenantId, async (trx) => ({
     deliveries: await deliveriesStore.prune(trx, new Date(nowMs - IDEMPOTENCY_WINDOW_SECONDS * 1000)),
+    signatures: await deliveriesStore.pruneSignatures(trx, new Date(nowMs)),
     // The current minute's window is still counting; every earlier one is done.
     rateWindows: await rateStore.prune(trx, new Date(Math.floor(nowMs / 60_000) * 60_000)),
   }));
@@ -22,12 +24,14 @@ export function pruneHandler(core: Pick<CoreServices, 'db' | 'withTenant' | 'log
     const tenants = await core.db.selectFrom('tenants').select('id').execute();
     let deliveries = 0;
     let rateWindows = 0;
+    let signatures = 0;
     for (const { id } of tenants) {
       const pruned = await pruneTenant(core, id, now());
       deliveries += pruned.deliveries;
       rateWindows += pruned.rateWindows;
+      signatures += pruned.signatures;
     }
-    core.logger.debug({ tenants: tenants.length, deliveries, rateWindows }, 'webhooks: pruned expired state');
-    return { tenants: tenants.length, deliveries, rateWindows };
+    core.logger.debug({ tenants: tenants.length, deliveries, signatures, rateWindows }, 'webhooks: pruned expired state');
+    return { tenants: tenants.length, deliveries, signatures, rateWindows };
   };
 }

@@ -89,4 +89,22 @@ t.test('webhooks create, list, rotate and signing-secret; sign output accepted b
   const headers = await cliJson(t, {}, ['webhooks', 'sign', '--secret', signing.secret, '--body', body]);
   const sent = await tp.request({ method: 'POST', url: '/api/webhooks/deploy.finished', headers, payload: body });
   t.equal(sent.status, 202, 'the printed headers are what the server checks');
+
+  // Standard Webhooks: the raw secret or its whsec_ form, both as printed by `signing-secret`.
+  t.equal(signing.standard_secret, `whsec_${Buffer.from(signing.secret, 'utf8').toString('base64')}`, 'the whsec_ form of the secret');
+  const stillWaiting = await waitingExecution(tp, tenant.token, { eventType: 'never.sent' });
+  const standardBody = JSON.stringify({ tenant_id: 'wh-cli', workflow_id: stillWaiting, event_data: { ok: 'standard' } });
+  const standard = await cliJson(t, {}, ['webhooks', 'sign', '--scheme', 'standard', '--secret', signing.standard_secret, '--body', standardBody]);
+  t.match(standard, { 'Content-Type': 'application/json', 'webhook-id': /^msg_/, 'webhook-timestamp': /^\d+$/, 'webhook-signature': /^v1,[A-Za-z0-9+/]{43}=$/ });
+  t.notOk('X-Webhook-Signature' in standard, 'only the Standard Webhooks headers');
+  const sentStandard = await tp.request({ method: 'POST', url: '/api/webhooks/deploy.finished', headers: standard, payload: standardBody });
+  t.equal(sentStandard.status, 202, 'the --scheme standard headers verify');
+  const again = await tp.request({ method: 'POST', url: '/api/webhooks/deploy.finished', headers: standard, payload: standardBody });
+  t.equal(again.status, 409, 'and are accepted once');
+  const rawSecret = await cliJson(t, {}, ['webhooks', 'sign', '--scheme', 'standard', '--secret', signing.secret, '--body', standardBody, '--id', 'x', '--timestamp', '1700000000']);
+  const whsec = await cliJson(t, {}, ['webhooks', 'sign', '--scheme', 'standard', '--secret', signing.standard_secret, '--body', standardBody, '--id', 'x', '--timestamp', '1700000000']);
+  t.equal(rawSecret['webhook-signature'], whsec['webhook-signature'], 'the raw secret and its whsec_ form sign alike');
+  const badScheme = await cli({}, ['webhooks', 'sign', '--scheme', 'hmac', '--secret', 's', '--body', '{}']);
+  t.equal(badScheme.code, 1);
+  t.match(badScheme.stderr, /--scheme must be one of x-webhook, standard/);
 });

@@ -24,11 +24,19 @@ export interface SignedOptions {
   timestamp?: number | string | null;
   id?: string | null;
   headers?: Record<string, string>;
+  /** Send `body` exactly: by default a body without event_data gets a unique one, so that two requests never share a signature (a replay). */
+  exact?: boolean;
+}
+
+/** `body` with a unique event_data unless it has one (see SignedOptions.exact). */
+function distinct(body: unknown, exact?: boolean): unknown {
+  if (exact || !body || typeof body !== 'object' || Array.isArray(body) || 'event_data' in body) return body;
+  return { ...body, event_data: { request: randomUUID() } };
 }
 
 /** POSTs a signed-resume request; every header can be replaced or left out. */
 export function postSigned(tp: TestPlatform, options: SignedOptions) {
-  const payload = options.raw ?? JSON.stringify(options.body ?? {});
+  const payload = options.raw ?? JSON.stringify(distinct(options.body ?? {}, options.exact));
   const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
   const signature = options.signature === undefined ? signBody(options.secret, payload) : options.signature;
   if (signature !== null) headers['x-webhook-signature'] = signature;

@@ -21,13 +21,20 @@ function drivenService(tp: TestPlatform, clock: { now: number }, rateLimitPerMin
   });
 }
 
-/** A request signed with `secret`, timestamped by the driven clock. */
+/**
+ * A request signed with `secret`, timestamped by the driven clock. Unless the
+ * body has its own event_data, the id goes into it: distinct requests have
+ * distinct bodies, hence distinct signatures (a repeated one is a replay).
+ */
 function signed(secret: string, clockMs: number, body: Record<string, unknown>, id: string) {
-  const raw = Buffer.from(JSON.stringify(body));
+  const raw = Buffer.from(JSON.stringify({ event_data: { request: id }, ...body }));
   return {
     eventType: 'ping',
     body: raw,
-    headers: { 'x-webhook-signature': signBody(secret, raw), 'x-webhook-timestamp': String(Math.floor(clockMs / 1000)), 'x-webhook-id': id },
+    headers: {
+      'content-type': 'application/json',
+      'x-webhook-signature': signBody(secret, raw), 'x-webhook-timestamp': String(Math.floor(clockMs / 1000)), 'x-webhook-id': id,
+    },
   };
 }
 
@@ -50,18 +57,47 @@ t.test('replay: the same id within 10 minutes is a duplicate, after them it is a
   const clock = { now: T0 };
   const service = drivenService(tp, clock);
   const body = { tenant_id: 'clk-idem', workflow_id: executionId };
-  const send = () => outcome(service.resume(signed(secret, clock.now, body, 'same-id')));
+  // Each send is another body (another signature) under the same id.
+  const send = (n: number) => outcome(service.resume(signed(secret, clock.now, { ...body, event_data: { n } }, 'same-id')));
 
-  t.equal(await send(), 202, 'first delivery');
+  t.equal(await send(1), 202, 'first delivery');
   clock.now = T0 + 60_000;
-  t.equal(await send(), '409 Duplicate webhook', 'a minute later');
+  t.equal(await send(2), '409 Duplicate webhook', 'a minute later');
   clock.now = T0 + 600_000 - 1;
-  t.equal(await send(), '409 Duplicate webhook', 'a millisecond before 10 minutes');
+  t.equal(await send(3), '409 Duplicate webhook', 'a millisecond before 10 minutes');
   clock.now = T0 + 600_000;
-  t.equal(await send(), 202, 'at 10 minutes the id is free again');
+  t.equal(await send(4), 202, 'at 10 minutes the id is free again');
   clock.now = T0 + 600_000 + 5_000;
-  t.equal(await send(), '409 Duplicate webhook', 'and the new delivery starts a new window');
+  t.equal(await send(5), '409 Duplicate webhook', 'and the new delivery starts a new window');
   t.equal((await execution(tp, tenant.token, executionId)).buffered_signals, 2, 'two signals were delivered');
+});
+
+t.test('replayed signature: refused for the freshness window plus 24 hours, whatever the id and timestamp', async (t) => {
+  const tp = await startWebhooksPlatform(t, { listen: true });
+  const tenant = await tenantWithAdmin(tp, 'clk-replay');
+  const secret = await signingSecretOf(tp, tenant.token);
+  const executionId = await waitingExecution(tp, tenant.token, { eventType: 'never.sent' });
+  const clock = { now: T0 };
+  const service = drivenService(tp, clock);
+  const body = { tenant_id: 'clk-replay', workflow_id: executionId, event_data: { approved: true } };
+  // A captured request: the same body (hence signature), sent with a fresh id and timestamp.
+  const replay = (id: string) => service.resume(signed(secret, clock.now, body, id));
+
+  t.equal(await outcome(replay('original')), 202, 'the original request');
+  const codeOf = async (id: string) => replay(id).then(() => 202, (err: { output: { statusCode: number; payload: { code: string } } }) =>
+    `${err.output.statusCode} ${err.output.payload.code}`);
+  clock.now = T0 + 1_000;
+  t.equal(await codeOf('fresh-1'), '409 WEBHOOK_SIGNATURE_REPLAYED', 'a second later, with a new id');
+  clock.now = T0 + 60 * 60_000;
+  t.equal(await codeOf('fresh-2'), '409 WEBHOOK_SIGNATURE_REPLAYED', 'an hour later, past the id window');
+  clock.now = T0 + (24 * 3600 + 300) * 1000 - 1;
+  t.equal(await codeOf('fresh-3'), '409 WEBHOOK_SIGNATURE_REPLAYED', 'until 24 h past the freshness window');
+  t.equal((await execution(tp, tenant.token, executionId)).buffered_signals, 1, 'the replays delivered nothing');
+
+  const pruned = await pruneTenant(tp.platform.core, 'clk-replay', clock.now);
+  t.equal(pruned.signatures, 0, 'the prune task keeps a record that still blocks');
+  clock.now = T0 + (24 * 3600 + 300) * 1000;
+  t.equal(await pruneTenant(tp.platform.core, 'clk-replay', clock.now).then((p) => p.signatures), 1, 'and deletes it once it has expired');
 });
 
 t.test('rate limit: 60 per tenant per calendar minute; a refused request keeps neither its id nor budget', async (t) => {
@@ -130,7 +166,7 @@ t.test('pruning removes expired ids and past windows, and keeps the rest', async
   t.equal(await outcome(service.resume(signed(secret, clock.now, body, 'recent'))), 202);
 
   const pruned = await pruneTenant(tp.platform.core, 'clk-prune', T0 + 11 * 60_000);
-  t.same(pruned, { deliveries: 1, rateWindows: 2 }, 'one expired id and two past windows');
+  t.same(pruned, { deliveries: 1, signatures: 0, rateWindows: 2 }, 'one expired id and two past windows (signatures are kept 24 h)');
   const left = await tp.platform.core.withTenant('clk-prune', async (trx) => ({
     ids: (await trx.selectFrom('webhook_deliveries').select('webhook_id').execute()).map((r) => r.webhook_id),
     windows: (await trx.selectFrom('webhook_rate').select('count').execute()).length,

@@ -112,21 +112,25 @@ t.test('each error of the table, in check order', async (t) => {
   });
 });
 
-t.test('the shared WEBHOOK_SECRET is the fallback for tenants without their own secret', async (t) => {
+t.test('the shared WEBHOOK_SECRET never signs a resume: only the tenant\'s own secret does', async (t) => {
   const shared = 'shared-webhook-secret-for-tests';
   const tp = await startWebhooksPlatform(t, { env: { WEBHOOK_SECRET: shared } });
   const tenant = await tenantWithAdmin(tp, 'rs-shared');
   const workflowId = randomUUID();
   const body = { tenant_id: 'rs-shared', workflow_id: workflowId };
 
-  expectError(t, await postSigned(tp, { secret: shared, body }), 404, `Workflow not found: ${workflowId}`, 'signed with the shared secret');
-  expectError(t, await postSigned(tp, { secret: shared, body: { ...body, tenant_id: 'rs-nobody' } }), 404, `Workflow not found: ${workflowId}`,
-    'an unknown tenant, correctly signed: no such execution');
-  expectError(t, await postSigned(tp, { secret: 'not-the-shared-secret', body: { ...body, tenant_id: 'rs-nobody' } }), 401, 'Invalid signature',
-    'an unknown tenant, wrongly signed: nothing is revealed before the signature');
+  expectError(t, await postSigned(tp, { secret: shared, body }), 401, 'Invalid signature', 'a tenant without its own secret: the shared one is refused');
+  expectError(t, await postSigned(tp, { secret: shared, body: { ...body, tenant_id: 'rs-nobody' } }), 401, 'Invalid signature',
+    'an unknown tenant: the same 401, so nothing tells whether it exists');
+
+  const event = await tp.request({
+    method: 'POST', url: '/api/webhooks/events/rs-shared/anything', payload: '{"ok":true}',
+    headers: { 'content-type': 'application/json', 'x-webhook-secret': shared },
+  });
+  t.equal(event.status, 202, 'the event receiver keeps the spec\'s shared-secret fallback');
 
   const own = await signingSecretOf(tp, tenant.token);
-  expectError(t, await postSigned(tp, { secret: shared, body }), 401, 'Invalid signature', 'once the tenant has its own secret, the shared one is refused');
+  expectError(t, await postSigned(tp, { secret: shared, body }), 401, 'Invalid signature', 'with its own secret, the shared one is still refused');
   expectError(t, await postSigned(tp, { secret: own, body }), 404, `Workflow not found: ${workflowId}`, 'and its own is accepted');
 });
 
