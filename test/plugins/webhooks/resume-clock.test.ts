@@ -151,6 +151,10 @@ t.test('concurrent requests of one tenant never exceed the budget', async (t) =>
   t.equal(results.filter((r) => r === '429 Rate limit exceeded').length, 20, 'the others are refused');
   const twice = await Promise.all([1, 2, 3].map(() => outcome(drivenService(tp, { now: T0 + 60_000 }).resume(signed(secret, T0 + 60_000, body, 'dup')))));
   t.same(twice.sort(), [202, '409 Duplicate webhook', '409 Duplicate webhook'], 'one of three concurrent requests with one id wins');
+  const replayAt = T0 + 120_000;
+  const replayed = { ...body, event_data: { captured: true } };
+  const replays = await Promise.all([1, 2, 3].map((i) => outcome(drivenService(tp, { now: replayAt }).resume(signed(secret, replayAt, replayed, `replay-${i}`)))));
+  t.same(replays.sort(), [202, '409 Duplicate webhook', '409 Duplicate webhook'], 'one of three concurrent requests with one signature (three ids) wins');
 });
 
 t.test('pruning removes expired ids and past windows, and keeps the rest', async (t) => {
