@@ -46,6 +46,29 @@ export const optionsSchema = Joi.object({
 
 export const defaultOptions: ChatOptions = optionsSchema.validate({}).value;
 
+/** Per-tenant limits (environment: operators set them per deployment, not per manifest). */
+export interface ChatLimits {
+  /** Running chat turns of one tenant, counted in Postgres across processes (CHAT_MAX_CONCURRENT_TURNS_PER_TENANT). */
+  maxTurnsPerTenant: number;
+  /** Open SSE streams of one tenant in this process (CHAT_MAX_CONCURRENT_STREAMS_PER_TENANT). */
+  maxStreamsPerTenant: number;
+}
+
+function positiveInt(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+export function chatLimitsFrom(env: Record<string, string | undefined>): ChatLimits {
+  return {
+    maxTurnsPerTenant: positiveInt(env, 'CHAT_MAX_CONCURRENT_TURNS_PER_TENANT', 20),
+    maxStreamsPerTenant: positiveInt(env, 'CHAT_MAX_CONCURRENT_STREAMS_PER_TENANT', 100),
+  };
+}
+
 export interface ModelSettings {
   /** Base URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1; unset: the offline responder answers. */
   baseUrl: string | undefined;

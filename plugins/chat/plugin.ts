@@ -7,10 +7,11 @@ import { coreOf } from '../../core/plugin-contract.ts';
 import { createAgentsService, type AgentsService } from './agents/service.ts';
 import { emitterOf } from './events.ts';
 import { createOpenAiClient } from './model/openai-client.ts';
-import { defaultOptions, modelSettingsFrom, optionsSchema, type ChatOptions } from './options.ts';
+import { chatLimitsFrom, defaultOptions, modelSettingsFrom, optionsSchema, type ChatOptions } from './options.ts';
 import { agentRoutes } from './routes/agents.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { sessionRoutes } from './routes/sessions.ts';
+import { StreamSlots } from './routes/stream-slots.ts';
 import { createSessionsService, type SessionsService } from './sessions/service.ts';
 import { askUserTimeoutTask } from './tasks/chat.ask_user_timeout.ts';
 import { SWEEP_CRON, SWEEP_TASK, sweepHandler } from './tasks/chat.sweep.ts';
@@ -27,8 +28,13 @@ export interface ChatApi {
   agents: AgentsService;
   sessions: SessionsService;
   turns: TurnsService;
-  /** The owner of a chat session, null when the tenant has no such (active) session. Used by integrations. */
-  sessionOwner(tenantId: string, sessionId: string): Promise<{ sub: string } | null>;
+  /**
+   * The owner of a chat session, null when the tenant has no such (active)
+   * session: its bare subject (`sub`) and its owner key (`owner_key`: kind,
+   * issuer, subject, and an API key's visitor; sessions/caller.ts ownerOf).
+   * Used by integrations.
+   */
+  sessionOwner(tenantId: string, sessionId: string): Promise<{ sub: string; owner_key: string } | null>;
 }
 
 declare module '@hapi/hapi' {
@@ -47,6 +53,7 @@ export const plugin = {
     const core = coreOf(server);
     const options: ChatOptions = { ...defaultOptions, ...given };
     const settings = modelSettingsFrom(core.config.env);
+    const limits = chatLimitsFrom(core.config.env);
     const model = settings.baseUrl
       ? createOpenAiClient({
         baseUrl: settings.baseUrl, apiKey: settings.apiKey, attempts: options.modelAttempts,
@@ -57,7 +64,7 @@ export const plugin = {
     const writer = new FrameWriter(core.withTenant, options.frameFlushMs, core.logger);
     const runs = new LocalRuns(randomUUID(), core.db, core.withTenant, core.logger);
     const rt: Runtime = {
-      core, options, model, modelName: settings.model, emit, writer, runs,
+      core, options, limits, model, modelName: settings.model, emit, writer, runs,
       // Optional plugins: present only when the manifest loads them.
       ingestion: () => server.plugins.ingestion?.api,
       citations: () => server.plugins.citations?.api,
@@ -72,7 +79,7 @@ export const plugin = {
     });
     turns = createTurnsService(rt, sessions);
 
-    server.route([...agentRoutes(agents), ...sessionRoutes(sessions), ...chatRoutes(sessions, turns)]);
+    server.route([...agentRoutes(agents), ...sessionRoutes(sessions), ...chatRoutes(sessions, turns, new StreamSlots(limits.maxStreamsPerTenant))]);
     core.jobs.defineTask(ASK_USER_TIMEOUT_TASK, askUserTimeoutTask(() => turns!));
     core.jobs.defineLongTask(SWEEP_TASK, sweepHandler(core, options, emit), { retryLimit: 1 });
     await core.jobs.schedule(SWEEP_TASK, SWEEP_TASK, SWEEP_CRON);

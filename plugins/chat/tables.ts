@@ -40,7 +40,10 @@ export interface ChatSessionsTable {
   id: Generated<string>;
   tenant_id: string;
   client_id: number;
+  /** The principal's bare subject. */
   owner_sub: string;
+  /** Who owns the session: kind, issuer, subject (and visitor of an API key); sessions/caller.ts ownerOf. */
+  owner_key: string;
   agent_name: string | null;
   title: ColumnType<string, string | undefined, string>;
   is_active: ColumnType<boolean, boolean | undefined, boolean>;

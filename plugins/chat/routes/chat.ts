@@ -1,15 +1,27 @@
 // The chat endpoints (spec core 4.2, embed-chat 4): ask (SSE), answer an
 // ask_user (SSE continuation), follow a turn (SSE), cancel, feedback.
 import type { ServerRoute } from '@hapi/hapi';
+import { tenantOf } from '../../../core/auth/tenant-context.ts';
 import type { SessionsService } from '../sessions/service.ts';
 import type { TurnsService } from '../turn/service.ts';
 import type { CapabilityKey } from '../capabilities.ts';
 import { FRAME_DOC } from '../turn/frames.ts';
 import * as s from '../schemas.ts';
 import { sseResponse } from './sse.ts';
+import type { StreamSlots } from './stream-slots.ts';
 import { callerOf, chatAuth, member, sessionIdOf, tags } from './sessions.ts';
 
-export function chatRoutes(sessions: SessionsService, turns: TurnsService): ServerRoute[] {
+export function chatRoutes(sessions: SessionsService, turns: TurnsService, slots: StreamSlots): ServerRoute[] {
+  /** A stream slot of the tenant is taken first (429 past the limit, before anything is stored) and held until the response ends. */
+  async function withSlot<T>(tenantId: string, work: (release: () => void) => Promise<T>): Promise<T> {
+    const release = slots.take(tenantId);
+    try {
+      return await work(release);
+    } catch (err) {
+      release();
+      throw err;
+    }
+  }
   return [
     {
       method: 'POST', path: '/api/chat/{session_id}',
@@ -21,11 +33,14 @@ export function chatRoutes(sessions: SessionsService, turns: TurnsService): Serv
       },
       handler: async (request, h) => {
         const { content, capability_keys } = request.payload as { content: string; capability_keys?: CapabilityKey[] };
-        const started = await turns.ask(...callerOf(request), sessionIdOf(request), content, [...new Set(capability_keys ?? [])]);
-        return sseResponse(request, h, (out) => {
-          const detach = started.channel.subscribe(0, out) || (() => {});
-          started.go();
-          return detach;
+        const caller = callerOf(request);
+        return withSlot(tenantOf(request), async (release) => {
+          const started = await turns.ask(...caller, sessionIdOf(request), content, [...new Set(capability_keys ?? [])]);
+          return sseResponse(request, h, (out) => {
+            const detach = started.channel.subscribe(0, out) || (() => {});
+            started.go();
+            return detach;
+          }, release);
         });
       },
     },
@@ -39,11 +54,14 @@ export function chatRoutes(sessions: SessionsService, turns: TurnsService): Serv
       },
       handler: async (request, h) => {
         const { tool_call_id, answer } = request.payload as { tool_call_id: string; answer: string };
-        const started = await turns.answer(...callerOf(request), sessionIdOf(request), tool_call_id, answer);
-        return sseResponse(request, h, (out) => {
-          const detach = started.channel.subscribe(started.channel.lastSeq, out) || (() => {});
-          started.go();
-          return detach;
+        const caller = callerOf(request);
+        return withSlot(tenantOf(request), async (release) => {
+          const started = await turns.answer(...caller, sessionIdOf(request), tool_call_id, answer);
+          return sseResponse(request, h, (out) => {
+            const detach = started.channel.subscribe(started.channel.lastSeq, out) || (() => {});
+            started.go();
+            return detach;
+          }, release);
         });
       },
     },
@@ -57,7 +75,9 @@ export function chatRoutes(sessions: SessionsService, turns: TurnsService): Serv
       },
       handler: (request, h) => {
         const { after, turn_id } = request.query as { after: number; turn_id?: string };
-        return sseResponse(request, h, (out) => turns.follow(...callerOf(request), sessionIdOf(request), turn_id, after, out));
+        const caller = callerOf(request);
+        return withSlot(tenantOf(request), (release) =>
+          sseResponse(request, h, (out) => turns.follow(...caller, sessionIdOf(request), turn_id, after, out), release));
       },
     },
     {

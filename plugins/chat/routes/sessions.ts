@@ -2,6 +2,7 @@
 import type { Request, ServerRoute } from '@hapi/hapi';
 import { tenantOf } from '../../../core/auth/tenant-context.ts';
 import type { Principal } from '../../../core/auth/principal.ts';
+import { actorOf, VISITOR_HEADER } from '../sessions/caller.ts';
 import type { SessionsService } from '../sessions/service.ts';
 import * as s from '../schemas.ts';
 
@@ -9,9 +10,11 @@ export const member = { tenant: 'required' } as const;
 export const tags = ['api', 'chat'];
 export const chatAuth = { strategies: ['bearer', 'api-key'] };
 
+/** Tenant, actor (an API key's with its X-Visitor-Id: 400 without one) and selected client of a chat request. */
 export function callerOf(request: Request) {
   const query = request.query as { selected_client?: string | number };
-  return [tenantOf(request), request.auth.credentials as unknown as Principal, query.selected_client] as const;
+  const actor = actorOf(request.auth.credentials as unknown as Principal, request.headers[VISITOR_HEADER] as string | undefined);
+  return [tenantOf(request), actor, query.selected_client] as const;
 }
 export const sessionIdOf = (request: Request) => (request.params as { session_id: string }).session_id;
 

@@ -8,7 +8,10 @@
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 import type { Subscriber } from '../turn/channel.ts';
 
-export async function sseResponse(request: Request, h: ResponseToolkit, attach: (out: Subscriber) => (() => void) | Promise<() => void>) {
+/** `release` (the tenant's stream slot) is called once the response is over, or when attaching fails. */
+export async function sseResponse(
+  request: Request, h: ResponseToolkit, attach: (out: Subscriber) => (() => void) | Promise<() => void>, release: () => void = () => {},
+) {
   const res = request.raw.res;
   let headed = false;
   let closed = false;
@@ -28,11 +31,19 @@ export async function sseResponse(request: Request, h: ResponseToolkit, attach: 
     },
   };
   // May throw (404, 403, 409): nothing is written yet, hapi answers the error.
-  detach = await attach(out);
+  try {
+    detach = await attach(out);
+  } catch (err) {
+    release();
+    throw err;
+  }
   res.once('close', () => {
     closed = true;
     detach?.();
+    release();
   });
+  // Injected requests (tests) finish without a socket to close.
+  res.once('finish', release);
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',

@@ -1,34 +1,76 @@
 // Who is chatting, and on which client: the one place that decides session
-// ownership. A session belongs to (tenant, client, owner); the owner is the
-// principal's subject. Bearer users and API keys work today; embed tokens
+// ownership. A session belongs to (tenant, client, owner); the owner key names
+// the principal's kind and issuer as well as its subject, and for an API key
+// the visitor (ownerOf). Bearer users and API keys work today; embed tokens
 // (a later issue) plug in here by mapping their claims to an owner and client.
 import type { Principal } from '../../../core/auth/principal.ts';
 import type { TenantTransaction } from '../../../core/db/tenant.ts';
-import { forbidden, notFound } from '../../../core/errors.ts';
+import { badRequest, forbidden, notFound } from '../../../core/errors.ts';
 import { clientsStore } from '../store/agents.ts';
+
+/**
+ * The principal of a chat request, with the visitor an API-key request names
+ * (X-Visitor-Id): one API key serves every visitor of a public page, so the
+ * key alone names no end user.
+ */
+export type Actor = Principal & { visitorId?: string };
 
 export interface Caller {
   tenantId: string;
   principal: Principal;
-  /** The owner of the sessions this caller creates and may use. */
+  /** The owner key of the sessions this caller creates and may use. */
   owner: string;
   clientId: number;
+}
+
+export const VISITOR_HEADER = 'x-visitor-id';
+const VISITOR_ID = /^[A-Za-z0-9_-]{8,128}$/;
+
+/**
+ * The actor of a request: an API-key request must name its visitor (an opaque
+ * id the client keeps, 8–128 of A–Z a–z 0–9 _ -), else 400; other principals
+ * are their own end user and the header is ignored.
+ */
+export function actorOf(principal: Principal, visitorHeader: string | string[] | undefined): Actor {
+  if (principal.kind !== 'api_key') return principal;
+  if (visitorHeader === undefined || visitorHeader === '') {
+    throw badRequest('X-Visitor-Id is required with an API key: an opaque id the client keeps for its visitor (8-128 characters A-Z a-z 0-9 _ -); sessions belong to that visitor', 'VISITOR_ID_REQUIRED');
+  }
+  if (typeof visitorHeader !== 'string' || !VISITOR_ID.test(visitorHeader)) {
+    throw badRequest('X-Visitor-Id must be 8-128 characters A-Z a-z 0-9 _ -', 'INVALID_VISITOR_ID');
+  }
+  return { ...principal, visitorId: visitorHeader };
 }
 
 /** `selected_client`: a client key (ck_…) or, legacy, a numeric client id. */
 export type SelectedClient = string | number | undefined;
 
-export function ownerOf(principal: Principal): string {
-  // Subjects of different principal kinds cannot collide: API keys are `api-key:<id>`,
-  // the super-admin is `super-admin`, users and service accounts their own sub.
-  return principal.sub;
+/**
+ * The owner key: kind and issuer before the subject, so subjects of different
+ * kinds or issuers never collide (a user whose sub is `api-key:7` is not API
+ * key 7; platform and OIDC users with one sub are two people), and an API
+ * key's sessions are its visitor's.
+ */
+export function ownerOf(principal: Actor): string {
+  switch (principal.kind) {
+    case 'super_admin':
+      return 'super-admin';
+    case 'user':
+      return `user:${principal.issuer}:${principal.sub}`;
+    case 'service':
+      return `service:${principal.sub}`;
+    case 'api_key':
+      // actorOf requires the visitor on every route; without one (a caller
+      // outside the routes) nothing is owned: no visitor id is empty.
+      return `api-key:${principal.keyId}:visitor:${principal.visitorId ?? ''}`;
+  }
 }
 
 /**
  * Resolves the client a request acts for: the one named by selected_client,
  * else the API key's own client, else the tenant's default client (its oldest).
  */
-export async function resolveCaller(trx: TenantTransaction, tenantId: string, principal: Principal, selected: SelectedClient): Promise<Caller> {
+export async function resolveCaller(trx: TenantTransaction, tenantId: string, principal: Actor, selected: SelectedClient): Promise<Caller> {
   const owner = ownerOf(principal);
   if (selected === undefined && principal.kind === 'api_key') return { tenantId, principal, owner, clientId: principal.clientId };
   const client = selected === undefined
@@ -48,13 +90,13 @@ export async function resolveCaller(trx: TenantTransaction, tenantId: string, pr
 export interface OwnedRow {
   id: string;
   client_id: number;
-  owner_sub: string;
+  owner_key: string;
 }
 
 /** 404 when the session is not in the tenant (or deleted), 403 when it is someone else's or another client's. */
 export function assertOwns<T extends OwnedRow>(caller: Caller, session: T | undefined, sessionId: string): T {
   if (!session) throw notFound(`Session not found: ${sessionId}`, 'SESSION_NOT_FOUND');
-  if (session.owner_sub !== caller.owner || session.client_id !== caller.clientId) {
+  if (session.owner_key !== caller.owner || session.client_id !== caller.clientId) {
     throw forbidden('This session belongs to another user or client', 'SESSION_FORBIDDEN');
   }
   return session;

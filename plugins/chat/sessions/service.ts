@@ -43,10 +43,10 @@ export function createSessionsService(core: Pick<CoreServices, 'withTenant'>, de
      * session (deleted ones included, as everywhere else). No caller, no client:
      * the asking plugin decides what the owner may do.
      */
-    async sessionOwner(tenantId: string, sessionId: string): Promise<{ sub: string } | null> {
+    async sessionOwner(tenantId: string, sessionId: string): Promise<{ sub: string; owner_key: string } | null> {
       if (!isValidTenantAlias(tenantId) || !UUID.test(sessionId)) return null;
       const row = await withTenant(tenantId, (trx) => sessionsStore.get(trx, sessionId));
-      return row ? { sub: row.owner_sub } : null;
+      return row ? { sub: row.owner_sub, owner_key: row.owner_key } : null;
     },
 
     async create(tenantId: string, principal: Principal, selected: SelectedClient, input: { title?: string; agent_name?: string }) {
@@ -56,7 +56,7 @@ export function createSessionsService(core: Pick<CoreServices, 'withTenant'>, de
           throw notFound(`Agent not found: ${input.agent_name}`, 'AGENT_NOT_FOUND');
         }
         const row = await sessionsStore.insert(trx, {
-          tenant_id: tenantId, client_id: caller.clientId, owner_sub: caller.owner,
+          tenant_id: tenantId, client_id: caller.clientId, owner_sub: principal.sub, owner_key: caller.owner,
           agent_name: input.agent_name ?? null, title: input.title ?? '',
         });
         await deps.emit(trx, tenantId, 'chat.session.created', { session_id: row.id, client_id: row.client_id, agent_name: row.agent_name });

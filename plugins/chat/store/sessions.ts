@@ -3,20 +3,20 @@ import { sql } from 'kysely';
 import type { TenantTransaction } from '../../../core/db/tenant.ts';
 import '../tables.ts';
 
-const sessionColumns = ['id', 'client_id', 'owner_sub', 'agent_name', 'title', 'is_active', 'created_at', 'last_active'] as const;
+const sessionColumns = ['id', 'client_id', 'owner_sub', 'owner_key', 'agent_name', 'title', 'is_active', 'created_at', 'last_active'] as const;
 const messageColumns = ['id', 'session_id', 'turn_id', 'role', 'content', 'tool_metadata', 'created_at'] as const;
 
 export const sessionsStore = {
-  insert: (trx: TenantTransaction, values: { tenant_id: string; client_id: number; owner_sub: string; agent_name: string | null; title: string }) =>
+  insert: (trx: TenantTransaction, values: { tenant_id: string; client_id: number; owner_sub: string; owner_key: string; agent_name: string | null; title: string }) =>
     trx.insertInto('chat_sessions').values(values).returning([...sessionColumns]).executeTakeFirstOrThrow(),
 
   /** An active session by id (deleted ones are gone for every purpose). */
   get: (trx: TenantTransaction, id: string) =>
     trx.selectFrom('chat_sessions').select([...sessionColumns]).where('id', '=', id).where('is_active', '=', true).executeTakeFirst(),
 
-  listOwned: async (trx: TenantTransaction, clientId: number, ownerSub: string, skip: number, limit: number) => {
+  listOwned: async (trx: TenantTransaction, clientId: number, ownerKey: string, skip: number, limit: number) => {
     const base = trx.selectFrom('chat_sessions')
-      .where('client_id', '=', clientId).where('owner_sub', '=', ownerSub).where('is_active', '=', true);
+      .where('client_id', '=', clientId).where('owner_key', '=', ownerKey).where('is_active', '=', true);
     const [items, count] = await Promise.all([
       base.select([...sessionColumns]).orderBy('last_active', 'desc').orderBy('created_at', 'desc').orderBy('id')
         .offset(skip).limit(limit).execute(),

@@ -13,7 +13,7 @@ type AgentRow = Omit<AgentValues, 'description'>;
 export interface TurnStartRead {
   id: string;
   client_id: number;
-  owner_sub: string;
+  owner_key: string;
   agent_name: string | null;
   active: { id: string; status: TurnStatus } | null;
   own_agent: AgentRow | null;
@@ -25,9 +25,19 @@ const AGENT_JSON = sql`json_build_object('name', a.name, 'instructions', a.instr
   'max_iterations', a.max_iterations, 'token_budget', a.token_budget, 'emit_iteration_events', a.emit_iteration_events)`;
 
 export const turnStartStore = {
-  read: async (trx: TenantTransaction, sessionId: string, historyLimit: number): Promise<TurnStartRead | undefined> =>
+  /**
+   * Also locks the tenant's chat_tenant_state row (an upsert) until the
+   * transaction ends: the write that follows counts the tenant's running turns
+   * with a snapshot taken after the lock, so concurrent starts in any process
+   * count one after the other and never overshoot the limit.
+   */
+  read: async (trx: TenantTransaction, tenantId: string, sessionId: string, historyLimit: number): Promise<TurnStartRead | undefined> =>
     (await sql<TurnStartRead>`
-      SELECT s.id, s.client_id::int AS client_id, s.owner_sub, s.agent_name,
+      WITH gate AS (
+        INSERT INTO chat_tenant_state AS g (tenant_id) VALUES (${tenantId}) ON CONFLICT (tenant_id) DO UPDATE SET touched_at = now()
+        RETURNING 1
+      )
+      SELECT s.id, s.client_id::int AS client_id, s.owner_key, s.agent_name,
         (SELECT json_build_object('id', t.id, 'status', t.status) FROM chat_turns t
           WHERE t.session_id = s.id AND t.status IN ('running', 'suspended', 'cancelling') LIMIT 1) AS active,
         (SELECT ${AGENT_JSON} FROM chat_agents a WHERE a.name = s.agent_name) AS own_agent,
@@ -37,14 +47,23 @@ export const turnStartStore = {
           (SELECT m.id, m.role, m.content FROM chat_messages m WHERE m.session_id = s.id ORDER BY m.id DESC LIMIT ${historyLimit}) h) AS history
       FROM chat_sessions s WHERE s.id = ${sessionId}::uuid AND s.is_active`.execute(trx)).rows[0],
 
-  /** Inserts the question and its turn and marks the session active; returns the question's message id. */
+  /**
+   * Inserts the question and its turn and marks the session active, unless the
+   * tenant already runs `maxRunning` turns (running or being cancelled; a
+   * suspended one waits for a person and holds nothing): then nothing is
+   * written. Returns the question's message id, or null when refused.
+   */
   write: async (trx: TenantTransaction, values: {
     tenantId: string; sessionId: string; turnId: string; runnerId: string; phase: TurnPhase; content: string; title: string; state: unknown;
-  }): Promise<number> =>
-    Number((await sql<{ id: number }>`
-      WITH msg AS (
+    maxRunning: number;
+  }): Promise<number | null> => {
+    const row = (await sql<{ id: number | null }>`
+      WITH running AS (
+        SELECT count(*) AS n FROM chat_turns WHERE tenant_id = ${values.tenantId} AND status IN ('running', 'cancelling')
+      ), msg AS (
         INSERT INTO chat_messages (tenant_id, session_id, turn_id, role, content, tool_metadata)
-        VALUES (${values.tenantId}, ${values.sessionId}::uuid, ${values.turnId}::uuid, 'user', ${values.content}, '{}')
+        SELECT ${values.tenantId}, ${values.sessionId}::uuid, ${values.turnId}::uuid, 'user', ${values.content}, '{}'
+        FROM running WHERE running.n < ${values.maxRunning}
         RETURNING id
       ), turn AS (
         INSERT INTO chat_turns (id, tenant_id, session_id, status, phase, runner_id, user_message_id, state)
@@ -53,7 +72,9 @@ export const turnStartStore = {
         RETURNING id
       ), touched AS (
         UPDATE chat_sessions SET last_active = now(), title = CASE WHEN title = '' THEN ${values.title} ELSE title END
-        WHERE id = ${values.sessionId}::uuid RETURNING id
+        WHERE id = ${values.sessionId}::uuid AND EXISTS (SELECT 1 FROM msg) RETURNING id
       )
-      SELECT msg.id FROM msg, turn, touched`.execute(trx)).rows[0].id),
+      SELECT (SELECT msg.id FROM msg, turn, touched) AS id`.execute(trx)).rows[0];
+    return row.id === null ? null : Number(row.id);
+  },
 };

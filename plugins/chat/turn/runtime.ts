@@ -2,7 +2,7 @@
 import type { CoreServices } from '../../../core/plugin-contract.ts';
 import type { IngestionApi } from '../../ingestion/api.ts';
 import type { CitationsApi } from '../../citations/api.ts';
-import type { ChatOptions } from '../options.ts';
+import type { ChatLimits, ChatOptions } from '../options.ts';
 import type { ModelClient } from '../model/types.ts';
 import type { Emit } from '../events.ts';
 import type { FrameWriter, FrameBatch } from './frame-writer.ts';
@@ -12,6 +12,7 @@ import type { PreparedFrame } from './channel.ts';
 export interface Runtime {
   core: CoreServices;
   options: ChatOptions;
+  limits: ChatLimits;
   /** undefined: no model configured, the offline responder answers. */
   model: ModelClient | undefined;
   modelName: string;

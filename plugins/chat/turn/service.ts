@@ -2,7 +2,7 @@
 // and follow a turn's frames (resume after a dropped connection). Ownership
 // is checked through the sessions service (one place: sessions/caller.ts).
 import type { Principal } from '../../../core/auth/principal.ts';
-import { conflict, notFound } from '../../../core/errors.ts';
+import { conflict, domainError, notFound } from '../../../core/errors.ts';
 import type { TenantTransaction } from '../../../core/db/tenant.ts';
 import { capabilitiesOf, surfaceInstructions, type CapabilityKey } from '../capabilities.ts';
 import { BUILTIN_AGENT, resolvedFrom } from '../agents/resolved.ts';
@@ -21,6 +21,15 @@ import { askUserResults, type ToolRecord, type TurnState } from './state.ts';
 import { encodeFrame } from './frames.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Seconds a refused question should wait: a running turn usually ends within seconds. */
+export const TURN_RETRY_AFTER_SECONDS = 5;
+
+function tooManyTurns(limit: number) {
+  const error = domainError(429, `Too many chat answers running for this tenant (limit ${limit}); retry later`, 'TURN_LIMIT_EXCEEDED');
+  error.output.headers['Retry-After'] = String(TURN_RETRY_AFTER_SECONDS);
+  return error;
+}
 const ENDED = new Set(['completed', 'stopped', 'cancelled', 'failed']);
 
 export interface Started {
@@ -130,7 +139,7 @@ export function createTurnsService(rt: Runtime, sessions: SessionsService) {
         // turns lets one in; the other gets 23505 and is told the session is busy.
         const outcome = await withTenant(tenantId, async (trx) => {
           const caller = await resolveCaller(trx, tenantId, principal, selected);
-          const session = assertOwns(caller, await turnStartStore.read(trx, sessionId, rt.options.historyMessages), sessionId);
+          const session = assertOwns(caller, await turnStartStore.read(trx, tenantId, sessionId, rt.options.historyMessages), sessionId);
           if (session.active) return { busy: session.active };
           // The session's agent, else its client's default agent, else the built-in assistant.
           const row = session.own_agent ?? session.client_agent;
@@ -149,8 +158,10 @@ export function createTurnsService(rt: Runtime, sessions: SessionsService) {
           // turns lets one in; the other gets 23505 and is told the session is busy.
           const userMessageId = await turnStartStore.write(trx, {
             tenantId, sessionId, turnId, runnerId: rt.runs.runnerId, phase: rt.model ? 'model' : 'tool', content, state,
-            title: content.replace(/\s+/g, ' ').trim().slice(0, 80),
+            title: content.replace(/\s+/g, ' ').trim().slice(0, 80), maxRunning: rt.limits.maxTurnsPerTenant,
           });
+          // Past the tenant's limit nothing was written (no question, no turn).
+          if (userMessageId === null) throw tooManyTurns(rt.limits.maxTurnsPerTenant);
           await rt.emit(trx, tenantId, 'agent.loop.started', { session_id: sessionId, turn_id: turnId, agent_name: agent.name, resumed: false });
           return { turnId, state, userMessageId };
         }).catch((err) => {

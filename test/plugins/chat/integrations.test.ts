@@ -15,11 +15,11 @@ t.test('api.sessionOwner: the owner of a session, null when the tenant has no su
   const { tp, token, tenant } = await chatFixture(t, { manifest: MANIFEST });
   const api = tp.platform.server.plugins.chat.api;
   const mine = await newSession(tp, token);
-  t.same(await api.sessionOwner(tenant, mine), { sub: 'acme-admin' });
+  t.same(await api.sessionOwner(tenant, mine), { sub: 'acme-admin', owner_key: 'user:platform:acme-admin' });
 
   const bobToken = await member(tp, tenant, 'bob');
   const bobs = await newSession(tp, bobToken);
-  t.same(await api.sessionOwner(tenant, bobs), { sub: 'bob' });
+  t.same(await api.sessionOwner(tenant, bobs), { sub: 'bob', owner_key: 'user:platform:bob' });
 
   t.equal(await api.sessionOwner(tenant, crypto.randomUUID()), null, 'an unknown id');
   t.equal(await api.sessionOwner(tenant, 's-1'), null, 'not a session id at all');

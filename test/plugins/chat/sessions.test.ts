@@ -148,11 +148,12 @@ t.test('sessions are isolated between owners, clients and tenants', async (t) =>
   // An API key acts for its own client, as its own owner.
   const key = await tp.request({ method: 'POST', url: '/api/admin/api-keys', token, payload: { name: 'kiosk', client_id: second.body.id } });
   t.equal(key.status, 201);
-  const byKey = await tp.request({ method: 'POST', url: '/api/sessions', apiKey: key.body.key, payload: {} });
+  const visitor = { 'x-visitor-id': 'visitor-0001' };
+  const byKey = await tp.request({ method: 'POST', url: '/api/sessions', apiKey: key.body.key, headers: visitor, payload: {} });
   t.same([byKey.status, byKey.body.client_id], [201, second.body.id]);
-  t.same((await tp.request({ url: '/api/sessions', apiKey: key.body.key })).body.items.map((s: any) => s.id), [byKey.body.id]);
-  t.equal((await tp.request({ url: `/api/sessions/${mine}/messages`, apiKey: key.body.key })).status, 403);
-  t.equal((await tp.request({ url: `/api/sessions?selected_client=${clientKey}`, apiKey: key.body.key })).status, 403, 'not for another client');
+  t.same((await tp.request({ url: '/api/sessions', apiKey: key.body.key, headers: visitor })).body.items.map((s: any) => s.id), [byKey.body.id]);
+  t.equal((await tp.request({ url: `/api/sessions/${mine}/messages`, apiKey: key.body.key, headers: visitor })).status, 403);
+  t.equal((await tp.request({ url: `/api/sessions?selected_client=${clientKey}`, apiKey: key.body.key, headers: visitor })).status, 403, 'not for another client');
 
   const rows = await tp.platform.core.withTenant('globex', (trx) => trx.selectFrom('chat_messages').select('id').execute());
   t.same(rows, [], 'row-level security hides the other tenant\'s messages');

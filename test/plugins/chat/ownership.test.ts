@@ -1,0 +1,82 @@
+// Session ownership is keyed by principal kind (and issuer), not by the bare
+// subject, and an API key's sessions belong to the visitor the client names
+// (X-Visitor-Id): issue 13 item 13.
+import t from 'tap';
+import { textChunks } from '../../fixtures/chat/scripted-llm.ts';
+import { ask, chatFixture, member } from './helpers.ts';
+
+t.test('a user whose sub is api-key:<id> owns nothing of that API key\'s sessions', async (t) => {
+  const { tp, llm, token, tenant, clientId } = await chatFixture(t);
+  const key = await tp.request({ method: 'POST', url: '/api/admin/api-keys', token, payload: { name: 'kiosk', client_id: clientId } });
+  t.equal(key.status, 201);
+  const keyId = key.body.id ?? key.body.api_key?.id;
+  t.type(keyId, 'number', 'the key has a numeric id');
+  const visitor = { 'x-visitor-id': 'visitor-aaaa' };
+  const session = await tp.request({ method: 'POST', url: '/api/sessions', apiKey: key.body.key, headers: visitor, payload: { title: 'kiosk chat' } });
+  t.equal(session.status, 201);
+  llm!.enqueue({ chunks: textChunks('Kiosk answer.') });
+  const asked = await tp.request({ method: 'POST', url: `/api/chat/${session.body.id}`, apiKey: key.body.key, headers: visitor, payload: { content: 'kiosk question' } });
+  t.equal(asked.status, 200);
+
+  // A platform user created with the API key's subject.
+  const impostor = await member(tp, tenant, `api-key:${keyId}`);
+  const listed = await tp.request({ url: '/api/sessions', token: impostor });
+  t.same([listed.status, listed.body.items], [200, []], 'the user lists none of the key\'s sessions');
+  for (const [method, url, payload] of [
+    ['GET', `/api/sessions/${session.body.id}`], ['GET', `/api/sessions/${session.body.id}/messages`],
+    ['PATCH', `/api/sessions/${session.body.id}`, { title: 'x' }], ['POST', `/api/chat/${session.body.id}`, { content: 'hi' }],
+    ['POST', `/api/chat/${session.body.id}/cancel`], ['DELETE', `/api/sessions/${session.body.id}`],
+  ] as const) {
+    const response = await tp.request({ method, url, token: impostor, payload });
+    t.same([response.status, response.body.code], [403, 'SESSION_FORBIDDEN'], `${method} ${url} by the user api-key:${keyId}`);
+  }
+
+  // And the other way round: the user's own session is not the key's.
+  const users = await tp.request({ method: 'POST', url: '/api/sessions', token: impostor, payload: {} });
+  t.equal(users.status, 201);
+  const byKey = await tp.request({ url: '/api/sessions', apiKey: key.body.key, headers: visitor });
+  t.same(byKey.body.items.map((s: any) => s.id), [session.body.id], 'the key\'s visitor sees only its own session');
+  t.equal((await tp.request({ url: `/api/sessions/${users.body.id}/messages`, apiKey: key.body.key, headers: visitor })).status, 403);
+  const messages = await tp.request({ url: `/api/sessions/${session.body.id}/messages`, apiKey: key.body.key, headers: visitor });
+  t.same(messages.body.items.map((m: any) => m.content), ['kiosk question', 'Kiosk answer.']);
+});
+
+t.test('visitors sharing one API key do not share sessions; the visitor id is required and validated', async (t) => {
+  const { tp, llm, token, clientId } = await chatFixture(t);
+  const key = (await tp.request({ method: 'POST', url: '/api/admin/api-keys', token, payload: { name: 'widget', client_id: clientId } })).body.key;
+  const alice = { 'x-visitor-id': 'visitor-alice-0001' };
+  const bob = { 'x-visitor-id': 'visitor_bob-0002' };
+  const mine = await tp.request({ method: 'POST', url: '/api/sessions', apiKey: key, headers: alice, payload: { title: 'alice' } });
+  t.equal(mine.status, 201);
+  llm!.enqueue({ chunks: textChunks('For Alice only.') });
+  t.equal((await tp.request({ method: 'POST', url: `/api/chat/${mine.body.id}`, apiKey: key, headers: alice, payload: { content: 'private' } })).status, 200);
+
+  t.same((await tp.request({ url: '/api/sessions', apiKey: key, headers: bob })).body.items, [], 'bob lists none of alice\'s sessions');
+  for (const [method, url, payload] of [
+    ['GET', `/api/sessions/${mine.body.id}`], ['GET', `/api/sessions/${mine.body.id}/messages`],
+    ['GET', `/api/chat/${mine.body.id}/stream`], ['POST', `/api/chat/${mine.body.id}`, { content: 'hi' }],
+    ['POST', `/api/chat/${mine.body.id}/feedback`, { message_id: 1, rating: 1 }], ['DELETE', `/api/sessions/${mine.body.id}`],
+  ] as const) {
+    const response = await tp.request({ method, url, apiKey: key, headers: bob, payload });
+    t.same([response.status, response.body.code], [403, 'SESSION_FORBIDDEN'], `${method} ${url} by another visitor`);
+  }
+  const theirs = await tp.request({ method: 'POST', url: '/api/sessions', apiKey: key, headers: bob, payload: { title: 'bob' } });
+  t.same((await tp.request({ url: '/api/sessions', apiKey: key, headers: bob })).body.items.map((s: any) => s.id), [theirs.body.id]);
+  t.same((await tp.request({ url: '/api/sessions', apiKey: key, headers: alice })).body.items.map((s: any) => s.id), [mine.body.id]);
+
+  const missing = await tp.request({ url: '/api/sessions', apiKey: key });
+  t.same([missing.status, missing.body.code], [400, 'VISITOR_ID_REQUIRED']);
+  t.match(missing.body.message, /X-Visitor-Id/);
+  for (const bad of ['short', 'has space in it', 'x'.repeat(129), 'emoji-😀-visitor', 'semi;colon;id']) {
+    const response = await tp.request({ url: '/api/sessions', apiKey: key, headers: { 'x-visitor-id': bad } });
+    t.same([response.status, response.body.code], [400, 'INVALID_VISITOR_ID'], `visitor id ${JSON.stringify(bad).slice(0, 20)}`);
+  }
+  const noVisitorChat = await tp.request({ method: 'POST', url: `/api/chat/${mine.body.id}`, apiKey: key, payload: { content: 'hi' } });
+  t.equal(noVisitorChat.status, 400, 'every chat route needs the visitor with an API key');
+  // A bearer user needs no visitor id (and one sent is ignored).
+  t.equal((await tp.request({ url: '/api/sessions', token, headers: { 'x-visitor-id': 'visitor-alice-0001' } })).body.items.length, 0);
+  const rows = await tp.platform.core.withTenant('acme', (trx) => trx.selectFrom('chat_sessions').select(['owner_sub', 'owner_key']).orderBy('created_at').execute());
+  t.match(rows[0], { owner_sub: /^api-key:\d+$/, owner_key: /^api-key:\d+:visitor:visitor-alice-0001$/ }, 'the bare subject is kept beside the owner key');
+  t.equal(rows[1].owner_sub, rows[0].owner_sub);
+  t.match(rows[1].owner_key, /:visitor:visitor_bob-0002$/);
+});
