@@ -1,9 +1,15 @@
 // Session ownership is keyed by principal kind (and issuer), not by the bare
 // subject, and an API key's sessions belong to the visitor the client names
 // (X-Visitor-Id): issue 13 item 13.
+import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
 import t from 'tap';
+import { migrate } from '../../../core/db/migrate.ts';
 import { textChunks } from '../../fixtures/chat/scripted-llm.ts';
-import { ask, chatFixture, member } from './helpers.ts';
+import { createTestDatabase, startTestPlatform } from '../../harness.ts';
+import { chatFixture, member, MANIFEST } from './helpers.ts';
 
 t.test('a user whose sub is api-key:<id> owns nothing of that API key\'s sessions', async (t) => {
   const { tp, llm, token, tenant, clientId } = await chatFixture(t);
@@ -79,4 +85,34 @@ t.test('visitors sharing one API key do not share sessions; the visitor id is re
   t.match(rows[0], { owner_sub: /^api-key:\d+$/, owner_key: /^api-key:\d+:visitor:visitor-alice-0001$/ }, 'the bare subject is kept beside the owner key');
   t.equal(rows[1].owner_sub, rows[0].owner_sub);
   t.match(rows[1].owner_key, /:visitor:visitor_bob-0002$/);
+});
+
+t.test('sessions from before the owner key keep working for their users; a key\'s shared ones are no visitor\'s', async (t) => {
+  // A database migrated up to the chat plugin's first migration, with sessions written then.
+  const databaseUrl = await createTestDatabase(t);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'chat-owner-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  for (const name of await readdir('sql')) if (name < '0071') await copyFile(path.join('sql', name), path.join(dir, name));
+  const pool = new pg.Pool({ connectionString: databaseUrl });
+  await migrate(pool, dir);
+  await pool.query(`INSERT INTO tenants (id, display_name) VALUES ('acme', 'Acme')`);
+  await pool.query(`INSERT INTO users (sub, display_name, organizations) VALUES ('alice', 'Alice', '{"acme": {"roles": []}}')`);
+  const clientId = (await pool.query(`INSERT INTO clients (tenant_id, name, client_key) VALUES ('acme', 'web', 'ck_acme_web') RETURNING id`)).rows[0].id;
+  const legacy = async (owner: string) => (await pool.query(
+    `INSERT INTO chat_sessions (tenant_id, client_id, owner_sub, title) VALUES ('acme', $1, $2, $2) RETURNING id`, [clientId, owner])).rows[0].id;
+  const alices = await legacy('alice');
+  const keys = await legacy('api-key:1');
+  await pool.end();
+
+  const tp = await startTestPlatform(t, { databaseUrl, env: { PLATFORM_MANIFEST: MANIFEST, LLM_BASE_URL: '' } });
+  await tp.platform.start();
+  const token = (await tp.request({ method: 'POST', url: '/api/admin/users/alice/tokens', token: tp.adminToken })).body.access_token;
+  const listed = await tp.request({ url: '/api/sessions', token });
+  t.same(listed.body.items.map((s: any) => s.id), [alices], 'the platform user still owns her session');
+  t.equal((await tp.request({ url: `/api/sessions/${alices}/messages`, token })).status, 200);
+  const key = await tp.request({ method: 'POST', url: '/api/admin/api-keys', token: tp.adminToken, headers: { 'x-tenant-id': 'acme' }, payload: { name: 'kiosk', client_id: Number(clientId) } });
+  t.equal(key.body.id, 1, 'the key the legacy session was written for');
+  const visitor = { 'x-visitor-id': 'visitor-0001' };
+  t.same((await tp.request({ url: '/api/sessions', apiKey: key.body.key, headers: visitor })).body.items, [], 'a visitor does not inherit the sessions every visitor shared');
+  t.equal((await tp.request({ url: `/api/sessions/${keys}`, apiKey: key.body.key, headers: visitor })).status, 403);
 });
