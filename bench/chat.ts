@@ -52,6 +52,8 @@ async function main() {
     ...process.env, DATABASE_URL: databaseUrl, PLATFORM_MANIFEST: MANIFEST, LOG_LEVEL: 'silent',
     ADMIN_TOKEN: `adm_${randomBytes(16).toString('hex')}`, PLATFORM_MASTER_KEY: randomBytes(32).toString('hex'),
     SERVICE_JWT_SECRET: randomBytes(32).toString('hex'), LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, LLM_MODEL: 'bench',
+    // One tenant holds every level's streams at once: lift the per-tenant limits above the largest level.
+    CHAT_MAX_CONCURRENT_TURNS_PER_TENANT: String(Math.max(...LEVELS) + 10), CHAT_MAX_CONCURRENT_STREAMS_PER_TENANT: String(Math.max(...LEVELS) + 10),
   });
   const platform = await createPlatform({ config, port: 0, host: '127.0.0.1', announceAdminToken: () => {} });
   await platform.start();

@@ -2,8 +2,11 @@
 // subject, and an API key's sessions belong to the visitor the client names
 // (X-Visitor-Id): issue 13 item 13.
 import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import pg from 'pg';
 import t from 'tap';
 import { migrate } from '../../../core/db/migrate.ts';
@@ -115,4 +118,33 @@ t.test('sessions from before the owner key keep working for their users; a key\'
   const visitor = { 'x-visitor-id': 'visitor-0001' };
   t.same((await tp.request({ url: '/api/sessions', apiKey: key.body.key, headers: visitor })).body.items, [], 'a visitor does not inherit the sessions every visitor shared');
   t.equal((await tp.request({ url: `/api/sessions/${keys}`, apiKey: key.body.key, headers: visitor })).status, 403);
+});
+
+t.test('a platform user and an OIDC user with the same sub are two owners', async (t) => {
+  const { publicKey, privateKey } = await generateKeyPair('RS256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+  const idp = http.createServer((req, res) => {
+    const base = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+    res.setHeader('content-type', 'application/json');
+    if (req.url === '/.well-known/openid-configuration') res.end(JSON.stringify({ issuer: base, jwks_uri: `${base}/jwks` }));
+    else if (req.url === '/jwks') res.end(JSON.stringify({ keys: [jwk] }));
+    else res.writeHead(404).end('{}');
+  });
+  await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => idp.close(() => resolve())));
+  const issuer = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+  const { tp, tenant } = await chatFixture(t, { llm: false, env: { OIDC_ISSUER_URL: issuer, OIDC_AUDIENCE: 'chat-client' } });
+
+  const platformCarol = await member(tp, tenant, 'carol');
+  const oidcCarol = await new SignJWT({ organizations: { [tenant]: { roles: [] } } }).setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+    .setIssuer(issuer).setSubject('carol').setAudience('chat-client').setIssuedAt().setExpirationTime('5m').sign(privateKey);
+  const me = await tp.request({ url: '/api/me', token: oidcCarol });
+  t.same([me.status, me.body.sub], [200, 'carol'], 'the OIDC token is accepted as carol');
+
+  const platformSession = await tp.request({ method: 'POST', url: '/api/sessions', token: platformCarol, payload: { title: 'platform' } });
+  const oidcSession = await tp.request({ method: 'POST', url: '/api/sessions', token: oidcCarol, payload: { title: 'oidc' } });
+  t.same((await tp.request({ url: '/api/sessions', token: platformCarol })).body.items.map((s: any) => s.title), ['platform']);
+  t.same((await tp.request({ url: '/api/sessions', token: oidcCarol })).body.items.map((s: any) => s.title), ['oidc']);
+  t.equal((await tp.request({ url: `/api/sessions/${platformSession.body.id}`, token: oidcCarol })).status, 403);
+  t.equal((await tp.request({ url: `/api/sessions/${oidcSession.body.id}/messages`, token: platformCarol })).status, 403);
 });
