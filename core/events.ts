@@ -11,6 +11,12 @@ export interface EventInput {
   /** Defaults to a new UUID. */
   id?: string;
   time?: string;
+  /**
+   * The workflow execution whose run emits this event (emit_event passes it):
+   * the events plugin makes the event one link deeper in its chain (the
+   * `chaindepth` extension) than the event that started that execution.
+   */
+  cause?: { execution_id: string };
 }
 
 export type EventBackend = (trx: TenantTransaction, tenantId: string, event: EventInput) => Promise<unknown>;

@@ -5,6 +5,7 @@
 // events is deduplicated.
 import type { TenantTransaction } from '../../core/db/tenant.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
+import { chainStop } from './chain.ts';
 import { toCloudEvent } from './cloudevent.ts';
 import type { EventsContext } from './context.ts';
 import { matches } from './matching.ts';
@@ -44,7 +45,7 @@ export async function runBackfill(
     result.last_event_time = row.time;
     if (!matches(trigger.event_type, trigger.event_filter, event)) continue;
     result.matched += 1;
-    const outcome = await startForTrigger(context, trx, tenantId, trigger, event, 'backfill');
+    const outcome = chainStop(event, context.maxChainDepth) ?? await startForTrigger(context, trx, tenantId, trigger, event, 'backfill');
     records.push(dispatchRecord(tenantId, trigger, 'backfill', outcome, { id: event.id, seq: row.seq }));
     if (outcome.status === 'started') result.dispatched += 1;
     else if (outcome.status === 'deduplicated') result.deduplicated += 1;

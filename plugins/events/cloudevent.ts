@@ -1,5 +1,6 @@
-// The CloudEvents 1.0 structured-JSON form of a stored event. `tenantid` is an
-// extension attribute (lowercase alphanumeric, as the spec requires).
+// The CloudEvents 1.0 structured-JSON form of a stored event. `tenantid` and
+// `chaindepth` are extension attributes (lowercase alphanumeric, as the spec
+// requires); `chaindepth` is there only when an event chain led to the event.
 import type { EventRow } from './tables.ts';
 
 export interface CloudEvent {
@@ -9,11 +10,13 @@ export interface CloudEvent {
   source: string;
   time: string;
   tenantid: string;
+  /** How many events led to this one through workflows they started (absent: none). */
+  chaindepth?: number;
   datacontenttype: 'application/json';
   data: Record<string, unknown>;
 }
 
-export function toCloudEvent(row: Pick<EventRow, 'tenant_id' | 'id' | 'type' | 'source' | 'time' | 'data'>): CloudEvent {
+export function toCloudEvent(row: Pick<EventRow, 'tenant_id' | 'id' | 'type' | 'source' | 'time' | 'data'> & { chaindepth?: number }): CloudEvent {
   return {
     specversion: '1.0',
     id: row.id,
@@ -21,6 +24,7 @@ export function toCloudEvent(row: Pick<EventRow, 'tenant_id' | 'id' | 'type' | '
     source: row.source,
     time: row.time.toISOString(),
     tenantid: row.tenant_id,
+    ...(row.chaindepth ? { chaindepth: row.chaindepth } : {}),
     datacontenttype: 'application/json',
     data: row.data,
   };

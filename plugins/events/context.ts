@@ -6,6 +6,7 @@ import type { WithTenant, TenantTransaction } from '../../core/db/tenant.ts';
 import type { EventInput } from '../../core/events.ts';
 import type { JobsApi } from '../../core/jobs/types.ts';
 import type { WorkflowsApi } from '../workflows/api.ts';
+import { DEFAULT_MAX_CHAIN_DEPTH } from './chain.ts';
 import { emitEvent, type EmittedEvent } from './emit.ts';
 import type { EventsOptions } from './options.ts';
 import type { TypeRegistry } from './type-registry.ts';
@@ -18,12 +19,15 @@ export interface EventsContext {
   registry: TypeRegistry;
   logger: Logger;
   options: EventsOptions;
+  /** EVENTS_MAX_CHAIN_DEPTH: an event this deep in a chain starts no workflow (chain.ts). */
+  maxChainDepth: number;
   emit(trx: TenantTransaction, tenantId: string, input: EventInput): Promise<EmittedEvent>;
 }
 
-export function createContext(parts: Omit<EventsContext, 'emit'>): EventsContext {
+export function createContext(parts: Omit<EventsContext, 'emit' | 'maxChainDepth'> & { maxChainDepth?: number }): EventsContext {
   const context: EventsContext = {
     ...parts,
+    maxChainDepth: parts.maxChainDepth ?? DEFAULT_MAX_CHAIN_DEPTH,
     emit: (trx, tenantId, input) => emitEvent({ jobs: parts.jobs, registry: parts.registry, logger: parts.logger }, trx, tenantId, input),
   };
   return context;

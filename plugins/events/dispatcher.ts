@@ -12,6 +12,7 @@
 // time, and a job per event would pay a job claim and completion per event.
 import type { JobContext } from '../../core/jobs/types.ts';
 import type { TenantTransaction } from '../../core/db/tenant.ts';
+import { chainStop } from './chain.ts';
 import { toCloudEvent } from './cloudevent.ts';
 import type { EventsContext } from './context.ts';
 import { observeDeadman, saveDeadman } from './deadman.ts';
@@ -51,7 +52,8 @@ export async function dispatchBatch(
       // The self-loop guard: a trigger does not react to the end of an execution it started itself.
       starters ??= await startersOf(trx, event);
       if (starters.has(trigger.name)) continue;
-      const outcome = await startForTrigger(context, trx, tenantId, trigger, event, 'event', options.safe);
+      // The chain guard: an event this deep in a chain of workflows emitting events starts nothing (recorded as failed).
+      const outcome = chainStop(event, context.maxChainDepth) ?? await startForTrigger(context, trx, tenantId, trigger, event, 'event', options.safe);
       records.push(dispatchRecord(tenantId, trigger, 'event', outcome, { id: event.id, seq: row.seq }));
     }
     for (const trigger of deadman) {

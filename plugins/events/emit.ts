@@ -12,6 +12,7 @@ import type { EventInput } from '../../core/events.ts';
 import type { JobsApi } from '../../core/jobs/types.ts';
 import { badRequest } from '../../core/errors.ts';
 import { isValidEventType } from '../../workflows/engine/index.ts';
+import { chainDepthOf } from './chain.ts';
 import { isUriReference, toCloudEvent, type CloudEvent } from './cloudevent.ts';
 import { cursorsStore, streamsStore } from './store/events.ts';
 import type { TypeRegistry } from './type-registry.ts';
@@ -50,7 +51,7 @@ function checked(input: EventInput): { id: string; type: string; source: string;
 }
 
 export async function emitEvent(deps: EmitDeps, trx: TenantTransaction, tenantId: string, input: EventInput): Promise<EmittedEvent> {
-  const values = checked(input);
+  const values = { ...checked(input), chaindepth: await chainDepthOf(trx, input) };
   const { seq, dispatchQueued } = await streamsStore.append(trx, { tenant_id: tenantId, ...values });
   if (seq === 1) await cursorsStore.create(trx, tenantId);
   const row = { tenant_id: tenantId, seq, ...values };

@@ -50,6 +50,8 @@ export const typeDefs = /* GraphQL */ `
     source: String!
     time: DateTime!
     tenantId: String!
+    "Events of a chain of workflows emitting events before this one (the chaindepth extension; 0 when none)."
+    chainDepth: Int!
     dataContentType: String!
     data: JSON!
     "Whether the dispatcher has handled it."
@@ -191,6 +193,7 @@ export function resolvers(stream: StreamService, triggers: TriggerService) {
     Event: {
       specVersion: (event: StreamEventView) => event.specversion,
       tenantId: (event: StreamEventView) => event.tenantid,
+      chainDepth: (event: StreamEventView) => event.chaindepth ?? 0,
       dataContentType: (event: StreamEventView) => event.datacontenttype,
     },
     Trigger: {

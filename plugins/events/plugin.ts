@@ -4,6 +4,7 @@
 // handlers, routes, GraphQL, the retention schedule; exposes its services.
 import type { Server } from '@hapi/hapi';
 import { coreOf } from '../../core/plugin-contract.ts';
+import { maxChainDepthFrom } from './chain.ts';
 import { createContext } from './context.ts';
 import { BACKFILL_TASK, DEADMAN_TASK, DISPATCH_TASK, RETENTION_TASK, SCHEDULE_TASK } from './jobs.ts';
 import { optionsSchema, type EventsOptions } from './options.ts';
@@ -41,6 +42,7 @@ export const plugin = {
       registry: createTypeRegistry(),
       logger: core.logger.child({ component: 'events' }),
       options,
+      maxChainDepth: maxChainDepthFrom(core.config.env),
     });
     core.events.setBackend((trx, tenantId, event) => context.emit(trx, tenantId, event));
 

@@ -127,6 +127,7 @@ export const cloudEvent = Joi.object({
   source: Joi.string(),
   time: Joi.string(),
   tenantid: Joi.string(),
+  chaindepth: Joi.number().integer().min(1).description('Extension: events of a chain before this one (workflows started by an event that emitted the next); absent when none'),
   datacontenttype: Joi.string(),
   data: jsonObject,
 }).label('CloudEvent');

@@ -50,6 +50,8 @@ export interface EventsTable {
   source: string;
   time: Timestamp;
   data: Json<Record<string, unknown>>;
+  /** Links of the event chain before this event (the CloudEvents extension `chaindepth`; 0 when no event caused it). */
+  chaindepth: ColumnType<number, number | undefined, number>;
 }
 
 export interface EventTypesCustomTable {

@@ -24,7 +24,7 @@ function triggerFromJson(row: JsonTrigger): TriggerRow {
     updated_at: new Date(row.updated_at!),
   };
 }
-const eventColumns = ['tenant_id', 'seq', 'id', 'type', 'source', 'time', 'data'] as const;
+const eventColumns = ['tenant_id', 'seq', 'id', 'type', 'source', 'time', 'data', 'chaindepth'] as const;
 
 /** A type filter: exact, `prefix*` or `*` (everything). */
 function typeCondition(pattern: string | undefined) {
@@ -50,8 +50,9 @@ export const streamsStore = {
         ON CONFLICT (tenant_id) DO UPDATE SET last_seq = s.last_seq + 1, dispatch_queued = true, queued_before = s.dispatch_queued
         RETURNING last_seq, queued_before
       ), e AS (
-        INSERT INTO events (tenant_id, seq, id, type, source, time, data)
-        SELECT ${event.tenant_id}, last_seq, ${event.id}, ${event.type}, ${event.source}, ${event.time}, ${JSON.stringify(event.data)}::jsonb FROM s
+        INSERT INTO events (tenant_id, seq, id, type, source, time, data, chaindepth)
+        SELECT ${event.tenant_id}, last_seq, ${event.id}, ${event.type}, ${event.source}, ${event.time}, ${JSON.stringify(event.data)}::jsonb,
+          ${event.chaindepth} FROM s
       )
       SELECT last_seq AS seq, queued_before FROM s`.execute(trx);
     return { seq: rows[0].seq, dispatchQueued: rows[0].queued_before };
@@ -79,7 +80,7 @@ export const cursorsStore = {
       // round trip less per batch); Postgres evaluates that subquery once.
       const { rows } = await sql<{ cursor: number; rn: number | null; listening: JsonTrigger[] | null } & { [K in keyof EventRow]: EventRow[K] | null }>`
         WITH c AS (SELECT dispatched_seq FROM event_cursors WHERE tenant_id = ${tenantId} FOR UPDATE)
-        SELECT c.dispatched_seq AS cursor, e.tenant_id, e.seq, e.id, e.type, e.source, e.time, e.data,
+        SELECT c.dispatched_seq AS cursor, e.tenant_id, e.seq, e.id, e.type, e.source, e.time, e.data, e.chaindepth,
           CASE WHEN e.rn = 1 THEN (
             SELECT coalesce(json_agg(t ORDER BY t.name), '[]') FROM triggers t WHERE t.active AND t.kind IN ('reactive', 'deadman')
           ) END AS listening

@@ -116,6 +116,19 @@ export const dispatchesStore = {
     return rows;
   },
 
+  /**
+   * The chain depth of the event that started this execution (through a
+   * trigger or a backfill); undefined when no event started it (an API call,
+   * a schedule), or its records are past retention.
+   */
+  async causeDepthOf(trx: Trx, executionId: string): Promise<number | undefined> {
+    const { rows } = await sql<{ depth: number | null }>`
+      SELECT max(e.chaindepth) AS depth FROM trigger_dispatches d
+      JOIN events e ON e.tenant_id = d.tenant_id AND e.seq = d.event_seq
+      WHERE d.execution_id = ${executionId} AND d.status = 'started' AND d.event_seq IS NOT NULL`.execute(trx);
+    return rows[0]?.depth ?? undefined;
+  },
+
   /** Which of these triggers started this execution. */
   async startersOf(trx: Trx, executionId: string): Promise<Set<string>> {
     const rows = await trx.selectFrom('trigger_dispatches').select('trigger_name').where('execution_id', '=', executionId).execute();

@@ -25,7 +25,11 @@ export function emitEventFunction(events: EventHub): FunctionDefinition {
       // The id is chosen here so the caller gets it whatever the backend returns.
       const id = randomUUID();
       await context.withTenant(context.tenantId, (trx) =>
-        events.emit(trx, context.tenantId, { id, type: args.type, source: args.source ?? EVENT_SOURCE, data: args.data ?? {} }),
+        events.emit(trx, context.tenantId, {
+          id, type: args.type, source: args.source ?? EVENT_SOURCE, data: args.data ?? {},
+          // The execution is the event's cause: the events plugin carries the chain depth (EVENTS_MAX_CHAIN_DEPTH).
+          ...(context.executionContext?.type === 'workflow_execution' ? { cause: { execution_id: context.executionContext.id } } : {}),
+        }),
       );
       return { event_id: id, type: args.type };
     },

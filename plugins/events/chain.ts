@@ -1,0 +1,51 @@
+// Event chains: a workflow that an event started may emit events that start
+// workflows again (its own trigger's type included: a loop the self-loop guard
+// of workflow.completed does not see). Each event carries its depth, the
+// CloudEvents extension `chaindepth`: an event emitted by an execution that an
+// event of depth d started has depth d + 1 (emit_event names its execution as
+// the cause; workflow.completed/failed are caused by the execution they are
+// about). The dispatcher starts nothing for an event at EVENTS_MAX_CHAIN_DEPTH
+// and records a failed dispatch instead, so a loop stops after that many links.
+import type { TenantTransaction } from '../../core/db/tenant.ts';
+import type { EventInput } from '../../core/events.ts';
+import { dispatchesStore } from './store/triggers.ts';
+
+export const DEFAULT_MAX_CHAIN_DEPTH = 8;
+export const CHAIN_DEPTH_EXCEEDED = 'CHAIN_DEPTH_EXCEEDED';
+
+const WORKFLOW_END = new Set(['workflow.completed', 'workflow.failed']);
+
+/** EVENTS_MAX_CHAIN_DEPTH: a positive integer (boot fails on anything else). */
+export function maxChainDepthFrom(env: Record<string, string | undefined>): number {
+  const raw = env.EVENTS_MAX_CHAIN_DEPTH?.trim();
+  if (!raw) return DEFAULT_MAX_CHAIN_DEPTH;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0 || value > 1000) throw new Error(`EVENTS_MAX_CHAIN_DEPTH must be an integer from 1 to 1000, got "${raw}"`);
+  return value;
+}
+
+/** The execution whose run caused this event, if any. */
+function causeOf(input: EventInput): string | undefined {
+  if (input.cause && typeof input.cause.execution_id === 'string') return input.cause.execution_id;
+  const executionId = input.data?.execution_id;
+  return WORKFLOW_END.has(input.type) && typeof executionId === 'string' ? executionId : undefined;
+}
+
+/** The depth of a new event: one more than the event that started its causing execution, else 0. */
+export async function chainDepthOf(trx: TenantTransaction, input: EventInput): Promise<number> {
+  const executionId = causeOf(input);
+  if (executionId === undefined) return 0;
+  const causeDepth = await dispatchesStore.causeDepthOf(trx, executionId);
+  return causeDepth === undefined ? 0 : causeDepth + 1;
+}
+
+/** Why an event starts no workflow, or undefined when it may. */
+export function chainStop(event: { chaindepth?: number }, maxDepth: number): { status: 'failed'; dedup_key: null; error: string } | undefined {
+  const depth = event.chaindepth ?? 0;
+  if (depth < maxDepth) return undefined;
+  return {
+    status: 'failed',
+    dedup_key: null,
+    error: `${CHAIN_DEPTH_EXCEEDED}: the event is ${depth} links down a chain of workflows emitting events (EVENTS_MAX_CHAIN_DEPTH ${maxDepth}); no workflow was started`,
+  };
+}
