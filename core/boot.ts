@@ -167,7 +167,7 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
     registerTenantContext(server, (id) => core.tenants.exists(id));
     await registerOpenApi(server, VERSION);
     registerOps(server, { pool: database.pool, migrationsDir: SQL_DIR, masterKeyPresent: () => masterKey.length === 32 });
-    registerMetrics(server, () => jobs.counts());
+    registerMetrics(server, () => jobs.counts(), config.metricsToken);
     registerFunctionRoutes(server, core.functions, core.withTenant, logger);
     core.graphql.registerRoute(server);
     await server.register({ plugin: { name: 'core', version: VERSION, register: (s) => s.expose('services', core) } });

@@ -10,6 +10,8 @@ export interface PlatformConfig {
   manifestPath: string;
   masterKey: string | undefined;
   adminToken: string | undefined;
+  /** Bearer token /api/v1/metrics requires (METRICS_TOKEN); unset leaves metrics open. */
+  metricsToken: string | undefined;
   serviceJwtSecret: string | undefined;
   oidcIssuerUrl: string | undefined;
   oidcAudience: string | undefined;
@@ -75,6 +77,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     manifestPath: path.resolve(rootDir, manifest),
     masterKey: optional(env, 'PLATFORM_MASTER_KEY'),
     adminToken: optional(env, 'ADMIN_TOKEN'),
+    metricsToken: optional(env, 'METRICS_TOKEN'),
     serviceJwtSecret: optional(env, 'SERVICE_JWT_SECRET'),
     oidcIssuerUrl: optional(env, 'OIDC_ISSUER_URL'),
     oidcAudience: optional(env, 'OIDC_AUDIENCE'),

@@ -3,8 +3,19 @@
 import client from 'prom-client';
 import type { Server, Request } from '@hapi/hapi';
 import type { JobCount } from '../jobs/index.ts';
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { unauthorized } from '../errors.ts';
 
-export function registerMetrics(server: Server, jobCounts: () => Promise<JobCount[]>): client.Registry {
+/** Constant-time comparison of the presented bearer token with METRICS_TOKEN (hashed: equal lengths). */
+function tokenMatches(header: unknown, token: string): boolean {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(typeof header === 'string' ? header : '');
+  if (!match) return false;
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(match[1]!), digest(token));
+}
+
+/** `metricsToken` (METRICS_TOKEN), when set, is the bearer token a scraper must send; unset keeps metrics open. */
+export function registerMetrics(server: Server, jobCounts: () => Promise<JobCount[]>, metricsToken?: string): client.Registry {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const latency = new client.Histogram({
@@ -35,8 +46,13 @@ export function registerMetrics(server: Server, jobCounts: () => Promise<JobCoun
   server.route({
     method: 'GET',
     path: '/api/v1/metrics',
-    options: { auth: false, description: 'Prometheus metrics', tags: ['api', 'operations'] },
-    handler: async (_request, h) => h.response(await registry.metrics()).type(registry.contentType),
+    options: { auth: false, description: 'Prometheus metrics (Bearer METRICS_TOKEN when configured)', tags: ['api', 'operations'] },
+    handler: async (request, h) => {
+      if (metricsToken && !tokenMatches(request.headers.authorization, metricsToken)) {
+        throw unauthorized('Metrics need "Authorization: Bearer <METRICS_TOKEN>"', 'INVALID_TOKEN');
+      }
+      return h.response(await registry.metrics()).type(registry.contentType);
+    },
   });
   return registry;
 }

@@ -31,6 +31,15 @@ async function check(work: () => Promise<string | undefined>): Promise<string> {
   }
 }
 
+/**
+ * Anonymous callers (load balancers, probes) learn only which check failed:
+ * a raw database error names hosts, users, databases and server versions.
+ * The super-admin sees the full text.
+ */
+function redactChecks(checks: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(checks).map(([name, value]) => [name, value === 'ok' ? 'ok' : 'failed']));
+}
+
 export function registerOps(server: Server, deps: ReadinessDeps): void {
   server.route({
     method: 'GET',
@@ -42,8 +51,14 @@ export function registerOps(server: Server, deps: ReadinessDeps): void {
   server.route({
     method: 'GET',
     path: '/readyz',
-    options: { auth: false, description: 'Readiness: database, migrations, master key', tags: ['api', 'operations'] },
-    handler: async (_request, h) => {
+    options: {
+      // Optional auth: a valid super-admin bearer sees error details, everyone else the status only.
+      auth: { strategy: 'bearer', mode: 'try' },
+      plugins: { platform: { tenant: 'none' } },
+      description: 'Readiness: database, migrations, master key (failure details for the super-admin only)',
+      tags: ['api', 'operations'],
+    },
+    handler: async (request, h) => {
       const checks = {
         database: await check(async () => {
           await deps.pool.query('SELECT 1');
@@ -56,9 +71,10 @@ export function registerOps(server: Server, deps: ReadinessDeps): void {
         master_key: deps.masterKeyPresent() ? 'ok' : 'failed: missing',
       };
       const ready = Object.values(checks).every((value) => value === 'ok');
+      const superAdmin = request.auth.isAuthenticated && (request.auth.credentials as { kind?: string }).kind === 'super_admin';
       const extra = readinessDetails.get(server.info);
       const details = extra ? Object.fromEntries([...extra].map(([name, read]) => [name, read()])) : undefined;
-      return h.response({ status: ready ? 'ready' : 'unavailable', checks, ...(details ? { details } : {}) }).code(ready ? 200 : 503);
+      return h.response({ status: ready ? 'ready' : 'unavailable', checks: superAdmin ? checks : redactChecks(checks), ...(details ? { details } : {}) }).code(ready ? 200 : 503);
     },
   });
 }

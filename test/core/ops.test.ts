@@ -30,8 +30,48 @@ t.test('health, readiness, metrics and docs', async (t) => {
 t.test('readyz answers 503 naming the failed check', async (t) => {
   const tp = await startTestPlatform(t);
   await tp.platform.core.pool.query(`DELETE FROM platform_migrations WHERE name = '0002_tenancy.sql'`);
-  const ready = await tp.request({ url: '/readyz' });
+  const ready = await tp.request({ url: '/readyz', token: tp.adminToken });
   t.equal(ready.status, 503);
   t.equal(ready.body.checks.database, 'ok');
   t.match(ready.body.checks.migrations, /pending 0002_tenancy\.sql/);
+  const anonymous = await tp.request({ url: '/readyz' });
+  t.equal(anonymous.status, 503);
+  t.same(anonymous.body.checks, { database: 'ok', migrations: 'failed', master_key: 'ok' }, 'anonymous callers see no details');
+});
+
+t.test('readyz shows raw database errors to the super-admin only', async (t) => {
+  const tp = await startTestPlatform(t);
+  // A failing database: the pool's query answers with a driver-style error naming the host and user.
+  const pool = tp.platform.core.pool;
+  const original = pool.query.bind(pool);
+  (pool as any).query = async () => {
+    throw new Error('connect ECONNREFUSED 10.1.2.3:5432 password authentication failed for user "platform_owner"');
+  };
+  t.teardown(() => {
+    (pool as any).query = original;
+  });
+  const anonymous = await tp.request({ url: '/readyz' });
+  t.equal(anonymous.status, 503);
+  t.equal(anonymous.body.checks.database, 'failed');
+  t.notMatch(JSON.stringify(anonymous.body), /ECONNREFUSED|10\.1\.2\.3|platform_owner/);
+  const bogus = await tp.request({ url: '/readyz', token: 'not-a-token' });
+  t.equal(bogus.status, 503);
+  t.notMatch(JSON.stringify(bogus.body), /ECONNREFUSED/, 'an invalid token is anonymous');
+  const admin = await tp.request({ url: '/readyz', token: tp.adminToken });
+  t.equal(admin.status, 503);
+  t.match(admin.body.checks.database, /failed: connect ECONNREFUSED 10\.1\.2\.3/);
+});
+
+t.test('METRICS_TOKEN protects the metrics endpoint', async (t) => {
+  const tp = await startTestPlatform(t, { env: { METRICS_TOKEN: 'scrape-secret-123' } });
+  const none = await tp.request({ url: '/api/v1/metrics' });
+  t.equal(none.status, 401);
+  t.equal(none.body.code, 'INVALID_TOKEN');
+  const wrong = await tp.request({ url: '/api/v1/metrics', token: 'scrape-secret-124' });
+  t.equal(wrong.status, 401);
+  const admin = await tp.request({ url: '/api/v1/metrics', token: tp.adminToken });
+  t.equal(admin.status, 401, 'only METRICS_TOKEN opens metrics');
+  const right = await tp.request({ url: '/api/v1/metrics', token: 'scrape-secret-123' });
+  t.equal(right.status, 200);
+  t.match(right.body, /# TYPE platform_jobs gauge/);
 });
