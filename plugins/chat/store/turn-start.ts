@@ -48,6 +48,18 @@ export const turnStartStore = {
       FROM chat_sessions s WHERE s.id = ${sessionId}::uuid AND s.is_active`.execute(trx)).rows[0],
 
   /**
+   * Locks the tenant's chat_tenant_state row (as `read` does) and then counts
+   * its running turns in a statement of its own, so the count sees every
+   * start that held the lock before: for an answer that resumes a suspended turn.
+   */
+  lockAndCountRunning: async (trx: TenantTransaction, tenantId: string): Promise<number> => {
+    await sql`INSERT INTO chat_tenant_state (tenant_id) VALUES (${tenantId}) ON CONFLICT (tenant_id) DO UPDATE SET touched_at = now()`.execute(trx);
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM chat_turns WHERE tenant_id = ${tenantId} AND status IN ('running', 'cancelling')`.execute(trx);
+    return Number(rows[0].n);
+  },
+
+  /**
    * Inserts the question and its turn and marks the session active, unless the
    * tenant already runs `maxRunning` turns (running or being cancelled; a
    * suspended one waits for a person and holds nothing): then nothing is

@@ -94,6 +94,12 @@ export function createTurnsService(rt: Runtime, sessions: SessionsService) {
     result: Record<string, unknown>, status: ToolRecord['status'], strict: boolean,
   ): Promise<Started | undefined> {
     const taken = await withTenant(tenantId, async (trx) => {
+      // An answer makes the turn run again: it counts against the tenant's
+      // limit like a new question (the lock first, as a start takes it). The
+      // timeout job is not refused: it only hands the agent a timed-out result.
+      if (strict && await turnStartStore.lockAndCountRunning(trx, tenantId) >= rt.limits.maxTurnsPerTenant) {
+        throw tooManyTurns(rt.limits.maxTurnsPerTenant);
+      }
       const row = await find(trx);
       if (!row || row.status !== 'suspended' || row.pending_tool_call_id !== toolCallId) {
         if (!strict) return undefined;

@@ -4,19 +4,24 @@
 // 429 with Retry-After and nothing stored; other tenants are not affected;
 // a freed slot is taken again.
 import t from 'tap';
-import { textChunks } from '../../fixtures/chat/scripted-llm.ts';
+import { textChunks, toolCallChunks } from '../../fixtures/chat/scripted-llm.ts';
 import { tenantWithAdmin } from '../../harness.ts';
-import { ask, chatFixture, messagesOf, newSession, openStream, textOf, until } from './helpers.ts';
+import { ask, chatFixture, messagesOf, newSession, openStream, parseSse, textOf, until } from './helpers.ts';
 
 t.test('the limit+1-th concurrent turn of a tenant gets 429 with Retry-After and stores nothing', async (t) => {
   const { tp, llm, token } = await chatFixture(t, { env: { CHAT_MAX_CONCURRENT_TURNS_PER_TENANT: '2' } });
   const sessions = [await newSession(tp, token), await newSession(tp, token), await newSession(tp, token)];
+  // A turn waiting for an ask_user answer holds nothing and does not count.
+  const asking = await newSession(tp, token);
+  llm!.enqueue({ chunks: toolCallChunks('call_q', 'ask_user', { question: 'Which year?' }) });
+  const suspended = await ask(tp, token, asking, 'How were sales?', ['ask_user']);
+  t.equal(suspended.frames.at(-1)!.status, 'awaiting_input');
   let open!: () => void;
   const gate = new Promise((resolve) => (open = () => resolve(undefined)));
   llm!.enqueue({ chunks: textChunks('First answer.'), gate: { pauseAt: 0, until: gate } }, { chunks: textChunks('Second answer.'), gate: { pauseAt: 0, until: gate } });
   const first = openStream(tp, token, `/api/chat/${sessions[0]}`, { body: { content: 'one' } });
   const second = openStream(tp, token, `/api/chat/${sessions[1]}`, { body: { content: 'two' } });
-  await until(async () => llm!.requests.length === 2, 'two turns waiting for the model');
+  await until(async () => llm!.requests.length === 3, 'two turns waiting for the model');
 
   const refused = await ask(tp, token, sessions[2], 'three');
   t.equal(refused.status, 429);
@@ -24,8 +29,11 @@ t.test('the limit+1-th concurrent turn of a tenant gets 429 with Retry-After and
   t.match(refused.body, { statusCode: 429, code: 'TURN_LIMIT_EXCEEDED', message: /limit 2/ });
   t.same(await messagesOf(tp, token, sessions[2]), [], 'no question was stored for the refused turn');
   const turns = await tp.platform.core.withTenant('acme', (trx) => trx.selectFrom('chat_turns').select(['session_id', 'status']).execute());
-  t.same(turns.map((row) => row.session_id).sort(), [sessions[0], sessions[1]].sort(), 'and no turn');
-  t.equal(llm!.requests.length, 2, 'nor a model request');
+  t.same(turns.map((row) => row.session_id).sort(), [sessions[0], sessions[1], asking].sort(), 'and no turn');
+  t.equal(llm!.requests.length, 3, 'nor a model request');
+  const answer = { method: 'POST', url: `/api/chat/${asking}/human-input`, token, payload: { tool_call_id: 'call_q', answer: '2025' } } as const;
+  const refusedAnswer = await tp.request(answer);
+  t.same([refusedAnswer.status, refusedAnswer.body.code, refusedAnswer.headers['retry-after']], [429, 'TURN_LIMIT_EXCEEDED', '5'], 'an answer would run the turn again: refused too');
 
   // Another tenant runs its own turns meanwhile.
   const globex = await tenantWithAdmin(tp, 'globex');
@@ -43,6 +51,10 @@ t.test('the limit+1-th concurrent turn of a tenant gets 429 with Retry-After and
   const accepted = await ask(tp, token, sessions[2], 'three again');
   t.equal(accepted.status, 200, 'once the turns finished a new turn is accepted');
   t.equal(textOf(accepted.frames), 'Third answer.');
+  llm!.enqueue({ chunks: textChunks('It was 2025.') });
+  const answered = await tp.request(answer);
+  t.equal(answered.status, 200, 'the refused answer was kept waiting and is taken now');
+  t.equal(textOf(parseSse(String(answered.body))), 'It was 2025.');
 });
 
 t.test('the limit+1-th open SSE stream of a tenant gets 429; closing one frees its slot', async (t) => {
