@@ -1,7 +1,8 @@
 // How a trigger reads an event: its type pattern and filter decide whether it
 // matches, its input_mapping and dedup_key templates resolve against
 // `{event: <CloudEvent>}`. Pure; the engine's shared helpers do the work.
-import { evaluateFilter, matchesFilter, matchesTypePattern, resolveTemplates, type EventFilter } from '../../workflows/engine/index.ts';
+import { domainError } from '../../core/errors.ts';
+import { evaluateFilter, matchesFilter, matchesTypePattern, resolveTemplates, TemplateTooLongError, type EventFilter } from '../../workflows/engine/index.ts';
 import type { KeyResult } from '../../workflows/engine/filters.ts';
 import type { CloudEvent } from './cloudevent.ts';
 import type { TriggerRow } from './tables.ts';
@@ -31,13 +32,23 @@ export function explain(pattern: string, filter: EventFilter | null, event: Clou
 /** The workflow inputs: the mapping resolved against the event; without a mapping, `{event}`. */
 export function mapInputs(mapping: Record<string, unknown> | null, event: CloudEvent): Record<string, unknown> {
   if (!mapping) return { event };
-  return resolveTemplates(mapping, { event }) as Record<string, unknown>;
+  return resolved(mapping, event) as Record<string, unknown>;
+}
+
+/** Templates resolved against the event; one over the length limit (stored before it) is a 422, not evaluated. */
+function resolved(template: unknown, event: CloudEvent): unknown {
+  try {
+    return resolveTemplates(template, { event });
+  } catch (err) {
+    if (err instanceof TemplateTooLongError) throw domainError(422, `trigger template refused: ${err.message}`, 'TEMPLATE_TOO_LONG');
+    throw err;
+  }
 }
 
 /** The resolved dedup key, or null when the trigger has none or it resolves to nothing. */
 export function dedupKeyOf(template: string | null, event: CloudEvent): string | null {
   if (!template) return null;
-  const resolved = resolveTemplates(template, { event });
-  if (resolved === null || resolved === undefined || resolved === '') return null;
-  return typeof resolved === 'string' ? resolved : JSON.stringify(resolved);
+  const key = resolved(template, event);
+  if (key === null || key === undefined || key === '') return null;
+  return typeof key === 'string' ? key : JSON.stringify(key);
 }

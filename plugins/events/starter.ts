@@ -52,8 +52,16 @@ function messageOf(err: unknown): string {
 export async function startForTrigger(
   deps: StartDeps, trx: TenantTransaction, tenantId: string, trigger: TriggerRow, event: CloudEvent, origin: DispatchOrigin, safe = true,
 ): Promise<StartOutcome> {
-  const dedupKey = dedupKeyOf(trigger.dedup_key, event);
-  const inputs = mapInputs(trigger.input_mapping, event);
+  let dedupKey: string | null;
+  let inputs: Record<string, unknown>;
+  try {
+    dedupKey = dedupKeyOf(trigger.dedup_key, event);
+    inputs = mapInputs(trigger.input_mapping, event);
+  } catch (err) {
+    // A template refused at run time (over the length limit) fails this start only.
+    if (!isPermanentFailure(err)) throw err;
+    return { status: 'failed', dedup_key: null, error: messageOf(err).slice(0, 1000) };
+  }
   const claim = () => dedupStore.claim(trx, {
     tenant_id: tenantId, trigger_name: trigger.name, dedup_key: dedupKey!, time: new Date(event.time), event_id: event.id,
     windowSeconds: trigger.dedup_window_seconds,

@@ -6,7 +6,7 @@
 import { evaluateCondition } from './conditions.ts';
 import { matchesFilter } from './filters.ts';
 import { matchesTypePattern } from './patterns.ts';
-import { resolveTemplates } from './templates.ts';
+import { resolveTemplates, TemplateTooLongError } from './templates.ts';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from './validate.ts';
 import type {
   AdvanceResult, EngineCommand, EngineInput, ExecutionState, Signal, Step, StepRecord, WaitResult, WaitStep, WorkflowDefinition,
@@ -83,7 +83,14 @@ class Run {
           this.state.status = 'running';
           this.state.current = step.id;
           this.state.history.push({ step_id: step.id, type: step.type, started_at: this.now });
-          const args = resolveTemplates(step.arguments ?? {}, this.state.context) as Record<string, unknown>;
+          let args: Record<string, unknown>;
+          try {
+            args = resolveTemplates(step.arguments ?? {}, this.state.context) as Record<string, unknown>;
+          } catch (err) {
+            // A template over the length limit (stored before the limit): refused, the step fails.
+            if (err instanceof TemplateTooLongError) return this.fail(`step "${step.id}": ${err.message}`, step.id);
+            throw err;
+          }
           this.commands.push({ kind: 'run_action', step_id: step.id, handler: step.handler, arguments: args });
           return;
         }

@@ -5,6 +5,6 @@ export { validateDefinition, WAIT_HANDLER, DEFAULT_WAIT_TIMEOUT_SECONDS, MAX_WAI
 export { evaluateCondition, CONDITION_OPERATORS } from './conditions.ts';
 export { validateFilter, evaluateFilter, matchesFilter, type EventFilter, type Condition } from './filters.ts';
 export { isValidEventType, isValidTypePattern, matchesTypePattern } from './patterns.ts';
-export { validateTemplates, resolveTemplates, templatePaths } from './templates.ts';
+export { validateTemplates, resolveTemplates, templatePaths, scanTemplates, TemplateTooLongError, MAX_TEMPLATE_LENGTH, type TemplateMatch } from './templates.ts';
 export { valueAt, MISSING } from './paths.ts';
 export type * from './types.ts';

@@ -279,4 +279,18 @@ export const cases: EngineCase[] = [
       assert.equal(validateDefinition({ name: 'ok', steps: [{ id: 'w', type: 'WAIT', handler: 'temporal:wait_for_event' }] }).ok, true);
     },
   },
+  {
+    name: 'an ACTION template over the length limit is refused by validation and, stored before the limit, fails the step unevaluated',
+    fn() {
+      const long = `${'x'.repeat(70_000)}{{inputs.id}}`;
+      const refused = validateDefinition({ name: 'test-flow', steps: [{ id: 'a', type: 'ACTION', handler: 'log', arguments: { m: long } }] });
+      assert.equal(refused.ok, false);
+      assert.match((refused as { errors: string[] }).errors.join('; '), /a string with templates may be at most 65536 characters \(this one has 70013\)/);
+      const def = definition([{ id: 'a', type: 'ACTION', handler: 'log', arguments: { m: 'short' } }]);
+      (def.steps[0] as { arguments: Record<string, unknown> }).arguments = { m: long };
+      const [started] = drive(def, [{ kind: 'start', inputs: { id: 1 }, now: T0 }]);
+      assert.equal(started.state.status, 'failed');
+      assert.deepEqual(started.commands, [{ kind: 'fail', step_id: 'a', error: 'step "a": a string with templates is 70013 characters long; the limit is 65536' }]);
+    },
+  },
 ];

@@ -3,8 +3,8 @@
 // Deno) and run by both: matching.test.ts (node-tap) and matching.deno.ts.
 import assert from 'node:assert/strict';
 import {
-  evaluateFilter, isValidEventType, isValidTypePattern, matchesFilter, matchesTypePattern, resolveTemplates, templatePaths,
-  validateFilter, validateTemplates, type EventFilter,
+  evaluateFilter, isValidEventType, isValidTypePattern, matchesFilter, matchesTypePattern, MAX_TEMPLATE_LENGTH, resolveTemplates,
+  scanTemplates, templatePaths, TemplateTooLongError, validateFilter, validateTemplates, type EventFilter,
 } from '../../../workflows/engine/index.ts';
 
 export interface MatchingCase {
@@ -224,6 +224,62 @@ export const cases: MatchingCase[] = [
       assert.deepEqual(validateTemplates('{{event.data.}}', allowed), ['"{{event.data.}}" is not a dot path']);
       assert.deepEqual(validateTemplates('{{ }}', allowed), ['"{{}}" is not a dot path']);
       assert.deepEqual(validateTemplates('{{anything.goes}}'), [], 'without an allow-list any dot path is valid');
+    },
+  },
+  {
+    name: 'scanTemplates: finds what the former regular expression found, braces inside a template included',
+    fn: () => {
+      assert.deepEqual(scanTemplates('a {{ x.y }} b {{z}}'), [{ start: 2, end: 11, path: 'x.y' }, { start: 14, end: 19, path: 'z' }]);
+      assert.deepEqual(scanTemplates('{{{a}}}'), [{ start: 1, end: 6, path: 'a' }], 'an opening that meets a brace first is skipped');
+      assert.deepEqual(scanTemplates('{{a}b}} {{c}}'), [{ start: 8, end: 13, path: 'c' }]);
+      assert.deepEqual(scanTemplates('{{ \t\n }}'), [{ start: 0, end: 8, path: '' }]);
+      assert.deepEqual(scanTemplates('{{'), []);
+      assert.deepEqual(scanTemplates(''), []);
+      // The former pattern, run only on short strings where it is quick: both agree on every string.
+      const former = /\{\{\s*([^{}]*?)\s*\}\}/g;
+      const alphabet = ['{', '}', ' ', 'a', '.', '\u00a0'];
+      let seed = 7;
+      const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648);
+      for (let i = 0; i < 3000; i++) {
+        const text = Array.from({ length: next() % 14 }, () => alphabet[next() % alphabet.length]).join('');
+        const expected = [...text.matchAll(former)].map((m) => ({ start: m.index!, end: m.index! + m[0].length, path: m[1] }));
+        assert.deepEqual(scanTemplates(text), expected, JSON.stringify(text));
+      }
+    },
+  },
+  {
+    name: 'templates: "{{" followed by 100,000 spaces is scanned in linear time, and refused past the length limit',
+    fn: () => {
+      const open = `{{${' '.repeat(100_000)}`;
+      assert.deepEqual(scanTemplates(open), []);
+      assert.deepEqual(scanTemplates(`${open}}}`), [{ start: 0, end: 100_004, path: '' }]);
+      assert.deepEqual(scanTemplates(`x${open}event.id }}`), [{ start: 1, end: 100_014, path: 'event.id' }]);
+      assert.deepEqual(validateTemplates(open), [`a string with templates may be at most 65536 characters (this one has 100002): "${open.slice(0, 200)}…"`]);
+      assert.throws(() => resolveTemplates(open, { event }), TemplateTooLongError);
+      // Under the limit, the same shapes are resolved.
+      const under = `{{${' '.repeat(60_000)}`;
+      assert.equal(resolveTemplates(under, { event }), under, 'no closing braces: passes through');
+      assert.deepEqual(validateTemplates(under), [`unbalanced braces in "${under.slice(0, 200)}…"`]);
+      assert.equal(resolveTemplates(`${under}}}`, { event }), null, 'an empty path resolves to nothing');
+      assert.deepEqual(validateTemplates(`${under}}}`), ['"{{}}" is not a dot path']);
+      assert.equal(resolveTemplates(`${under}event.id }}`, { event }), 'e-1');
+      assert.deepEqual(templatePaths(`x${under}event.type }}`), ['event.type']);
+    },
+  },
+  {
+    name: 'templates: a string with templates longer than the limit is refused by validation and not evaluated at run time',
+    fn: () => {
+      const long = `${'x'.repeat(MAX_TEMPLATE_LENGTH)}{{event.id}}`;
+      const errors = validateTemplates({ a: long });
+      assert.equal(errors.length, 1);
+      assert.match(errors[0], /^a string with templates may be at most 65536 characters \(this one has 65548\)/);
+      assert.throws(() => resolveTemplates({ a: long }, { event }), TemplateTooLongError);
+      const plain = 'y'.repeat(MAX_TEMPLATE_LENGTH + 1);
+      assert.deepEqual(validateTemplates(plain), [], 'a long string without templates is no template');
+      assert.equal(resolveTemplates(plain, { event }), plain);
+      const atLimit = `${'x'.repeat(MAX_TEMPLATE_LENGTH - 12)}{{event.id}}`;
+      assert.deepEqual(validateTemplates(atLimit), []);
+      assert.equal(resolveTemplates(atLimit, { event }), `${'x'.repeat(MAX_TEMPLATE_LENGTH - 12)}e-1`);
     },
   },
 ];
