@@ -25,6 +25,7 @@ import { resolveAdminTokenHash } from './auth/admin-token.ts';
 import { TenantDirectory } from './tenants.ts';
 import { registerErrorRendering, validationFailAction } from './errors.ts';
 import { registerOps } from './http/ops.ts';
+import { registerTextGuard } from './http/text-guard.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import type { CoreServices } from './plugin-contract.ts';
@@ -163,6 +164,7 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
       });
     }
     registerErrorRendering(server);
+    registerTextGuard(server);
     registerAuth(server, { tokens, adminTokenHash, resolveApiKey: () => apiKeyResolver });
     registerTenantContext(server, (id) => core.tenants.exists(id));
     await registerOpenApi(server, VERSION);
