@@ -12,7 +12,7 @@ import { CompiledQuery, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Database } from '../db/types.ts';
-import { grantTenantRole } from '../db/grants.ts';
+import { grantTenantQueueRole } from '../db/grants.ts';
 import { WorkerLiveness } from './liveness.ts';
 import { installQueueWakeup } from './queue-wakeup.ts';
 import type {
@@ -45,6 +45,11 @@ export interface JobCount {
   count: number;
 }
 
+/** Aborts when a long job's expiry passes (pg-boss fails the job then; a retry may start). */
+function expirySignal(expireInSeconds: number | undefined): AbortSignal | undefined {
+  return expireInSeconds && expireInSeconds > 0 ? AbortSignal.timeout(expireInSeconds * 1000) : undefined;
+}
+
 export class JobService implements JobsApi {
   private readonly fastTasks = new Map<string, FastTaskHandler>();
   private readonly longTasks = new Map<string, LongTask>();
@@ -71,7 +76,7 @@ export class JobService implements JobsApi {
     });
     this.boss.on('error', (err) => this.options.logger.error({ err }, 'pg-boss error'));
     await this.boss.start();
-    await grantTenantRole(this.options.pool, ['pgboss']);
+    await grantTenantQueueRole(this.options.pool);
   }
 
   defineTask(name: string, handler: FastTaskHandler): void {
@@ -128,7 +133,7 @@ export class JobService implements JobsApi {
     if (this.initialized) return;
     const boss = this.requireBoss();
     for (const [name, task] of this.longTasks) await this.createLongQueue(boss, name, task.options);
-    await grantTenantRole(this.options.pool, ['pgboss']);
+    await grantTenantQueueRole(this.options.pool);
     this.initialized = true;
     for (const apply of this.pendingSchedules.splice(0)) await apply();
   }
@@ -224,8 +229,13 @@ export class JobService implements JobsApi {
         includeMetadata: true,
       },
       async ([job]) => {
-        const abort = new AbortController();
-        return task.handler(job.data, { id: job.id, attempt: job.retryCount + 1, signal: abort.signal });
+        // pg-boss aborts job.signal when the handler outlives expireInSeconds (the
+        // job is failed and may be retried), when the worker loses the job's claim
+        // and on shutdown: the handler must stop then, or its retry races it. Our
+        // own timer at the job's expiry stands in should the library not abort.
+        const signals = [(job as { signal?: AbortSignal }).signal, expirySignal(job.expireInSeconds)];
+        const signal = AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
+        return task.handler(job.data, { id: job.id, attempt: job.retryCount + 1, signal });
       },
     );
   }

@@ -5,7 +5,7 @@ import type { Database } from '../db/types.ts';
 export interface JobContext {
   /** Which attempt this is, starting at 1. */
   attempt: number;
-  /** Aborted when the process is shutting down past its grace period. */
+  /** Aborted when the process is shutting down past its grace period, and for a long task when its job expires (expireInSeconds). */
   signal: AbortSignal;
 }
 

@@ -131,3 +131,16 @@ t.test('a job locked by a dead worker is released by the liveness sweep and runs
   const { rows: after } = await client.query('SELECT count(*)::int AS n FROM platform_job_workers');
   t.equal(after[0].n, 0, 'a graceful stop removes its workers');
 });
+
+t.test("a long task's signal aborts when pg-boss expires its job, before the retry starts", async (t) => {
+  const tp = await startTestPlatform(t, { listen: true, env: { PLATFORM_MANIFEST: manifest } });
+  const startedAt = Date.now();
+  // expireInSeconds is 1; without the abort the handler would run on for 8 s beside its retry.
+  t.equal((await tp.request({ method: 'POST', url: '/test/probe/expiring', payload: { id: 'x1', ms: 8000 } })).status, 202);
+  await waitFor(async () => (await marks(tp.databaseUrl)).includes('probe:x1:1:aborted'), 'the first run to see its signal abort');
+  t.ok(Date.now() - startedAt < 6000, `aborted at expiry (${Date.now() - startedAt} ms), not after its 8 s of work`);
+  t.notOk((await marks(tp.databaseUrl)).includes('probe:x1:1:done'), 'the first run stopped');
+  // The retry (attempt 2) expires too and is aborted the same way; never both running.
+  await waitFor(async () => (await marks(tp.databaseUrl)).includes('probe:x1:2:aborted'), 'the retry to expire as well');
+  t.notOk((await marks(tp.databaseUrl)).some((key) => key.endsWith(':done')), 'no run outlived its expiry');
+});
