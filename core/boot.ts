@@ -7,6 +7,7 @@ import Joi from 'joi';
 import type { DestinationStream, Logger } from 'pino';
 import { loadConfig, type PlatformConfig } from './config.ts';
 import { createLogger } from './logging.ts';
+import { onDroppedPattern } from './json-schema.ts';
 import { readManifest, resolvePlugins } from './manifest.ts';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.ts';
 import { openDatabase } from './db/database.ts';
@@ -54,6 +55,7 @@ const VERSION = '0.1.0';
 export async function createPlatform(options: PlatformOptions = {}): Promise<Platform> {
   const config = options.config ?? loadConfig();
   const logger = createLogger(config.logLevel, options.logStream);
+  onDroppedPattern((pattern, reason) => logger.warn({ pattern: pattern.slice(0, 200) }, `JSON Schema pattern dropped (accepts any string): ${reason}`));
   // Manifest errors are found before anything is started.
   const manifest = await readManifest(config.manifestPath, config.env);
   const plugins = await resolvePlugins(manifest, config.rootDir);

@@ -2,12 +2,12 @@
 // call by name. Platform plugins register theirs at boot; providers (imported
 // OpenAPI functions, per tenant) are asked at call time.
 import { createHash } from 'node:crypto';
-import { Ajv, type ValidateFunction, type ErrorObject } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction, ErrorObject } from 'ajv';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal.ts';
 import type { WithTenant } from '../db/tenant.ts';
 import { badRequest, notFound } from '../errors.ts';
+import { createAjv } from '../json-schema.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -20,7 +20,17 @@ export interface FunctionCallContext {
    * Who is calling: `chat_session` (id = the session id), `workflow_execution`
    * (the execution id) or `function_call` (a direct call through the API).
    */
-  executionContext?: { type: string; id: string };
+  executionContext?: {
+    type: string;
+    id: string;
+    /**
+     * A workflow step's id and its visit number in the execution (step_seq): the
+     * same on every attempt of that visit, different when a loop comes back to
+     * the step. emit_event derives its event id from them, so a retry emits no
+     * duplicate.
+     */
+    step?: { id: string; seq: number };
+  };
   /** The client the caller acts for (a chat session's client): client-level credentials. */
   clientId?: number;
 }
@@ -66,8 +76,8 @@ const NAME = /^[a-z][a-z0-9_]{0,127}$/;
 /** Compiled validators of provided functions kept at once (least recently used go first). */
 const MAX_PROVIDED_VALIDATORS = 5000;
 
-const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false });
-(addFormats as unknown as (a: Ajv) => void)(ajv);
+// Tenant schemas (imported functions): patterns run on RE2 (core/json-schema.ts).
+const ajv = createAjv({ useDefaults: true });
 
 function describeError(error: ErrorObject): string {
   const where = error.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : '';
