@@ -3,6 +3,12 @@
 // criterion. Criteria: tags, path globs (`*` within one segment, `**` across
 // segments, matched against the path template) and operations (an
 // operationId or "METHOD /path").
+//
+// Globs are tenant-written and a path template can be long: several `**`
+// (`.*` each) on V8's backtracking engine cost time polynomial in the path,
+// so globs run on RE2 (core/linear-regexp.ts), linear in the path.
+import { badRequest } from '../../../core/errors.ts';
+import { compileLinear, type LinearRegExp } from '../../../core/linear-regexp.ts';
 import type { OperationFilter } from '../model.ts';
 
 export interface FilterableOperation {
@@ -12,7 +18,14 @@ export interface FilterableOperation {
   tags: string[];
 }
 
-export function globToRegExp(glob: string): RegExp {
+/** The longest glob accepted. */
+export const MAX_GLOB_LENGTH = 500;
+
+/** A path glob as a linear-time matcher; a 400 for a glob over MAX_GLOB_LENGTH. */
+export function globToRegExp(glob: string): LinearRegExp {
+  if (glob.length > MAX_GLOB_LENGTH) {
+    throw badRequest(`a path glob may be at most ${MAX_GLOB_LENGTH} characters (one has ${glob.length})`, 'INVALID_FILTER');
+  }
   let source = '';
   for (let i = 0; i < glob.length; i++) {
     const char = glob[i];
@@ -27,7 +40,8 @@ export function globToRegExp(glob: string): RegExp {
       source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
     }
   }
-  return new RegExp(`^${source}$`);
+  // Every character but the glob's own is escaped, so RE2 compiles it (at most 5 × 500 characters of pattern, under its length limit).
+  return compileLinear(`^${source}$`);
 }
 
 function compile(filter: OperationFilter | undefined) {

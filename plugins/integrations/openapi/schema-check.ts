@@ -4,11 +4,11 @@
 // permissive (`{}`) with a warning. (Checking is cheap; compiling every
 // function here would cost seconds on a large spec, so the registry compiles
 // each one on its first call.)
-import { Ajv } from 'ajv';
+import { createAjv } from '../../../core/json-schema.ts';
 import type { DerivedFunction } from '../model.ts';
 import { argumentsSchema } from './derive.ts';
 
-const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false, validateFormats: false });
+const ajv = createAjv({ useDefaults: true, validateFormats: false });
 
 export function checkSchemas(fn: DerivedFunction): DerivedFunction {
   if (ajv.validateSchema(fn.json_schema)) return fn;

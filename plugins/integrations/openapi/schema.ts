@@ -7,8 +7,10 @@
 // would otherwise fail "exactly one"), allOf of objects is merged into one
 // object, `default` goes into the description (ajv would otherwise fill it in
 // and send it), read-only properties are left out of requests, formats and
-// patterns ajv cannot compile are dropped, and recursion and very deep or
+// patterns that do not compile on the linear-time engine (RE2: no
+// backreferences, no lookaround) are dropped, and recursion and very deep or
 // large schemas are cut off with a permissive `{}`.
+import { linearPatternProblem } from '../../../core/linear-regexp.ts';
 import type { JsonSchema } from '../model.ts';
 
 const KNOWN_FORMATS = new Set([
@@ -36,14 +38,15 @@ type Schema = Record<string, any>;
 
 const isObject = (value: unknown): value is Schema => value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** Kept only when it is a JavaScript pattern that also runs on the linear-time engine (RE2) the registry validates with. */
 function validPattern(pattern: unknown): pattern is string {
   if (typeof pattern !== 'string') return false;
   try {
     new RegExp(pattern, 'u');
-    return true;
   } catch {
     return false;
   }
+  return linearPatternProblem(pattern) === undefined;
 }
 
 function describe(source: Schema): string | undefined {
