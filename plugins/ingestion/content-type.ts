@@ -85,8 +85,25 @@ function looksLikeJson(text: string): boolean {
   }
 }
 
+/**
+ * The text after leading white space and comments. A loop, not the former
+ * /^\s*(<!--[\s\S]*?-->\s*)*<!doctype html/: a lazy comment body may also
+ * span several comments, so that pattern backtracked exponentially on a run of
+ * "<!---->" in an uploaded document.
+ */
+function afterComments(head: string): string {
+  let at = 0;
+  for (;;) {
+    while (at < head.length && /\s/.test(head[at])) at++;
+    if (!head.startsWith('<!--', at)) return head.slice(at);
+    const end = head.indexOf('-->', at + 4);
+    if (end < 0) return head.slice(at);
+    at = end + 3;
+  }
+}
+
 function looksLikeHtml(head: string): boolean {
-  return /^\s*(<!--[\s\S]*?-->\s*)*<!doctype html/i.test(head)
+  return /^<!doctype html/i.test(afterComments(head))
     || /^\s*<html[\s>]/i.test(head)
     || (/^\s*</.test(head) && /<(head|body|div|p|h[1-6]|table|ul|section|article)[\s>]/i.test(head) && /<\/(p|div|body|h[1-6]|li|td)>/i.test(head));
 }
