@@ -37,7 +37,7 @@ export function stepTask(core: CoreServices, runner: Runner, options: { actionAt
         principal: { kind: 'service', sub: 'workflows' },
         withTenant: core.withTenant,
         logger,
-        executionContext: { type: 'workflow_execution', id: executionId },
+        executionContext: { type: 'workflow_execution', id: executionId, step: { id: stepId, seq: payload.seq } },
       });
       // The output is stored in the execution's JSON state: keep only what JSON keeps.
       input = { kind: 'step_result', step_id: stepId, ok: true, output: JSON.parse(JSON.stringify(output ?? null)), now: Date.now() };
