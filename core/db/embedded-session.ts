@@ -12,11 +12,38 @@
 // Not handled: COPY FROM STDIN and portals left open across round trips
 // (pg-cursor), which nothing here uses; a cursor read row by row while the same
 // code queries through another connection would wait forever.
+//
+// It is also the socket's password check. PGlite answers every StartupMessage
+// with AuthenticationOk (trust), so any local user could connect to the
+// loopback port; here a connection's StartupMessage is held back, the client
+// is asked for a password (AuthenticationCleartextPassword: loopback only),
+// and only a connection that sends the generated one reaches PGlite.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 
 /** Frontend messages that continue an extended-protocol exchange until Sync. */
 const EXTENDED = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((c) => c.charCodeAt(0)));
 const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
+const PROTOCOL_3 = 196608;
+/** AuthenticationCleartextPassword: 'R', length 8, code 3. */
+const ASK_PASSWORD = new Uint8Array([0x52, 0, 0, 0, 8, 0, 0, 0, 3]);
+
+/** A FATAL ErrorResponse (the connection is closed after it). */
+function fatal(code: string, message: string): Uint8Array {
+  const fields = Buffer.concat([
+    Buffer.from(`SFATAL\0VFATAL\0C${code}\0M${message}\0`, 'utf8'),
+    Buffer.from([0]),
+  ]);
+  const header = Buffer.alloc(5);
+  header.write('E', 0);
+  header.writeInt32BE(4 + fields.length, 1);
+  return new Uint8Array(Buffer.concat([header, fields]));
+}
+
+const digest = (value: Uint8Array | string) => createHash('sha256').update(value).digest();
+
+/** Per connection: its StartupMessage while the password is awaited, then 'ok'. */
+type AuthState = { startup: Uint8Array } | 'ok';
 
 interface Pending {
   handlerId: number;
@@ -29,21 +56,59 @@ interface Pending {
 
 export class SessionQueue {
   private readonly db: PGlite;
+  private readonly passwordDigest: Buffer;
+  private readonly auth = new Map<number, AuthState>();
   private queue: Pending[] = [];
   private owner: number | undefined;
   /** The owner sent part of an extended-protocol exchange and not yet its Sync. */
   private midExchange = false;
   private running = false;
 
-  constructor(db: PGlite) {
+  constructor(db: PGlite, password: string) {
     this.db = db;
+    this.passwordDigest = digest(password);
   }
 
   enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
+    const state = this.auth.get(handlerId);
+    if (state !== 'ok') {
+      // Before PGlite: the password handshake (see authenticate).
+      const startup = this.authenticate(handlerId, state, message, onData);
+      if (!startup) return Promise.resolve(ASK_PASSWORD.length);
+      // The right password: PGlite now gets the StartupMessage (and answers AuthenticationOk…).
+      message = startup;
+    }
     return new Promise((resolve, reject) => {
       this.queue.push({ handlerId, message, onData, resolve, reject });
       void this.pump();
     });
+  }
+
+  /**
+   * The handshake before PGlite sees a connection: StartupMessage → ask for
+   * the password → PasswordMessage. Returns the held StartupMessage once the
+   * password is right; throws (the handler closes the socket) otherwise.
+   */
+  private authenticate(handlerId: number, state: Exclude<AuthState, 'ok'> | undefined, message: Uint8Array, onData: (data: Uint8Array) => void): Uint8Array | undefined {
+    const view = Buffer.from(message.buffer, message.byteOffset, message.byteLength);
+    if (state === undefined) {
+      if (view.length < 8 || view.readInt32BE(4) !== PROTOCOL_3) {
+        onData(fatal('08P01', 'expected a startup message'));
+        throw new Error('embedded database: protocol violation before authentication');
+      }
+      this.auth.set(handlerId, { startup: message.slice() });
+      onData(ASK_PASSWORD);
+      return undefined;
+    }
+    // PasswordMessage: 'p', length, the password, NUL.
+    const password = view[0] === 0x70 && view.length >= 6 ? view.subarray(5, view.length - 1) : undefined;
+    if (!password || !timingSafeEqual(digest(password), this.passwordDigest)) {
+      this.auth.delete(handlerId);
+      onData(fatal('28P01', 'password authentication failed for user "postgres"'));
+      throw new Error('embedded database: password authentication failed');
+    }
+    this.auth.set(handlerId, 'ok');
+    return state.startup;
   }
 
   getQueueLength(): number {
@@ -60,6 +125,7 @@ export class SessionQueue {
 
   /** Called when a connection closes: if it holds the session, end its exchange and roll back its transaction. */
   clearTransactionIfNeeded(handlerId: number): Promise<void> {
+    this.auth.delete(handlerId);
     return new Promise((resolve, reject) => {
       this.queue.push({ handlerId, message: undefined, onData: () => {}, resolve: () => resolve(), reject });
       void this.pump();

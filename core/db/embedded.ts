@@ -5,6 +5,7 @@
 // detect it and the files get corrupted), so the process that opens it holds
 // embedded.json there: created atomically before opening, then completed with
 // the socket's URL, which CLI commands use to go through a running server.
+import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -92,7 +93,7 @@ export async function runningEmbeddedUrl(dataDir: string, waitMs = 60_000): Prom
 async function acquire(dataDir: string, role: HolderRole, waitMs: number): Promise<string> {
   const file = path.join(dataDir, HOLDER_FILE);
   const draft = `${file}.${process.pid}.tmp`;
-  await writeFile(draft, JSON.stringify({ pid: process.pid, role } satisfies Holder));
+  await writeFile(draft, JSON.stringify({ pid: process.pid, role } satisfies Holder), { mode: 0o600 });
   const until = Date.now() + waitMs;
   try {
     for (;;) {
@@ -146,9 +147,13 @@ export async function startEmbeddedDatabase(
     db = await PGlite.create(path.join(dir, 'pglite'), { extensions: { vector, pg_trgm } });
     // pg's pool, pg-boss's pool and graphile-worker together hold about 15 connections.
     server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });
-    installSessionQueue(server, db);
+    // The loopback port is open to every local user: a connection needs this
+    // process's password, generated per start. It reaches others only in the
+    // URL of embedded.json (owner-only, for this user's CLI commands).
+    const password = randomBytes(24).toString('hex');
+    installSessionQueue(server, db, password);
     await server.start();
-    const url = `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
+    const url = `postgres://postgres:${password}@${server.getServerConn()}/postgres?sslmode=disable`;
     await publish(file, { pid: process.pid, role, url });
     const [openDb, openServer] = [db, server];
     return {
@@ -175,7 +180,8 @@ export async function startEmbeddedDatabase(
 /** Replaces the holder file (rename is atomic: readers never see a half-written one). */
 async function publish(file: string, holder: Holder): Promise<void> {
   const draft = `${file}.${process.pid}.tmp`;
-  await writeFile(draft, JSON.stringify(holder));
+  // Owner-only: the URL carries the socket's password.
+  await writeFile(draft, JSON.stringify(holder), { mode: 0o600 });
   await rename(draft, file);
 }
 
@@ -185,10 +191,10 @@ async function release(file: string): Promise<void> {
 }
 
 /** See embedded-session.ts: replaces the library's per-message queue before any connection exists. */
-function installSessionQueue(server: PGLiteSocketServer, db: PGlite): void {
+function installSessionQueue(server: PGLiteSocketServer, db: PGlite, password: string): void {
   const internals = server as unknown as { queryQueue?: { enqueue?: unknown } };
   if (typeof internals.queryQueue?.enqueue !== 'function') {
     throw new Error('@electric-sql/pglite-socket changed: its queryQueue is gone; check core/db/embedded-session.ts against it');
   }
-  internals.queryQueue = new SessionQueue(db);
+  internals.queryQueue = new SessionQueue(db, password);
 }
