@@ -41,6 +41,23 @@ function refuse(field: string): never {
   throw error;
 }
 
+/**
+ * A route that reads its body raw (parse: false: signed webhooks) parses the
+ * JSON itself, after its own checks: the same text rules hold for it, so a
+ * JSON body (by content type or the route's override) is parsed here too.
+ * Not JSON, or not parseable: the route answers as it would.
+ */
+function rawJson(request: Request): unknown {
+  if (!Buffer.isBuffer(request.payload) || request.payload.length === 0) return undefined;
+  const type = String(request.route.settings.payload?.override ?? request.headers['content-type'] ?? '');
+  if (!/[/+]json\b/i.test(type)) return undefined;
+  try {
+    return JSON.parse(request.payload.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 export function registerTextGuard(server: Server): void {
   server.ext('onPreAuth', (request: Request, h: ResponseToolkit) => {
     const found =
@@ -52,7 +69,7 @@ export function registerTextGuard(server: Server): void {
   });
   // Registered before the tenant context's onPostAuth, so it runs first.
   server.ext('onPostAuth', (request: Request, h: ResponseToolkit) => {
-    const found = findInvalidText(request.payload, 'payload');
+    const found = findInvalidText(rawJson(request) ?? request.payload, 'payload');
     if (found) refuse(found);
     return h.continue;
   });

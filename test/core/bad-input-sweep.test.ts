@@ -201,7 +201,7 @@ t.test('no route answers malformed input with a 5xx', async (t) => {
 });
 
 t.test('the reported NUL cases are 400s naming the field', async (t) => {
-  const tp = await startTestPlatform(t);
+  const tp = await startTestPlatform(t, { env: { WEBHOOK_SECRET: 'nul-webhook-secret' } });
   const tenant = await tenantWithAdmin(tp, 'nul');
   const call = await tp.request({ method: 'POST', url: '/api/admin/functions/%00/call', token: tenant.token, payload: {} });
   t.equal(call.status, 400);
@@ -229,4 +229,13 @@ t.test('the reported NUL cases are 400s naming the field', async (t) => {
   t.same(query.body.fields, ['query.name']);
   const listed = await tp.request({ url: '/api/admin/clients', token: tenant.token });
   t.equal(listed.body.total, 0, 'nothing was created');
+  // Routes that read their body raw (parse: false) and parse the JSON themselves, past their own checks.
+  for (const body of ['{"a":"x\\u0000"}', '{"a":"\\udc00"}']) {
+    const received = await tp.request({
+      method: 'POST', url: '/api/webhooks/events/nul/hook', payload: body,
+      headers: { 'content-type': 'application/json', 'x-webhook-secret': 'nul-webhook-secret' },
+    });
+    t.equal(received.status, 400, `a raw JSON body ${body} is refused: ${JSON.stringify(received.body)}`);
+    t.equal(received.body.code, 'INVALID_TEXT');
+  }
 });
