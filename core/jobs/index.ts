@@ -114,12 +114,15 @@ export class JobService implements JobsApi {
     return this.requireBoss().send(name, data, {
       startAfter: options.startAfter,
       singletonKey: options.singletonKey,
+      ...(options.group ? { group: { id: options.group } } : {}),
       ...(options.trx ? { db: fromKysely(options.trx) } : {}),
     });
   }
 
   async schedule(task: string, key: string, cron: string, options: ScheduleOptions = {}): Promise<void> {
-    const apply = () => this.requireBoss().schedule(task, cron, options.data ?? {}, { tz: options.tz ?? 'UTC', key });
+    const apply = () => this.requireBoss().schedule(task, cron, options.data ?? {}, {
+      tz: options.tz ?? 'UTC', key, ...(options.group ? { group: { id: options.group } } : {}),
+    });
     if (this.initialized) await apply();
     else this.pendingSchedules.push(apply);
   }
@@ -225,6 +228,7 @@ export class JobService implements JobsApi {
       name,
       {
         localConcurrency: task.options.concurrency ?? 1,
+        ...(task.options.groupConcurrency ? { groupConcurrency: task.options.groupConcurrency } : {}),
         pollingIntervalSeconds: Math.max(0.5, this.options.pollIntervalMs / 1000),
         includeMetadata: true,
       },

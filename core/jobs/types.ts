@@ -19,6 +19,8 @@ export interface LongTaskOptions {
   expireInSeconds?: number;
   /** Concurrent jobs of this task in this process. */
   concurrency?: number;
+  /** At most this many jobs of one group (EnqueueLongOptions.group) active at once, across processes. */
+  groupConcurrency?: number;
   /** Failed jobs (after their retries) are moved to `${name}.dead`. */
   deadLetter?: boolean;
 }
@@ -38,12 +40,16 @@ export interface EnqueueLongOptions {
   trx?: Transaction<Database>;
   startAfter?: Date | number;
   singletonKey?: string;
+  /** The job's group (e.g. its tenant), limited by the task's groupConcurrency. */
+  group?: string;
 }
 
 export interface ScheduleOptions {
   /** IANA time zone of the cron expression; UTC when absent. */
   tz?: string;
   data?: Record<string, unknown>;
+  /** The group of the jobs it sends (see EnqueueLongOptions.group). */
+  group?: string;
 }
 
 export interface JobsApi {

@@ -48,7 +48,7 @@ export const plugin = {
     if (imageEmbedder) await ensurePageImageIndex(core, settings.visionRetrieval.dims);
     let counter: Promise<TokenCounter> | undefined;
     const runDeps = { core, settings };
-    const parsers = new ParserPool();
+    const parsers = new ParserPool({ maxMemoryMb: settings.parserMaxMemoryMb });
     server.ext('onPostStop', () => parsers.close());
     const stageDeps = { ...runDeps, embedder, imageEmbedder, parsers, counter: () => (counter ??= createTokenCounter(settings.tokenizer)) };
 
@@ -80,7 +80,10 @@ export const plugin = {
     });
     core.jobs.defineLongTask(RECONCILE_TASK, reconcileHandler(runDeps), { retryLimit: 1, expireInSeconds: 300 });
     await core.jobs.schedule(RECONCILE_TASK, RECONCILE_TASK, RECONCILE_CRON);
-    core.jobs.defineLongTask(SYNC_TASK, syncHandler(sync), { retryLimit: 1, expireInSeconds: 3600 });
+    // Grouped by tenant: one sync per tenant at a time, tenants side by side.
+    core.jobs.defineLongTask(SYNC_TASK, syncHandler(sync), {
+      retryLimit: 1, expireInSeconds: 3600, concurrency: settings.sync.concurrency, groupConcurrency: 1,
+    });
 
     registerFunctions(core, searchDeps);
     core.graphql.extend(graphqlPart({ collections, documents, status, search }));

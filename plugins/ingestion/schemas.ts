@@ -141,7 +141,8 @@ export const syncSourceCreate = Joi.object({
   name: Joi.string().trim().min(1).max(200).required(),
   collection_id: Joi.number().integer().min(1).required(),
   kind: Joi.string().valid('directory', 'urls').required(),
-  directory: Joi.string().min(1).max(4096).when('kind', { is: 'directory', then: Joi.required(), otherwise: Joi.forbidden() }),
+  directory: Joi.string().min(1).max(4096).when('kind', { is: 'directory', then: Joi.required(), otherwise: Joi.forbidden() })
+    .description('A path relative to the tenant\'s folder <root>/<tenant_id>/ of INGESTION_SYNC_ROOTS (absolute paths and .. are refused)'),
   pattern: Joi.string().min(1).max(500).when('kind', { is: 'directory', otherwise: Joi.forbidden() }),
   recursive: Joi.boolean().default(true),
   urls: Joi.array().items(Joi.string().uri({ scheme: ['http', 'https'] })).min(1).max(1000).unique()
@@ -153,7 +154,7 @@ export const syncSourceCreate = Joi.object({
 
 export const syncSourceUpdate = Joi.object({
   name: Joi.string().trim().min(1).max(200),
-  directory: Joi.string().min(1).max(4096),
+  directory: Joi.string().min(1).max(4096).description('Relative to <root>/<tenant_id>/, as on creation'),
   pattern: Joi.string().min(1).max(500).allow(null),
   recursive: Joi.boolean(),
   urls: Joi.array().items(Joi.string().uri({ scheme: ['http', 'https'] })).min(1).max(1000).unique(),

@@ -48,7 +48,15 @@ export interface IngestionSettings {
   stageRetries: number;
   /** Pending documents one reconciler pass starts at most (per tenant, within the free quota). */
   reconcileBatch: number;
-  sync: { roots: string[]; allowPrivateNetworks: boolean; maxUrlBytes: number };
+  sync: {
+    roots: string[];
+    allowPrivateNetworks: boolean;
+    maxUrlBytes: number;
+    /** Syncs running at once in this process (of different tenants: one tenant's syncs run one at a time). */
+    concurrency: number;
+  };
+  /** Heap limit of a parser thread (its resourceLimits): a document whose parse needs more fails, not the process. */
+  parserMaxMemoryMb: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -174,6 +182,8 @@ export function readSettings(env: Env, dataDir: string, overrides: { maxConcurre
       roots,
       allowPrivateNetworks: bool(env, 'INGESTION_SYNC_ALLOW_PRIVATE_NETWORKS', false),
       maxUrlBytes: int(env, 'INGESTION_MAX_DOC_SIZE', 52_428_800),
+      concurrency: int(env, 'INGESTION_SYNC_CONCURRENCY', 4, 1, 64),
     },
+    parserMaxMemoryMb: int(env, 'INGESTION_PARSER_MAX_MEMORY_MB', 1024, 64, 65536),
   };
 }

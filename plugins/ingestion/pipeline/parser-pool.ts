@@ -1,7 +1,10 @@
 // A pool of parser worker threads (INGESTION_MAX_ACTIVITIES of them at most,
 // started on demand). A task past its timeout has its thread terminated and
 // fails with StageTimeout; a ParseError thrown in the thread stays a
-// ParseError here (fatal for the run).
+// ParseError here (fatal for the run). Each thread runs under resourceLimits
+// (INGESTION_PARSER_MAX_MEMORY_MB of heap): a document whose parse needs more (a
+// decompression bomb DOCX/PPTX) ends that thread, fails as a ParseError (the
+// same bytes would fail the same way), and the next task gets a fresh thread.
 import { Worker } from 'node:worker_threads';
 import { ParseError } from '../parsers/types.ts';
 import { StageTimeout } from './timeout.ts';
@@ -10,10 +13,28 @@ import type { ParseTask } from './parse-worker.ts';
 
 const ENTRY = new URL('./parse-worker.ts', import.meta.url);
 
+export interface ParserPoolOptions {
+  /** The heap limit of each thread (V8's old generation), in MiB. */
+  maxMemoryMb: number;
+}
+
+/** What a thread that died tells about why. */
+function deathOf(err: Error & { code?: string }, maxMemoryMb: number): Error {
+  if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+    return new ParseError(`the parser ran out of memory (over its ${maxMemoryMb} MiB limit, INGESTION_PARSER_MAX_MEMORY_MB)`);
+  }
+  return new Error(`parser thread failed: ${err.message}`);
+}
+
 export class ParserPool {
   private readonly idle: Worker[] = [];
   private readonly all = new Set<Worker>();
   private closed = false;
+  private readonly options: ParserPoolOptions;
+
+  constructor(options: ParserPoolOptions = { maxMemoryMb: 1024 }) {
+    this.options = options;
+  }
 
   /** Parses and chunks in a thread: parsing under `timeouts.parse` seconds, then chunking under `timeouts.chunk`. */
   async run(task: ParseTask, timeouts: { parse: number; chunk: number }): Promise<ParseResult> {
@@ -26,6 +47,7 @@ export class ParserPool {
         clearTimeout(timer);
         worker.off('message', onMessage);
         worker.off('error', onError);
+        worker.off('exit', onExit);
         if (reuse && !this.closed) this.idle.push(worker);
         else this.kill(worker);
       };
@@ -43,7 +65,13 @@ export class ParserPool {
       const onError = (err: Error) => {
         if (settled) return;
         finish(false);
-        reject(new Error(`parser thread failed: ${err.message}`));
+        reject(deathOf(err, this.options.maxMemoryMb));
+      };
+      // A thread that ends without an error event (it should not) fails the task instead of leaving it waiting.
+      const onExit = (code: number) => {
+        if (settled) return;
+        finish(false);
+        reject(new Error(`parser thread exited (code ${code})`));
       };
       const expireAfter = (seconds: number, what: string) => setTimeout(() => {
         if (settled) return;
@@ -53,12 +81,13 @@ export class ParserPool {
       let timer = expireAfter(timeouts.parse, 'parse');
       worker.on('message', onMessage);
       worker.on('error', onError);
+      worker.on('exit', onExit);
       worker.postMessage(task, [task.bytes.buffer as ArrayBuffer]);
     });
   }
 
   private spawn(): Worker {
-    const worker = new Worker(ENTRY);
+    const worker = new Worker(ENTRY, { resourceLimits: { maxOldGenerationSizeMb: this.options.maxMemoryMb } });
     worker.unref();
     this.all.add(worker);
     worker.once('exit', () => {

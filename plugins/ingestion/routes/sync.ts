@@ -14,7 +14,7 @@ export function syncRoutes(sync: SyncService): ServerRoute[] {
       method: 'POST', path: '/api/admin/document-sync/sources',
       options: {
         auth: 'bearer', tags, plugins: { platform: admin },
-        description: 'Create a sync source: a directory under INGESTION_SYNC_ROOTS (with a glob pattern) or a list of URLs, synced on a cron schedule',
+        description: 'Create a sync source: a directory relative to the tenant\'s folder <root>/<tenant_id>/ of INGESTION_SYNC_ROOTS (with a glob pattern) or a list of URLs, synced on a cron schedule',
         validate: { payload: s.syncSourceCreate },
       },
       handler: async (request, h) => h.response(await sync.create(tenantOf(request), request.payload as never)).code(201),

@@ -1,12 +1,15 @@
 // What a sync source holds right now: each item with a stable key (a path
 // relative to the directory, or the URL) and a way to read its bytes.
-// Directories must lie under INGESTION_SYNC_ROOTS (the server's files are not
-// the tenant's to read otherwise); URLs are fetched with private addresses
-// refused unless INGESTION_SYNC_ALLOW_PRIVATE_NETWORKS is on.
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+// Directories lie inside the tenant's folder of INGESTION_SYNC_ROOTS (see
+// directory.ts); URLs are fetched with private addresses refused unless
+// INGESTION_SYNC_ALLOW_PRIVATE_NETWORKS is on, their bodies read up to
+// INGESTION_MAX_DOC_SIZE (declared or not: a chunked body is cut off there).
+import { constants } from 'node:fs';
+import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { isBoom } from '@hapi/boom';
 import { createGuardedFetch } from '../../../core/http/guarded-fetch.ts';
-import { badRequest } from '../../../core/errors.ts';
+import { readCapped } from '../../../core/http/read-capped.ts';
 
 export interface SyncItem {
   key: string;
@@ -14,21 +17,19 @@ export interface SyncItem {
   read(): Promise<Buffer>;
 }
 
-/** The directory, resolved, when it lies under one of the allowed roots. */
-export async function allowedDirectory(directory: string, roots: string[]): Promise<string> {
-  const resolved = path.resolve(directory);
-  let real: string;
+const tooLarge = (maxBytes: number) => new Error(`larger than ${maxBytes} bytes (INGESTION_MAX_DOC_SIZE)`);
+
+/** A listed file's bytes; a symlink swapped in after the listing is not followed (O_NOFOLLOW). */
+async function readListed(full: string, maxBytes: number): Promise<Buffer> {
+  const handle = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
-    real = await realpath(resolved);
-  } catch {
-    throw badRequest(`Directory not found: ${directory}`, 'SYNC_DIRECTORY_NOT_FOUND');
+    const info = await handle.stat();
+    if (!info.isFile()) throw new Error('not a regular file');
+    if (info.size > maxBytes) throw tooLarge(maxBytes);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
   }
-  const inside = await Promise.all(roots.map(async (root) => {
-    const realRoot = await realpath(root).catch(() => path.resolve(root));
-    return real === realRoot || real.startsWith(realRoot + path.sep);
-  }));
-  if (!inside.some(Boolean)) throw badRequest(`Directory ${directory} is outside the allowed sync roots (INGESTION_SYNC_ROOTS)`, 'SYNC_DIRECTORY_FORBIDDEN');
-  return real;
 }
 
 export async function directoryItems(directory: string, pattern: string | null, recursive: boolean, maxBytes: number): Promise<SyncItem[]> {
@@ -43,11 +44,7 @@ export async function directoryItems(directory: string, pattern: string | null, 
     items.push({
       key,
       filename: entry.name,
-      async read() {
-        const info = await stat(full);
-        if (info.size > maxBytes) throw new Error(`larger than ${maxBytes} bytes`);
-        return readFile(full);
-      },
+      read: () => readListed(full, maxBytes),
     });
   }
   return items.sort((a, b) => a.key.localeCompare(b.key));
@@ -67,11 +64,13 @@ export function urlItems(urls: string[], allowPrivate: boolean, maxBytes: number
       const declared = Number(response.headers.get('content-length'));
       if (Number.isFinite(declared) && declared > maxBytes) {
         await response.body?.cancel();
-        throw new Error(`larger than ${maxBytes} bytes`);
+        throw tooLarge(maxBytes);
       }
-      const bytes = Buffer.from(await response.arrayBuffer());
-      if (bytes.length > maxBytes) throw new Error(`larger than ${maxBytes} bytes`);
-      return bytes;
+      // Chunked bodies declare nothing: the reader stops (and cancels) at the cap.
+      const bytes = await readCapped(response.body ?? undefined, maxBytes).catch((err: Error) => {
+        throw isBoom(err) && (err.output.payload as { code?: string }).code === 'RESPONSE_TOO_LARGE' ? tooLarge(maxBytes) : err;
+      });
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     },
   }));
 }

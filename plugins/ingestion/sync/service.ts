@@ -4,6 +4,10 @@
 // quota), a changed item's document gets the new bytes and goes back to
 // pending (its next run makes a new revision), a removed item's document is
 // marked deleted (its revisions stay for citations).
+// Sync jobs carry their tenant as their pg-boss group: syncs of one tenant run
+// one at a time, syncs of different tenants side by side (up to
+// INGESTION_SYNC_CONCURRENCY), so a tenant's slow source never holds up another
+// tenant's sync; one source never runs twice at once (begin() in the store).
 import { createHash } from 'node:crypto';
 import type { CoreServices } from '../../../core/plugin-contract.ts';
 import { badRequest } from '../../../core/errors.ts';
@@ -15,7 +19,8 @@ import { syncSourcesStore, type SyncSourceRow } from '../store/sync-sources.ts';
 import { detectContentType } from '../content-type.ts';
 import { ingestionErrors } from '../errors.ts';
 import { EVENT_SOURCE, kickReconciler, type RunDeps } from '../pipeline/runs.ts';
-import { allowedDirectory, directoryItems, urlItems, type SyncItem } from './items.ts';
+import { directoryItems, urlItems, type SyncItem } from './items.ts';
+import { relativeDirectory, tenantDirectory } from './directory.ts';
 import { SYNC_TASK } from './task-name.ts';
 
 export interface SyncSourceInput {
@@ -55,14 +60,16 @@ export function createSyncService(deps: RunDeps) {
   async function applySchedule(tenantId: string, row: SyncSourceRow): Promise<void> {
     const key = scheduleKey(tenantId, row.id);
     if (row.active && row.schedule) {
-      await core.jobs.schedule(SYNC_TASK, key, row.schedule, { tz: row.timezone, data: { tenant_id: tenantId, source_id: row.id } });
+      await core.jobs.schedule(SYNC_TASK, key, row.schedule, { tz: row.timezone, group: tenantId, data: { tenant_id: tenantId, source_id: row.id } });
     } else {
       await core.jobs.unschedule(SYNC_TASK, key).catch(() => undefined);
     }
   }
 
-  async function validated(input: Partial<SyncSourceInput>): Promise<Partial<SyncSourceInput>> {
-    if (input.directory !== undefined) input.directory = await allowedDirectory(input.directory, settings.sync.roots);
+  async function validated(tenantId: string, input: Partial<SyncSourceInput>): Promise<Partial<SyncSourceInput>> {
+    // Kept relative to the tenant's folder: resolved (and checked) again at every sync.
+    // Relative only (relativeDirectory refuses absolute and climbing paths before anything is looked at).
+    if (input.directory !== undefined) input.directory = (await tenantDirectory(relativeDirectory(input.directory), settings.sync.roots, tenantId)).relative;
     if (input.schedule) {
       const { CronExpressionParser } = await import('cron-parser');
       try {
@@ -75,10 +82,10 @@ export function createSyncService(deps: RunDeps) {
     return input;
   }
 
-  async function itemsOf(row: SyncSourceRow): Promise<SyncItem[]> {
+  async function itemsOf(tenantId: string, row: SyncSourceRow): Promise<SyncItem[]> {
     if (row.kind === 'directory') {
-      const directory = await allowedDirectory(row.directory!, settings.sync.roots);
-      return directoryItems(directory, row.pattern, row.recursive, settings.maxDocSize);
+      const { real } = await tenantDirectory(row.directory!, settings.sync.roots, tenantId);
+      return directoryItems(real, row.pattern, row.recursive, settings.maxDocSize);
     }
     return urlItems(row.urls ?? [], settings.sync.allowPrivateNetworks, settings.maxDocSize);
   }
@@ -122,7 +129,7 @@ export function createSyncService(deps: RunDeps) {
 
   return {
     async create(tenantId: string, input: SyncSourceInput) {
-      const checked = await validated({ ...input });
+      const checked = await validated(tenantId, { ...input });
       return core.withTenant(tenantId, async (trx) => {
         if (!(await collectionsStore.get(trx, input.collection_id))) throw ingestionErrors.collectionNotFound(input.collection_id);
         const row = await syncSourcesStore.insert(trx, {
@@ -156,7 +163,7 @@ export function createSyncService(deps: RunDeps) {
         if (!current) throw ingestionErrors.sourceNotFound(id);
         if (input.directory !== undefined && current.kind !== 'directory') throw badRequest('A URL source has no directory', 'VALIDATION_FAILED');
         if (input.urls !== undefined && current.kind !== 'urls') throw badRequest('A directory source has no URLs', 'VALIDATION_FAILED');
-        const checked = await validated({ timezone: current.timezone, ...input });
+        const checked = await validated(tenantId, { timezone: current.timezone, ...input });
         const row = await syncSourcesStore.update(trx, id, { ...input, ...(checked.directory ? { directory: checked.directory } : {}) } as never);
         await applySchedule(tenantId, row!);
         return sourceView(row!);
@@ -174,7 +181,7 @@ export function createSyncService(deps: RunDeps) {
     async requestSync(tenantId: string, id: number) {
       await core.withTenant(tenantId, async (trx) => {
         if (!(await syncSourcesStore.get(trx, id))) throw ingestionErrors.sourceNotFound(id);
-        await core.jobs.enqueueLong(SYNC_TASK, { tenant_id: tenantId, source_id: id }, { trx, singletonKey: `sync/${tenantId}/${id}` });
+        await core.jobs.enqueueLong(SYNC_TASK, { tenant_id: tenantId, source_id: id }, { trx, singletonKey: `sync/${tenantId}/${id}`, group: tenantId });
       });
       return { source_id: id, sync: 'requested' };
     },
@@ -189,7 +196,7 @@ export function createSyncService(deps: RunDeps) {
       const stats = { added: 0, changed: 0, unchanged: 0, busy: 0, removed: 0, failed: 0 };
       const errors: { item: string; error: string }[] = [];
       try {
-        const items = await itemsOf(row);
+        const items = await itemsOf(tenantId, row);
         const known = new Map((await core.withTenant(tenantId, (trx) => documentsStore.bySourceKeys(trx, id)))
           .map((doc) => [doc.source_key!, { id: doc.id, content_hash: doc.content_hash }]));
         for (const item of items) {

@@ -1,7 +1,8 @@
 // Document sync sources against real files and a real HTTP server: new items
 // are ingested, changed items get a new revision, removed items are marked
-// deleted; source status, errors and retry as for collections; directories
-// outside INGESTION_SYNC_ROOTS are refused.
+// deleted; source status, errors and retry as for collections; a directory is
+// a path relative to the tenant's folder `<root>/<tenant_id>/` and nothing
+// outside it can be synced or probed.
 import http from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,7 +28,7 @@ async function syncedOnce(tp: any, token: string, source: number, previous: stri
 t.test('a directory source: new, changed and removed files; status, errors and retry', async (t) => {
   const root = await mkdtemp(path.join(tmpdir(), 'ingestion-sync-'));
   t.teardown(() => rm(root, { recursive: true, force: true }));
-  const folder = path.join(root, 'manuals');
+  const folder = path.join(root, 'acme', 'manuals');
   await import('node:fs/promises').then((fs) => fs.mkdir(path.join(folder, 'sub'), { recursive: true }));
   await writeFile(path.join(folder, 'alpha.txt'), 'Alpha manual about compressors.');
   await writeFile(path.join(folder, 'sub', 'beta.md'), '# Beta\n\nBeta manual about chillers.');
@@ -39,14 +40,15 @@ t.test('a directory source: new, changed and removed files; status, errors and r
   const outside = await tp.request({ method: 'POST', url: '/api/admin/document-sync/sources', token, payload: { name: 'etc', collection_id: collection, kind: 'directory', directory: '/etc' } });
   t.equal(outside.status, 400);
   t.equal(outside.body.code, 'SYNC_DIRECTORY_FORBIDDEN');
-  const badCron = await tp.request({ method: 'POST', url: '/api/admin/document-sync/sources', token, payload: { name: 'x', collection_id: collection, kind: 'directory', directory: folder, schedule: 'every minute' } });
+  const badCron = await tp.request({ method: 'POST', url: '/api/admin/document-sync/sources', token, payload: { name: 'x', collection_id: collection, kind: 'directory', directory: 'manuals', schedule: 'every minute' } });
   t.equal(badCron.status, 400);
 
   const created = await tp.request({
     method: 'POST', url: '/api/admin/document-sync/sources', token,
-    payload: { name: 'manuals', collection_id: collection, kind: 'directory', directory: folder, pattern: '**/*.{txt,md,pdf}', schedule: '*/5 * * * *' },
+    payload: { name: 'manuals', collection_id: collection, kind: 'directory', directory: 'manuals', pattern: '**/*.{txt,md,pdf}', schedule: '*/5 * * * *' },
   });
   t.equal(created.status, 201);
+  t.equal(created.body.directory, 'manuals', 'kept relative to the tenant folder');
   const source = created.body.source_id;
   const first = await syncedOnce(tp, token, source, null);
   t.same(first.last_sync.stats, { added: 3, changed: 0, unchanged: 0, busy: 0, removed: 0, failed: 0 });
