@@ -195,6 +195,24 @@ t.test('no route answers malformed input with a 5xx', async (t) => {
       await Promise.all(all.slice(i, i + 8).map((c) => run(principal, c)));
     }
   }
+  // Malformed credentials and tenant headers, once per route and method (no principal: they replace it).
+  const badHeaders: [string, Record<string, string>][] = [
+    ['malformed JWT', { authorization: 'Bearer a.b.c' }],
+    ['JWT of garbage', { authorization: `Bearer ${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('[]').toString('base64url')}.` }],
+    ['huge bearer', { authorization: `Bearer ${HUGE}` }],
+    ['huge API key', { 'x-api-key': HUGE }],
+    ['API key with NUL', { 'x-api-key': 'ak_\u0000' }],
+    ['malformed tenant header', { authorization: `Bearer ${tenant.token}`, 'x-tenant-id': '../x\u0000' }],
+    ['huge tenant header', { authorization: `Bearer ${tp.adminToken}`, 'x-tenant-id': HUGE }],
+  ];
+  for (const [path, methods] of Object.entries<Record<string, unknown>>(doc.paths)) {
+    const url = path.replace(/\{[^}]+\}/g, 'sweep-missing');
+    for (const method of Object.keys(methods)) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+      await Promise.all(badHeaders.map(([label, headers]) =>
+        run({ name: `headers: ${label}`, headers } as never, { method: method.toUpperCase(), url, what: label })));
+    }
+  }
   t.comment(`${sent} requests, ${timedOut} still open after ${CASE_TIMEOUT_MS} ms (streams)`);
   if (failures.length) t.comment(failures.join('\n'));
   t.equal(failures.length, 0, `no 5xx answers (${failures.length} found)`);
