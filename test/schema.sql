@@ -177,10 +177,18 @@ CREATE TABLE public.chat_sessions (
     is_active boolean DEFAULT true NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     last_active timestamp with time zone DEFAULT now() NOT NULL,
-    deleted_at timestamp with time zone
+    deleted_at timestamp with time zone,
+    owner_key text NOT NULL
 );
 
 ALTER TABLE ONLY public.chat_sessions FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.chat_tenant_state (
+    tenant_id text NOT NULL,
+    touched_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.chat_tenant_state FORCE ROW LEVEL SECURITY;
 
 CREATE TABLE public.chat_turn_frames (
     tenant_id text NOT NULL,
@@ -329,6 +337,8 @@ CREATE TABLE public.events (
     source text NOT NULL,
     "time" timestamp with time zone NOT NULL,
     data jsonb DEFAULT '{}'::jsonb NOT NULL,
+    chaindepth smallint DEFAULT 0 NOT NULL,
+    CONSTRAINT events_chaindepth_check CHECK ((chaindepth >= 0)),
     CONSTRAINT events_id_check CHECK (((char_length(id) >= 1) AND (char_length(id) <= 200))),
     CONSTRAINT events_source_check CHECK (((char_length(source) >= 1) AND (char_length(source) <= 500))),
     CONSTRAINT events_type_check CHECK (((char_length(type) >= 1) AND (char_length(type) <= 200)))
@@ -786,6 +796,15 @@ CREATE TABLE public.webhook_rate (
 
 ALTER TABLE ONLY public.webhook_rate FORCE ROW LEVEL SECURITY;
 
+CREATE TABLE public.webhook_signatures (
+    tenant_id text NOT NULL,
+    signature_hash text NOT NULL,
+    accepted_at timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone NOT NULL
+);
+
+ALTER TABLE ONLY public.webhook_signatures FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.webhook_signing_secrets (
     tenant_id text NOT NULL,
     sealed_secret text NOT NULL,
@@ -861,6 +880,9 @@ ALTER TABLE ONLY public.chat_runners
 
 ALTER TABLE ONLY public.chat_sessions
     ADD CONSTRAINT chat_sessions_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.chat_tenant_state
+    ADD CONSTRAINT chat_tenant_state_pkey PRIMARY KEY (tenant_id);
 
 ALTER TABLE ONLY public.chat_turn_frames
     ADD CONSTRAINT chat_turn_frames_pkey PRIMARY KEY (turn_id, first_seq);
@@ -1006,6 +1028,9 @@ ALTER TABLE ONLY public.webhook_deliveries
 ALTER TABLE ONLY public.webhook_rate
     ADD CONSTRAINT webhook_rate_pkey PRIMARY KEY (tenant_id, window_start);
 
+ALTER TABLE ONLY public.webhook_signatures
+    ADD CONSTRAINT webhook_signatures_pkey PRIMARY KEY (tenant_id, signature_hash);
+
 ALTER TABLE ONLY public.webhook_signing_secrets
     ADD CONSTRAINT webhook_signing_secrets_pkey PRIMARY KEY (tenant_id);
 
@@ -1024,11 +1049,13 @@ CREATE INDEX chat_client_agents_agent_idx ON public.chat_client_agents USING btr
 
 CREATE INDEX chat_messages_session_idx ON public.chat_messages USING btree (session_id, id);
 
-CREATE INDEX chat_sessions_owner_idx ON public.chat_sessions USING btree (tenant_id, client_id, owner_sub, last_active DESC) WHERE is_active;
+CREATE INDEX chat_sessions_owner_idx ON public.chat_sessions USING btree (tenant_id, client_id, owner_key, last_active DESC) WHERE is_active;
 
 CREATE INDEX chat_turns_finished_idx ON public.chat_turns USING btree (tenant_id, finished_at) WHERE (finished_at IS NOT NULL);
 
 CREATE UNIQUE INDEX chat_turns_one_active ON public.chat_turns USING btree (session_id) WHERE (status = ANY (ARRAY['running'::text, 'suspended'::text, 'cancelling'::text]));
+
+CREATE INDEX chat_turns_running_idx ON public.chat_turns USING btree (tenant_id) WHERE (status = ANY (ARRAY['running'::text, 'cancelling'::text]));
 
 CREATE INDEX chat_turns_session_idx ON public.chat_turns USING btree (session_id, created_at DESC);
 
@@ -1104,6 +1131,8 @@ CREATE INDEX users_organizations_idx ON public.users USING gin (organizations);
 
 CREATE INDEX webhook_deliveries_received_idx ON public.webhook_deliveries USING btree (tenant_id, received_at);
 
+CREATE INDEX webhook_signatures_expires_idx ON public.webhook_signatures USING btree (tenant_id, expires_at);
+
 CREATE INDEX workflow_executions_recent_idx ON public.workflow_executions USING btree (tenant_id, created_at DESC, id DESC);
 
 CREATE INDEX workflow_executions_status_idx ON public.workflow_executions USING btree (tenant_id, status, created_at DESC);
@@ -1150,6 +1179,9 @@ ALTER TABLE ONLY public.chat_sessions
 
 ALTER TABLE ONLY public.chat_sessions
     ADD CONSTRAINT chat_sessions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_tenant_state
+    ADD CONSTRAINT chat_tenant_state_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.chat_turn_frames
     ADD CONSTRAINT chat_turn_frames_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -1283,6 +1315,9 @@ ALTER TABLE ONLY public.webhook_deliveries
 ALTER TABLE ONLY public.webhook_rate
     ADD CONSTRAINT webhook_rate_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.webhook_signatures
+    ADD CONSTRAINT webhook_signatures_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.webhook_signing_secrets
     ADD CONSTRAINT webhook_signing_secrets_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
@@ -1303,6 +1338,8 @@ ALTER TABLE public.chat_feedback ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.chat_messages ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.chat_sessions ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.chat_tenant_state ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.chat_turn_frames ENABLE ROW LEVEL SECURITY;
 
@@ -1363,6 +1400,8 @@ CREATE POLICY tenant_isolation ON public.chat_feedback USING ((tenant_id = curre
 CREATE POLICY tenant_isolation ON public.chat_messages USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.chat_sessions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.chat_tenant_state USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.chat_turn_frames USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
@@ -1426,6 +1465,8 @@ CREATE POLICY tenant_isolation ON public.webhook_deliveries USING ((tenant_id = 
 
 CREATE POLICY tenant_isolation ON public.webhook_rate USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
+CREATE POLICY tenant_isolation ON public.webhook_signatures USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
 CREATE POLICY tenant_isolation ON public.webhook_signing_secrets USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.workflow_definitions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
@@ -1445,6 +1486,8 @@ ALTER TABLE public.webhook_definitions ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.webhook_deliveries ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.webhook_rate ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.webhook_signatures ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.webhook_signing_secrets ENABLE ROW LEVEL SECURITY;
 
