@@ -5,7 +5,7 @@
 // INGESTION_SYNC_ALLOW_PRIVATE_NETWORKS is on, their bodies read up to
 // INGESTION_MAX_DOC_SIZE (declared or not: a chunked body is cut off there).
 import { constants } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
+import { open, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { isBoom } from '@hapi/boom';
 import { createGuardedFetch } from '../../../core/http/guarded-fetch.ts';
@@ -19,9 +19,14 @@ export interface SyncItem {
 
 const tooLarge = (maxBytes: number) => new Error(`larger than ${maxBytes} bytes (INGESTION_MAX_DOC_SIZE)`);
 
-/** A listed file's bytes; a symlink swapped in after the listing is not followed (O_NOFOLLOW). */
-async function readListed(full: string, maxBytes: number): Promise<Buffer> {
-  const handle = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW);
+/**
+ * A listed file's bytes, read only while it still lies inside the directory: a folder swapped for a
+ * symlink after the listing is caught by realpath, a file swapped for one by O_NOFOLLOW.
+ */
+async function readListed(directory: string, full: string, maxBytes: number): Promise<Buffer> {
+  const real = await realpath(full);
+  if (!real.startsWith(directory + path.sep)) throw new Error('the file now lies outside the source\'s directory');
+  const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw new Error('not a regular file');
@@ -32,20 +37,32 @@ async function readListed(full: string, maxBytes: number): Promise<Buffer> {
   }
 }
 
+/**
+ * The regular files under `directory` (its real path), walked by hand: readdir's own recursion
+ * descends into symlinked folders, which could lead outside the tenant's folder. Symlinks (files and
+ * folders) and hidden entries are skipped.
+ */
+async function listFiles(directory: string, recursive: boolean): Promise<string[]> {
+  const files: string[] = [];
+  const walk = async (folder: string) => {
+    for (const entry of await readdir(folder, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      const full = path.join(folder, entry.name);
+      if (entry.isFile()) files.push(full);
+      else if (recursive && entry.isDirectory()) await walk(full);
+    }
+  };
+  await walk(directory);
+  return files;
+}
+
 export async function directoryItems(directory: string, pattern: string | null, recursive: boolean, maxBytes: number): Promise<SyncItem[]> {
-  const entries = await readdir(directory, { recursive, withFileTypes: true });
   const items: SyncItem[] = [];
-  for (const entry of entries) {
-    if (!entry.isFile()) continue;
-    const full = path.join(entry.parentPath, entry.name);
+  for (const full of await listFiles(directory, recursive)) {
     const key = path.relative(directory, full).split(path.sep).join('/');
-    if (key.split('/').some((part) => part.startsWith('.'))) continue; // hidden files and folders
-    if (pattern && !path.matchesGlob(key, pattern) && !path.matchesGlob(entry.name, pattern)) continue;
-    items.push({
-      key,
-      filename: entry.name,
-      read: () => readListed(full, maxBytes),
-    });
+    const filename = path.basename(full);
+    if (pattern && !path.matchesGlob(key, pattern) && !path.matchesGlob(filename, pattern)) continue;
+    items.push({ key, filename, read: () => readListed(directory, full, maxBytes) });
   }
   return items.sort((a, b) => a.key.localeCompare(b.key));
 }
