@@ -14,12 +14,15 @@ const functionSchema = Joi.object({
   source: Joi.string(),
 }).label('Function');
 
+const admin = { tenant: 'required', role: 'admin' } as const;
+
 export function registerFunctionRoutes(server: Server, registry: FunctionRegistry, withTenant: WithTenant, logger: Logger): void {
   server.route({
     method: 'GET',
     path: '/api/admin/functions',
     options: {
       auth: 'bearer',
+      plugins: { platform: admin },
       tags: ['api', 'functions'],
       description: 'List every callable function (platform and imported)',
       response: { schema: Joi.object({ items: Joi.array().items(functionSchema) }).label('FunctionList') },
@@ -32,8 +35,11 @@ export function registerFunctionRoutes(server: Server, registry: FunctionRegistr
     path: '/api/admin/functions/{name}/call',
     options: {
       auth: 'bearer',
+      // Agents and workflows call functions through their own authorized paths;
+      // calling one directly (emit_event, imported APIs with stored credentials) is an admin's act.
+      plugins: { platform: admin },
       tags: ['api', 'functions'],
-      description: 'Call a function in the caller\'s tenant; arguments are validated against its JSON Schema',
+      description: 'Call a function in the caller\'s tenant (admin role); arguments are validated against its JSON Schema',
       validate: {
         params: Joi.object({ name: Joi.string().max(128).required() }),
         payload: Joi.object({ arguments: Joi.object().unknown().default({}) }),

@@ -82,3 +82,31 @@ t.test('observers see every successful call with its context, and a failing obse
     { name: 'double', args: { n: 13 }, result: { value: 26 }, caller: { type: 'chat_session', id: 's-1' } },
   ], 'invalid calls are not observed');
 });
+
+t.test('calling or listing functions directly needs the admin role: a member emits nothing', async (t) => {
+  const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: 'test/fixtures/manifests/events.yaml' } });
+  const admin = await tenantWithAdmin(tp, 'fn-roles');
+  const created = await tp.request({
+    method: 'POST', url: '/api/admin/users', token: tp.adminToken,
+    payload: { sub: 'plain-member', display_name: 'Member', organizations: ['fn-roles'], roles: [] },
+  });
+  t.equal(created.status, 201);
+  const member = (await tp.request({ method: 'POST', url: '/api/admin/users/plain-member/tokens', token: tp.adminToken })).body.access_token;
+
+  const call = await tp.request({
+    method: 'POST', url: '/api/admin/functions/emit_event/call', token: member,
+    payload: { arguments: { type: 'webhook.received', source: 'forged', data: { forged: true } } },
+  });
+  t.equal(call.status, 403);
+  t.equal(call.body.code, 'ROLE_REQUIRED');
+  const listed = await tp.request({ url: '/api/admin/functions', token: member });
+  t.equal(listed.status, 403);
+  const recent = await tp.request({ url: '/api/admin/triggers/events/recent', token: admin.token });
+  t.same(recent.body.items.filter((e: { source: string }) => e.source === 'forged'), [], 'no event was emitted');
+
+  const asAdmin = await tp.request({
+    method: 'POST', url: '/api/admin/functions/emit_event/call', token: admin.token,
+    payload: { arguments: { type: 'webhook.received', source: 'admin-call', data: {} } },
+  });
+  t.equal(asAdmin.status, 200, 'an admin still may');
+});
