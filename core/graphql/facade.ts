@@ -4,13 +4,15 @@
 // optional) and checks the caller may act in the request's tenant; each
 // resolver then applies the principals and roles of the REST route that owns
 // the same data, through the guards of access.ts (requireMember, requireRole /
-// requireAdmin, requireMemberOrApiKey).
+// requireAdmin, requireMemberOrApiKey). Before anything runs, limits.ts caps
+// the document's size, and each operation's depth, aliases and cost (400).
 import { PassThrough, Readable } from 'node:stream';
 import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import type { Server, Request, ResponseToolkit } from '@hapi/hapi';
 import type { Principal } from '../auth/principal.ts';
 import { BASE_TYPE_DEFS, baseResolvers } from './base-schema.ts';
+import { DEFAULT_GRAPHQL_LIMITS, useQueryLimits, type GraphqlLimits } from './limits.ts';
 
 export interface GraphqlContext {
   principal: Principal | undefined;
@@ -24,6 +26,12 @@ export class GraphqlFacade {
   private readonly typeDefs: string[] = [BASE_TYPE_DEFS];
   private readonly resolvers: Resolvers[] = [baseResolvers];
   private yoga: YogaServerInstance<GraphqlContext, {}> | undefined;
+  private readonly limits: GraphqlLimits;
+
+  constructor(limits: GraphqlLimits = DEFAULT_GRAPHQL_LIMITS) {
+    this.limits = limits;
+  }
+
   extend(part: { typeDefs: string; resolvers?: Resolvers }): void {
     if (this.yoga) throw new Error('the GraphQL schema is already built');
     this.typeDefs.push(part.typeDefs);
@@ -39,6 +47,7 @@ export class GraphqlFacade {
       landingPage: false,
       maskedErrors: { maskError: maskUnexpected },
       logging: false,
+      plugins: [useQueryLimits(this.limits)],
     });
   }
 
