@@ -19,6 +19,7 @@ import { EventHub } from './events.ts';
 import { FunctionRegistry } from './functions/registry.ts';
 import { registerFunctionRoutes } from './functions/routes.ts';
 import { GraphqlFacade } from './graphql/facade.ts';
+import { graphqlLimitsFrom } from './graphql/limits.ts';
 import { TokenService } from './auth/tokens.ts';
 import { registerAuth, type ApiKeyResolver } from './auth/index.ts';
 import { registerTenantContext } from './auth/tenant-context.ts';
@@ -113,7 +114,7 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
       jobs,
       events: new EventHub(logger),
       functions: new FunctionRegistry(),
-      graphql: new GraphqlFacade(),
+      graphql: new GraphqlFacade(graphqlLimitsFrom(config.env)),
       auth: {
         tokens,
         setApiKeyResolver(resolver) {

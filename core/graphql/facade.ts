@@ -1,13 +1,18 @@
 // The GraphQL facade: graphql-yoga at /graphql, its schema assembled from the
 // SDL and resolvers that plugins contribute with `graphql.extend`. Same auth
-// and tenant context as REST: the route authenticates, resolvers read the
-// principal and tenant from the context.
+// and tenant context as REST: the route authenticates (bearer or API key,
+// optional) and checks the caller may act in the request's tenant; each
+// resolver then applies the principals and roles of the REST route that owns
+// the same data, through the guards of access.ts (requireMember, requireRole /
+// requireAdmin, requireMemberOrApiKey). Before anything runs, limits.ts caps
+// the document's size, and each operation's depth, aliases and cost (400).
 import { PassThrough, Readable } from 'node:stream';
 import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import type { Server, Request, ResponseToolkit } from '@hapi/hapi';
 import type { Principal } from '../auth/principal.ts';
 import { BASE_TYPE_DEFS, baseResolvers } from './base-schema.ts';
+import { DEFAULT_GRAPHQL_LIMITS, useQueryLimits, type GraphqlLimits } from './limits.ts';
 
 export interface GraphqlContext {
   principal: Principal | undefined;
@@ -21,6 +26,11 @@ export class GraphqlFacade {
   private readonly typeDefs: string[] = [BASE_TYPE_DEFS];
   private readonly resolvers: Resolvers[] = [baseResolvers];
   private yoga: YogaServerInstance<GraphqlContext, {}> | undefined;
+  private readonly limits: GraphqlLimits;
+
+  constructor(limits: GraphqlLimits = DEFAULT_GRAPHQL_LIMITS) {
+    this.limits = limits;
+  }
 
   extend(part: { typeDefs: string; resolvers?: Resolvers }): void {
     if (this.yoga) throw new Error('the GraphQL schema is already built');
@@ -37,6 +47,7 @@ export class GraphqlFacade {
       landingPage: false,
       maskedErrors: { maskError: maskUnexpected },
       logging: false,
+      plugins: [useQueryLimits(this.limits)],
     });
   }
 
@@ -145,17 +156,4 @@ function maskUnexpected(error: unknown, message: string): Error {
   }
   if (error instanceof GraphQLError && !(error.originalError)) return error;
   return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
-}
-
-export function requirePrincipal(context: GraphqlContext): Principal {
-  if (!context.principal) throw new GraphQLError('Authentication required', { extensions: { code: 'UNAUTHENTICATED' } });
-  return context.principal;
-}
-
-export function requireTenant(context: GraphqlContext): string {
-  requirePrincipal(context);
-  if (!context.tenantId) {
-    throw new GraphQLError('A tenant is required: send X-Tenant-ID', { extensions: { code: 'TENANT_REQUIRED' } });
-  }
-  return context.tenantId;
 }

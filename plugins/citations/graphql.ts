@@ -4,14 +4,20 @@
 // chunk's text and the document as it is now (DataLoader-batched), and
 // `citationStats(filter)`; the subscription `citationVerified(tenant)` (over
 // SSE) pushes each completed verification. Resolvers call the service.
+//
+// Access as in REST (GET /api/citations[/{id}|/stats]: a bearer member of the
+// tenant, or an API key of the tenant), with an API key narrowed to its own
+// client: it sees only citations recorded for its client (others are not
+// found, and not counted), subscriptions included. A citation's `chunk` and
+// `document` are ingestion's data (GET /api/admin/documents/…: members only):
+// an API key gets FORBIDDEN on them.
 import DataLoader from 'dataloader';
 import { GraphQLError } from 'graphql';
+import { filter } from 'graphql-yoga';
 import type { Request } from '@hapi/hapi';
 import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { requirePrincipal, requireTenant } from '../../core/graphql/facade.ts';
+import { inScope, requireMember, requireMemberOrApiKey, type TenantScope } from '../../core/graphql/access.ts';
 import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
-import { principalTenants } from '../../core/auth/principal.ts';
-import { isValidTenantAlias } from '../../core/db/tenant.ts';
 import type { ChunkRecord, DocumentSummary } from '../ingestion/api.ts';
 import type { Citation, VerificationStatus } from './api.ts';
 import type { CitationFilter } from './store/citations.ts';
@@ -168,6 +174,13 @@ export function filterFrom(input: FilterInput | null | undefined): CitationFilte
   return filter;
 }
 
+/** The filter, narrowed to the API key's client when the caller is one. */
+function scopedFilter(input: FilterInput | null | undefined, scope: TenantScope): CitationFilter {
+  const filter = filterFrom(input);
+  if (scope.clientId !== undefined) filter.client_id = scope.clientId;
+  return filter;
+}
+
 interface Loaders {
   chunks: DataLoader<string, ChunkRecord | undefined>;
   documents: DataLoader<string, DocumentSummary | undefined>;
@@ -196,33 +209,31 @@ export function resolvers(service: CitationsService, live: Live) {
   return {
     Query: {
       async citations(_: unknown, args: ConnectionArgs & { filter?: FilterInput }, context: GraphqlContext) {
-        const tenantId = requireTenant(context);
+        const scope = requireMemberOrApiKey(context);
         const size = pageSize(args);
         const beforeSeq = decodeCursor<number>(args.after);
         if (beforeSeq !== undefined && !Number.isSafeInteger(beforeSeq)) throw badInput('Malformed cursor');
-        const rows = await service.page(tenantId, filterFrom(args.filter), beforeSeq, size + 1);
+        const rows = await service.page(scope.tenantId, scopedFilter(args.filter, scope), beforeSeq, size + 1);
         return toConnection(rows, size, (row) => row.seq, Boolean(args.after));
       },
       async citation(_: unknown, args: { id: string }, context: GraphqlContext) {
-        const tenantId = requireTenant(context);
+        const scope = requireMemberOrApiKey(context);
         if (!UUID.test(args.id)) return null;
-        return service.find(tenantId, args.id.toLowerCase());
+        const citation = await service.find(scope.tenantId, args.id.toLowerCase());
+        return citation && inScope(scope, citation.client_id) ? citation : null;
       },
       citationStats: async (_: unknown, args: { filter?: FilterInput }, context: GraphqlContext) => {
-        const stats = await service.stats(requireTenant(context), filterFrom(args.filter));
+        const scope = requireMemberOrApiKey(context);
+        const stats = await service.stats(scope.tenantId, scopedFilter(args.filter, scope));
         return { ...stats, outOfProvenance: stats.out_of_provenance };
       },
     },
     Subscription: {
       citationVerified: {
         subscribe(_: unknown, args: { tenant: string }, context: GraphqlContext) {
-          const principal = requirePrincipal(context);
-          const allowed = principalTenants(principal);
-          if (!isValidTenantAlias(args.tenant)) throw badInput('tenant is not a valid tenant alias');
-          if (allowed !== 'any' && !allowed.includes(args.tenant)) {
-            throw new GraphQLError(`Not a member of tenant ${args.tenant}`, { extensions: { code: 'FORBIDDEN' } });
-          }
-          return live.subscribe(args.tenant);
+          const scope = requireMemberOrApiKey(context, args.tenant);
+          const verified = live.subscribe(scope.tenantId);
+          return scope.clientId === undefined ? verified : filter((citation: Citation) => inScope(scope, citation.client_id))(verified);
         },
         resolve: (citation: Citation) => citation,
       },
@@ -246,12 +257,13 @@ export function resolvers(service: CitationsService, live: Live) {
       createdAt: (c: Citation) => c.created_at,
       async chunk(c: Citation, _: unknown, context: GraphqlContext) {
         // A subscription's payload may reach a request of another tenant's context: use the citation's own tenant.
-        const chunk = await loaders(context, c.tenant_id).chunks.load(c.chunk_id);
+        const chunk = await loaders(context, requireMember(context, c.tenant_id)).chunks.load(c.chunk_id);
         return chunk && chunk.revision_id === c.revision_id ? chunk : null;
       },
       async document(c: Citation, _: unknown, context: GraphqlContext) {
+        const tenantId = requireMember(context, c.tenant_id);
         if (!c.document_id) return null;
-        const document = await loaders(context, c.tenant_id).documents.load(c.document_id);
+        const document = await loaders(context, tenantId).documents.load(c.document_id);
         return document && !document.deleted ? document : null;
       },
     },

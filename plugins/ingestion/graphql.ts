@@ -1,9 +1,12 @@
 // GraphQL: collections, documents (by collection and status), one document
 // with its revisions, chunks and status, and search. Resolvers call the
 // services and rename the REST views to camelCase / UPPER_CASE here. Lists are
-// Relay connections whose opaque cursor is the offset of the row.
+// Relay connections whose opaque cursor is the offset of the row. Access as
+// in REST (GET /api/admin/collections, documents, chunks, search): a bearer
+// member of the tenant, on every field that reads (nested ones included);
+// API keys get FORBIDDEN.
 import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { requireTenant } from '../../core/graphql/facade.ts';
+import { requireMember } from '../../core/graphql/access.ts';
 import { GraphQLError } from 'graphql';
 import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
 import type { CollectionsService } from './service/collections.ts';
@@ -205,15 +208,15 @@ export function graphqlPart(services: Services) {
   const resolvers = {
     Query: {
       collections: async (_: unknown, args: ConnectionArgs, context: GraphqlContext) => {
-        const tenantId = requireTenant(context);
+        const tenantId = requireMember(context);
         const { size, skip, hadCursor } = offsetPage(args);
         const page = await collections.list(tenantId, {}, skip, size + 1);
         return connection(page.items, skip, size, hadCursor);
       },
       documents: (_: unknown, args: ConnectionArgs & { collection?: number; status?: string }, context: GraphqlContext) =>
-        documentConnection(requireTenant(context), { collectionId: args.collection ?? undefined, status: args.status }, args),
+        documentConnection(requireMember(context), { collectionId: args.collection ?? undefined, status: args.status }, args),
       document: async (_: unknown, args: { id: string }, context: GraphqlContext) => {
-        const tenantId = requireTenant(context);
+        const tenantId = requireMember(context);
         if (!uuidOrNull(args.id)) return null;
         try {
           return await documents.get(tenantId, args.id);
@@ -223,7 +226,7 @@ export function graphqlPart(services: Services) {
         }
       },
       search: async (_: unknown, args: { query: string; collections?: number[]; topK?: number }, context: GraphqlContext) => {
-        const tenantId = requireTenant(context);
+        const tenantId = requireMember(context);
         const topK = args.topK ?? 5;
         if (topK < 1 || topK > 50) throw new GraphQLError('topK must be between 1 and 50', { extensions: { code: 'BAD_USER_INPUT' } });
         if (args.query.trim() === '') throw new GraphQLError('query must not be empty', { extensions: { code: 'BAD_USER_INPUT' } });
@@ -241,7 +244,7 @@ export function graphqlPart(services: Services) {
       createdAt: (row: CollectionView) => row.created_at,
       status: async (row: CollectionView, args: { includeDescendants: boolean; windowMinutes: number }, context: GraphqlContext) => {
         if (args.windowMinutes < 1 || args.windowMinutes > 1440) throw new GraphQLError('windowMinutes must be between 1 and 1440', { extensions: { code: 'BAD_USER_INPUT' } });
-        const aggregate = await status.collectionStatus(requireTenant(context), row.collection_id, args.includeDescendants, args.windowMinutes);
+        const aggregate = await status.collectionStatus(requireMember(context), row.collection_id, args.includeDescendants, args.windowMinutes);
         return {
           total: aggregate.total, counts: aggregate.counts, drainRatePerMin: aggregate.drain_rate_per_min,
           drainWindowMinutes: aggregate.drain_window_minutes, completedInWindow: aggregate.completed_in_window,
@@ -249,7 +252,7 @@ export function graphqlPart(services: Services) {
         };
       },
       documents: (row: CollectionView, args: ConnectionArgs & { status?: string; includeDescendants: boolean }, context: GraphqlContext) =>
-        documentConnection(requireTenant(context), { collectionId: row.collection_id, status: args.status, includeDescendants: args.includeDescendants }, args),
+        documentConnection(requireMember(context), { collectionId: row.collection_id, status: args.status, includeDescendants: args.includeDescendants }, args),
     },
     Document: {
       id: (row: DocumentView) => row.document_id,
@@ -270,7 +273,7 @@ export function graphqlPart(services: Services) {
         };
       },
       revisions: async (row: DocumentView & { revisions?: Record<string, unknown>[] }, _: unknown, context: GraphqlContext) => {
-        const revisions = row.revisions ?? (await documents.get(requireTenant(context), row.document_id)).revisions;
+        const revisions = row.revisions ?? (await documents.get(requireMember(context), row.document_id)).revisions;
         return revisions.map((r) => ({
           id: r.revision_id, revisionNumber: r.revision_number, status: r.status, isLatest: r.is_latest, contentHash: r.content_hash,
           parser: r.parser, language: r.language, pageCount: r.page_count, error: r.error, createdAt: r.created_at, completedAt: r.completed_at,
@@ -278,7 +281,7 @@ export function graphqlPart(services: Services) {
       },
       chunks: async (row: DocumentView, args: ConnectionArgs & { revision?: number }, context: GraphqlContext) => {
         const { size, skip, hadCursor } = offsetPage(args);
-        const page = await documents.chunks(requireTenant(context), row.document_id, args.revision ?? undefined, skip, size + 1);
+        const page = await documents.chunks(requireMember(context), row.document_id, args.revision ?? undefined, skip, size + 1);
         return connection(page.items.map((c) => ({
           id: c.chunk_id, revisionId: c.revision_id, ordinal: c.ordinal, kind: c.kind, text: c.text, page: c.page, section: c.section,
           charStart: c.char_start, charEnd: c.char_end, tokenCount: c.token_count,

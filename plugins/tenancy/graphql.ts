@@ -1,6 +1,8 @@
-// GraphQL: the current tenant and its clients (a Relay connection).
+// GraphQL: the current tenant and its clients (a Relay connection). Access
+// as in REST (GET /api/admin/tenants/{id}, GET /api/admin/clients): a bearer
+// member of the tenant; API keys get FORBIDDEN.
 import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { requireTenant } from '../../core/graphql/facade.ts';
+import { requireMember } from '../../core/graphql/access.ts';
 import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
 import type { TenancyService } from './service.ts';
 
@@ -45,13 +47,13 @@ export function resolvers(service: TenancyService) {
   };
   return {
     Query: {
-      tenant: (_: unknown, __: unknown, context: GraphqlContext) => service.getTenant(requireTenant(context)),
-      clients: (_: unknown, args: ConnectionArgs, context: GraphqlContext) => clients(requireTenant(context), args),
+      tenant: (_: unknown, __: unknown, context: GraphqlContext) => service.getTenant(requireMember(context)),
+      clients: (_: unknown, args: ConnectionArgs, context: GraphqlContext) => clients(requireMember(context), args),
     },
     Tenant: {
       displayName: (tenant: { display_name: string }) => tenant.display_name,
       createdAt: (tenant: { created_at: Date }) => tenant.created_at,
-      clients: (tenant: { id: string }, args: ConnectionArgs) => clients(tenant.id, args),
+      clients: (tenant: { id: string }, args: ConnectionArgs, context: GraphqlContext) => clients(requireMember(context, tenant.id), args),
     },
     Client: {
       clientKey: (client: { client_key: string }) => client.client_key,

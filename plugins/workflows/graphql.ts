@@ -1,9 +1,11 @@
 // GraphQL: executions (a Relay connection, newest first, filtered by status
 // and workflow) and one execution with its step history. Resolvers call the
-// service; the REST view is renamed to GraphQL's camelCase here.
+// service; the REST view is renamed to GraphQL's camelCase here. Access as in
+// REST (GET /api/admin/executions[/{id}]): a bearer member of the tenant; API
+// keys get FORBIDDEN (an execution's context holds its inputs and outputs).
 import { GraphQLError } from 'graphql';
 import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { requireTenant } from '../../core/graphql/facade.ts';
+import { requireMember } from '../../core/graphql/access.ts';
 import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
 import type { ExecutionStatus, WorkflowsService } from './service.ts';
 import type { ExecutionView } from './view.ts';
@@ -73,7 +75,7 @@ export function resolvers(service: WorkflowsService) {
   return {
     Query: {
       async executions(_: unknown, args: ExecutionsArgs, context: GraphqlContext) {
-        const tenantId = requireTenant(context);
+        const tenantId = requireMember(context);
         const size = pageSize(args);
         const after = decodeCursor<string>(args.after);
         if (after !== undefined && (typeof after !== 'string' || !UUID.test(after))) {
@@ -84,7 +86,7 @@ export function resolvers(service: WorkflowsService) {
         return toConnection(rows, size, (row) => row.execution_id, Boolean(args.after));
       },
       execution(_: unknown, args: { id: string }, context: GraphqlContext) {
-        const tenantId = requireTenant(context);
+        const tenantId = requireMember(context);
         return UUID.test(args.id) ? service.findExecution(tenantId, args.id) : null;
       },
     },

@@ -18,6 +18,8 @@ export interface CitationFilter {
   /** Inclusive bounds on created_at. */
   date_from?: Date;
   date_to?: Date;
+  /** Only citations recorded for this client (what an API key of the client may see). */
+  client_id?: number;
 }
 
 export type NewCitation = Insertable<CitationsTable>;
@@ -38,6 +40,7 @@ function filtered(trx: TenantTransaction, filter: CitationFilter) {
   if (filter.document_name !== undefined) query = query.where('document_name', 'ilike', containing(filter.document_name));
   if (filter.date_from !== undefined) query = query.where('created_at', '>=', filter.date_from);
   if (filter.date_to !== undefined) query = query.where('created_at', '<=', filter.date_to);
+  if (filter.client_id !== undefined) query = query.where('client_id', '=', filter.client_id);
   return query;
 }
 

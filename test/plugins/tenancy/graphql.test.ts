@@ -104,12 +104,16 @@ t.test('without auth, and with an API key', async (t) => {
   const badKey = await graphql(tp, QUERY, {}, { apiKey: `pk_gk-a_${'0'.repeat(64)}` });
   t.equal(badKey.status, 401, 'so is an invalid API key');
 
+  // As in REST (GET /api/admin/tenants/{id} and /api/admin/clients take bearer tokens only).
   const withKey = await graphql(tp, QUERY, { first: 5 }, { apiKey: key });
   t.equal(withKey.status, 200);
-  t.notOk(withKey.body.errors);
-  t.match(withKey.body.data.viewer, { kind: 'api_key', tenantId: 'gk-a' });
-  t.equal(withKey.body.data.tenant.id, 'gk-a', 'an API key sees its tenant');
-  t.same(withKey.body.data.tenant.clients.edges.map((e: { node: { id: number } }) => e.node.id), [client.id]);
+  t.match(withKey.body.data.viewer, { kind: 'api_key', tenantId: 'gk-a' }, 'an API key sees who it is');
+  t.equal(withKey.body.data.tenant, null, 'but not the tenant and its clients (client keys)');
+  t.match(withKey.body.errors, [{ path: ['tenant'], extensions: { code: 'FORBIDDEN' } }]);
+  const keyClients = await graphql(tp, '{ clients { edges { node { id clientKey } } } }', {}, { apiKey: key });
+  t.equal(keyClients.body.data, null);
+  t.equal(keyClients.body.errors?.[0]?.extensions?.code, 'FORBIDDEN');
+  t.ok(client.id, 'the client exists');
   const keyElsewhere = await graphql(tp, QUERY, {}, { apiKey: key, tenant: 'gk-b' });
   t.equal(keyElsewhere.status, 403);
   t.equal(keyElsewhere.body.code, 'TENANT_FORBIDDEN');
