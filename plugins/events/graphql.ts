@@ -7,7 +7,7 @@
 import DataLoader from 'dataloader';
 import type { Request } from '@hapi/hapi';
 import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { requireMember } from '../../core/graphql/access.ts';
+import { requireAdmin } from '../../core/graphql/access.ts';
 import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
 import type { StreamService } from './stream-service.ts';
 import type { TriggerService } from './trigger-service.ts';
@@ -169,21 +169,21 @@ export function resolvers(stream: StreamService, triggers: TriggerService) {
   return {
     Query: {
       async events(_: unknown, args: ConnectionArgs & { type?: string; since?: Date }, context: GraphqlContext) {
-        const tenantId = requireMember(context);
+        const tenantId = requireAdmin(context);
         const size = pageSize(args);
         const beforeSeq = decodeCursor<number>(args.after);
         const rows = await stream.page(tenantId, { type: args.type ?? undefined, since: args.since ?? undefined, beforeSeq, limit: size + 1 });
         return toConnection(rows, size, (row) => row.seq, Boolean(args.after));
       },
       async triggers(_: unknown, args: ConnectionArgs & { activeOnly?: boolean; eventType?: string }, context: GraphqlContext) {
-        const tenantId = requireMember(context);
+        const tenantId = requireAdmin(context);
         const size = pageSize(args);
         const afterName = decodeCursor<string>(args.after) ?? '';
         const rows = await triggers.after(tenantId, { activeOnly: args.activeOnly ?? false, eventType: args.eventType ?? undefined }, afterName, size + 1);
         return toConnection(rows, size, (row) => row.name, Boolean(args.after));
       },
       async trigger(_: unknown, args: { name: string }, context: GraphqlContext) {
-        const tenantId = requireMember(context);
+        const tenantId = requireAdmin(context);
         try {
           return await triggers.get(tenantId, args.name);
         } catch (err) {
@@ -223,12 +223,12 @@ export function resolvers(stream: StreamService, triggers: TriggerService) {
       updatedAt: (t: TriggerView) => t.updated_at,
       recentDispatches: (t: TriggerView, args: { limit: number }, context: GraphqlContext) => {
         const limit = Math.min(Math.max(args.limit ?? 10, 1), MAX_RECENT);
-        return recentLoader(context, requireMember(context), limit).load(t.name);
+        return recentLoader(context, requireAdmin(context), limit).load(t.name);
       },
       async dispatches(t: TriggerView, args: ConnectionArgs, context: GraphqlContext) {
         const size = pageSize(args);
         const beforeId = decodeCursor<number>(args.after);
-        const rows = await triggers.dispatches(requireMember(context), t.name, beforeId, size + 1);
+        const rows = await triggers.dispatches(requireAdmin(context), t.name, beforeId, size + 1);
         return toConnection(rows, size, (row) => row.id, Boolean(args.after));
       },
     },

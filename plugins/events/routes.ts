@@ -11,7 +11,6 @@ import type { CustomTypeValues } from './store/custom-types.ts';
 import * as s from './schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;
-const member = { tenant: 'required' } as const;
 const tags = ['api', 'events'];
 const BASE = '/api/admin/triggers';
 
@@ -31,7 +30,7 @@ export function eventsRoutes(stream: StreamService, triggers: TriggerService): S
       method: 'GET', path: BASE,
       options: {
         auth: 'bearer', tags, description: 'List triggers; event_type also finds patterns that match it',
-        plugins: { platform: member }, validate: { query: s.triggerQuery }, response: { schema: s.listOf(s.trigger, 'TriggerList') },
+        plugins: { platform: admin }, validate: { query: s.triggerQuery }, response: { schema: s.listOf(s.trigger, 'TriggerList') },
       },
       handler: (request) => {
         const q = request.query as Paging & { active_only: boolean; event_type?: string };
@@ -42,7 +41,7 @@ export function eventsRoutes(stream: StreamService, triggers: TriggerService): S
       method: 'GET', path: `${BASE}/{name}`,
       options: {
         auth: 'bearer', tags, description: 'Read a trigger',
-        plugins: { platform: member }, validate: { params: s.triggerName }, response: { schema: s.trigger },
+        plugins: { platform: admin }, validate: { params: s.triggerName }, response: { schema: s.trigger },
       },
       handler: (request) => triggers.get(tenantOf(request), (request.params as { name: string }).name),
     },
@@ -69,7 +68,7 @@ export function eventsRoutes(stream: StreamService, triggers: TriggerService): S
       method: 'POST', path: `${BASE}/{name}/test`,
       options: {
         auth: 'bearer', tags, description: 'Dry run: would this event match, why, and with what inputs (starts nothing)',
-        plugins: { platform: member }, validate: { params: s.triggerName, payload: s.testRequest }, response: { schema: s.testResult },
+        plugins: { platform: admin }, validate: { params: s.triggerName, payload: s.testRequest }, response: { schema: s.testResult },
       },
       handler: (request) =>
         triggers.test(tenantOf(request), (request.params as { name: string }).name, (request.payload as { event: never }).event),
@@ -99,7 +98,7 @@ export function eventsRoutes(stream: StreamService, triggers: TriggerService): S
       method: 'GET', path: `${BASE}/events/types`,
       options: {
         auth: 'bearer', tags, description: 'The built-in event types with what emits them (and the tenant\'s custom types with include_custom)',
-        plugins: { platform: member }, validate: { query: s.typesQuery }, response: { schema: s.listOf(s.eventType, 'EventTypeList') },
+        plugins: { platform: admin }, validate: { query: s.typesQuery }, response: { schema: s.listOf(s.eventType, 'EventTypeList') },
       },
       handler: (request) => stream.types(tenantOf(request), (request.query as { include_custom: boolean }).include_custom),
     },
@@ -107,7 +106,7 @@ export function eventsRoutes(stream: StreamService, triggers: TriggerService): S
       method: 'GET', path: `${BASE}/events/recent`,
       options: {
         auth: 'bearer', tags, description: 'The newest events of the tenant\'s stream, newest first',
-        plugins: { platform: member }, validate: { query: s.recentQuery }, response: { schema: s.listOf(s.streamEvent, 'StreamEventList') },
+        plugins: { platform: admin }, validate: { query: s.recentQuery }, response: { schema: s.listOf(s.streamEvent, 'StreamEventList') },
       },
       handler: (request) => {
         const q = request.query as { limit: number; type?: string };
@@ -127,7 +126,7 @@ export function eventsRoutes(stream: StreamService, triggers: TriggerService): S
       method: 'GET', path: `${BASE}/events/types/custom`,
       options: {
         auth: 'bearer', tags, description: 'List the tenant\'s custom event types',
-        plugins: { platform: member }, validate: { query: s.paging }, response: { schema: s.listOf(s.customType, 'CustomEventTypeList') },
+        plugins: { platform: admin }, validate: { query: s.paging }, response: { schema: s.listOf(s.customType, 'CustomEventTypeList') },
       },
       handler: async (request) => {
         const { skip, limit } = request.query as Paging;

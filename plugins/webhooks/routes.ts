@@ -11,7 +11,6 @@ import { MAX_BODY_BYTES, webhookErrors } from './errors.ts';
 import * as s from './schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;
-const member = { tenant: 'required' } as const;
 const tags = ['api', 'webhooks'];
 
 /**
@@ -43,7 +42,7 @@ export function webhooksRoutes(service: WebhooksService, resume: ResumeService, 
       method: 'GET', path: '/api/admin/webhooks',
       options: {
         auth: 'bearer', tags, description: 'List event webhooks (never their secrets)',
-        plugins: { platform: member }, response: { schema: s.webhookList },
+        plugins: { platform: admin }, response: { schema: s.webhookList },
       },
       handler: (request) => service.list(tenantOf(request)),
     },
@@ -71,7 +70,7 @@ export function webhooksRoutes(service: WebhooksService, resume: ResumeService, 
       method: 'GET', path: '/api/admin/webhooks/{name}',
       options: {
         auth: 'bearer', tags, description: 'Read an event webhook',
-        plugins: { platform: member }, validate: { params: s.nameParams }, response: { schema: s.webhook },
+        plugins: { platform: admin }, validate: { params: s.nameParams }, response: { schema: s.webhook },
       },
       handler: (request) => service.get(tenantOf(request), (request.params as { name: string }).name),
     },

@@ -5,7 +5,7 @@
 // keys get FORBIDDEN (an execution's context holds its inputs and outputs).
 import { GraphQLError } from 'graphql';
 import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { requireMember } from '../../core/graphql/access.ts';
+import { requireAdmin } from '../../core/graphql/access.ts';
 import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
 import type { ExecutionStatus, WorkflowsService } from './service.ts';
 import type { ExecutionView } from './view.ts';
@@ -75,7 +75,7 @@ export function resolvers(service: WorkflowsService) {
   return {
     Query: {
       async executions(_: unknown, args: ExecutionsArgs, context: GraphqlContext) {
-        const tenantId = requireMember(context);
+        const tenantId = requireAdmin(context);
         const size = pageSize(args);
         const after = decodeCursor<string>(args.after);
         if (after !== undefined && (typeof after !== 'string' || !UUID.test(after))) {
@@ -86,7 +86,7 @@ export function resolvers(service: WorkflowsService) {
         return toConnection(rows, size, (row) => row.execution_id, Boolean(args.after));
       },
       execution(_: unknown, args: { id: string }, context: GraphqlContext) {
-        const tenantId = requireMember(context);
+        const tenantId = requireAdmin(context);
         return UUID.test(args.id) ? service.findExecution(tenantId, args.id) : null;
       },
     },

@@ -1,5 +1,5 @@
 // The workflows REST routes: joi in, response schema out, a call to the service.
-// Tenant admins write (definitions, executions, cancel); members read.
+// Workflow definitions and executions (with their contexts) are tenant configuration and other users' data: admin role throughout.
 import type { ServerRoute } from '@hapi/hapi';
 import { principalOf } from '../../core/auth/index.ts';
 import { tenantOf } from '../../core/auth/tenant-context.ts';
@@ -7,7 +7,6 @@ import type { WorkflowsService } from './service.ts';
 import * as s from './schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;
-const member = { tenant: 'required' } as const;
 const tags = ['api', 'workflows'];
 
 type Paging = { skip: number; limit: number };
@@ -26,7 +25,7 @@ export function workflowsRoutes(service: WorkflowsService): ServerRoute[] {
       method: 'GET', path: '/api/admin/workflows',
       options: {
         auth: 'bearer', tags, description: 'List workflow definitions',
-        plugins: { platform: member }, validate: { query: s.paging }, response: { schema: s.listOf(s.definition, 'WorkflowList') },
+        plugins: { platform: admin }, validate: { query: s.paging }, response: { schema: s.listOf(s.definition, 'WorkflowList') },
       },
       handler: async (request) => {
         const { skip, limit } = request.query as Paging;
@@ -37,7 +36,7 @@ export function workflowsRoutes(service: WorkflowsService): ServerRoute[] {
       method: 'GET', path: '/api/admin/workflows/{name}',
       options: {
         auth: 'bearer', tags, description: 'Read a workflow definition',
-        plugins: { platform: member }, validate: { params: s.nameParam }, response: { schema: s.definition },
+        plugins: { platform: admin }, validate: { params: s.nameParam }, response: { schema: s.definition },
       },
       handler: (request) => service.getDefinition(tenantOf(request), request.params.name as string),
     },
@@ -76,7 +75,7 @@ export function workflowsRoutes(service: WorkflowsService): ServerRoute[] {
       method: 'GET', path: '/api/admin/executions',
       options: {
         auth: 'bearer', tags, description: 'List executions, newest first; filter by status and workflow',
-        plugins: { platform: member }, validate: { query: s.executionQuery }, response: { schema: s.listOf(s.executionSummary, 'ExecutionList') },
+        plugins: { platform: admin }, validate: { query: s.executionQuery }, response: { schema: s.listOf(s.executionSummary, 'ExecutionList') },
       },
       handler: async (request) => {
         const { skip, limit, status, workflow } = request.query as Paging & { status?: never; workflow?: string };
@@ -87,7 +86,7 @@ export function workflowsRoutes(service: WorkflowsService): ServerRoute[] {
       method: 'GET', path: '/api/admin/executions/{id}',
       options: {
         auth: 'bearer', tags, description: 'Read an execution: status, context (inputs and outputs), step history with timings',
-        plugins: { platform: member }, validate: { params: s.executionId }, response: { schema: s.execution },
+        plugins: { platform: admin }, validate: { params: s.executionId }, response: { schema: s.execution },
       },
       handler: (request) => service.getExecution(tenantOf(request), request.params.id as string),
     },
@@ -95,7 +94,7 @@ export function workflowsRoutes(service: WorkflowsService): ServerRoute[] {
       method: 'GET', path: '/api/admin/executions/{workflow_id}/pending-events',
       options: {
         auth: 'bearer', tags, description: 'The event types an execution waits for (empty when it is not waiting)',
-        plugins: { platform: member }, validate: { params: s.workflowId }, response: { schema: s.pendingEvents },
+        plugins: { platform: admin }, validate: { params: s.workflowId }, response: { schema: s.pendingEvents },
       },
       handler: (request) => service.pendingEvents(tenantOf(request), request.params.workflow_id as string),
     },

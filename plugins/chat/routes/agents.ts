@@ -6,7 +6,6 @@ import type { AgentsService } from '../agents/service.ts';
 import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;
-const member = { tenant: 'required' } as const;
 const tags = ['api', 'chat'];
 
 export function agentRoutes(agents: AgentsService): ServerRoute[] {
@@ -23,7 +22,7 @@ export function agentRoutes(agents: AgentsService): ServerRoute[] {
       method: 'GET', path: '/api/admin/agents',
       options: {
         auth: 'bearer', tags, description: 'List agent definitions',
-        plugins: { platform: member }, validate: { query: s.paging }, response: { schema: s.agentList },
+        plugins: { platform: admin }, validate: { query: s.paging }, response: { schema: s.agentList },
       },
       handler: async (request) => {
         const { skip, limit } = request.query as { skip: number; limit: number };
@@ -34,7 +33,7 @@ export function agentRoutes(agents: AgentsService): ServerRoute[] {
       method: 'GET', path: '/api/admin/agents/{name}',
       options: {
         auth: 'bearer', tags, description: 'Read an agent definition',
-        plugins: { platform: member }, validate: { params: s.nameParams }, response: { schema: s.agent },
+        plugins: { platform: admin }, validate: { params: s.nameParams }, response: { schema: s.agent },
       },
       handler: (request) => agents.get(tenantOf(request), (request.params as { name: string }).name),
     },
@@ -61,7 +60,7 @@ export function agentRoutes(agents: AgentsService): ServerRoute[] {
       method: 'GET', path: '/api/admin/clients/{client_id}/agent',
       options: {
         auth: 'bearer', tags, description: 'The client\'s default agent (builtin: true when none is set: the built-in assistant answers)',
-        plugins: { platform: member }, validate: { params: s.clientParams }, response: { schema: s.clientAgent },
+        plugins: { platform: admin }, validate: { params: s.clientParams }, response: { schema: s.clientAgent },
       },
       handler: (request) => agents.getClientAgent(tenantOf(request), (request.params as { client_id: number }).client_id),
     },

@@ -5,7 +5,6 @@ import type { SyncService } from '../sync/service.ts';
 import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;
-const member = { tenant: 'required' } as const;
 const tags = ['api', 'ingestion'];
 
 export function syncRoutes(sync: SyncService): ServerRoute[] {
@@ -21,7 +20,7 @@ export function syncRoutes(sync: SyncService): ServerRoute[] {
     },
     {
       method: 'GET', path: '/api/admin/document-sync/sources',
-      options: { auth: 'bearer', tags, plugins: { platform: member }, description: 'List sync sources', validate: { query: s.sourceErrorsQuery } },
+      options: { auth: 'bearer', tags, plugins: { platform: admin }, description: 'List sync sources', validate: { query: s.sourceErrorsQuery } },
       handler: (request) => {
         const q = request.query as { skip: number; limit: number };
         return sync.list(tenantOf(request), q.skip, q.limit);
@@ -29,7 +28,7 @@ export function syncRoutes(sync: SyncService): ServerRoute[] {
     },
     {
       method: 'GET', path: '/api/admin/document-sync/sources/{source_id}',
-      options: { auth: 'bearer', tags, plugins: { platform: member }, description: 'One sync source with its last sync', validate: { params: s.sourceIdParams } },
+      options: { auth: 'bearer', tags, plugins: { platform: admin }, description: 'One sync source with its last sync', validate: { params: s.sourceIdParams } },
       handler: (request) => sync.get(tenantOf(request), Number(request.params.source_id)),
     },
     {
