@@ -10,6 +10,8 @@ import { checkSourceUrl, fetchText, type IntegrationsContext } from './context.t
 import type { AuthConfig } from './model.ts';
 import { analyze, type Analysis } from './openapi/analyze.ts';
 import { canonical, planChanges, summarize, type ExistingFunction } from './plan.ts';
+import { checkPlaceholders } from './calling/placeholders.ts';
+import { checkStoredAuthValue } from './stored-auth-value.ts';
 import { fingerprint, sealContext } from './sealing.ts';
 import { importSettings, type ImportSettings, type ImportSettingsInput } from './settings.ts';
 import { functionsStore } from './store/functions.ts';
@@ -77,6 +79,8 @@ export function createImportService(context: IntegrationsContext) {
   return {
     async importSpec(tenantId: string, input: ImportInput) {
       const settings = importSettings(input);
+      // Before anything is read or fetched: a value that can never resolve is bad input.
+      if (settings.authValue !== undefined) checkPlaceholders(settings.authValue, context.envPolicy);
       const loaded = await loadSource(context, input);
       const [existing, previous] = await withTenant(tenantId, async (trx) => {
         const spec = await specsStore.getByName(trx, settings.name);
@@ -84,11 +88,13 @@ export function createImportService(context: IntegrationsContext) {
       });
       const analysis = await analyze(analysisInput(context, loaded.text, loaded.url, settings, previous));
       const auth = authOf(context, analysis, settings, existing);
+      const keepsValue = settings.authValue === undefined && settings.credentialSource === undefined && existing?.auth_value_sealed != null;
+      if (keepsValue) checkStoredAuthValue(context, tenantId, existing!);
       const authChanged = existing !== undefined && authComparable(existing.auth) !== authComparable(auth);
       const platform = await context.platformNames(tenantId);
       const plan = planChanges(analysis.functions, previous, authChanged);
       const conflicts = await withTenant(tenantId, (trx) => conflictsOf(trx, platform, plan, existing?.id));
-      const valueSet = settings.authValue !== undefined || (settings.credentialSource === undefined && existing?.auth_value_sealed != null);
+      const valueSet = settings.authValue !== undefined || keepsValue;
       const preview = {
         dry_run: input.dry_run,
         spec: {

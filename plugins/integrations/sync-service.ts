@@ -13,6 +13,7 @@ import { analysisInput, authComparable } from './import-service.ts';
 import { planChanges, summarize } from './plan.ts';
 import { functionsStore } from './store/functions.ts';
 import { specsStore } from './store/specs.ts';
+import { checkStoredAuthValue } from './stored-auth-value.ts';
 import { specView } from './view.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -37,6 +38,8 @@ export function createSyncService(context: IntegrationsContext) {
         return [row, row ? await functionsStore.ofSpec(trx, row.id) : []] as const;
       });
       if (!spec) throw missing(specId);
+      // The operator may have narrowed the allowlist since the value was given: refused before anything is fetched.
+      checkStoredAuthValue(context, tenantId, spec);
       const settings = {
         name: spec.name, prefix: spec.prefix, settings: spec.settings, authValue: undefined,
         credentialSource: spec.auth.credential_source ?? undefined,

@@ -1,9 +1,11 @@
 // Which credential a call uses, in the order of spec 4.1: the chat session's,
 // then the client's, then the spec's default (its auth value, with ${VAR}
-// placeholders resolved from the environment, or the secret-store entry it
-// names). Values are opened here, used for one request and never kept.
+// placeholders resolved from the variables the operator allows, or the
+// secret-store entry it names). Values are opened here, used for one request
+// and never kept.
 import { domainError } from '../../../core/errors.ts';
 import type { SecretBox } from '../../../core/secrets.ts';
+import type { EnvPolicy } from '../env/policy.ts';
 import { sealContext } from '../sealing.ts';
 import type { CallRow } from '../store/call.ts';
 import { hasPlaceholders, resolvePlaceholders } from './placeholders.ts';
@@ -25,9 +27,7 @@ export interface CredentialScope {
   clientId: number | null;
 }
 
-export function resolveCredential(
-  row: CallRow, scope: CredentialScope, secrets: SecretBox, env: Record<string, string | undefined>,
-): ResolvedCredential | undefined {
+export function resolveCredential(row: CallRow, scope: CredentialScope, secrets: SecretBox, env: EnvPolicy): ResolvedCredential | undefined {
   if (row.session_credential && scope.sessionId) {
     const value = secrets.open(row.session_credential.value_sealed, sealContext.session(scope.tenantId, scope.sessionId, row.spec_name));
     return { value, header: row.session_credential.header, level: 'session', fromPlaceholders: false };
