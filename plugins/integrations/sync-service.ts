@@ -13,6 +13,7 @@ import { analysisInput, authComparable } from './import-service.ts';
 import { planChanges, summarize } from './plan.ts';
 import { functionsStore } from './store/functions.ts';
 import { specsStore } from './store/specs.ts';
+import { bindingOf, originChangeWarning } from './origin-binding.ts';
 import { checkStoredAuthValue } from './stored-auth-value.ts';
 import { specView } from './view.ts';
 
@@ -62,6 +63,7 @@ export function createSyncService(context: IntegrationsContext) {
       }
       const auth: AuthConfig = { ...analysis.auth, credential_source: spec.auth.credential_source, value_fingerprint: spec.auth.value_fingerprint };
       const authChanged = authComparable(spec.auth) !== authComparable(auth);
+      const moved = originChangeWarning(bindingOf(spec), bindingOf({ base_url: analysis.baseUrl, auth }));
       const platform = await context.platformNames(tenantId);
       try {
         const stored = await withTenant(tenantId, async (trx) => {
@@ -89,7 +91,7 @@ export function createSyncService(context: IntegrationsContext) {
           functions: [...named('create'), ...named('update'), ...named('remove')].map((c) => ({
             name: c.name, action: c.action, operation: c.operation, ...(c.changed_fields ? { changed_fields: c.changed_fields } : {}),
           })),
-          warnings: analysis.warnings,
+          warnings: moved ? [...analysis.warnings, moved] : analysis.warnings,
         };
       } catch (err) {
         const code = (err as { output?: { payload: { code?: string } } }).output?.payload.code;

@@ -92,7 +92,9 @@ export function createCaller(deps: CallerDeps) {
       const when = row.removed_at ? ` on ${new Date(row.removed_at).toISOString()}` : '';
       throw domainError(410, `Function ${name} was removed: its operation ${row.method} ${row.path} is no longer in spec "${row.spec_name}" (re-synced${when})`, 'FUNCTION_REMOVED');
     }
-    const credential = row.security?.none ? undefined : resolveCredential(row, scope, deps.secrets, deps.env);
+    // Nothing is opened (nor refused for its origin) where nothing would be sent.
+    const sendsNone = row.security?.none || row.auth.scheme === 'none';
+    const credential = sendsNone ? undefined : resolveCredential(row, scope, deps.secrets, deps.env);
     const request = await buildRequest({ ...row, base_url: row.base_url }, args);
     const { placement, tokenKey } = await authorize(row, credential);
     for (const [header, value] of placement.headers) request.headers.set(header, value);

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import t from 'tap';
 import { petstore } from '../../fixtures/integrations/specs.ts';
 import type { Tap, TestPlatform } from '../../harness.ts';
+import { bindingOf } from '../../../plugins/integrations/origin-binding.ts';
 import { sealContext } from '../../../plugins/integrations/sealing.ts';
 import { callFunction, imported, importSpec, integrationsFixture, startApiServer, startIntegrationsPlatform, type ApiServer } from './helpers.ts';
 import { restart, secretBoxOf, superuser } from './stored-rows.ts';
@@ -22,13 +23,16 @@ const PLATFORM_SECRETS = ['ADMIN_TOKEN', 'PLATFORM_MASTER_KEY', 'SERVICE_JWT_SEC
 
 /**
  * Gives spec `name` the auth value `value` as a release before this check
- * stored it: what an import made before the fix left behind.
+ * stored it (sealed with the row's identity only; its origin recorded by
+ * migration 0061): what an import made before the fix left behind.
  */
 async function storeAuthValueAsBefore(t: Tap, tp: TestPlatform, tenant: string, name: string, value: string) {
   const db = await superuser(t, tp);
-  const { rows } = await db.query('SELECT id FROM integration_specs WHERE tenant_id = $1 AND name = $2', [tenant, name]);
+  const { rows } = await db.query('SELECT id, base_url, auth FROM integration_specs WHERE tenant_id = $1 AND name = $2', [tenant, name]);
   const spec = rows[0];
-  await db.query('UPDATE integration_specs SET auth_value_sealed = $1 WHERE id = $2', [secretBoxOf(tp).seal(value, sealContext.specAuth(tenant, spec.id)), spec.id]);
+  await db.query('UPDATE integration_specs SET auth_value_sealed = $1, auth_value_origin = $2 WHERE id = $3', [
+    secretBoxOf(tp).seal(value, sealContext.specAuth(tenant, spec.id)), bindingOf(spec), spec.id,
+  ]);
 }
 
 t.test('the attack: an inline spec on a host the tenant admin controls gets no platform secret', async (t) => {
