@@ -553,7 +553,8 @@ CREATE TABLE public.integration_client_credentials (
     header text,
     value_sealed text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    bound_origin text
 );
 
 ALTER TABLE ONLY public.integration_client_credentials FORCE ROW LEVEL SECURITY;
@@ -601,6 +602,7 @@ CREATE TABLE public.integration_secrets (
     value_sealed text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    bound_origins text[] DEFAULT '{}'::text[] NOT NULL,
     CONSTRAINT integration_secrets_key_check CHECK ((key ~ '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$'::text))
 );
 
@@ -615,7 +617,8 @@ CREATE TABLE public.integration_session_credentials (
     owner_sub text NOT NULL,
     expires_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    bound_origin text
 );
 
 ALTER TABLE ONLY public.integration_session_credentials FORCE ROW LEVEL SECURITY;
@@ -644,6 +647,7 @@ CREATE TABLE public.integration_specs (
     version integer DEFAULT 1 NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    auth_value_origin text,
     CONSTRAINT integration_specs_format_check CHECK ((format = ANY (ARRAY['swagger-2.0'::text, 'openapi-3.0'::text, 'openapi-3.1'::text]))),
     CONSTRAINT integration_specs_last_sync_result_check CHECK ((last_sync_result = ANY (ARRAY['imported'::text, 'synced'::text, 'skipped'::text, 'failed'::text]))),
     CONSTRAINT integration_specs_name_check CHECK ((name ~ '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$'::text)),

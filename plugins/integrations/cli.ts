@@ -14,6 +14,7 @@ import { checkArguments, createCaller } from './calling/caller.ts';
 import { createTokenCache } from './calling/oauth2.ts';
 import { createCatalogService } from './catalog-service.ts';
 import type { IntegrationsContext } from './context.ts';
+import { createEnvPolicy } from './env/policy.ts';
 import { emitLater } from './events.ts';
 import { createHttpClient } from './http-client.ts';
 import { createImportService, type ImportInput } from './import-service.ts';
@@ -32,9 +33,11 @@ function services(core: CliCore) {
     timeoutMs: defaultOptions.callTimeoutMs,
     maxResponseBytes: defaultOptions.maxResponseBytes,
   });
+  const envPolicy = createEnvPolicy(env);
   const context: IntegrationsContext = {
     withTenant: core.withTenant,
     secrets: core.secrets,
+    envPolicy,
     http,
     announce: emitLater(core.jobs),
     invalidate() {},
@@ -46,7 +49,7 @@ function services(core: CliCore) {
       resolveTimeoutMs: defaultOptions.specTimeoutMs,
     },
   };
-  const caller = createCaller({ withTenant: core.withTenant, secrets: core.secrets, env: () => env, http, tokens: createTokenCache(http) });
+  const caller = createCaller({ withTenant: core.withTenant, secrets: core.secrets, env: envPolicy, http, tokens: createTokenCache(http) });
   return { context, caller };
 }
 

@@ -4,6 +4,7 @@
 import type { WithTenant } from '../../core/db/tenant.ts';
 import type { SecretBox } from '../../core/secrets.ts';
 import { domainError, badRequest } from '../../core/errors.ts';
+import type { EnvPolicy } from './env/policy.ts';
 import type { Announce } from './events.ts';
 import type { HttpClient } from './http-client.ts';
 
@@ -17,6 +18,8 @@ export interface Limits {
 export interface IntegrationsContext {
   withTenant: WithTenant;
   secrets: SecretBox;
+  /** Which variables ${VAR} placeholders in auth values may name. */
+  envPolicy: EnvPolicy;
   http: HttpClient;
   announce: Announce;
   /** Clears this process's cached definitions of a tenant after a change. */

@@ -2,10 +2,19 @@
 // tenant admin), a chat session's (set by the session's owner), and the
 // tenant's secret store that a spec's auth_credential_source names. Values
 // are sealed on the way in and never come back out.
-import { forbidden, notFound } from '../../core/errors.ts';
+//
+// Each is bound to the origin it is entered for (origin-binding.ts): a
+// client or session credential to its spec's (so the spec must be imported
+// first), a secret to those of the specs that name it when it is entered (so
+// those specs are imported first). A credential entered for no origin would
+// be bound to whichever server named it first.
+import type { TenantTransaction } from '../../core/db/tenant.ts';
+import { conflict, forbidden, notFound } from '../../core/errors.ts';
 import type { IntegrationsContext } from './context.ts';
-import { sealContext } from './sealing.ts';
+import { bindingOf } from './origin-binding.ts';
+import { sealBound, sealContext } from './sealing.ts';
 import { clientCredentialsStore, secretsStore, sessionCredentialsStore } from './store/credentials.ts';
+import { specsStore } from './store/specs.ts';
 
 export interface CredentialInput {
   service_name: string;
@@ -36,6 +45,27 @@ export function createCredentialsService(context: IntegrationsContext, sessionOw
 
   const clientMissing = (id: number) => notFound(`Client not found: ${id}`, 'CLIENT_NOT_FOUND');
 
+  /** The binding of the spec a client or session credential is for; 404 when no spec has that name. */
+  async function bindingForService(trx: TenantTransaction, serviceName: string): Promise<string> {
+    const spec = await specsStore.bindingSourceByName(trx, serviceName);
+    if (!spec) {
+      throw notFound(`No imported spec is named "${serviceName}": import it first (a credential is bound to the server of the spec it is for)`, 'SPEC_NOT_FOUND');
+    }
+    return bindingOf(spec);
+  }
+
+  /** The bindings of the specs naming a secret-store key; 409 when none does. */
+  async function bindingsForSecret(trx: TenantTransaction, key: string): Promise<string[]> {
+    const bindings = [...new Set((await specsStore.bindingSourcesOfSecret(trx, key)).map(bindingOf))].sort();
+    if (bindings.length === 0) {
+      throw conflict(
+        `No imported spec names "${key}" as its auth_credential_source: import the spec first (a secret is bound to the servers of the specs that name it when it is stored)`,
+        'SECRET_NOT_NAMED',
+      );
+    }
+    return bindings;
+  }
+
   /** A change is seen by this process's next call at once (calls cache what they read). */
   async function changing<T>(tenantId: string, work: Promise<T>): Promise<T> {
     try {
@@ -49,9 +79,11 @@ export function createCredentialsService(context: IntegrationsContext, sessionOw
     async setClientCredential(tenantId: string, clientId: number, input: CredentialInput) {
       return withTenant(tenantId, async (trx) => {
         if (!(await clientCredentialsStore.clientExists(trx, clientId))) throw clientMissing(clientId);
+        const binding = await bindingForService(trx, input.service_name);
         const { created, ...row } = await clientCredentialsStore.upsert(trx, {
           tenant_id: tenantId, client_id: clientId, service_name: input.service_name, header: input.header ?? null,
-          value_sealed: secrets.seal(input.value, sealContext.client(tenantId, clientId, input.service_name)),
+          value_sealed: sealBound(secrets, input.value, sealContext.client(tenantId, clientId, input.service_name), binding),
+          bound_origin: binding,
         });
         return { created, credential: { ...row, value_set: true } };
       });
@@ -77,10 +109,11 @@ export function createCredentialsService(context: IntegrationsContext, sessionOw
         // Checked again in the transaction: two first writers must not both become owners.
         const stored = await sessionCredentialsStore.owner(trx, sessionId);
         if (stored !== undefined && stored !== sub) throw forbidden('Only the owner of the session may manage its credentials', 'SESSION_FORBIDDEN');
+        const binding = await bindingForService(trx, input.service_name);
         const { created, ...row } = await sessionCredentialsStore.upsert(trx, {
           tenant_id: tenantId, session_id: sessionId, service_name: input.service_name, header: input.header ?? null,
-          value_sealed: secrets.seal(input.value, sealContext.session(tenantId, sessionId, input.service_name)),
-          owner_sub: sub, expires_at: expires,
+          value_sealed: sealBound(secrets, input.value, sealContext.session(tenantId, sessionId, input.service_name), binding),
+          bound_origin: binding, owner_sub: sub, expires_at: expires,
         });
         return { created, credential: { ...row, value_set: true } };
       });
@@ -102,7 +135,10 @@ export function createCredentialsService(context: IntegrationsContext, sessionOw
 
     setSecret: (tenantId: string, key: string, value: string) =>
       withTenant(tenantId, async (trx) => {
-        const { created, ...row } = await secretsStore.upsert(trx, { tenant_id: tenantId, key, value_sealed: secrets.seal(value, sealContext.secret(tenantId, key)) });
+        const bindings = await bindingsForSecret(trx, key);
+        const { created, ...row } = await secretsStore.upsert(trx, {
+          tenant_id: tenantId, key, value_sealed: sealBound(secrets, value, sealContext.secret(tenantId, key), bindings), bound_origins: bindings,
+        });
         return { created, secret: { ...row, value_set: true } };
       }),
 

@@ -10,7 +10,10 @@ import { checkSourceUrl, fetchText, type IntegrationsContext } from './context.t
 import type { AuthConfig } from './model.ts';
 import { analyze, type Analysis } from './openapi/analyze.ts';
 import { canonical, planChanges, summarize, type ExistingFunction } from './plan.ts';
-import { fingerprint, sealContext } from './sealing.ts';
+import { checkPlaceholders } from './calling/placeholders.ts';
+import { bindingOf, originChangeWarning } from './origin-binding.ts';
+import { checkStoredAuthValue } from './stored-auth-value.ts';
+import { fingerprint, sealBound, sealContext } from './sealing.ts';
 import { importSettings, type ImportSettings, type ImportSettingsInput } from './settings.ts';
 import { functionsStore } from './store/functions.ts';
 import { specsStore, type SpecRow } from './store/specs.ts';
@@ -77,6 +80,8 @@ export function createImportService(context: IntegrationsContext) {
   return {
     async importSpec(tenantId: string, input: ImportInput) {
       const settings = importSettings(input);
+      // Before anything is read or fetched: a value that can never resolve is bad input.
+      if (settings.authValue !== undefined) checkPlaceholders(settings.authValue, context.envPolicy);
       const loaded = await loadSource(context, input);
       const [existing, previous] = await withTenant(tenantId, async (trx) => {
         const spec = await specsStore.getByName(trx, settings.name);
@@ -84,11 +89,15 @@ export function createImportService(context: IntegrationsContext) {
       });
       const analysis = await analyze(analysisInput(context, loaded.text, loaded.url, settings, previous));
       const auth = authOf(context, analysis, settings, existing);
+      const keepsValue = settings.authValue === undefined && settings.credentialSource === undefined && existing?.auth_value_sealed != null;
+      if (keepsValue) checkStoredAuthValue(context, tenantId, existing!);
+      const binding = bindingOf({ base_url: analysis.baseUrl, auth });
+      const moved = existing ? originChangeWarning(bindingOf(existing), binding) : undefined;
       const authChanged = existing !== undefined && authComparable(existing.auth) !== authComparable(auth);
       const platform = await context.platformNames(tenantId);
       const plan = planChanges(analysis.functions, previous, authChanged);
       const conflicts = await withTenant(tenantId, (trx) => conflictsOf(trx, platform, plan, existing?.id));
-      const valueSet = settings.authValue !== undefined || (settings.credentialSource === undefined && existing?.auth_value_sealed != null);
+      const valueSet = settings.authValue !== undefined || keepsValue;
       const preview = {
         dry_run: input.dry_run,
         spec: {
@@ -108,7 +117,7 @@ export function createImportService(context: IntegrationsContext) {
         changes: summarize(plan),
         functions: plan.map(changeView),
         skipped: analysis.skipped,
-        warnings: analysis.warnings,
+        warnings: moved ? [...analysis.warnings, moved] : analysis.warnings,
         conflicts,
       };
       if (input.dry_run) return { created: false, result: preview };
@@ -118,9 +127,10 @@ export function createImportService(context: IntegrationsContext) {
         const current = await specsStore.lockByName(trx, settings.name);
         if (current?.id !== existing?.id) throw conflict(`Spec "${settings.name}" was imported or deleted meanwhile; import again`, 'IMPORT_CONFLICT');
         const id = current?.id ?? randomUUID();
-        const sealed = settings.authValue !== undefined
-          ? context.secrets.seal(settings.authValue, sealContext.specAuth(tenantId, id))
-          : settings.credentialSource !== undefined ? null : current?.auth_value_sealed ?? null;
+        // A new value is bound to the spec's origin now; a kept one stays bound to the origin it was given for.
+        const [sealed, sealedFor] = settings.authValue !== undefined
+          ? [sealBound(context.secrets, settings.authValue, sealContext.specAuth(tenantId, id), binding), binding]
+          : settings.credentialSource !== undefined ? [null, null] : [current?.auth_value_sealed ?? null, current?.auth_value_origin ?? null];
         const values = {
           name: settings.name,
           prefix: settings.prefix,
@@ -135,6 +145,7 @@ export function createImportService(context: IntegrationsContext) {
           settings: settings.settings,
           auth,
           auth_value_sealed: sealed,
+          auth_value_origin: sealed === null ? null : sealedFor,
           warnings: analysis.warnings,
         };
         const row = current

@@ -11,6 +11,7 @@ import { createCaller } from './calling/caller.ts';
 import { createTokenCache } from './calling/oauth2.ts';
 import { createCatalogService } from './catalog-service.ts';
 import type { IntegrationsContext } from './context.ts';
+import { createEnvPolicy } from './env/policy.ts';
 import { createCredentialsService, type SessionOwnerLookup } from './credentials-service.ts';
 import { ANNOUNCE_TASK, emitNow } from './events.ts';
 import { typeDefs, resolvers } from './graphql.ts';
@@ -34,6 +35,8 @@ export const plugin = {
   dependencies: ['tenancy'],
   register(server: Server, options: IntegrationsOptions) {
     const core = coreOf(server);
+    // Read once at boot: a malformed INTEGRATIONS_ENV_ALLOWLIST fails the boot with one line.
+    const envPolicy = createEnvPolicy(core.config.env);
     const http = createHttpClient({
       allowPrivateNetworks: options.allowPrivateNetworks,
       timeoutMs: options.callTimeoutMs,
@@ -44,7 +47,7 @@ export const plugin = {
       withTenant: core.withTenant,
       rows,
       secrets: core.secrets,
-      env: () => core.config.env,
+      env: envPolicy,
       http,
       tokens: createTokenCache(http),
     });
@@ -54,6 +57,7 @@ export const plugin = {
     const context: IntegrationsContext = {
       withTenant: core.withTenant,
       secrets: core.secrets,
+      envPolicy,
       // Spec downloads get the spec limits, not the call limits.
       http: (request) => http({ timeoutMs: options.specTimeoutMs, ...request }),
       announce: emitNow(core.events),

@@ -13,6 +13,8 @@ import { analysisInput, authComparable } from './import-service.ts';
 import { planChanges, summarize } from './plan.ts';
 import { functionsStore } from './store/functions.ts';
 import { specsStore } from './store/specs.ts';
+import { bindingOf, originChangeWarning } from './origin-binding.ts';
+import { checkStoredAuthValue } from './stored-auth-value.ts';
 import { specView } from './view.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -37,6 +39,8 @@ export function createSyncService(context: IntegrationsContext) {
         return [row, row ? await functionsStore.ofSpec(trx, row.id) : []] as const;
       });
       if (!spec) throw missing(specId);
+      // The operator may have narrowed the allowlist since the value was given: refused before anything is fetched.
+      checkStoredAuthValue(context, tenantId, spec);
       const settings = {
         name: spec.name, prefix: spec.prefix, settings: spec.settings, authValue: undefined,
         credentialSource: spec.auth.credential_source ?? undefined,
@@ -59,6 +63,7 @@ export function createSyncService(context: IntegrationsContext) {
       }
       const auth: AuthConfig = { ...analysis.auth, credential_source: spec.auth.credential_source, value_fingerprint: spec.auth.value_fingerprint };
       const authChanged = authComparable(spec.auth) !== authComparable(auth);
+      const moved = originChangeWarning(bindingOf(spec), bindingOf({ base_url: analysis.baseUrl, auth }));
       const platform = await context.platformNames(tenantId);
       try {
         const stored = await withTenant(tenantId, async (trx) => {
@@ -86,7 +91,7 @@ export function createSyncService(context: IntegrationsContext) {
           functions: [...named('create'), ...named('update'), ...named('remove')].map((c) => ({
             name: c.name, action: c.action, operation: c.operation, ...(c.changed_fields ? { changed_fields: c.changed_fields } : {}),
           })),
-          warnings: analysis.warnings,
+          warnings: moved ? [...analysis.warnings, moved] : analysis.warnings,
         };
       } catch (err) {
         const code = (err as { output?: { payload: { code?: string } } }).output?.payload.code;

@@ -25,6 +25,7 @@ export interface IntegrationSpecsTable {
   settings: Json<SpecSettings>;
   auth: Json<AuthConfig>;
   auth_value_sealed: string | null;
+  auth_value_origin: string | null;
   status: ColumnType<'active' | 'sync_failed', 'active' | 'sync_failed' | undefined, 'active' | 'sync_failed'>;
   warnings: JsonDefault<Warning[]>;
   last_sync_at: NullableTimestamp;
@@ -65,6 +66,8 @@ export interface IntegrationClientCredentialsTable {
   service_name: string;
   header: string | null;
   value_sealed: string;
+  /** The origin binding the value was entered for (origin-binding.ts); null: none recorded (never sent). */
+  bound_origin: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -75,6 +78,7 @@ export interface IntegrationSessionCredentialsTable {
   service_name: string;
   header: string | null;
   value_sealed: string;
+  bound_origin: string | null;
   owner_sub: string;
   expires_at: NullableTimestamp;
   created_at: Timestamp;
@@ -85,6 +89,8 @@ export interface IntegrationSecretsTable {
   tenant_id: string;
   key: string;
   value_sealed: string;
+  /** The bindings of the specs that named the key when the value was entered. */
+  bound_origins: ColumnType<string[], string[] | undefined, string[]>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -9,6 +9,7 @@ import { badRequest, domainError, notFound } from '../../../core/errors.ts';
 import type { FunctionCallContext } from '../../../core/functions/registry.ts';
 import type { SecretBox } from '../../../core/secrets.ts';
 import type { WithTenant } from '../../../core/db/tenant.ts';
+import type { EnvPolicy } from '../env/policy.ts';
 import type { HttpClient } from '../http-client.ts';
 import { loadCallRow, type CallRow } from '../store/call.ts';
 import type { CallRowCache } from './call-row-cache.ts';
@@ -21,8 +22,8 @@ import { hintFor, toResult, type CallResult } from './response.ts';
 export interface CallerDeps {
   withTenant: WithTenant;
   secrets: SecretBox;
-  /** The deployment's environment, read at call time (${VAR} placeholders). */
-  env: () => Record<string, string | undefined>;
+  /** The environment variables ${VAR} placeholders may read (read at call time). */
+  env: EnvPolicy;
   http: HttpClient;
   tokens: TokenCache;
   /** Serves warm calls without a database round trip (absent: every call reads). */
@@ -91,7 +92,9 @@ export function createCaller(deps: CallerDeps) {
       const when = row.removed_at ? ` on ${new Date(row.removed_at).toISOString()}` : '';
       throw domainError(410, `Function ${name} was removed: its operation ${row.method} ${row.path} is no longer in spec "${row.spec_name}" (re-synced${when})`, 'FUNCTION_REMOVED');
     }
-    const credential = row.security?.none ? undefined : resolveCredential(row, scope, deps.secrets, deps.env());
+    // Nothing is opened (nor refused for its origin) where nothing would be sent.
+    const sendsNone = row.security?.none || row.auth.scheme === 'none';
+    const credential = sendsNone ? undefined : resolveCredential(row, scope, deps.secrets, deps.env);
     const request = await buildRequest({ ...row, base_url: row.base_url }, args);
     const { placement, tokenKey } = await authorize(row, credential);
     for (const [header, value] of placement.headers) request.headers.set(header, value);

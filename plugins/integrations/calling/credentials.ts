@@ -1,10 +1,15 @@
 // Which credential a call uses, in the order of spec 4.1: the chat session's,
 // then the client's, then the spec's default (its auth value, with ${VAR}
-// placeholders resolved from the environment, or the secret-store entry it
-// names). Values are opened here, used for one request and never kept.
+// placeholders resolved from the variables the operator allows, or the
+// secret-store entry it names). A credential entered for another origin than
+// the spec's now is never sent (409, origin-binding.ts): the order does not
+// fall through to the next level, which would send a credential the caller
+// did not choose. Values are opened here, used for one request and never kept.
 import { domainError } from '../../../core/errors.ts';
 import type { SecretBox } from '../../../core/secrets.ts';
-import { sealContext } from '../sealing.ts';
+import type { EnvPolicy } from '../env/policy.ts';
+import { bindingOf, credentialOriginChanged, type BoundCredential } from '../origin-binding.ts';
+import { openBound, sealContext } from '../sealing.ts';
 import type { CallRow } from '../store/call.ts';
 import { hasPlaceholders, resolvePlaceholders } from './placeholders.ts';
 
@@ -25,27 +30,42 @@ export interface CredentialScope {
   clientId: number | null;
 }
 
-export function resolveCredential(
-  row: CallRow, scope: CredentialScope, secrets: SecretBox, env: Record<string, string | undefined>,
-): ResolvedCredential | undefined {
+/** Opens a credential when it was entered for `binding`; 409 otherwise (nothing is sent). */
+function openFor(
+  secrets: SecretBox, row: CallRow, credential: BoundCredential, sealed: string, context: string, enteredFor: string | string[] | null, binding: string,
+): string {
+  const matches = Array.isArray(enteredFor) ? enteredFor.includes(binding) : enteredFor === binding;
+  const value = matches ? openBound(secrets, sealed, context, enteredFor!) : undefined;
+  if (value === undefined) throw credentialOriginChanged(credential, row.spec_name, enteredFor, binding);
+  return value;
+}
+
+export function resolveCredential(row: CallRow, scope: CredentialScope, secrets: SecretBox, env: EnvPolicy): ResolvedCredential | undefined {
+  const binding = bindingOf(row);
   if (row.session_credential && scope.sessionId) {
-    const value = secrets.open(row.session_credential.value_sealed, sealContext.session(scope.tenantId, scope.sessionId, row.spec_name));
-    return { value, header: row.session_credential.header, level: 'session', fromPlaceholders: false };
+    const { value_sealed, bound_origin, header } = row.session_credential;
+    const context = sealContext.session(scope.tenantId, scope.sessionId, row.spec_name);
+    const value = openFor(secrets, row, { level: 'session' }, value_sealed, context, bound_origin, binding);
+    return { value, header, level: 'session', fromPlaceholders: false };
   }
   if (row.client_credential && scope.clientId !== null) {
-    const value = secrets.open(row.client_credential.value_sealed, sealContext.client(scope.tenantId, scope.clientId, row.spec_name));
-    return { value, header: row.client_credential.header, level: 'client', fromPlaceholders: false };
+    const { value_sealed, bound_origin, header } = row.client_credential;
+    const context = sealContext.client(scope.tenantId, scope.clientId, row.spec_name);
+    const value = openFor(secrets, row, { level: 'client' }, value_sealed, context, bound_origin, binding);
+    return { value, header, level: 'client', fromPlaceholders: false };
   }
   if (row.auth_value_sealed) {
-    const raw = secrets.open(row.auth_value_sealed, sealContext.specAuth(scope.tenantId, row.spec_id));
+    const context = sealContext.specAuth(scope.tenantId, row.spec_id);
+    const raw = openFor(secrets, row, { level: 'default auth value' }, row.auth_value_sealed, context, row.auth_value_origin, binding);
     return { value: resolvePlaceholders(raw, env, row.spec_name), header: null, level: 'default', fromPlaceholders: hasPlaceholders(raw) };
   }
   const source = row.auth.credential_source;
   if (source) {
-    if (!row.secret_sealed) {
+    if (!row.secret) {
       throw domainError(422, `The credential source "${source}" of "${row.spec_name}" is not in the tenant's secret store; no request was sent`, 'CREDENTIAL_SOURCE_MISSING');
     }
-    const value = secrets.open(row.secret_sealed, sealContext.secret(scope.tenantId, source));
+    const context = sealContext.secret(scope.tenantId, source);
+    const value = openFor(secrets, row, { level: 'secret-store entry', key: source }, row.secret.value_sealed, context, row.secret.bound_origins, binding);
     return { value, header: null, level: 'default', fromPlaceholders: false };
   }
   return undefined;

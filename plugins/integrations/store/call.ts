@@ -1,6 +1,7 @@
 // The one query a call makes: the function as it is now, its spec's base URL
 // and auth, and the sealed credentials that may apply (the session's, the
-// client's, the secret store entry the spec names). One statement in one
+// client's, the secret store entry the spec names), each with the origin
+// binding it was entered for. One statement in one
 // tenant transaction keeps the call's overhead to a single round trip of work.
 import { sql } from 'kysely';
 import type { TenantTransaction } from '../../../core/db/tenant.ts';
@@ -23,9 +24,11 @@ export interface CallRow {
   base_url: string | null;
   auth: AuthConfig;
   auth_value_sealed: string | null;
-  session_credential: { value_sealed: string; header: string | null; expires_at: string | null } | null;
-  client_credential: { value_sealed: string; header: string | null } | null;
-  secret_sealed: string | null;
+  /** The binding the default auth value was given for (null: none recorded). */
+  auth_value_origin: string | null;
+  session_credential: { value_sealed: string; header: string | null; expires_at: string | null; bound_origin: string | null } | null;
+  client_credential: { value_sealed: string; header: string | null; bound_origin: string | null } | null;
+  secret: { value_sealed: string; bound_origins: string[] } | null;
 }
 
 export async function loadCallRow(
@@ -33,15 +36,16 @@ export async function loadCallRow(
 ): Promise<CallRow | undefined> {
   const result = await sql<CallRow>`
     SELECT f.id, f.version, f.status, f.removed_at, f.method, f.path, f.parameters, f.json_schema, f.request, f.security, f.description,
-           s.id AS spec_id, s.name AS spec_name, s.base_url, s.auth, s.auth_value_sealed,
-           (SELECT json_build_object('value_sealed', c.value_sealed, 'header', c.header, 'expires_at', c.expires_at)
+           s.id AS spec_id, s.name AS spec_name, s.base_url, s.auth, s.auth_value_sealed, s.auth_value_origin,
+           (SELECT json_build_object('value_sealed', c.value_sealed, 'header', c.header, 'expires_at', c.expires_at, 'bound_origin', c.bound_origin)
               FROM integration_session_credentials c
              WHERE ${sessionId}::text IS NOT NULL AND c.session_id = ${sessionId} AND c.service_name = s.name
                AND (c.expires_at IS NULL OR c.expires_at > now())) AS session_credential,
-           (SELECT json_build_object('value_sealed', c.value_sealed, 'header', c.header)
+           (SELECT json_build_object('value_sealed', c.value_sealed, 'header', c.header, 'bound_origin', c.bound_origin)
               FROM integration_client_credentials c
              WHERE ${clientId}::bigint IS NOT NULL AND c.client_id = ${clientId} AND c.service_name = s.name) AS client_credential,
-           (SELECT v.value_sealed FROM integration_secrets v WHERE v.key = s.auth->>'credential_source') AS secret_sealed
+           (SELECT json_build_object('value_sealed', v.value_sealed, 'bound_origins', v.bound_origins)
+              FROM integration_secrets v WHERE v.key = s.auth->>'credential_source') AS secret
       FROM integration_functions f
       JOIN integration_specs s ON s.id = f.spec_id
      WHERE f.name = ${name}`.execute(trx);

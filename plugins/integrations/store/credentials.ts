@@ -7,11 +7,13 @@ import '../tables.ts';
 
 export const clientCredentialsStore = {
   /** Inserts or replaces; `created` tells which. */
-  upsert: (trx: TenantTransaction, values: { tenant_id: string; client_id: number; service_name: string; header: string | null; value_sealed: string }) =>
+  upsert: (trx: TenantTransaction, values: {
+    tenant_id: string; client_id: number; service_name: string; header: string | null; value_sealed: string; bound_origin: string;
+  }) =>
     trx.insertInto('integration_client_credentials')
       .values(values)
       .onConflict((oc) => oc.columns(['tenant_id', 'client_id', 'service_name']).doUpdateSet({
-        header: values.header, value_sealed: values.value_sealed, updated_at: sql`now()`,
+        header: values.header, value_sealed: values.value_sealed, bound_origin: values.bound_origin, updated_at: sql`now()`,
       }))
       .returning(['client_id', 'service_name', 'header', 'created_at', 'updated_at', sql<boolean>`(xmax = 0)`.as('created')])
       .executeTakeFirstOrThrow(),
@@ -37,12 +39,13 @@ export const sessionCredentialsStore = {
     (await trx.selectFrom('integration_session_credentials').select('owner_sub').where('session_id', '=', sessionId).limit(1).executeTakeFirst())?.owner_sub,
 
   upsert: (trx: TenantTransaction, values: {
-    tenant_id: string; session_id: string; service_name: string; header: string | null; value_sealed: string; owner_sub: string; expires_at: Date | null;
+    tenant_id: string; session_id: string; service_name: string; header: string | null; value_sealed: string; bound_origin: string;
+    owner_sub: string; expires_at: Date | null;
   }) =>
     trx.insertInto('integration_session_credentials')
       .values(values)
       .onConflict((oc) => oc.columns(['tenant_id', 'session_id', 'service_name']).doUpdateSet({
-        header: values.header, value_sealed: values.value_sealed, expires_at: values.expires_at, updated_at: sql`now()`,
+        header: values.header, value_sealed: values.value_sealed, bound_origin: values.bound_origin, expires_at: values.expires_at, updated_at: sql`now()`,
       }))
       .returning(['session_id', 'service_name', 'header', 'expires_at', 'created_at', 'updated_at', sql<boolean>`(xmax = 0)`.as('created')])
       .executeTakeFirstOrThrow(),
@@ -60,10 +63,12 @@ export const sessionCredentialsStore = {
 };
 
 export const secretsStore = {
-  upsert: (trx: TenantTransaction, values: { tenant_id: string; key: string; value_sealed: string }) =>
+  upsert: (trx: TenantTransaction, values: { tenant_id: string; key: string; value_sealed: string; bound_origins: string[] }) =>
     trx.insertInto('integration_secrets')
       .values(values)
-      .onConflict((oc) => oc.columns(['tenant_id', 'key']).doUpdateSet({ value_sealed: values.value_sealed, updated_at: sql`now()` }))
+      .onConflict((oc) => oc.columns(['tenant_id', 'key']).doUpdateSet({
+        value_sealed: values.value_sealed, bound_origins: values.bound_origins, updated_at: sql`now()`,
+      }))
       .returning(['key', 'created_at', 'updated_at', sql<boolean>`(xmax = 0)`.as('created')])
       .executeTakeFirstOrThrow(),
 

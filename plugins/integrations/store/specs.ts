@@ -7,7 +7,7 @@ import '../tables.ts';
 
 const columns = [
   'id', 'name', 'prefix', 'source_kind', 'source_url', 'content_hash', 'format', 'title', 'api_version', 'base_url', 'settings',
-  'auth', 'auth_value_sealed', 'status', 'warnings', 'last_sync_at', 'last_sync_result', 'last_error', 'version', 'created_at', 'updated_at',
+  'auth', 'auth_value_sealed', 'auth_value_origin', 'status', 'warnings', 'last_sync_at', 'last_sync_result', 'last_error', 'version', 'created_at', 'updated_at',
 ] as const;
 
 export type SpecRow = NonNullable<Awaited<ReturnType<typeof specsStore.getByName>>> & { function_count?: number; removed_count?: number };
@@ -26,6 +26,8 @@ export interface SpecValues {
   settings: SpecSettings;
   auth: AuthConfig;
   auth_value_sealed: string | null;
+  /** The origin binding the default auth value was given for (origin-binding.ts). */
+  auth_value_origin: string | null;
   warnings: Warning[];
 }
 
@@ -118,6 +120,14 @@ export const specsStore = {
     if (afterName !== undefined) query = query.where('name', '>', afterName);
     return query.orderBy('name').limit(limit).execute();
   },
+
+  /** What a credential for the spec named `name` is bound to when it is entered (undefined: no such spec). */
+  bindingSourceByName: (trx: TenantTransaction, name: string) =>
+    trx.selectFrom('integration_specs').select(['base_url', 'auth']).where('name', '=', name).executeTakeFirst(),
+
+  /** The specs whose default credential is the secret-store entry `key`. */
+  bindingSourcesOfSecret: (trx: TenantTransaction, key: string) =>
+    trx.selectFrom('integration_specs').select(['base_url', 'auth']).where(sql`auth->>'credential_source'`, '=', key).execute(),
 
   delete: (trx: TenantTransaction, id: string) =>
     trx.deleteFrom('integration_specs').where('id', '=', id).returning(['id', 'name']).executeTakeFirst(),

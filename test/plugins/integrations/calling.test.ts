@@ -92,22 +92,22 @@ t.test('the API\'s answer comes back whatever its status; 401 and 403 carry a hi
   t.notMatch(JSON.stringify(refused.body), /wrong-key/, 'the hint never repeats the credential');
 });
 
-t.test('${VAR} in the auth value is resolved from the environment at call time; missing sends nothing', async (t) => {
-  const { tp, token } = await integrationsFixture(t, { env: { PETS_API_KEY: 'from-env-42' } });
+t.test('${VAR} in the auth value is resolved from the allowed environment at call time; missing sends nothing', async (t) => {
+  const { tp, token } = await integrationsFixture(t, { env: { INTEGRATION_PETS: 'from-env-42' } });
   const api = await startApiServer(t);
-  await imported(tp, token, { spec: petstore(api.url), name: 'pets', prefix: 'pet', auth_value: 'key-${PETS_API_KEY}' });
+  await imported(tp, token, { spec: petstore(api.url), name: 'pets', prefix: 'pet', auth_value: 'key-${INTEGRATION_PETS}' });
   const spec = await tp.request({ url: '/api/admin/integrations/specs', token });
-  t.notMatch(JSON.stringify(spec.body), /PETS_API_KEY|from-env/, 'the auth value is never shown, even with placeholders');
+  t.notMatch(JSON.stringify(spec.body), /INTEGRATION_PETS|from-env/, 'the auth value is never shown, even with placeholders');
 
   await callFunction(tp, token, 'pet_list_pets');
   t.equal(api.calls().at(-1)!.headers['x-api-key'], 'key-from-env-42');
 
-  await imported(tp, token, { spec: petstore(api.url), name: 'pets2', prefix: 'pets2', auth_value: '${NOT_DEFINED_ANYWHERE}' });
+  await imported(tp, token, { spec: petstore(api.url), name: 'pets2', prefix: 'pets2', auth_value: '${INTEGRATION_NOT_DEFINED_ANYWHERE}' });
   const before = api.calls().length;
   const failed = await callFunction(tp, token, 'pets2_list_pets');
   t.equal(failed.status, 422);
   t.equal(failed.body.code, 'AUTH_VARIABLE_MISSING');
-  t.match(failed.body.message, /\$\{NOT_DEFINED_ANYWHERE\}.*no request was sent/);
+  t.match(failed.body.message, /\$\{INTEGRATION_NOT_DEFINED_ANYWHERE\}.*no request was sent/);
   t.equal(api.calls().length, before, 'no request was sent');
 });
 
