@@ -3,12 +3,11 @@
 // spec name or "platform"), as Relay connections keyed by name. Resolvers
 // call the catalog service and the registry, never SQL.
 //
-// Access as in REST. `specs` and a spec's `functions`: a bearer member of the
-// tenant (GET /api/admin/integrations/specs, …/functions?source=). The
-// top-level `functions` lists the platform's functions beside the imported
-// ones, as GET /api/admin/functions does: the admin role. API keys get FORBIDDEN.
+// Access as in REST: the admin role, as GET /api/admin/integrations/specs,
+// …/functions?source= and GET /api/admin/functions (imported specs and
+// functions are tenant configuration). API keys get FORBIDDEN.
 import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { requireAdmin, requireMember } from '../../core/graphql/access.ts';
+import { requireAdmin } from '../../core/graphql/access.ts';
 import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
 import type { FunctionRegistry } from '../../core/functions/registry.ts';
 import type { CatalogService } from './catalog-service.ts';
@@ -155,7 +154,7 @@ export function resolvers(catalog: CatalogService, registry: FunctionRegistry) {
   return {
     Query: {
       async specs(_: unknown, args: ConnectionArgs, context: GraphqlContext) {
-        const tenantId = requireMember(context);
+        const tenantId = requireAdmin(context);
         const size = pageSize(args);
         const rows = await catalog.specsAfter(tenantId, decodeCursor<string>(args.after), size + 1);
         return toConnection(rows, size, (row) => row.name, Boolean(args.after));
@@ -175,7 +174,7 @@ export function resolvers(catalog: CatalogService, registry: FunctionRegistry) {
       lastError: (spec: SpecView) => spec.last_error,
       createdAt: (spec: SpecView) => spec.created_at,
       updatedAt: (spec: SpecView) => spec.updated_at,
-      functions: (spec: SpecView, args: FunctionsArgs, context: GraphqlContext) => functionsPage(requireMember(context), args, spec.name),
+      functions: (spec: SpecView, args: FunctionsArgs, context: GraphqlContext) => functionsPage(requireAdmin(context), args, spec.name),
     },
     IntegrationAuth: {
       queryParam: (auth: SpecView['auth']) => auth.query_param,

@@ -32,7 +32,7 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string }> = 
   'Query.documents': { access: 'member', rest: 'GET /api/admin/documents', query: '{ documents { edges { node { name chunks { edges { node { text } } } } } } }' },
   'Query.document': { access: 'member', rest: 'GET /api/admin/documents/{id}', query: `{ document(id: "${NO_ID}") { name } }` },
   'Query.search': { access: 'member', rest: 'GET /api/admin/search', query: '{ search(query: "reactor") { text } }' },
-  'Query.specs': { access: 'member', rest: 'GET /api/admin/integrations/specs', query: '{ specs { edges { node { name baseUrl functions { edges { node { name } } } } } } }' },
+  'Query.specs': { access: 'admin', rest: 'GET /api/admin/integrations/specs', query: '{ specs { edges { node { name baseUrl functions { edges { node { name } } } } } } }' },
   'Query.functions': { access: 'admin', rest: 'GET /api/admin/functions (admin)', query: '{ functions { edges { node { name parameters } } } }' },
   'Query.citations': { access: 'member_or_api_key', rest: 'GET /api/citations', query: '{ citations { edges { node { id quotedText } } } }' },
   'Query.citation': { access: 'member_or_api_key', rest: 'GET /api/citations/{id}', query: `{ citation(id: "${NO_ID}") { id } }` },

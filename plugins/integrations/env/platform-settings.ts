@@ -33,8 +33,14 @@ export const PLATFORM_PREFIXES: readonly string[] = [
   'LLM_', 'CHAT_', 'EMBED_', 'OCCURRENCES_', 'FORMS_', 'PIPELINES_', 'APPROVALS_', 'GRAPHQL_', 'PG',
 ];
 
-/** Names that hold secrets by convention: never resolvable, whoever's they are. */
+/**
+ * Names that hold secrets by convention: never resolvable outside the
+ * integrations namespace. `INTEGRATION_*` is where an operator puts values meant
+ * for tenants' imported APIs (the default allowlist), so there a name such as
+ * INTEGRATION_GITHUB_TOKEN is the point, not an accident.
+ */
 export const SECRET_SUFFIXES: readonly string[] = ['_SECRET', '_KEY', '_TOKEN', '_PASSWORD'];
+const INTEGRATIONS_NAMESPACE = 'INTEGRATION_';
 
 const exact = new Set(PLATFORM_SETTINGS);
 
@@ -43,5 +49,5 @@ export function isPlatformSetting(name: string): boolean {
   const upper = name.toUpperCase();
   return exact.has(upper)
     || PLATFORM_PREFIXES.some((prefix) => upper.startsWith(prefix))
-    || SECRET_SUFFIXES.some((suffix) => upper.endsWith(suffix));
+    || (!upper.startsWith(INTEGRATIONS_NAMESPACE) && SECRET_SUFFIXES.some((suffix) => upper.endsWith(suffix)));
 }

@@ -7,7 +7,6 @@ import type { CatalogService } from '../catalog-service.ts';
 import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;
-const member = { tenant: 'required' } as const;
 const tags = ['api', 'integrations'];
 
 export function functionRoutes(catalog: CatalogService): ServerRoute[] {
@@ -15,7 +14,7 @@ export function functionRoutes(catalog: CatalogService): ServerRoute[] {
     {
       method: 'GET', path: '/api/admin/integrations/functions',
       options: {
-        auth: 'bearer', tags, plugins: { platform: member }, description: 'Imported functions, by name; filter by source (spec name) and status',
+        auth: 'bearer', tags, plugins: { platform: admin }, description: 'Imported functions, by name; filter by source (spec name) and status',
         validate: { query: s.functionQuery }, response: { schema: s.listOf(s.importedFunction, 'ImportedFunctionList') },
       },
       handler: async (request) => {
@@ -26,7 +25,7 @@ export function functionRoutes(catalog: CatalogService): ServerRoute[] {
     {
       method: 'GET', path: '/api/admin/integrations/functions/{name}',
       options: {
-        auth: 'bearer', tags, plugins: { platform: member }, description: 'An imported function: parameters with locations, auth, status',
+        auth: 'bearer', tags, plugins: { platform: admin }, description: 'An imported function: parameters with locations, auth, status',
         validate: { params: s.functionNameParam }, response: { schema: s.importedFunction },
       },
       handler: (request) => catalog.getFunction(tenantOf(request), request.params.name as string),

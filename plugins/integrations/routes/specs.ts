@@ -8,7 +8,6 @@ import type { SyncService } from '../sync-service.ts';
 import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;
-const member = { tenant: 'required' } as const;
 const tags = ['api', 'integrations'];
 
 export function specRoutes(imports: ImportService, sync: SyncService, catalog: CatalogService, maxSpecBytes: number): ServerRoute[] {
@@ -37,7 +36,7 @@ export function specRoutes(imports: ImportService, sync: SyncService, catalog: C
     {
       method: 'GET', path: '/api/admin/integrations/specs',
       options: {
-        auth: 'bearer', tags, plugins: { platform: member }, description: 'specs: imported specs with content hash, status and function count',
+        auth: 'bearer', tags, plugins: { platform: admin }, description: 'specs: imported specs with content hash, status and function count',
         validate: { query: s.paging }, response: { schema: s.listOf(s.spec, 'IntegrationSpecList') },
       },
       handler: async (request) => {
@@ -48,7 +47,7 @@ export function specRoutes(imports: ImportService, sync: SyncService, catalog: C
     {
       method: 'GET', path: '/api/admin/integrations/specs/{spec_id}',
       options: {
-        auth: 'bearer', tags, plugins: { platform: member }, description: 'One imported spec',
+        auth: 'bearer', tags, plugins: { platform: admin }, description: 'One imported spec',
         validate: { params: s.specIdParam }, response: { schema: s.spec },
       },
       handler: (request) => catalog.getSpec(tenantOf(request), request.params.spec_id as string),

@@ -267,7 +267,7 @@ t.test('bad input gets a clear 4xx and stores nothing', async (t) => {
   const forbidden = await importSpec(tp, readerToken, { source, name: 'x' });
   t.equal(forbidden.status, 403, 'importing needs the admin role');
   const canRead = await tp.request({ url: '/api/admin/integrations/specs', token: readerToken });
-  t.equal(canRead.status, 200, 'members read');
+  t.equal(canRead.status, 403, 'reading specs needs the admin role too (tenant configuration)');
   const missing = await tp.request({ url: '/api/admin/integrations/functions/no_such_fn', token });
   t.equal(missing.status, 404);
   const badSpecId = await tp.request({ url: '/api/admin/integrations/specs/not-a-uuid', token });
