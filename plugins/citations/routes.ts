@@ -1,6 +1,8 @@
 // The citations REST routes (spec 4.2, 4.3). Auth, where the spec is silent:
 // a bearer token of a member of the tenant, or an API key of the tenant
 // (X-API-Key), for every citation route; the tenant comes from `tenant_id`.
+// An API key (a client surface, possibly in a public page) sees and
+// re-verifies only its own client's citations.
 // The chat status route takes X-API-Key only (spec 5) and answers only for the
 // key's tenant and client.
 import type { Request, ServerRoute } from '@hapi/hapi';
@@ -26,6 +28,19 @@ export function filterOf(query: Record<string, unknown>): CitationFilter {
   return filter;
 }
 
+/** The client an API key is bound to: its requests see only that client's citations. */
+function keyClient(request: Request): number | undefined {
+  const principal = principalOf(request);
+  return principal.kind === 'api_key' ? principal.clientId : undefined;
+}
+
+/** The query's filters, narrowed to an API key's own client. */
+function scopedFilter(request: Request): CitationFilter {
+  const filter = filterOf(request.query as Record<string, unknown>);
+  const clientId = keyClient(request);
+  return clientId === undefined ? filter : { ...filter, client_id: clientId };
+}
+
 /** Who asked, as an execution context (a bulk verification's verified_by). */
 function requester(request: Request) {
   const principal = principalOf(request);
@@ -44,7 +59,7 @@ export function citationsRoutes(service: CitationsService): ServerRoute[] {
       },
       handler: (request) => {
         const query = request.query as Record<string, unknown>;
-        return service.list(tenantOf(request), filterOf(query), query.skip as number, query.limit as number);
+        return service.list(tenantOf(request), scopedFilter(request), query.skip as number, query.limit as number);
       },
     },
     {
@@ -54,7 +69,7 @@ export function citationsRoutes(service: CitationsService): ServerRoute[] {
         description: 'Counts of citations per verification status, and their total (filters as for the list)',
         validate: { query: s.statsQuery }, response: { schema: s.stats },
       },
-      handler: (request) => service.stats(tenantOf(request), filterOf(request.query as Record<string, unknown>)),
+      handler: (request) => service.stats(tenantOf(request), scopedFilter(request)),
     },
     {
       method: 'POST', path: '/api/citations/verify',
@@ -65,7 +80,7 @@ export function citationsRoutes(service: CitationsService): ServerRoute[] {
       },
       handler: async (request, h) => {
         const { citation_ids: ids } = request.payload as { citation_ids: string[] };
-        return h.response(await service.queueVerification(tenantOf(request), ids, requester(request))).code(202);
+        return h.response(await service.queueVerification(tenantOf(request), ids, requester(request), keyClient(request))).code(202);
       },
     },
     {
@@ -75,7 +90,7 @@ export function citationsRoutes(service: CitationsService): ServerRoute[] {
         description: 'Read one citation',
         validate: { params: s.citationParams, query: s.tenantQuery }, response: { schema: s.citation },
       },
-      handler: (request) => service.get(tenantOf(request), (request.params as { citation_id: string }).citation_id.toLowerCase()),
+      handler: (request) => service.get(tenantOf(request), (request.params as { citation_id: string }).citation_id.toLowerCase(), keyClient(request)),
     },
     {
       method: 'GET', path: '/api/chat/{session_id}/citation/{chunk_id}/{revision_id}/status',

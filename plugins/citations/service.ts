@@ -156,9 +156,9 @@ export function createCitationsService(deps: CitationsDeps) {
     },
 
     /** Marks existing citations pending and queues their verification (REST/GraphQL bulk verify). */
-    async queueVerification(tenantId: string, citationIds: readonly string[], context: ExecutionContext) {
+    async queueVerification(tenantId: string, citationIds: readonly string[], context: ExecutionContext, clientId?: number) {
       return core.withTenant(tenantId, async (trx) => {
-        const queued = await citationsStore.markPending(trx, [...new Set(citationIds.map((id) => id.toLowerCase()))]);
+        const queued = await citationsStore.markPending(trx, [...new Set(citationIds.map((id) => id.toLowerCase()))], clientId);
         await enqueueVerification(trx, tenantId, queued, context);
         const found = new Set(queued);
         return { queued, not_found: citationIds.filter((id) => !found.has(id.toLowerCase())) };
@@ -179,9 +179,10 @@ export function createCitationsService(deps: CitationsDeps) {
       await core.withTenant(tenantId, (trx) => provenanceStore.record(trx, tenantId, context, [...unique.values()], functionName));
     },
 
-    async get(tenantId: string, id: string): Promise<Citation> {
+    /** One citation; of one client only when clientId is given (another client's is not found, as an unknown id). */
+    async get(tenantId: string, id: string, clientId?: number): Promise<Citation> {
       const row = await core.withTenant(tenantId, (trx) => citationsStore.get(trx, id));
-      if (!row) throw notFound(`Citation not found: ${id}`, 'CITATION_NOT_FOUND');
+      if (!row || (clientId !== undefined && row.client_id !== clientId)) throw notFound(`Citation not found: ${id}`, 'CITATION_NOT_FOUND');
       return citationView(row);
     },
 

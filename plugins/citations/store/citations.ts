@@ -61,10 +61,12 @@ export const citationsStore = {
   update: (trx: TenantTransaction, id: string, values: VerificationUpdate): Promise<CitationRow | undefined> =>
     trx.updateTable('citations').set(values).where('id', '=', id).returningAll().executeTakeFirst(),
 
-  markPending: async (trx: TenantTransaction, ids: readonly string[]): Promise<string[]> => {
+  /** Marks the named citations pending (of one client only, when clientId is given). */
+  markPending: async (trx: TenantTransaction, ids: readonly string[], clientId?: number): Promise<string[]> => {
     if (ids.length === 0) return [];
-    const rows = await trx.updateTable('citations').set({ verification_status: 'pending' })
-      .where('id', 'in', [...ids]).returning('id').execute();
+    let query = trx.updateTable('citations').set({ verification_status: 'pending' }).where('id', 'in', [...ids]);
+    if (clientId !== undefined) query = query.where('client_id', '=', clientId);
+    const rows = await query.returning('id').execute();
     return rows.map((row) => row.id);
   },
 

@@ -140,7 +140,17 @@ t.test('auth: bearer or API key of the tenant; never another tenant\'s data', as
   const globexKey = await apiKey(tp, globex.token, 'globex');
   const byKey = await tp.request({ url: '/api/citations?tenant_id=acme', apiKey: acmeKey.key });
   t.equal(byKey.status, 200);
-  t.equal(byKey.body.total, 4);
+  t.equal(byKey.body.total, 0, 'an API key sees only its own client\'s citations (these four belong to no client)');
+  const ofKey = await callFunction(tp, 'acme', 'resolve_citation', { chunk_id: c[0].chunk_id, quoted_text: 'due within 30 days' }, { type: 'chat_session', id: 'k1' }, acmeKey.clientId);
+  const otherKey = await apiKey(tp, acme.token, 'acme', 'other-widget');
+  const listed = await tp.request({ url: '/api/citations?tenant_id=acme', apiKey: acmeKey.key });
+  t.same(listed.body.items.map((i: { id: string }) => i.id), [ofKey.id], 'its own client\'s citation');
+  t.equal((await tp.request({ url: '/api/citations/stats?tenant_id=acme', apiKey: acmeKey.key })).body.total, 1, 'stats count its own only');
+  t.equal((await tp.request({ url: `/api/citations/${ofKey.id}?tenant_id=acme`, apiKey: otherKey.key })).status, 404, 'another client\'s citation is not found');
+  t.equal((await tp.request({ url: `/api/citations/${c[0].id}?tenant_id=acme`, apiKey: acmeKey.key })).status, 404, 'nor one of no client');
+  const reverify = await tp.request({ method: 'POST', url: '/api/citations/verify?tenant_id=acme', apiKey: otherKey.key, payload: { citation_ids: [ofKey.id] } });
+  t.same(reverify.body, { queued: [], not_found: [ofKey.id] }, 'nor re-verified by another client\'s key');
+  t.equal((await tp.request({ url: '/api/citations?tenant_id=acme', token: acme.token })).body.total, 5, 'a member sees every client\'s');
   t.equal((await tp.request({ url: '/api/citations?tenant_id=acme', apiKey: globexKey.key })).status, 403, 'another tenant\'s key');
   t.equal((await tp.request({ url: '/api/citations?tenant_id=acme', apiKey: 'pk_acme_0000' })).status, 401, 'a wrong key');
 
