@@ -121,7 +121,7 @@ t.test('definitions: invalid steps are refused with every error naming its step'
   t.same(events.map((e) => e.type), ['definition.created'], 'only the valid definition was announced');
 });
 
-t.test('definitions: members read, only admins write; tenants do not see each other\'s', async (t) => {
+t.test('definitions: only admins read and write; tenants do not see each other\'s', async (t) => {
   const tp = await startWorkflowsPlatform(t);
   const a = await tenantWithAdmin(tp, 'wf-roles-a');
   const b = await tenantWithAdmin(tp, 'wf-roles-b');
@@ -133,7 +133,8 @@ t.test('definitions: members read, only admins write; tenants do not see each ot
   t.equal(write.body.code, 'ROLE_REQUIRED');
   t.equal((await tp.request({ method: 'DELETE', url: '/api/admin/workflows/mine', token: member })).status, 403);
   t.equal((await tp.request({ method: 'POST', url: '/api/admin/workflows/mine/execute', token: member, payload: {} })).status, 403);
-  t.equal((await tp.request({ url: '/api/admin/workflows/mine', token: member })).status, 200, 'a member reads');
+  t.equal((await tp.request({ url: '/api/admin/workflows/mine', token: member })).status, 403, 'a member does not read definitions either');
+  t.equal((await tp.request({ url: '/api/admin/executions', token: member })).status, 403, 'nor executions (their contexts hold other users\' data)');
 
   t.equal((await tp.request({ url: '/api/admin/workflows/mine', token: b.token })).status, 404, 'another tenant does not see it');
   t.equal((await tp.request({ url: '/api/admin/workflows', token: b.token })).body.total, 0);
