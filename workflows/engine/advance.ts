@@ -6,6 +6,7 @@
 import { evaluateCondition } from './conditions.ts';
 import { matchesFilter } from './filters.ts';
 import { matchesTypePattern } from './patterns.ts';
+import { successorId } from './successors.ts';
 import { resolveTemplates, TemplateTooLongError } from './templates.ts';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from './validate.ts';
 import type {
@@ -33,11 +34,9 @@ class Run {
     return this.definition.steps.find((step) => step.id === id);
   }
 
-  /** The step after `step` in list order, or its explicit `next`. */
+  /** Its explicit `next`, null for `end: true`, else the step after `step` in list order. */
   following(step: Step): string | null {
-    if ('next' in step && step.next) return step.next;
-    const index = this.definition.steps.indexOf(step);
-    return this.definition.steps[index + 1]?.id ?? null;
+    return successorId(this.definition.steps, step);
   }
 
   finishRecord(stepId: string, outcome: StepRecord['outcome'], error?: string): void {
