@@ -54,6 +54,16 @@ BEGIN
     max_attempts => p_max_attempts, job_key => p_job_key, job_key_mode => p_job_key_mode);
 END $$;
 
+CREATE FUNCTION public.platform_add_jobs(p_specs json) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog'
+    AS $$
+BEGIN
+  PERFORM graphile_worker.add_jobs(ARRAY(
+    SELECT s FROM json_populate_recordset(NULL::graphile_worker.job_spec, p_specs) AS s
+  ));
+END $$;
+
 CREATE FUNCTION public.platform_enable_tenant_rls(target regclass) RETURNS void
     LANGUAGE plpgsql
     AS $$

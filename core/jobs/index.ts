@@ -16,7 +16,7 @@ import { grantTenantQueueRole } from '../db/grants.ts';
 import { WorkerLiveness } from './liveness.ts';
 import { installQueueWakeup } from './queue-wakeup.ts';
 import type {
-  EnqueueLongOptions, EnqueueOptions, FastTaskHandler, JobsApi, LongTaskHandler, LongTaskOptions, ScheduleOptions,
+  EnqueueLongOptions, EnqueueOptions, FastTaskHandler, JobSpec, JobsApi, LongTaskHandler, LongTaskOptions, ScheduleOptions,
 } from './types.ts';
 
 export type * from './types.ts';
@@ -98,6 +98,24 @@ export class JobService implements JobsApi {
       options.maxAttempts ?? null, options.jobKey ?? null, options.jobKey ? 'replace' : null,
     ];
     await this.execute(text, params, options.trx);
+  }
+
+  async enqueueMany(jobs: JobSpec[], trx?: Transaction<Database>): Promise<void> {
+    if (jobs.length === 0) return;
+    // add_jobs refuses one key twice in a call ("cannot affect row a second time").
+    const keyed = new Map<string, number>();
+    jobs.forEach((job, index) => { if (job.jobKey !== undefined) keyed.set(job.jobKey, index); });
+    const specs = jobs
+      .filter((job, index) => job.jobKey === undefined || keyed.get(job.jobKey) === index)
+      .map((job) => ({
+        identifier: job.name,
+        payload: job.payload,
+        queue_name: job.queue ?? null,
+        run_at: job.runAt?.toISOString() ?? null,
+        max_attempts: job.maxAttempts ?? null,
+        job_key: job.jobKey ?? null,
+      }));
+    await this.execute('SELECT platform_add_jobs($1::json)', [JSON.stringify(specs)], trx);
   }
 
   async removeJob(jobKey: string, trx?: Transaction<Database>): Promise<void> {

@@ -36,6 +36,16 @@ export interface EnqueueOptions {
   maxAttempts?: number;
 }
 
+/** One job of a batch (`enqueueMany`): its task, payload and options. */
+export interface JobSpec {
+  name: string;
+  payload: Record<string, unknown>;
+  queue?: string;
+  jobKey?: string;
+  runAt?: Date;
+  maxAttempts?: number;
+}
+
 export interface EnqueueLongOptions {
   trx?: Transaction<Database>;
   startAfter?: Date | number;
@@ -58,6 +68,12 @@ export interface JobsApi {
   /** A scheduled or long task run by pg-boss, with retries, expiry and dead letters. */
   defineLongTask(name: string, handler: LongTaskHandler, options?: LongTaskOptions): void;
   enqueue(name: string, payload: Record<string, unknown>, options?: EnqueueOptions): Promise<void>;
+  /**
+   * Fast jobs in one round trip (graphile-worker's add_jobs), in the
+   * transaction when given. Of two specs with one job key, the later wins
+   * (as if enqueued one after the other).
+   */
+  enqueueMany(jobs: JobSpec[], trx?: Transaction<Database>): Promise<void>;
   enqueueLong(name: string, data: Record<string, unknown>, options?: EnqueueLongOptions): Promise<string | null>;
   /** A cron schedule (5 fields) that sends `task` a job at each tick; `key` names the schedule. */
   schedule(task: string, key: string, cron: string, options?: ScheduleOptions): Promise<void>;
