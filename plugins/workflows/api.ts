@@ -15,6 +15,11 @@ export interface StartedExecution {
   status: string;
 }
 
+export interface StartBatch {
+  add(name: string, inputs: Record<string, unknown>, origin: WorkflowOrigin): StartedExecution;
+  flush(): Promise<void>;
+}
+
 export interface SignalInput {
   event_type: string;
   data: Record<string, unknown>;
@@ -29,6 +34,14 @@ export interface WorkflowsApi {
    * Throws a 404 domain error (code WORKFLOW_NOT_FOUND) for an unknown workflow.
    */
   start(trx: TenantTransaction, tenantId: string, name: string, inputs: Record<string, unknown>, origin: WorkflowOrigin): Promise<StartedExecution>;
+  /**
+   * Many starts in the caller's transaction with a few round trips in all:
+   * the definitions of `names` are read now; `add` checks and queues a start
+   * in memory (404 WORKFLOW_NOT_FOUND, before any change, for a workflow not
+   * among them); `flush` writes the executions (one insert) and their first
+   * jobs (one add_jobs call). Executions and jobs exist only if the caller commits.
+   */
+  startBatch(trx: TenantTransaction, tenantId: string, names: Iterable<string>): Promise<StartBatch>;
   /**
    * Delivers a signal to a running or waiting execution (it resolves a
    * matching wait or is buffered for a later one). Returns false when the

@@ -1,0 +1,7 @@
+// The workflows plugin's graphile-worker tasks and job keys.
+export const START_TASK = 'workflows.start';
+export const STEP_TASK = 'workflows.step';
+export const TIMEOUT_TASK = 'workflows.timeout';
+
+/** A WAIT's deadline job: replaced when the wait is re-armed, removed when a signal resolves it. */
+export const timeoutKey = (executionId: string, stepId: string) => `wf-timeout:${executionId}:${stepId}`;
