@@ -757,6 +757,7 @@ CREATE TABLE public.triggers (
     listen_after_seq bigint DEFAULT 0 NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    ignore_own_results boolean DEFAULT false NOT NULL,
     CONSTRAINT triggers_check CHECK (((schedule_config IS NULL) OR (deadman_config IS NULL))),
     CONSTRAINT triggers_check1 CHECK (((kind = 'scheduled'::text) = (schedule_config IS NOT NULL))),
     CONSTRAINT triggers_check2 CHECK (((kind = 'deadman'::text) = (deadman_config IS NOT NULL))),

@@ -1,6 +1,6 @@
 // Event chains: a workflow that an event started may emit events that start
-// workflows again (its own trigger's type included: a loop the self-loop guard
-// of workflow.completed does not see). Each event carries its depth, the
+// workflows again (its own trigger's type included, or a trigger on
+// workflow.* reacting to its own workflows' ends). Each event carries its depth, the
 // CloudEvents extension `chaindepth`: an event emitted by an execution that an
 // event of depth d started has depth d + 1 (emit_event names its execution as
 // the cause; workflow.completed/failed are caused by the execution they are
