@@ -77,9 +77,12 @@ async function enqueueCommands(
 export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'events'>, options: { stepMaxAttempts: number }) {
   const { withTenant, jobs, events } = core;
 
-  /** Turns the commands of one advance into jobs and events; returns the new step sequence number. */
-  async function apply(trx: TenantTransaction, tenantId: string, row: LockedRow, state: ExecutionState, commands: EngineCommand[]) {
-    const seq = await enqueueCommands(jobs, trx, { tenant_id: tenantId, execution_id: row.id }, row.step_seq, commands, options.stepMaxAttempts);
+  /**
+   * The events of an advance (an execution ended). Emitted last in the
+   * transition: emitting holds the tenant's stream row until the commit, and
+   * every emitter of the tenant (and its workflows' ends) waits on that row.
+   */
+  async function emitEnds(trx: TenantTransaction, tenantId: string, row: LockedRow, state: ExecutionState, commands: EngineCommand[]) {
     for (const command of commands) {
       if (command.kind === 'complete') {
         await events.emit(trx, tenantId, {
@@ -101,7 +104,6 @@ export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'e
         data: { execution_id: row.id, workflow_name: row.workflow_name, status: 'cancelled', error: 'cancelled', step_id: row.state?.current ?? null },
       });
     }
-    return seq;
   }
 
   /**
@@ -137,10 +139,11 @@ export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'e
           return { found: true, applied: false };
         }
       }
-      const seq = await apply(trx, tenantId, row, state, commands);
+      const seq = await enqueueCommands(jobs, trx, { tenant_id: tenantId, execution_id: row.id }, row.step_seq, commands, options.stepMaxAttempts);
       await executionsStore.save(trx, row.id, {
         status: state.status, state, step_seq: seq, error: state.error ?? null, finished: FINISHED.has(state.status),
       });
+      await emitEnds(trx, tenantId, row, state, commands);
       return { found: true, applied, state };
     });
   }
