@@ -91,13 +91,10 @@ export class JobService implements JobsApi {
     this.longTasks.set(name, { handler, options });
   }
 
+  /** One job: a batch of one (add_job with a key is add_jobs of one spec in graphile-worker too). */
   async enqueue(name: string, payload: Record<string, unknown>, options: EnqueueOptions = {}): Promise<void> {
-    const text = 'SELECT platform_add_job($1, $2::json, $3, $4::timestamptz, $5, $6, $7)';
-    const params = [
-      name, JSON.stringify(payload), options.queue ?? null, options.runAt?.toISOString() ?? null,
-      options.maxAttempts ?? null, options.jobKey ?? null, options.jobKey ? 'replace' : null,
-    ];
-    await this.execute(text, params, options.trx);
+    const { trx, ...spec } = options;
+    await this.enqueueMany([{ name, payload, ...spec }], trx);
   }
 
   async enqueueMany(jobs: JobSpec[], trx?: Transaction<Database>): Promise<void> {
@@ -114,6 +111,7 @@ export class JobService implements JobsApi {
         run_at: job.runAt?.toISOString() ?? null,
         max_attempts: job.maxAttempts ?? null,
         job_key: job.jobKey ?? null,
+        priority: job.priority ?? null,
       }));
     await this.execute('SELECT platform_add_jobs($1::json)', [JSON.stringify(specs)], trx);
   }

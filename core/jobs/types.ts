@@ -34,6 +34,8 @@ export interface EnqueueOptions {
   jobKey?: string;
   runAt?: Date;
   maxAttempts?: number;
+  /** Lower runs first among jobs due (graphile-worker's priority; default 0), e.g. a dispatcher ahead of a backlog of steps. */
+  priority?: number;
 }
 
 /** One job of a batch (`enqueueMany`): its task, payload and options. */
@@ -44,6 +46,8 @@ export interface JobSpec {
   jobKey?: string;
   runAt?: Date;
   maxAttempts?: number;
+  /** Lower runs first among jobs due (graphile-worker's priority; default 0). */
+  priority?: number;
 }
 
 export interface EnqueueLongOptions {

@@ -4,7 +4,9 @@
 // does not hold up the stream.
 import t from 'tap';
 import { tenantWithAdmin } from '../../harness.ts';
-import { createTrigger, createWorkflow, dispatched, dispatchesOf, emit, eventsFixture, execution, executionsOf, rawClient, until } from './helpers.ts';
+import {
+  createTrigger, createWorkflow, dispatched, dispatchesOf, emit, eventsFixture, execution, executionsOf, rawClient, startEventsPlatform, until,
+} from './helpers.ts';
 
 t.test('one event matching three triggers starts three independent workflows with their mapped inputs', async (t) => {
   const { tp, token } = await eventsFixture(t);
@@ -169,4 +171,19 @@ t.test('ignore_own_results: the trigger skips the ends of executions it started,
   t.equal(scheduled.status, 400);
   t.match(scheduled.body, { code: 'VALIDATION_FAILED', fields: ['ignore_own_results'] });
   t.equal((await tp.request({ method: 'PUT', url: '/api/admin/triggers/catch-all', token, payload: { ignore_own_results: 'yes' } })).status, 400);
+});
+
+t.test('the dispatcher job is queued ahead of other due jobs (priority -1), so a backlog of steps does not stall the stream', async (t) => {
+  // Workers off: the queued jobs stay as they were enqueued.
+  const tp = await startEventsPlatform(t);
+  const { token } = await tenantWithAdmin(tp, 'acme');
+  await createWorkflow(tp, token, 'record');
+  await tp.request({ method: 'POST', url: '/api/admin/workflows/record/execute', token, payload: {} });
+  const client = await rawClient(t, tp.databaseUrl);
+  const { rows } = await client.query(`SELECT t.identifier, j.priority, j.key FROM graphile_worker._private_jobs j
+    JOIN graphile_worker._private_tasks t ON t.id = j.task_id ORDER BY t.identifier`);
+  t.same(rows, [
+    { identifier: 'events.dispatch', priority: -1, key: 'events:dispatch:acme' },
+    { identifier: 'workflows.step', priority: 0, key: null },
+  ]);
 });
