@@ -264,7 +264,9 @@ export class JobService implements JobsApi {
     const list: TaskList = {};
     for (const [name, handler] of this.fastTasks) {
       list[name] = (payload, helpers) =>
-        handler(payload, { attempt: helpers.job.attempts, signal: helpers.abortSignal ?? new AbortController().signal });
+        handler(payload, {
+          attempt: helpers.job.attempts, signal: helpers.abortSignal ?? new AbortController().signal, jobKey: helpers.job.key ?? undefined,
+        });
     }
     return list;
   }

@@ -7,6 +7,8 @@ export interface JobContext {
   attempt: number;
   /** Aborted when the process is shutting down past its grace period, and for a long task when its job expires (expireInSeconds). */
   signal: AbortSignal;
+  /** A fast job's key as it was when the job was taken (undefined for a job enqueued without one). */
+  jobKey?: string;
 }
 
 export type FastTaskHandler = (payload: any, context: JobContext) => Promise<void>;

@@ -13,12 +13,12 @@ import type { TenantTransaction } from '../../core/db/tenant.ts';
 import { isValidTenantAlias } from '../../core/db/tenant.ts';
 import { advance, type EngineCommand, type EngineInput, type ExecutionState } from '../../workflows/engine/index.ts';
 import type { SignalInput, WorkflowOrigin } from './api.ts';
-import { timeoutKey } from './job-names.ts';
+import { stepKey, timeoutKey } from './job-names.ts';
 import { openStartBatch, scheduledJobs, startExecution } from './start-batch.ts';
 import { executionsStore } from './store.ts';
 import { EVENT_SOURCE } from './events.ts';
 
-export { START_TASK, STEP_TASK, TIMEOUT_TASK, timeoutKey } from './job-names.ts';
+export { START_TASK, STEP_TASK, TIMEOUT_TASK, stepKey, timeoutKey } from './job-names.ts';
 export { startExecution } from './start-batch.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -59,8 +59,10 @@ type Jobs = Pick<CoreServices['jobs'], 'enqueueMany' | 'removeJob'>;
  * Turns the job-backed commands of one advance (actions, wait deadlines,
  * cancelled deadlines) into jobs in the transaction; returns the new step
  * sequence number. Events (complete, fail) are the caller's. Removals go
- * first: the engine voids a deadline (a signal, a cancel) before it arms any
- * new one, which may carry the same key (a loop back to the same WAIT).
+ * first: the engine voids a deadline or an action (a signal, a cancel) before
+ * it schedules anything new, which may carry the same key (a loop back to the
+ * same WAIT). A voided action's job is the one of the current visit (`seq`):
+ * removed unless it is running (then its result is ignored).
  */
 async function enqueueCommands(
   jobs: Jobs, trx: TenantTransaction, base: { tenant_id: string; execution_id: string }, seq: number,
@@ -68,6 +70,7 @@ async function enqueueCommands(
 ): Promise<number> {
   for (const command of commands) {
     if (command.kind === 'cancel_timeout') await jobs.removeJob(timeoutKey(base.execution_id, command.step_id), trx);
+    if (command.kind === 'cancel_action') await jobs.removeJob(stepKey(base.execution_id, seq), trx);
   }
   const scheduled = scheduledJobs(base, seq, commands, stepMaxAttempts);
   if (scheduled.jobs.length > 0) await jobs.enqueueMany(scheduled.jobs, trx);

@@ -19,7 +19,7 @@ import { notFound } from '../../core/errors.ts';
 import { advance, type EngineCommand } from '../../workflows/engine/index.ts';
 import type { StartBatch, StartedExecution, WorkflowOrigin } from './api.ts';
 import { definitionsStore, executionsStore, type NewExecution } from './store.ts';
-import { START_TASK, STEP_TASK, TIMEOUT_TASK, timeoutKey } from './job-names.ts';
+import { START_TASK, STEP_TASK, TIMEOUT_TASK, stepKey, timeoutKey } from './job-names.ts';
 
 export interface InlineStart {
   stepMaxAttempts: number;
@@ -38,7 +38,7 @@ export function scheduledJobs(
     if (command.kind === 'run_action') {
       seq += 1;
       jobs.push({
-        name: STEP_TASK, maxAttempts: stepMaxAttempts,
+        name: STEP_TASK, maxAttempts: stepMaxAttempts, jobKey: stepKey(base.execution_id, seq),
         payload: { ...base, step_id: command.step_id, seq, handler: command.handler, arguments: command.arguments },
       });
     } else if (command.kind === 'wait') {

@@ -190,6 +190,7 @@ export function advance(definition: WorkflowDefinition, state: ExecutionState | 
     case 'cancel': {
       if (state.current) run.finishRecord(state.current, 'cancelled');
       if (state.status === 'waiting' && state.current) run.commands.push({ kind: 'cancel_timeout', step_id: state.current });
+      if (state.status === 'running' && state.current) run.commands.push({ kind: 'cancel_action', step_id: state.current });
       run.state.status = 'cancelled';
       run.state.current = null;
       delete run.state.wait;

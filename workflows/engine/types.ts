@@ -99,6 +99,8 @@ export type EngineCommand =
   | { kind: 'wait'; step_id: string; event_type?: string; until: number }
   /** A wait was resolved by a signal: its timeout is void. */
   | { kind: 'cancel_timeout'; step_id: string }
+  /** A running action was cancelled: its run_action is void (a call not begun yet need not happen). */
+  | { kind: 'cancel_action'; step_id: string }
   | { kind: 'complete'; context: ExecutionState['context'] }
   | { kind: 'fail'; error: string; step_id?: string };
 

@@ -293,6 +293,24 @@ t.test('a step job run twice does not apply its result twice', async (t) => {
   t.equal((await recordedEvents(tp, { tenant: 'wf-dup', type: 'workflow.completed' })).length, 1, 'completed once');
 });
 
+t.test('cancelling a running execution removes its pending step job: the action is never called', async (t) => {
+  // Workers off until the cancel is done: the step job is pending, not running.
+  const tp = await startWorkflowsPlatform(t, { listen: false });
+  const a = await tenantWithAdmin(tp, 'wf-cancel-action');
+  await defineWorkflow(tp, a.token, { name: 'call', steps: [{ id: 'call', type: 'ACTION', handler: 'probe_record', arguments: { label: 'never-called' } }] });
+  const id = await execute(tp, a.token, 'call');
+  t.match(await stepJob(tp, id), { execution_id: id, step_id: 'call', seq: 1 }, 'the step job is queued');
+  const cancelled = await tp.request({ method: 'POST', url: `/api/admin/executions/${id}/cancel`, token: a.token });
+  t.equal(cancelled.status, 200);
+  t.match(cancelled.body, { status: 'cancelled', steps: [{ step_id: 'call', status: 'cancelled' }] });
+  t.equal(await stepJob(tp, id), undefined, 'the cancel removed the step job');
+  await tp.platform.start();
+  const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'workflows.step'`.execute(tp.platform.core.db);
+  t.equal(rows[0].n, 0);
+  t.same(await probeCalls(tp, 'never-called'), [], 'the action was not called');
+  t.match(await getExecution(tp, a.token, id), { status: 'cancelled' });
+});
+
 t.test('another tenant can neither read nor signal nor cancel an execution', async (t) => {
   const tp = await startWorkflowsPlatform(t);
   const a = await tenantWithAdmin(tp, 'wf-iso-a');

@@ -316,6 +316,21 @@ export const cases: EngineCase[] = [
     },
   },
   {
+    name: 'cancel of a running action voids its run_action; its late result changes nothing',
+    fn() {
+      const def = definition([{ id: 'call', type: 'ACTION', handler: 'log' }, { id: 'after', type: 'ACTION', handler: 'log' }]);
+      const [, cancelled, late] = drive(def, [
+        { kind: 'start', inputs: {}, now: T0 },
+        { kind: 'cancel', now: T0 + 1 },
+        { kind: 'step_result', step_id: 'call', ok: true, output: 1, now: T0 + 2 },
+      ]);
+      assert.equal(cancelled.state.status, 'cancelled');
+      assert.deepEqual(cancelled.commands, [{ kind: 'cancel_action', step_id: 'call' }]);
+      assert.equal(late.applied, false);
+      assert.equal(late.state.status, 'cancelled');
+    },
+  },
+  {
     name: 'advance never mutates the state it is given',
     fn() {
       const def = definition([{ id: 'wait', type: 'WAIT', handler: 'temporal:wait_for_event', event_type: 'a.b', output_key: 'r' }]);
