@@ -46,7 +46,11 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-const originOf = (trigger: TriggerRow, origin: DispatchOrigin): WorkflowOrigin => ({ type: ORIGIN_TYPE[origin], id: trigger.name });
+/** A stream event's start (a trigger, a backfill) keeps the event's chain depth: its workflow's events are one link deeper. */
+const originOf = (trigger: TriggerRow, origin: DispatchOrigin, event: CloudEvent): WorkflowOrigin => ({
+  type: ORIGIN_TYPE[origin], id: trigger.name,
+  ...(origin === 'event' || origin === 'backfill' ? { chaindepth: event.chaindepth ?? 0 } : {}),
+});
 
 /** The trigger's dedup key and inputs for this event, or the failure of a template refused at run time. */
 function resolve(trigger: TriggerRow, event: CloudEvent): { dedupKey: string | null; inputs: Record<string, unknown> } | StartOutcome {
@@ -80,7 +84,7 @@ export async function queueStart(
   if ('status' in resolved) return resolved;
   const { dedupKey, inputs } = resolved;
   if (dedupKey !== null && !(await claim(trx, tenantId, trigger, event, dedupKey))) return { status: 'deduplicated', dedup_key: dedupKey };
-  return { status: 'started', dedup_key: dedupKey, execution_id: batch.add(trigger.target_name, inputs, originOf(trigger, origin)).execution_id };
+  return { status: 'started', dedup_key: dedupKey, execution_id: batch.add(trigger.target_name, inputs, originOf(trigger, origin, event)).execution_id };
 }
 
 /**
@@ -100,7 +104,7 @@ export async function startForTrigger(
       await sql`RELEASE SAVEPOINT trigger_start`.execute(trx);
       return { status: 'deduplicated', dedup_key: dedupKey };
     }
-    const started = await deps.workflows().start(trx, tenantId, trigger.target_name, inputs, originOf(trigger, origin));
+    const started = await deps.workflows().start(trx, tenantId, trigger.target_name, inputs, originOf(trigger, origin, event));
     await sql`RELEASE SAVEPOINT trigger_start`.execute(trx);
     return { status: 'started', dedup_key: dedupKey, execution_id: started.execution_id };
   } catch (err) {

@@ -7,6 +7,11 @@ export interface WorkflowOrigin {
   type: 'api' | 'trigger' | 'schedule' | 'deadman' | 'backfill' | 'workflow';
   /** e.g. the trigger name, or the event id that caused the start. */
   id?: string;
+  /**
+   * Started for a stream event (a trigger, a backfill): that event's chain
+   * depth. The execution's own events are one link deeper (EVENTS_MAX_CHAIN_DEPTH).
+   */
+  chaindepth?: number;
 }
 
 export interface StartedExecution {

@@ -86,15 +86,18 @@ export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'e
    * every emitter of the tenant (and its workflows' ends) waits on that row.
    */
   async function emitEnds(trx: TenantTransaction, tenantId: string, row: LockedRow, state: ExecutionState, commands: EngineCommand[]) {
+    // The execution caused these events; its origin may know the depth of the event that started it.
+    const depth = row.origin?.chaindepth;
+    const cause = { execution_id: row.id, ...(typeof depth === 'number' ? { chaindepth: depth } : {}) };
     for (const command of commands) {
       if (command.kind === 'complete') {
         await events.emit(trx, tenantId, {
-          type: 'workflow.completed', source: EVENT_SOURCE,
+          type: 'workflow.completed', source: EVENT_SOURCE, cause,
           data: { execution_id: row.id, workflow_name: row.workflow_name, status: 'completed', context: command.context },
         });
       } else if (command.kind === 'fail') {
         await events.emit(trx, tenantId, {
-          type: 'workflow.failed', source: EVENT_SOURCE,
+          type: 'workflow.failed', source: EVENT_SOURCE, cause,
           data: { execution_id: row.id, workflow_name: row.workflow_name, status: 'failed', error: command.error, step_id: command.step_id ?? null },
         });
       }
@@ -103,7 +106,7 @@ export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'e
     // its end (a parent workflow, an alert) hears it as a failure.
     if (state.status === 'cancelled' && row.status !== 'cancelled') {
       await events.emit(trx, tenantId, {
-        type: 'workflow.failed', source: EVENT_SOURCE,
+        type: 'workflow.failed', source: EVENT_SOURCE, cause,
         data: { execution_id: row.id, workflow_name: row.workflow_name, status: 'cancelled', error: 'cancelled', step_id: row.state?.current ?? null },
       });
     }
