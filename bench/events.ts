@@ -20,11 +20,13 @@
 // rate, then add_jobs throughput; (2) latency: events at the same fixed rate;
 // (3) throughput: emitters as fast as they go for a while, counting the
 // workflows the triggers started during the load and until every emitted
-// event has started its workflow (the drain); then the same with filters
-// that reject every event (the dispatcher alone).
+// event has started its workflow (the drain) and run; (4) capacity: a backlog
+// emitted while the dispatcher is held back, then released; (5) the same as
+// (3) with filters that reject every event (the dispatcher alone).
 //
 // BENCH_RATE, BENCH_SECONDS, BENCH_LOAD_SECONDS, BENCH_EMITTERS,
-// BENCH_DISPATCH_BATCH (100), BENCH_BASELINE_JOBS (20000) tune it.
+// BENCH_DISPATCH_BATCH (100), BENCH_BASELINE_JOBS (20000), BENCH_BACKLOG
+// (10000) tune it.
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -40,6 +42,7 @@ const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const EMITTERS = Number(process.env.BENCH_EMITTERS ?? 8);
 const DISPATCH_BATCH = Number(process.env.BENCH_DISPATCH_BATCH ?? 100);
 const BASELINE_JOBS = Number(process.env.BENCH_BASELINE_JOBS ?? 20_000);
+const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 10_000);
 const WORKER_CONCURRENCY = Number(process.env.JOBS_CONCURRENCY ?? 5);
 const TRIGGERS = 10;
 const TENANT = 'bench';
@@ -209,57 +212,105 @@ async function streamPosition(client: pg.Client) {
   const { rows } = await client.query(`SELECT
     (SELECT last_seq FROM event_streams WHERE tenant_id = $1)::int AS last,
     (SELECT dispatched_seq FROM event_cursors WHERE tenant_id = $1)::int AS cursor,
-    (SELECT count(*) FROM trigger_dispatches WHERE tenant_id = $1 AND status = 'started')::int AS started`, [TENANT]);
-  return rows[0] as { last: number; cursor: number; started: number };
+    (SELECT count(*) FROM trigger_dispatches WHERE tenant_id = $1 AND status = 'started')::int AS started,
+    (SELECT count(*) FROM workflow_executions WHERE tenant_id = $1 AND finished_at IS NOT NULL)::int AS finished`, [TENANT]);
+  return rows[0] as { last: number; cursor: number; started: number; finished: number };
+}
+
+/** Polls until `done` holds for the stream position; returns the last position read. */
+async function waitFor(client: pg.Client, done: (position: Awaited<ReturnType<typeof streamPosition>>) => boolean) {
+  let now = await streamPosition(client);
+  while (!done(now)) {
+    await sleep(100);
+    now = await streamPosition(client);
+  }
+  return now;
+}
+
+/** Emits `count` events from EMITTERS concurrent emitters as fast as they go. */
+async function emitMany(emit: ReturnType<typeof emitter>, prefix: string, count: number, stopAt = Infinity) {
+  let emitted = 0;
+  let next = 0;
+  await Promise.all(Array.from({ length: EMITTERS }, async () => {
+    for (let n = next++; n < count && performance.now() < stopAt; n = next++) {
+      await emit(`${prefix}-${n}`, n);
+      emitted += 1;
+    }
+  }));
+  return emitted;
 }
 
 /**
  * Emitters as fast as they go for LOAD_SECONDS; then waits until every event
- * of the load is dispatched. Workflows started counts the trigger starts (one
- * per emitted event when `matching`); events dispatched also counts the
- * workflow.completed events the started workflows add to the stream.
+ * of the load is dispatched and (with `matching`) has started its workflow,
+ * and until those workflows have finished. Workflows started counts the
+ * trigger starts (one per emitted event when `matching`); events dispatched
+ * also counts the workflow.completed events the started workflows add.
  */
 async function measureThroughput(platform: Platform, client: pg.Client, matching: boolean) {
   const emit = emitter(platform, matching);
   const before = await streamPosition(client);
   const startedAt = performance.now();
-  let emitted = 0;
-  let stop = false;
-  const until = startedAt + LOAD_SECONDS * 1000;
-  await Promise.all(Array.from({ length: EMITTERS }, async (_, worker) => {
-    for (let n = worker; !stop; n += EMITTERS) {
-      await emit(`load-${n}-${matching}`, n);
-      emitted += 1;
-      if (performance.now() >= until) stop = true;
-    }
-  }));
+  const emitted = await emitMany(emit, `load-${matching}`, Number.MAX_SAFE_INTEGER, startedAt + LOAD_SECONDS * 1000);
   const window = (performance.now() - startedAt) / 1000;
   const atEnd = await streamPosition(client);
   const expectedStarts = before.started + (matching ? emitted : 0);
-  let now = atEnd;
-  while (now.cursor < atEnd.last || now.started < expectedStarts) {
-    await sleep(100);
-    now = await streamPosition(client);
-  }
+  const now = await waitFor(client, (p) => p.cursor >= atEnd.last && p.started >= expectedStarts);
   const drained = (performance.now() - startedAt) / 1000;
+  const finished = await waitFor(client, (p) => p.finished >= before.finished + (now.started - before.started));
+  const ran = (performance.now() - startedAt) / 1000;
   return {
     emittedPerSecond: emitted / window,
     startedPerSecondInWindow: (atEnd.started - before.started) / window,
     startedPerSecondOverall: (now.started - before.started) / drained,
+    finishedPerSecondOverall: (finished.finished - before.finished) / ran,
     dispatchedPerSecondInWindow: (atEnd.cursor - before.cursor) / window,
     dispatchedPerSecondOverall: (now.cursor - before.cursor) / drained,
     backlogAtEnd: atEnd.last - atEnd.cursor,
     drainSeconds: drained - window,
     emitted,
     started: now.started - before.started,
-    eventsOnStream: now.cursor - before.cursor,
   };
 }
 
-/** BENCH_CPU_PROFILE=<file>: a CPU profile of this process during the throughput run (node:inspector). */
-async function profiled<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * The dispatcher's capacity, not bounded by the emitters: BACKLOG events are
+ * emitted while the bench holds the dispatcher's cursor row (its batch waits
+ * on the lock), then released; the rate at which the backlog starts its
+ * workflows (while those run on the same cores) is what the dispatcher
+ * sustains, and the rate until they have all finished is the end to end one.
+ */
+async function measureBacklog(platform: Platform, databaseUrl: string, client: pg.Client) {
+  const blocker = new pg.Client({ connectionString: databaseUrl });
+  await blocker.connect();
+  try {
+    const before = await streamPosition(client);
+    await blocker.query('BEGIN');
+    await blocker.query('SELECT dispatched_seq FROM event_cursors WHERE tenant_id = $1 FOR UPDATE', [TENANT]);
+    const emitted = await emitMany(emitter(platform), 'backlog', BACKLOG);
+    const released = performance.now();
+    await blocker.query('COMMIT');
+    const started = await waitFor(client, (p) => p.started >= before.started + emitted);
+    const allStarted = performance.now();
+    const finished = await waitFor(client, (p) => p.finished >= before.finished + emitted);
+    const allFinished = performance.now();
+    return {
+      events: emitted,
+      startedPerSecond: (started.started - before.started) / ((allStarted - released) / 1000),
+      finishedPerSecond: (finished.finished - before.finished) / ((allFinished - released) / 1000),
+    };
+  } finally {
+    await blocker.end();
+  }
+}
+
+/**
+ * BENCH_CPU_PROFILE=<file>: a CPU profile of this process (node:inspector)
+ * during the run under load, or the backlog run with BENCH_CPU_PROFILE_PHASE=backlog.
+ */
+async function profiled<T>(phase: 'load' | 'backlog', work: () => Promise<T>): Promise<T> {
   const file = process.env.BENCH_CPU_PROFILE;
-  if (!file) return work();
+  if (!file || (process.env.BENCH_CPU_PROFILE_PHASE ?? 'load') !== phase) return work();
   const { Session } = await import('node:inspector/promises');
   const { writeFile } = await import('node:fs/promises');
   const session = new Session();
@@ -307,8 +358,9 @@ async function main() {
     // The start-notifying trigger costs a NOTIFY per execution: not during the throughput runs.
     await client.query('DROP TRIGGER IF EXISTS bench_started ON workflow_executions');
     const statements = await statementStats(client);
-    const throughput = await profiled(() => measureThroughput(platform, client, true));
+    const throughput = await profiled('load', () => measureThroughput(platform, client, true));
     const topStatements = await statements?.();
+    const backlog = await profiled('backlog', () => measureBacklog(platform, databaseUrl, client));
     const filtered = await measureThroughput(platform, client, false);
     const load = os.loadavg().map((v) => v.toFixed(2)).join(' ');
     const f = (v: number) => v.toFixed(2).padStart(8);
@@ -324,12 +376,14 @@ async function main() {
     console.log(`graphile-worker add_jobs (batches of ${DISPATCH_BATCH}, ${EMITTERS} callers, ${BASELINE_JOBS} no-op jobs): `
       + `${r(addJobs.addedPerSecond)} jobs/s added, ${r(addJobs.ranPerSecond)} jobs/s added and run`);
     const t = throughput;
-    console.log(`events with a workflow each: emitted ${r(t.emittedPerSecond)}/s; workflows started ${r(t.startedPerSecondInWindow)}/s during the load, `
-      + `${r(t.startedPerSecondOverall)}/s including the drain (${t.started} started for ${t.emitted} events; backlog ${t.backlogAtEnd} at the end, drained in ${t.drainSeconds.toFixed(1)}s); `
-      + `stream events dispatched (with workflow.completed) ${r(t.dispatchedPerSecondInWindow)}/s, ${r(t.dispatchedPerSecondOverall)}/s`);
-    console.log(`ratio to add_jobs (workflows started/s ÷ jobs/s): during the load ${(t.startedPerSecondInWindow / addJobs.addedPerSecond).toFixed(3)} of added, `
-      + `${(t.startedPerSecondInWindow / addJobs.ranPerSecond).toFixed(3)} of added and run; with the drain ${(t.startedPerSecondOverall / addJobs.addedPerSecond).toFixed(3)}, `
-      + `${(t.startedPerSecondOverall / addJobs.ranPerSecond).toFixed(3)}`);
+    console.log(`events with a workflow each, under load: emitted ${r(t.emittedPerSecond)}/s; workflows started ${r(t.startedPerSecondInWindow)}/s during the load, `
+      + `${r(t.startedPerSecondOverall)}/s including the drain (${t.started} started for ${t.emitted} events; backlog ${t.backlogAtEnd} at the end, drained in ${t.drainSeconds.toFixed(1)}s), `
+      + `${r(t.finishedPerSecondOverall)}/s until they had all run; stream events dispatched (with workflow.completed) ${r(t.dispatchedPerSecondInWindow)}/s, ${r(t.dispatchedPerSecondOverall)}/s`);
+    console.log(`events with a workflow each, from a backlog of ${backlog.events}: workflows started ${r(backlog.startedPerSecond)}/s, `
+      + `${r(backlog.finishedPerSecond)}/s until they had all run`);
+    const ratio = (value: number) => `${(value / addJobs.addedPerSecond).toFixed(3)} of added, ${(value / addJobs.ranPerSecond).toFixed(3)} of added and run`;
+    console.log(`ratio to add_jobs (workflows/s ÷ jobs/s): started during the load ${ratio(t.startedPerSecondInWindow)}; with the drain ${ratio(t.startedPerSecondOverall)}; `
+      + `from the backlog ${ratio(backlog.startedPerSecond)}; run from the backlog ${ratio(backlog.finishedPerSecond)}`);
     if (topStatements) {
       console.log('pg_stat_statements during the run with a workflow per event (calls, total ms, mean ms, % of database time):');
       for (const row of topStatements) console.log(`${String(row.calls).padStart(8)} ${String(row.ms).padStart(7)} ${String(row.mean_ms).padStart(8)} ${String(row.pct).padStart(3)}%  ${row.query}`);
