@@ -1,7 +1,10 @@
-// Events benchmark: emit → workflow-started latency (p50, p99) and sustained
-// events/s dispatched with 10 active triggers, beside graphile-worker's own
-// add_job → task-start latency measured in the same run on the same database.
-// Run with `npm run bench:events` (a throwaway Postgres is started).
+// Events benchmark: events/s with a workflow started per event (during the
+// load and including the drain), emit → workflow-started latency (p50, p99),
+// beside two graphile-worker baselines measured in the same run on the same
+// database: add_job → task start latency, and raw add_jobs throughput (jobs
+// added in batches of the dispatch batch size and run by a worker pool of the
+// platform's concurrency doing nothing). Run with `npm run bench:events` (a
+// throwaway Postgres is started).
 //
 // One tenant (the worst case: a tenant has one dispatcher). Ten active
 // reactive triggers, `bench.t0` … `bench.t9`, each with a numeric filter and
@@ -13,10 +16,17 @@
 // commit. Emission is in-process, through core.events.emit in a tenant
 // transaction, like every plugin's.
 //
-// Phases: (1) baseline: graphile-worker add_job → task start, a fixed rate;
-// (2) latency: events at the same fixed rate; (3) throughput: emitters as fast
-// as they go for a while, then the dispatcher's rate over the window and the
-// time to drain the backlog.
+// Phases: (1) baselines: graphile-worker add_job → task start at a fixed
+// rate, then add_jobs throughput; (2) latency: events at the same fixed rate;
+// (3) throughput: emitters as fast as they go for a while, counting the
+// workflows the triggers started during the load and until every emitted
+// event has started its workflow (the drain) and run; (4) capacity: a backlog
+// emitted while the dispatcher is held back, then released; (5) the same as
+// (3) with filters that reject every event (the dispatcher alone).
+//
+// BENCH_RATE, BENCH_SECONDS, BENCH_LOAD_SECONDS, BENCH_EMITTERS,
+// BENCH_DISPATCH_BATCH (100), BENCH_BASELINE_JOBS (20000), BENCH_BACKLOG
+// (10000) tune it.
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -30,6 +40,10 @@ const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const EMITTERS = Number(process.env.BENCH_EMITTERS ?? 8);
+const DISPATCH_BATCH = Number(process.env.BENCH_DISPATCH_BATCH ?? 100);
+const BASELINE_JOBS = Number(process.env.BENCH_BASELINE_JOBS ?? 20_000);
+const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 10_000);
+const WORKER_CONCURRENCY = Number(process.env.JOBS_CONCURRENCY ?? 5);
 const TRIGGERS = 10;
 const TENANT = 'bench';
 const MANIFEST = fileURLToPath(new URL('./events.yaml', import.meta.url));
@@ -128,6 +142,46 @@ async function measureBaseline(databaseUrl: string) {
   return summary(latencies);
 }
 
+/**
+ * Raw graphile-worker throughput through add_jobs: BASELINE_JOBS no-op jobs
+ * added in batches of the dispatch batch size by EMITTERS concurrent callers,
+ * run by a worker pool of the platform's concurrency. Reports the add rate
+ * (jobs committed/s while adding) and the end-to-end rate (jobs run/s from the
+ * first add to the last run).
+ */
+async function measureAddJobs(databaseUrl: string) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: EMITTERS + WORKER_CONCURRENCY + 2 });
+  let ran = 0;
+  let allRan: () => void = () => {};
+  const done = new Promise<void>((resolve) => { allRan = resolve; });
+  const runner: Runner = await run({
+    pgPool: pool, concurrency: WORKER_CONCURRENCY, noHandleSignals: true, pollInterval: 1000,
+    logger: new (await import('graphile-worker')).Logger(() => () => {}),
+    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+    taskList: { bench_noop: async () => { if (++ran === BASELINE_JOBS) allRan(); } },
+  });
+  try {
+    const batches = Math.ceil(BASELINE_JOBS / DISPATCH_BATCH);
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: EMITTERS }, async () => {
+      for (let b = next++; b < batches; b = next++) {
+        const size = Math.min(DISPATCH_BATCH, BASELINE_JOBS - b * DISPATCH_BATCH);
+        const specs = Array.from({ length: size }, (_, i) => ({ identifier: 'bench_noop', payload: { i: b * DISPATCH_BATCH + i } }));
+        await pool.query(`SELECT count(*) FROM graphile_worker.add_jobs(ARRAY(
+          SELECT s FROM json_populate_recordset(NULL::graphile_worker.job_spec, $1::json) s))`, [JSON.stringify(specs)]);
+      }
+    }));
+    const added = performance.now();
+    await done;
+    const finished = performance.now();
+    return { addedPerSecond: BASELINE_JOBS / ((added - t0) / 1000), ranPerSecond: BASELINE_JOBS / ((finished - t0) / 1000) };
+  } finally {
+    await runner.stop();
+    await pool.end();
+  }
+}
+
 /** Emits event n; `matching: false` gives it a negative n, which every trigger's filter rejects. */
 function emitter(platform: Platform, matching = true) {
   const { core } = platform;
@@ -157,41 +211,135 @@ async function measureLatency(platform: Platform, listener: Awaited<ReturnType<t
 async function streamPosition(client: pg.Client) {
   const { rows } = await client.query(`SELECT
     (SELECT last_seq FROM event_streams WHERE tenant_id = $1)::int AS last,
-    (SELECT dispatched_seq FROM event_cursors WHERE tenant_id = $1)::int AS cursor`, [TENANT]);
-  return rows[0] as { last: number; cursor: number };
+    (SELECT dispatched_seq FROM event_cursors WHERE tenant_id = $1)::int AS cursor,
+    (SELECT count(*) FROM trigger_dispatches WHERE tenant_id = $1 AND status = 'started')::int AS started,
+    (SELECT count(*) FROM workflow_executions WHERE tenant_id = $1 AND finished_at IS NOT NULL)::int AS finished`, [TENANT]);
+  return rows[0] as { last: number; cursor: number; started: number; finished: number };
 }
 
+/** Polls until `done` holds for the stream position; returns the last position read. */
+async function waitFor(client: pg.Client, done: (position: Awaited<ReturnType<typeof streamPosition>>) => boolean) {
+  let now = await streamPosition(client);
+  while (!done(now)) {
+    await sleep(100);
+    now = await streamPosition(client);
+  }
+  return now;
+}
+
+/** Emits `count` events from EMITTERS concurrent emitters as fast as they go. */
+async function emitMany(emit: ReturnType<typeof emitter>, prefix: string, count: number, stopAt = Infinity) {
+  let emitted = 0;
+  let next = 0;
+  await Promise.all(Array.from({ length: EMITTERS }, async () => {
+    for (let n = next++; n < count && performance.now() < stopAt; n = next++) {
+      await emit(`${prefix}-${n}`, n);
+      emitted += 1;
+    }
+  }));
+  return emitted;
+}
+
+/**
+ * Emitters as fast as they go for LOAD_SECONDS; then waits until every event
+ * of the load is dispatched and (with `matching`) has started its workflow,
+ * and until those workflows have finished. Workflows started counts the
+ * trigger starts (one per emitted event when `matching`); events dispatched
+ * also counts the workflow.completed events the started workflows add.
+ */
 async function measureThroughput(platform: Platform, client: pg.Client, matching: boolean) {
   const emit = emitter(platform, matching);
   const before = await streamPosition(client);
   const startedAt = performance.now();
-  let emitted = 0;
-  let stop = false;
-  const until = startedAt + LOAD_SECONDS * 1000;
-  await Promise.all(Array.from({ length: EMITTERS }, async (_, worker) => {
-    for (let n = worker; !stop; n += EMITTERS) {
-      await emit(`load-${n}`, n);
-      emitted += 1;
-      if (performance.now() >= until) stop = true;
-    }
-  }));
+  const emitted = await emitMany(emit, `load-${matching}`, Number.MAX_SAFE_INTEGER, startedAt + LOAD_SECONDS * 1000);
   const window = (performance.now() - startedAt) / 1000;
   const atEnd = await streamPosition(client);
-  for (;;) {
-    const now = await streamPosition(client);
-    if (now.cursor >= atEnd.last) break;
-    await sleep(20);
-  }
+  const expectedStarts = before.started + (matching ? emitted : 0);
+  const now = await waitFor(client, (p) => p.cursor >= atEnd.last && p.started >= expectedStarts);
   const drained = (performance.now() - startedAt) / 1000;
-  const dispatchedInWindow = atEnd.cursor - before.cursor;
-  const total = atEnd.last - before.cursor;
+  const finished = await waitFor(client, (p) => p.finished >= before.finished + (now.started - before.started));
+  const ran = (performance.now() - startedAt) / 1000;
   return {
     emittedPerSecond: emitted / window,
-    dispatchedPerSecondInWindow: dispatchedInWindow / window,
-    dispatchedPerSecondOverall: total / drained,
+    startedPerSecondInWindow: (atEnd.started - before.started) / window,
+    startedPerSecondOverall: (now.started - before.started) / drained,
+    finishedPerSecondOverall: (finished.finished - before.finished) / ran,
+    dispatchedPerSecondInWindow: (atEnd.cursor - before.cursor) / window,
+    dispatchedPerSecondOverall: (now.cursor - before.cursor) / drained,
     backlogAtEnd: atEnd.last - atEnd.cursor,
     drainSeconds: drained - window,
-    eventsOnStream: total,
+    emitted,
+    started: now.started - before.started,
+  };
+}
+
+/**
+ * The dispatcher's capacity, not bounded by the emitters: BACKLOG events are
+ * emitted while the bench holds the dispatcher's cursor row (its batch waits
+ * on the lock), then released; the rate at which the backlog starts its
+ * workflows (while those run on the same cores) is what the dispatcher
+ * sustains, and the rate until they have all finished is the end to end one.
+ */
+async function measureBacklog(platform: Platform, databaseUrl: string, client: pg.Client) {
+  const blocker = new pg.Client({ connectionString: databaseUrl });
+  await blocker.connect();
+  try {
+    const before = await streamPosition(client);
+    await blocker.query('BEGIN');
+    await blocker.query('SELECT dispatched_seq FROM event_cursors WHERE tenant_id = $1 FOR UPDATE', [TENANT]);
+    const emitted = await emitMany(emitter(platform), 'backlog', BACKLOG);
+    const released = performance.now();
+    await blocker.query('COMMIT');
+    const started = await waitFor(client, (p) => p.started >= before.started + emitted);
+    const allStarted = performance.now();
+    const finished = await waitFor(client, (p) => p.finished >= before.finished + emitted);
+    const allFinished = performance.now();
+    return {
+      events: emitted,
+      startedPerSecond: (started.started - before.started) / ((allStarted - released) / 1000),
+      finishedPerSecond: (finished.finished - before.finished) / ((allFinished - released) / 1000),
+    };
+  } finally {
+    await blocker.end();
+  }
+}
+
+/**
+ * BENCH_CPU_PROFILE=<file>: a CPU profile of this process (node:inspector)
+ * during the run under load, or the backlog run with BENCH_CPU_PROFILE_PHASE=backlog.
+ */
+async function profiled<T>(phase: 'load' | 'backlog', work: () => Promise<T>): Promise<T> {
+  const file = process.env.BENCH_CPU_PROFILE;
+  if (!file || (process.env.BENCH_CPU_PROFILE_PHASE ?? 'load') !== phase) return work();
+  const { Session } = await import('node:inspector/promises');
+  const { writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
+/**
+ * The statements that took the database's time during the throughput run,
+ * when pg_stat_statements is loaded (shared_preload_libraries); otherwise nothing.
+ */
+async function statementStats(client: pg.Client) {
+  const available = await client.query(`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`).then(() => true, () => false);
+  if (!available || !(await client.query('SELECT pg_stat_statements_reset()').then(() => true, () => false))) return undefined;
+  return async () => {
+    const { rows } = await client.query(`
+      SELECT calls::int, round(total_exec_time)::int AS ms, round(mean_exec_time::numeric, 3) AS mean_ms,
+        round(100 * total_exec_time / sum(total_exec_time) OVER ())::int AS pct, regexp_replace(left(query, 110), '\\s+', ' ', 'g') AS query
+      FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+      ORDER BY total_exec_time DESC LIMIT 15`);
+    return rows as { calls: number; ms: number; mean_ms: string; pct: number; query: string }[];
   };
 }
 
@@ -205,24 +353,43 @@ async function main() {
   try {
     await measureLatency(platform, listener); // warm-up
     const baseline = await measureBaseline(databaseUrl);
+    const addJobs = await measureAddJobs(databaseUrl);
     const latency = await measureLatency(platform, listener);
-    const throughput = await measureThroughput(platform, client, true);
+    // The start-notifying trigger costs a NOTIFY per execution: not during the throughput runs.
+    await client.query('DROP TRIGGER IF EXISTS bench_started ON workflow_executions');
+    const statements = await statementStats(client);
+    const throughput = await profiled('load', () => measureThroughput(platform, client, true));
+    const topStatements = await statements?.();
+    const backlog = await profiled('backlog', () => measureBacklog(platform, databaseUrl, client));
     const filtered = await measureThroughput(platform, client, false);
-    const { rows } = await client.query(`SELECT count(*)::int AS n FROM trigger_dispatches WHERE tenant_id = $1 AND status = 'started'`, [TENANT]);
+    const load = os.loadavg().map((v) => v.toFixed(2)).join(' ');
     const f = (v: number) => v.toFixed(2).padStart(8);
-    console.log(`node ${process.version}, ${os.cpus().length} cores, one tenant, ${TRIGGERS} active triggers, ${RATE}/s for ${SECONDS}s (latency), ${EMITTERS} emitters for ${LOAD_SECONDS}s (throughput)`);
+    const r = (v: number) => v.toFixed(0);
+    console.log(`node ${process.version}, ${os.cpus().length} cores, load average at the end ${load}; one tenant, ${TRIGGERS} active triggers, `
+      + `dispatch batch ${DISPATCH_BATCH}, ${WORKER_CONCURRENCY} workers; ${RATE}/s for ${SECONDS}s (latency), ${EMITTERS} emitters for ${LOAD_SECONDS}s (throughput)`);
     console.log(`${'latency (ms)'.padEnd(46)} ${'p50'.padStart(8)} ${'p99'.padStart(8)} ${'max'.padStart(8)}`);
     console.log(`${'graphile-worker add_job → task start'.padEnd(46)} ${f(baseline.p50)} ${f(baseline.p99)} ${f(baseline.max)}`);
     console.log(`${'emit call → workflow started (committed)'.padEnd(46)} ${f(latency.fromCall.p50)} ${f(latency.fromCall.p99)} ${f(latency.fromCall.max)}`);
     console.log(`${'emit committed → workflow started (committed)'.padEnd(46)} ${f(latency.fromCommit.p50)} ${f(latency.fromCommit.p99)} ${f(latency.fromCommit.max)}`);
     console.log(`ratio p50 (events/graphile-worker): ${(latency.fromCall.p50 / baseline.p50).toFixed(2)} from the emit call, ${(latency.fromCommit.p50 / baseline.p50).toFixed(2)} from its commit;`
       + ` p99: ${(latency.fromCall.p99 / baseline.p99).toFixed(2)}, ${(latency.fromCommit.p99 / baseline.p99).toFixed(2)}`);
-    for (const [label, r] of [['every event starts a workflow', throughput], ['filters reject every event (dispatcher alone)', filtered]] as const) {
-      console.log(`throughput, ${label}: emitted ${r.emittedPerSecond.toFixed(0)}/s; dispatched ${r.dispatchedPerSecondInWindow.toFixed(0)}/s during the load, `
-        + `${r.dispatchedPerSecondOverall.toFixed(0)}/s including the drain (backlog ${r.backlogAtEnd} at the end, drained in ${r.drainSeconds.toFixed(1)}s; `
-        + `${r.eventsOnStream} events incl. workflow.completed)`);
+    console.log(`graphile-worker add_jobs (batches of ${DISPATCH_BATCH}, ${EMITTERS} callers, ${BASELINE_JOBS} no-op jobs): `
+      + `${r(addJobs.addedPerSecond)} jobs/s added, ${r(addJobs.ranPerSecond)} jobs/s added and run`);
+    const t = throughput;
+    console.log(`events with a workflow each, under load: emitted ${r(t.emittedPerSecond)}/s; workflows started ${r(t.startedPerSecondInWindow)}/s during the load, `
+      + `${r(t.startedPerSecondOverall)}/s including the drain (${t.started} started for ${t.emitted} events; backlog ${t.backlogAtEnd} at the end, drained in ${t.drainSeconds.toFixed(1)}s), `
+      + `${r(t.finishedPerSecondOverall)}/s until they had all run; stream events dispatched (with workflow.completed) ${r(t.dispatchedPerSecondInWindow)}/s, ${r(t.dispatchedPerSecondOverall)}/s`);
+    console.log(`events with a workflow each, from a backlog of ${backlog.events}: workflows started ${r(backlog.startedPerSecond)}/s, `
+      + `${r(backlog.finishedPerSecond)}/s until they had all run`);
+    const ratio = (value: number) => `${(value / addJobs.addedPerSecond).toFixed(3)} of added, ${(value / addJobs.ranPerSecond).toFixed(3)} of added and run`;
+    console.log(`ratio to add_jobs (workflows/s ÷ jobs/s): started during the load ${ratio(t.startedPerSecondInWindow)}; with the drain ${ratio(t.startedPerSecondOverall)}; `
+      + `from the backlog ${ratio(backlog.startedPerSecond)}; run from the backlog ${ratio(backlog.finishedPerSecond)}`);
+    if (topStatements) {
+      console.log('pg_stat_statements during the run with a workflow per event (calls, total ms, mean ms, % of database time):');
+      for (const row of topStatements) console.log(`${String(row.calls).padStart(8)} ${String(row.ms).padStart(7)} ${String(row.mean_ms).padStart(8)} ${String(row.pct).padStart(3)}%  ${row.query}`);
     }
-    console.log(`workflows started by triggers in the whole run: ${rows[0].n}`);
+    console.log(`filters reject every event (dispatcher alone): emitted ${r(filtered.emittedPerSecond)}/s; dispatched ${r(filtered.dispatchedPerSecondInWindow)}/s during the load, `
+      + `${r(filtered.dispatchedPerSecondOverall)}/s including the drain (backlog ${filtered.backlogAtEnd} at the end, drained in ${filtered.drainSeconds.toFixed(1)}s)`);
   } finally {
     await client.query('DROP TRIGGER IF EXISTS bench_started ON workflow_executions').catch(() => {});
     await client.end();

@@ -16,7 +16,15 @@ export interface EventInput {
    * the events plugin makes the event one link deeper in its chain (the
    * `chaindepth` extension) than the event that started that execution.
    */
-  cause?: { execution_id: string };
+  cause?: {
+    execution_id: string;
+    /**
+     * The depth of the event that started that execution, when the caller
+     * knows it (the workflows plugin keeps it in the execution's origin): the
+     * events plugin then need not look it up.
+     */
+    chaindepth?: number;
+  };
 }
 
 export type EventBackend = (trx: TenantTransaction, tenantId: string, event: EventInput) => Promise<unknown>;

@@ -54,6 +54,16 @@ BEGIN
     max_attempts => p_max_attempts, job_key => p_job_key, job_key_mode => p_job_key_mode);
 END $$;
 
+CREATE FUNCTION public.platform_add_jobs(p_specs json) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog'
+    AS $$
+BEGIN
+  PERFORM graphile_worker.add_jobs(ARRAY(
+    SELECT s FROM json_populate_recordset(NULL::graphile_worker.job_spec, p_specs) AS s
+  ));
+END $$;
+
 CREATE FUNCTION public.platform_enable_tenant_rls(target regclass) RETURNS void
     LANGUAGE plpgsql
     AS $$
@@ -751,6 +761,7 @@ CREATE TABLE public.triggers (
     listen_after_seq bigint DEFAULT 0 NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    ignore_own_results boolean DEFAULT false NOT NULL,
     CONSTRAINT triggers_check CHECK (((schedule_config IS NULL) OR (deadman_config IS NULL))),
     CONSTRAINT triggers_check1 CHECK (((kind = 'scheduled'::text) = (schedule_config IS NOT NULL))),
     CONSTRAINT triggers_check2 CHECK (((kind = 'deadman'::text) = (deadman_config IS NOT NULL))),

@@ -17,7 +17,7 @@ import { createLogger } from '../logging.ts';
 export type CliCore = Pick<CoreServices, 'config' | 'db' | 'pool' | 'withTenant' | 'secrets' | 'tenants'> & {
   auth: { tokens: TokenService; setApiKeyResolver(): void };
   /** Enqueue only: the CLI runs no workers; the server's workers run what it enqueues. */
-  jobs: Pick<JobsApi, 'enqueue' | 'removeJob'>;
+  jobs: Pick<JobsApi, 'enqueue' | 'enqueueMany' | 'removeJob'>;
 };
 
 export interface CliContext {

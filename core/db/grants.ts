@@ -35,7 +35,7 @@ BEGIN
 END $$`;
 
 // graphile-worker's functions (add_job, remove_job, complete_jobs…) are the
-// worker's own: tenant transactions enqueue through platform_add_job and
+// worker's own: tenant transactions enqueue through platform_add_jobs and
 // platform_remove_job (SECURITY DEFINER, granted to the tenant role above).
 const GRAPHILE_WORKER_OWNER_ONLY = `REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA graphile_worker FROM PUBLIC;
   REVOKE ALL ON SCHEMA graphile_worker FROM PUBLIC`;

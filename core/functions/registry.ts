@@ -58,21 +58,39 @@ export interface FunctionDefinition {
   schemaKey?: string;
 }
 
+/**
+ * `active`: callable. `removed`: an imported function whose operation left its
+ * spec; still known (a call answers 410) but offered to no agent. Platform
+ * functions are always active.
+ */
+export type FunctionStatus = 'active' | 'removed';
+
 export interface FunctionDescriptor {
   name: string;
   description: string;
   parameters: JsonSchema;
   /** `platform`, or the provider's name (e.g. the imported spec). */
   source: string;
+  status: FunctionStatus;
+}
+
+export interface FunctionFilter {
+  /** `platform`, or a provider's source (an imported spec's name). */
+  source?: string;
+  /** Default `active`: what agents and workflows may call. */
+  status?: FunctionStatus;
 }
 
 export interface FunctionProvider {
   name: string;
-  list(tenantId: string): Promise<FunctionDescriptor[]>;
-  get(tenantId: string, name: string): Promise<(FunctionDefinition & { source: string }) | undefined>;
+  /** The provider's functions with this status, of this source when one is given (never `platform`). */
+  list(tenantId: string, filter: { source?: string; status: FunctionStatus }): Promise<FunctionDescriptor[]>;
+  get(tenantId: string, name: string): Promise<(FunctionDefinition & { source: string; status?: FunctionStatus }) | undefined>;
 }
 
 const NAME = /^[a-z][a-z0-9_]{0,127}$/;
+/** The `source` of the functions plugins register. */
+export const PLATFORM = 'platform';
 /** Compiled validators of provided functions kept at once (least recently used go first). */
 const MAX_PROVIDED_VALIDATORS = 5000;
 
@@ -122,17 +140,24 @@ export class FunctionRegistry {
     this.observers.push(observer);
   }
 
-  async list(tenantId: string): Promise<FunctionDescriptor[]> {
-    const platform = [...this.functions].map(([name, fn]) => ({
-      name, description: fn.description, parameters: fn.parameters, source: 'platform',
-    }));
-    const provided = (await Promise.all(this.providers.map((p) => p.list(tenantId)))).flat();
+  /** Functions by name; by default the active ones (platform and provided). */
+  async list(tenantId: string, filter: FunctionFilter = {}): Promise<FunctionDescriptor[]> {
+    const status = filter.status ?? 'active';
+    const { source } = filter;
+    const platform = (source === undefined || source === PLATFORM) && status === 'active'
+      ? [...this.functions].map(([name, fn]): FunctionDescriptor => ({
+        name, description: fn.description, parameters: fn.parameters, source: PLATFORM, status: 'active',
+      }))
+      : [];
+    const provided = source === PLATFORM
+      ? []
+      : (await Promise.all(this.providers.map((p) => p.list(tenantId, { source, status })))).flat();
     return [...platform, ...provided].sort((a, b) => a.name.localeCompare(b.name));
   }
 
   async describe(tenantId: string, name: string): Promise<FunctionDescriptor> {
     const found = await this.resolve(tenantId, name);
-    return { name, description: found.description, parameters: found.parameters, source: found.source };
+    return { name, description: found.description, parameters: found.parameters, source: found.source, status: found.status ?? 'active' };
   }
 
   /** Validates the arguments against the function's JSON Schema, then calls it. */
@@ -149,7 +174,7 @@ export class FunctionRegistry {
 
   private async resolve(tenantId: string, name: string) {
     const own = this.functions.get(name);
-    if (own) return { ...own, source: 'platform' };
+    if (own) return { ...own, source: PLATFORM, status: 'active' as FunctionStatus };
     for (const provider of this.providers) {
       const found = await provider.get(tenantId, name);
       if (found) return { ...found, validate: this.providedValidator(provider.name, found) };

@@ -16,7 +16,7 @@ import { grantTenantQueueRole } from '../db/grants.ts';
 import { WorkerLiveness } from './liveness.ts';
 import { installQueueWakeup } from './queue-wakeup.ts';
 import type {
-  EnqueueLongOptions, EnqueueOptions, FastTaskHandler, JobsApi, LongTaskHandler, LongTaskOptions, ScheduleOptions,
+  EnqueueLongOptions, EnqueueOptions, FastTaskHandler, JobSpec, JobsApi, LongTaskHandler, LongTaskOptions, ScheduleOptions,
 } from './types.ts';
 
 export type * from './types.ts';
@@ -91,13 +91,29 @@ export class JobService implements JobsApi {
     this.longTasks.set(name, { handler, options });
   }
 
+  /** One job: a batch of one (add_job with a key is add_jobs of one spec in graphile-worker too). */
   async enqueue(name: string, payload: Record<string, unknown>, options: EnqueueOptions = {}): Promise<void> {
-    const text = 'SELECT platform_add_job($1, $2::json, $3, $4::timestamptz, $5, $6, $7)';
-    const params = [
-      name, JSON.stringify(payload), options.queue ?? null, options.runAt?.toISOString() ?? null,
-      options.maxAttempts ?? null, options.jobKey ?? null, options.jobKey ? 'replace' : null,
-    ];
-    await this.execute(text, params, options.trx);
+    const { trx, ...spec } = options;
+    await this.enqueueMany([{ name, payload, ...spec }], trx);
+  }
+
+  async enqueueMany(jobs: JobSpec[], trx?: Transaction<Database>): Promise<void> {
+    if (jobs.length === 0) return;
+    // add_jobs refuses one key twice in a call ("cannot affect row a second time").
+    const keyed = new Map<string, number>();
+    jobs.forEach((job, index) => { if (job.jobKey !== undefined) keyed.set(job.jobKey, index); });
+    const specs = jobs
+      .filter((job, index) => job.jobKey === undefined || keyed.get(job.jobKey) === index)
+      .map((job) => ({
+        identifier: job.name,
+        payload: job.payload,
+        queue_name: job.queue ?? null,
+        run_at: job.runAt?.toISOString() ?? null,
+        max_attempts: job.maxAttempts ?? null,
+        job_key: job.jobKey ?? null,
+        priority: job.priority ?? null,
+      }));
+    await this.execute('SELECT platform_add_jobs($1::json)', [JSON.stringify(specs)], trx);
   }
 
   async removeJob(jobKey: string, trx?: Transaction<Database>): Promise<void> {
@@ -248,7 +264,9 @@ export class JobService implements JobsApi {
     const list: TaskList = {};
     for (const [name, handler] of this.fastTasks) {
       list[name] = (payload, helpers) =>
-        handler(payload, { attempt: helpers.job.attempts, signal: helpers.abortSignal ?? new AbortController().signal });
+        handler(payload, {
+          attempt: helpers.job.attempts, signal: helpers.abortSignal ?? new AbortController().signal, jobKey: helpers.job.key ?? undefined,
+        });
     }
     return list;
   }

@@ -7,6 +7,8 @@ export interface JobContext {
   attempt: number;
   /** Aborted when the process is shutting down past its grace period, and for a long task when its job expires (expireInSeconds). */
   signal: AbortSignal;
+  /** A fast job's key as it was when the job was taken (undefined for a job enqueued without one). */
+  jobKey?: string;
 }
 
 export type FastTaskHandler = (payload: any, context: JobContext) => Promise<void>;
@@ -34,6 +36,20 @@ export interface EnqueueOptions {
   jobKey?: string;
   runAt?: Date;
   maxAttempts?: number;
+  /** Lower runs first among jobs due (graphile-worker's priority; default 0), e.g. a dispatcher ahead of a backlog of steps. */
+  priority?: number;
+}
+
+/** One job of a batch (`enqueueMany`): its task, payload and options. */
+export interface JobSpec {
+  name: string;
+  payload: Record<string, unknown>;
+  queue?: string;
+  jobKey?: string;
+  runAt?: Date;
+  maxAttempts?: number;
+  /** Lower runs first among jobs due (graphile-worker's priority; default 0). */
+  priority?: number;
 }
 
 export interface EnqueueLongOptions {
@@ -58,6 +74,12 @@ export interface JobsApi {
   /** A scheduled or long task run by pg-boss, with retries, expiry and dead letters. */
   defineLongTask(name: string, handler: LongTaskHandler, options?: LongTaskOptions): void;
   enqueue(name: string, payload: Record<string, unknown>, options?: EnqueueOptions): Promise<void>;
+  /**
+   * Fast jobs in one round trip (graphile-worker's add_jobs), in the
+   * transaction when given. Of two specs with one job key, the later wins
+   * (as if enqueued one after the other).
+   */
+  enqueueMany(jobs: JobSpec[], trx?: Transaction<Database>): Promise<void>;
   enqueueLong(name: string, data: Record<string, unknown>, options?: EnqueueLongOptions): Promise<string | null>;
   /** A cron schedule (5 fields) that sends `task` a job at each tick; `key` names the schedule. */
   schedule(task: string, key: string, cron: string, options?: ScheduleOptions): Promise<void>;

@@ -9,6 +9,7 @@ import { chainStop } from './chain.ts';
 import { toCloudEvent } from './cloudevent.ts';
 import type { EventsContext } from './context.ts';
 import { matches } from './matching.ts';
+import { ownResultsOf } from './own-results.ts';
 import { dispatchRecord, startForTrigger } from './starter.ts';
 import { cursorsStore, eventsStore } from './store/events.ts';
 import { dispatchesStore, triggersStore, type NewDispatch } from './store/triggers.ts';
@@ -44,6 +45,7 @@ export async function runBackfill(
     result.scanned += 1;
     result.last_event_time = row.time;
     if (!matches(trigger.event_type, trigger.event_filter, event)) continue;
+    if (trigger.ignore_own_results && (await ownResultsOf(trx, event)()).has(trigger.name)) continue;
     result.matched += 1;
     const outcome = chainStop(event, context.maxChainDepth) ?? await startForTrigger(context, trx, tenantId, trigger, event, 'backfill');
     records.push(dispatchRecord(tenantId, trigger, 'backfill', outcome, { id: event.id, seq: row.seq }));

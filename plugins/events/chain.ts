@@ -1,6 +1,6 @@
 // Event chains: a workflow that an event started may emit events that start
-// workflows again (its own trigger's type included: a loop the self-loop guard
-// of workflow.completed does not see). Each event carries its depth, the
+// workflows again (its own trigger's type included, or a trigger on
+// workflow.* reacting to its own workflows' ends). Each event carries its depth, the
 // CloudEvents extension `chaindepth`: an event emitted by an execution that an
 // event of depth d started has depth d + 1 (emit_event names its execution as
 // the cause; workflow.completed/failed are caused by the execution they are
@@ -31,10 +31,18 @@ function causeOf(input: EventInput): string | undefined {
   return WORKFLOW_END.has(input.type) && typeof executionId === 'string' ? executionId : undefined;
 }
 
-/** The depth of a new event: one more than the event that started its causing execution, else 0. */
+/**
+ * The depth of a new event: one more than the event that started its causing
+ * execution, else 0. The workflows plugin passes that depth along with the
+ * cause when the execution's origin holds it (set by the dispatcher and
+ * backfill, which know the event); otherwise it is read from the execution's
+ * started dispatch record.
+ */
 export async function chainDepthOf(trx: TenantTransaction, input: EventInput): Promise<number> {
   const executionId = causeOf(input);
   if (executionId === undefined) return 0;
+  const known = input.cause?.execution_id === executionId ? input.cause.chaindepth : undefined;
+  if (Number.isInteger(known) && known! >= 0) return known! + 1;
   const causeDepth = await dispatchesStore.causeDepthOf(trx, executionId);
   return causeDepth === undefined ? 0 : causeDepth + 1;
 }

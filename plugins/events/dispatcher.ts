@@ -6,27 +6,35 @@
 // watches, records the dispatches and moves the cursor past the batch. If
 // anything throws, the transaction rolls back and graphile-worker retries the
 // job: nothing is lost, nothing is dispatched twice. The last batch also
-// clears the flag, in the statement that moves the cursor.
+// clears the flag, in the statement that moves the cursor. The workflows a
+// batch starts are written together at its end (one insert of executions, one
+// add_jobs call for their first jobs), in that same transaction.
 //
 // Batching is why there is no job per event: jobs of one queue run one at a
 // time, and a job per event would pay a job claim and completion per event.
 import type { JobContext } from '../../core/jobs/types.ts';
 import type { TenantTransaction } from '../../core/db/tenant.ts';
 import { chainStop } from './chain.ts';
-import { toCloudEvent } from './cloudevent.ts';
+import { toCloudEvent, type CloudEvent } from './cloudevent.ts';
 import type { EventsContext } from './context.ts';
 import { observeDeadman, saveDeadman } from './deadman.ts';
 import { enqueueDispatch } from './jobs.ts';
 import { matches } from './matching.ts';
-import { dispatchRecord, startForTrigger } from './starter.ts';
+import { ownResultsOf } from './own-results.ts';
+import { dispatchRecord, queueStart, startForTrigger, type StartOutcome } from './starter.ts';
 import { cursorsStore } from './store/events.ts';
-import { dispatchesStore, type NewDispatch } from './store/triggers.ts';
+import type { NewDispatch } from './store/triggers.ts';
 import type { TriggerRow } from './tables.ts';
+import type { StartBatch } from '../workflows/api.ts';
 
 export interface BatchOptions {
   /** Enqueue a fresh dispatcher job in this transaction (the drain's slice is over). */
   handOver: boolean;
-  /** Start each workflow under a savepoint, so one that fails for good is recorded alone. */
+  /**
+   * Start each workflow alone under a savepoint, so one that fails for good is
+   * recorded alone. Otherwise the batch's starts are written together (one
+   * insert of executions, one add_jobs call) and any failure is thrown.
+   */
   safe: boolean;
 }
 
@@ -44,16 +52,22 @@ export async function dispatchBatch(
   const deadman = listening.filter((trigger) => trigger.kind === 'deadman');
   const changedDeadman = new Set<TriggerRow>();
   const records: NewDispatch[] = [];
+  // Opened at the first start: the definitions of every reactive trigger's workflow in one query.
+  let batch: StartBatch | undefined;
+  const start = async (trigger: TriggerRow, event: CloudEvent): Promise<StartOutcome> => {
+    if (options.safe) return startForTrigger(context, trx, tenantId, trigger, event, 'event');
+    batch ??= await context.workflows().startBatch(trx, tenantId, reactive.map((t) => t.target_name));
+    return queueStart(trx, tenantId, trigger, event, 'event', batch);
+  };
   for (const row of rows) {
     const event = toCloudEvent(row);
-    let starters: Set<string> | undefined;
+    const own = ownResultsOf(trx, event);
     for (const trigger of reactive) {
       if (row.seq <= trigger.listen_after_seq || !matches(trigger.event_type, trigger.event_filter, event)) continue;
-      // The self-loop guard: a trigger does not react to the end of an execution it started itself.
-      starters ??= await startersOf(trx, event);
-      if (starters.has(trigger.name)) continue;
+      // ignore_own_results: the trigger does not react to the end of an execution it started itself.
+      if (trigger.ignore_own_results && (await own()).has(trigger.name)) continue;
       // The chain guard: an event this deep in a chain of workflows emitting events starts nothing (recorded as failed).
-      const outcome = chainStop(event, context.maxChainDepth) ?? await startForTrigger(context, trx, tenantId, trigger, event, 'event', options.safe);
+      const outcome = chainStop(event, context.maxChainDepth) ?? await start(trigger, event);
       records.push(dispatchRecord(tenantId, trigger, 'event', outcome, { id: event.id, seq: row.seq }));
     }
     for (const trigger of deadman) {
@@ -61,20 +75,12 @@ export async function dispatchBatch(
       if (await observeDeadman(context, trx, tenantId, trigger, event, records)) changedDeadman.add(trigger);
     }
   }
+  await batch?.flush();
   for (const trigger of changedDeadman) await saveDeadman(context, trx, tenantId, trigger);
   // A short batch has probably caught up: try to close in the same statement.
   const caughtUp = await cursorsStore.advance(trx, tenantId, rows.at(-1)!.seq, !options.handOver && rows.length < batchSize, records);
   if (options.handOver && !caughtUp) await enqueueDispatch(context.jobs, tenantId, trx);
   return { covered: rows.length, caughtUp };
-}
-
-const WORKFLOW_END = new Set(['workflow.completed', 'workflow.failed']);
-
-/** The triggers that started the execution a workflow.completed/failed event is about (none for other events). */
-async function startersOf(trx: TenantTransaction, event: { type: string; data: Record<string, unknown> }): Promise<Set<string>> {
-  const executionId = event.data.execution_id;
-  if (!WORKFLOW_END.has(event.type) || typeof executionId !== 'string') return new Set();
-  return dispatchesStore.startersOf(trx, executionId);
 }
 
 /**

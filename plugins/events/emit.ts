@@ -52,11 +52,13 @@ function checked(input: EventInput): { id: string; type: string; source: string;
 
 export async function emitEvent(deps: EmitDeps, trx: TenantTransaction, tenantId: string, input: EventInput): Promise<EmittedEvent> {
   const values = { ...checked(input), chaindepth: await chainDepthOf(trx, input) };
+  // Everything that can be done before taking a sequence number is: from the
+  // append on, the tenant's stream row is held until this transaction commits.
+  const warnings = await deps.registry.warnings(trx, tenantId, values.type, values.data);
   const { seq, dispatchQueued } = await streamsStore.append(trx, { tenant_id: tenantId, ...values });
   if (seq === 1) await cursorsStore.create(trx, tenantId);
   const row = { tenant_id: tenantId, seq, ...values };
   if (!dispatchQueued) await enqueueDispatch(deps.jobs, tenantId, trx);
-  const warnings = await deps.registry.warnings(trx, tenantId, values.type, values.data);
   if (warnings.length > 0) deps.logger?.warn({ tenantId, type: values.type, eventId: values.id, warnings }, 'event emitted with warnings');
   return { seq, event: toCloudEvent(row), warnings };
 }

@@ -119,6 +119,8 @@ export const typeDefs = /* GraphQL */ `
     active: Boolean!
     dedupKey: String
     dedupWindowSeconds: Int!
+    "Reactive: the trigger ignores workflow.completed/failed of executions it started."
+    ignoreOwnResults: Boolean!
     scheduleConfig: ScheduleConfig
     deadmanConfig: DeadmanConfig
     nextFireAt: DateTime
@@ -207,6 +209,7 @@ export function resolvers(stream: StreamService, triggers: TriggerService) {
       inputMapping: (t: TriggerView) => t.input_mapping,
       dedupKey: (t: TriggerView) => t.dedup_key,
       dedupWindowSeconds: (t: TriggerView) => t.dedup_window_seconds,
+      ignoreOwnResults: (t: TriggerView) => t.ignore_own_results,
       scheduleConfig: (t: TriggerView) => t.schedule_config && {
         cron: t.schedule_config.cron, timezone: t.schedule_config.timezone, note: t.schedule_config.note ?? null,
         missedFirePolicy: upper(t.schedule_config.missed_fire_policy),

@@ -31,9 +31,18 @@ export const deadmanKey = (tenantId: string, trigger: string) => `events:deadman
  */
 export const DISPATCH_MAX_ATTEMPTS = 1000;
 
+/**
+ * Dispatch jobs go ahead of other due jobs (graphile-worker runs the lowest
+ * priority first; the default is 0). A dispatcher that hands over after its
+ * slice enqueues its successor with run_at now: at equal priority that job
+ * waited behind every step job the batch had just started (thousands under
+ * load), so the stream stalled while its backlog grew.
+ */
+export const DISPATCH_PRIORITY = -1;
+
 /** Queues the tenant's dispatcher (replacing a pending one; beside a running one, which it then follows). */
 export async function enqueueDispatch(jobs: Pick<JobsApi, 'enqueue'>, tenantId: string, trx?: TenantTransaction): Promise<void> {
   await jobs.enqueue(DISPATCH_TASK, { tenant_id: tenantId }, {
-    trx, queue: tenantQueue(tenantId), jobKey: dispatchKey(tenantId), maxAttempts: DISPATCH_MAX_ATTEMPTS,
+    trx, queue: tenantQueue(tenantId), jobKey: dispatchKey(tenantId), maxAttempts: DISPATCH_MAX_ATTEMPTS, priority: DISPATCH_PRIORITY,
   });
 }

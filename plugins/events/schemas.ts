@@ -42,6 +42,8 @@ const triggerFields = {
   active: Joi.boolean(),
   dedup_key: Joi.string().max(500).allow(null).description('{{template}} resolving to the key'),
   dedup_window_seconds: Joi.number().integer().min(1).max(MAX_DEDUP_WINDOW),
+  ignore_own_results: Joi.boolean()
+    .description('Reactive: do not fire on workflow.completed/workflow.failed of executions this trigger started (default false)'),
   schedule_config: scheduleConfig.allow(null),
   deadman_config: deadmanConfig.allow(null),
 };
@@ -52,6 +54,7 @@ export const createTrigger = Joi.object({
   target_name: triggerFields.target_name.required(),
   active: triggerFields.active.default(true),
   dedup_window_seconds: triggerFields.dedup_window_seconds.default(300),
+  ignore_own_results: triggerFields.ignore_own_results.default(false),
 }).label('CreateTrigger');
 
 /** An update names only the fields it changes (null clears an optional one). */
@@ -78,6 +81,7 @@ export const trigger = Joi.object({
   active: Joi.boolean(),
   dedup_key: Joi.string().allow(null),
   dedup_window_seconds: Joi.number().integer(),
+  ignore_own_results: Joi.boolean(),
   schedule_config: jsonObject.allow(null),
   deadman_config: jsonObject.allow(null),
   next_fire_at: Joi.date().allow(null).description('Scheduled: the occurrence its timer is armed for'),

@@ -1,12 +1,14 @@
 // Starts a trigger's workflow for one event, inside the caller's transaction:
 // resolve the dedup key and claim its window, map the inputs, call the
-// workflows plugin. In safe mode each start runs under a savepoint, so a
-// start that fails for good (an unknown workflow, bad inputs) is rolled back
-// alone, its dedup claim with it, and recorded; anything else (the database
-// went away) is thrown, and the whole dispatch transaction is retried.
+// workflows plugin. Two ways: `queueStart` adds the start to the dispatch
+// batch's start batch (written at once, any failure thrown), `startForTrigger`
+// starts it alone under a savepoint, so a start that fails for good (an
+// unknown workflow, bad inputs) is rolled back alone, its dedup claim with it,
+// and recorded; anything else (the database went away) is thrown, and the
+// whole dispatch transaction is retried.
 import { sql } from 'kysely';
 import type { TenantTransaction } from '../../core/db/tenant.ts';
-import type { WorkflowsApi, WorkflowOrigin } from '../workflows/api.ts';
+import type { StartBatch, WorkflowsApi, WorkflowOrigin } from '../workflows/api.ts';
 import { dedupKeyOf, mapInputs } from './matching.ts';
 import { dedupStore, type NewDispatch } from './store/triggers.ts';
 import type { CloudEvent } from './cloudevent.ts';
@@ -44,40 +46,65 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/**
- * `safe` (the default) runs the start under a savepoint; without it (the
- * dispatcher's first try at a batch: two round trips fewer per start) any
- * failure is thrown, and the caller redoes the batch safely.
- */
-export async function startForTrigger(
-  deps: StartDeps, trx: TenantTransaction, tenantId: string, trigger: TriggerRow, event: CloudEvent, origin: DispatchOrigin, safe = true,
-): Promise<StartOutcome> {
-  let dedupKey: string | null;
-  let inputs: Record<string, unknown>;
+/** A stream event's start (a trigger, a backfill) keeps the event's chain depth: its workflow's events are one link deeper. */
+const originOf = (trigger: TriggerRow, origin: DispatchOrigin, event: CloudEvent): WorkflowOrigin => ({
+  type: ORIGIN_TYPE[origin], id: trigger.name,
+  ...(origin === 'event' || origin === 'backfill' ? { chaindepth: event.chaindepth ?? 0 } : {}),
+});
+
+/** The trigger's dedup key and inputs for this event, or the failure of a template refused at run time. */
+function resolve(trigger: TriggerRow, event: CloudEvent): { dedupKey: string | null; inputs: Record<string, unknown> } | StartOutcome {
   try {
-    dedupKey = dedupKeyOf(trigger.dedup_key, event);
-    inputs = mapInputs(trigger.input_mapping, event);
+    return { dedupKey: dedupKeyOf(trigger.dedup_key, event), inputs: mapInputs(trigger.input_mapping, event) };
   } catch (err) {
     // A template refused at run time (over the length limit) fails this start only.
     if (!isPermanentFailure(err)) throw err;
     return { status: 'failed', dedup_key: null, error: messageOf(err).slice(0, 1000) };
   }
-  const claim = () => dedupStore.claim(trx, {
-    tenant_id: tenantId, trigger_name: trigger.name, dedup_key: dedupKey!, time: new Date(event.time), event_id: event.id,
+}
+
+/** Claims the key's dedup window for this event: false when an earlier event's window covers it. */
+const claim = (trx: TenantTransaction, tenantId: string, trigger: TriggerRow, event: CloudEvent, dedupKey: string) =>
+  dedupStore.claim(trx, {
+    tenant_id: tenantId, trigger_name: trigger.name, dedup_key: dedupKey, time: new Date(event.time), event_id: event.id,
     windowSeconds: trigger.dedup_window_seconds,
   });
-  const start = () => deps.workflows().start(trx, tenantId, trigger.target_name, inputs, { type: ORIGIN_TYPE[origin], id: trigger.name });
-  if (!safe) {
-    if (dedupKey !== null && !(await claim())) return { status: 'deduplicated', dedup_key: dedupKey };
-    return { status: 'started', dedup_key: dedupKey, execution_id: (await start()).execution_id };
-  }
+
+/**
+ * The dispatcher's fast path: claims the dedup window and adds the start to
+ * the batch, which writes every start of the dispatch batch at once (see
+ * plugins/workflows/start-batch.ts). Any failure (an unknown workflow) is
+ * thrown: the caller rolls the batch back and redoes it with startForTrigger,
+ * one savepoint per start, so that the failure is recorded alone.
+ */
+export async function queueStart(
+  trx: TenantTransaction, tenantId: string, trigger: TriggerRow, event: CloudEvent, origin: DispatchOrigin, batch: StartBatch,
+): Promise<StartOutcome> {
+  const resolved = resolve(trigger, event);
+  if ('status' in resolved) return resolved;
+  const { dedupKey, inputs } = resolved;
+  if (dedupKey !== null && !(await claim(trx, tenantId, trigger, event, dedupKey))) return { status: 'deduplicated', dedup_key: dedupKey };
+  return { status: 'started', dedup_key: dedupKey, execution_id: batch.add(trigger.target_name, inputs, originOf(trigger, origin, event)).execution_id };
+}
+
+/**
+ * One start under a savepoint: a start that fails for good (an unknown
+ * workflow, bad inputs) is rolled back alone, its dedup claim with it, and
+ * recorded as failed; anything else (the database went away) is thrown.
+ */
+export async function startForTrigger(
+  deps: StartDeps, trx: TenantTransaction, tenantId: string, trigger: TriggerRow, event: CloudEvent, origin: DispatchOrigin,
+): Promise<StartOutcome> {
+  const resolved = resolve(trigger, event);
+  if ('status' in resolved) return resolved;
+  const { dedupKey, inputs } = resolved;
   await sql`SAVEPOINT trigger_start`.execute(trx);
   try {
-    if (dedupKey !== null && !(await claim())) {
+    if (dedupKey !== null && !(await claim(trx, tenantId, trigger, event, dedupKey))) {
       await sql`RELEASE SAVEPOINT trigger_start`.execute(trx);
       return { status: 'deduplicated', dedup_key: dedupKey };
     }
-    const started = await start();
+    const started = await deps.workflows().start(trx, tenantId, trigger.target_name, inputs, originOf(trigger, origin, event));
     await sql`RELEASE SAVEPOINT trigger_start`.execute(trx);
     return { status: 'started', dedup_key: dedupKey, execution_id: started.execution_id };
   } catch (err) {

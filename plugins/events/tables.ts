@@ -76,6 +76,8 @@ export interface TriggersTable {
   active: ColumnType<boolean, boolean | undefined, boolean>;
   dedup_key: ColumnType<string | null, string | null | undefined, string | null>;
   dedup_window_seconds: ColumnType<number, number | undefined, number>;
+  /** Reactive: the workflow.completed/failed events of executions this trigger started do not fire it. */
+  ignore_own_results: ColumnType<boolean, boolean | undefined, boolean>;
   schedule_config: NullableJson<ScheduleConfig>;
   deadman_config: NullableJson<DeadmanConfig>;
   next_fire_at: NullableTimestamp;

@@ -32,9 +32,9 @@ const TRIGGER_NOT_FOUND = (name: string) => notFound(`Trigger not found: ${name}
 const TIMING_FIELDS = ['active', 'kind', 'schedule_config', 'deadman_config'] as const;
 
 function definitionOf(row: TriggerRow): TriggerDefinition {
-  const { name, kind, event_type, event_filter, target_type, target_name, input_mapping, active, dedup_key, dedup_window_seconds } = row;
+  const { name, kind, event_type, event_filter, target_type, target_name, input_mapping, active, dedup_key, dedup_window_seconds, ignore_own_results } = row;
   return {
-    name, kind, event_type, event_filter, target_type, target_name, input_mapping, active, dedup_key, dedup_window_seconds,
+    name, kind, event_type, event_filter, target_type, target_name, input_mapping, active, dedup_key, dedup_window_seconds, ignore_own_results,
     schedule_config: row.schedule_config as Record<string, unknown> | null,
     deadman_config: row.deadman_config as Record<string, unknown> | null,
   };

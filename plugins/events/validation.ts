@@ -46,6 +46,7 @@ export interface TriggerDraft {
   active?: boolean;
   dedup_key?: string | null;
   dedup_window_seconds?: number;
+  ignore_own_results?: boolean;
   schedule_config?: Partial<ScheduleConfig> | null;
   deadman_config?: Partial<DeadmanConfig> | null;
 }
@@ -115,6 +116,7 @@ export function toDefinition(draft: TriggerDraft): TriggerDefinition {
     if (draft.event_filter) {
       problems.push({ field: 'event_filter', message: `applies to reactive triggers only${kind === 'deadman' ? ' (use deadman_config.watch_filter)' : ''}` });
     }
+    if (draft.ignore_own_results) problems.push({ field: 'ignore_own_results', message: 'applies to reactive triggers only' });
     eventType = fired!;
   }
   if (draft.input_mapping !== null && draft.input_mapping !== undefined) checkTemplates(problems, 'input_mapping', draft.input_mapping);
@@ -133,6 +135,7 @@ export function toDefinition(draft: TriggerDraft): TriggerDefinition {
     active: draft.active ?? true,
     dedup_key: draft.dedup_key ?? null,
     dedup_window_seconds: draft.dedup_window_seconds ?? 300,
+    ignore_own_results: draft.ignore_own_results ?? false,
     schedule_config: schedule as Record<string, unknown> | null,
     deadman_config: deadman as Record<string, unknown> | null,
   };

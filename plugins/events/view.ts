@@ -14,6 +14,7 @@ export function triggerView(row: TriggerRow) {
     active: row.active,
     dedup_key: row.dedup_key,
     dedup_window_seconds: row.dedup_window_seconds,
+    ignore_own_results: row.ignore_own_results,
     schedule_config: row.schedule_config,
     deadman_config: row.deadman_config,
     next_fire_at: row.next_fire_at,

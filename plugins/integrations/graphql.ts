@@ -126,9 +126,9 @@ type FunctionsArgs = ConnectionArgs & { source?: string | null; status?: string 
 
 export function resolvers(catalog: CatalogService, registry: FunctionRegistry) {
   async function platformAfter(tenantId: string, after: string | undefined, limit: number): Promise<Node[]> {
-    const all = await registry.list(tenantId);
+    const all = await registry.list(tenantId, { source: 'platform' });
     return all
-      .filter((fn) => fn.source === 'platform' && (after === undefined || fn.name > after))
+      .filter((fn) => after === undefined || fn.name > after)
       .slice(0, limit)
       .map((fn) => ({
         name: fn.name, description: fn.description, source: 'platform', status: 'ACTIVE', parameters: fn.parameters,

@@ -66,7 +66,7 @@ export const plugin = {
         rows.invalidate(tenantId);
       },
       platformNames: async (tenantId) =>
-        new Set((await core.functions.list(tenantId)).filter((fn) => fn.source === 'platform').map((fn) => fn.name)),
+        new Set((await core.functions.list(tenantId, { source: 'platform' })).map((fn) => fn.name)),
       limits: {
         maxSpecBytes: options.maxSpecBytes,
         maxOperations: options.maxOperations,

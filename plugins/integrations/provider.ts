@@ -4,7 +4,7 @@
 // itself re-reads the function in its one query and corrects a stale entry
 // (another process may have re-synced), so the cache only saves a round trip.
 // This process's own changes clear the tenant's entries at once.
-import type { FunctionDefinition, FunctionDescriptor, FunctionProvider } from '../../core/functions/registry.ts';
+import type { FunctionDefinition, FunctionDescriptor, FunctionProvider, FunctionStatus } from '../../core/functions/registry.ts';
 import type { WithTenant } from '../../core/db/tenant.ts';
 import { scopeOf, type Caller, type FreshDefinition } from './calling/caller.ts';
 import { functionsStore } from './store/functions.ts';
@@ -38,8 +38,9 @@ export function createProvider(withTenant: WithTenant, caller: Caller): Integrat
     if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
   };
 
-  const definitionOf = (tenantId: string, name: string, entry: Entry): FunctionDefinition & { source: string } => ({
+  const definitionOf = (tenantId: string, name: string, entry: Entry): FunctionDefinition & { source: string; status: FunctionStatus } => ({
     description: entry.description,
+    status: entry.status,
     parameters: entry.status === 'active' ? entry.json_schema : PERMISSIVE,
     source: entry.source,
     schemaKey: `${entry.id}:${entry.version}:${entry.status}`,
@@ -53,9 +54,9 @@ export function createProvider(withTenant: WithTenant, caller: Caller): Integrat
 
   const provider: FunctionProvider = {
     name: 'integrations',
-    async list(tenantId): Promise<FunctionDescriptor[]> {
-      const rows = await withTenant(tenantId, (trx) => functionsStore.active(trx));
-      return rows.map((row) => ({ name: row.name, description: row.description, parameters: row.json_schema, source: row.source }));
+    async list(tenantId, filter): Promise<FunctionDescriptor[]> {
+      const rows = await withTenant(tenantId, (trx) => functionsStore.described(trx, filter));
+      return rows.map((row) => ({ name: row.name, description: row.description, parameters: row.json_schema, source: row.source, status: row.status }));
     },
     async get(tenantId, name) {
       const key = keyOf(tenantId, name);

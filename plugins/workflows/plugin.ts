@@ -48,6 +48,7 @@ export const plugin = {
 
     const api: WorkflowsApi = {
       start: (trx, tenantId, name, inputs, origin) => runner.start(trx, tenantId, name, inputs, origin),
+      startBatch: (trx, tenantId, names) => runner.startBatch(trx, tenantId, names),
       signal: (tenantId, executionId, signal) => runner.signal(tenantId, executionId, signal),
     };
     server.expose('api', api);

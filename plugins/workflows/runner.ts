@@ -8,24 +8,21 @@
 // locked transaction. A job carries the execution's `step_seq` from when it was
 // enqueued and is ignored unless the execution still stands on that step with
 // that sequence number, so a duplicate or late job never applies twice.
-import { randomUUID } from 'node:crypto';
 import type { CoreServices } from '../../core/plugin-contract.ts';
 import type { TenantTransaction } from '../../core/db/tenant.ts';
 import { isValidTenantAlias } from '../../core/db/tenant.ts';
-import { notFound } from '../../core/errors.ts';
 import { advance, type EngineCommand, type EngineInput, type ExecutionState } from '../../workflows/engine/index.ts';
-import type { SignalInput, StartedExecution, WorkflowOrigin } from './api.ts';
-import { definitionsStore, executionsStore } from './store.ts';
+import type { SignalInput, WorkflowOrigin } from './api.ts';
+import { stepKey, timeoutKey } from './job-names.ts';
+import { openStartBatch, scheduledJobs, startExecution } from './start-batch.ts';
+import { executionsStore } from './store.ts';
 import { EVENT_SOURCE } from './events.ts';
 
-export const START_TASK = 'workflows.start';
-export const STEP_TASK = 'workflows.step';
-export const TIMEOUT_TASK = 'workflows.timeout';
+export { START_TASK, STEP_TASK, TIMEOUT_TASK, stepKey, timeoutKey } from './job-names.ts';
+export { startExecution } from './start-batch.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FINISHED = new Set(['completed', 'failed', 'cancelled']);
-
-export const timeoutKey = (executionId: string, stepId: string) => `wf-timeout:${executionId}:${stepId}`;
 
 export interface StepPayload {
   tenant_id: string;
@@ -56,81 +53,51 @@ export interface TransitionResult {
 
 export type Runner = ReturnType<typeof createRunner>;
 
-type Jobs = Pick<CoreServices['jobs'], 'enqueue' | 'removeJob'>;
+type Jobs = Pick<CoreServices['jobs'], 'enqueueMany' | 'removeJob'>;
 
 /**
  * Turns the job-backed commands of one advance (actions, wait deadlines,
  * cancelled deadlines) into jobs in the transaction; returns the new step
- * sequence number. Events (complete, fail) are the caller's.
+ * sequence number. Events (complete, fail) are the caller's. Removals go
+ * first: the engine voids a deadline or an action (a signal, a cancel) before
+ * it schedules anything new, which may carry the same key (a loop back to the
+ * same WAIT). A voided action's job is the one of the current visit (`seq`):
+ * removed unless it is running (then its result is ignored).
  */
 async function enqueueCommands(
   jobs: Jobs, trx: TenantTransaction, base: { tenant_id: string; execution_id: string }, seq: number,
   commands: EngineCommand[], stepMaxAttempts: number | undefined,
 ): Promise<number> {
   for (const command of commands) {
-    if (command.kind === 'run_action') {
-      seq += 1;
-      await jobs.enqueue(STEP_TASK, { ...base, step_id: command.step_id, seq, handler: command.handler, arguments: command.arguments }, {
-        trx, maxAttempts: stepMaxAttempts,
-      });
-    } else if (command.kind === 'wait') {
-      seq += 1;
-      await jobs.enqueue(TIMEOUT_TASK, { ...base, step_id: command.step_id, seq }, {
-        trx, jobKey: timeoutKey(base.execution_id, command.step_id), runAt: new Date(command.until),
-      });
-    } else if (command.kind === 'cancel_timeout') {
-      await jobs.removeJob(timeoutKey(base.execution_id, command.step_id), trx);
-    }
+    if (command.kind === 'cancel_timeout') await jobs.removeJob(timeoutKey(base.execution_id, command.step_id), trx);
+    if (command.kind === 'cancel_action') await jobs.removeJob(stepKey(base.execution_id, seq), trx);
   }
-  return seq;
-}
-
-const QUIET = new Set<EngineCommand['kind']>(['run_action', 'wait']);
-
-/**
- * Creates an execution in the caller's transaction with a snapshot of the
- * definition. With `inline` (the server), the engine's first advance is taken
- * here when it only schedules work (its first action's job, or a wait's
- * deadline): a start job fewer per execution. Otherwise (the first advance
- * would end the execution and emit its event, or the CLI, which has the queue
- * but no event backend) a start job runs it in the server's workers.
- */
-export async function startExecution(
-  jobs: Jobs, trx: TenantTransaction, tenantId: string, name: string,
-  inputs: Record<string, unknown>, origin: WorkflowOrigin, inline?: { stepMaxAttempts: number },
-): Promise<StartedExecution> {
-  const definition = await definitionsStore.get(trx, name);
-  if (!definition) throw notFound(`Workflow not found: ${name}`, 'WORKFLOW_NOT_FOUND');
-  const id = randomUUID();
-  const snapshot = { name, description: definition.description, steps: definition.steps };
-  const first = inline ? advance(snapshot, null, { kind: 'start', inputs, now: Date.now() }) : undefined;
-  const values = { id, tenant_id: tenantId, workflow_name: name, workflow_version: definition.version, definition: snapshot, inputs, origin };
-  if (first && first.commands.every((command) => QUIET.has(command.kind))) {
-    const base = { tenant_id: tenantId, execution_id: id };
-    const seq = await enqueueCommands(jobs, trx, base, 0, first.commands, inline!.stepMaxAttempts);
-    await executionsStore.insert(trx, { ...values, status: first.state.status, state: first.state, step_seq: seq });
-    return { execution_id: id, workflow_name: name, status: first.state.status };
-  }
-  await executionsStore.insert(trx, values);
-  await jobs.enqueue(START_TASK, { tenant_id: tenantId, execution_id: id }, { trx });
-  return { execution_id: id, workflow_name: name, status: 'running' };
+  const scheduled = scheduledJobs(base, seq, commands, stepMaxAttempts);
+  if (scheduled.jobs.length > 0) await jobs.enqueueMany(scheduled.jobs, trx);
+  return scheduled.seq;
 }
 
 export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'events'>, options: { stepMaxAttempts: number }) {
   const { withTenant, jobs, events } = core;
 
-  /** Turns the commands of one advance into jobs and events; returns the new step sequence number. */
-  async function apply(trx: TenantTransaction, tenantId: string, row: LockedRow, state: ExecutionState, commands: EngineCommand[]) {
-    const seq = await enqueueCommands(jobs, trx, { tenant_id: tenantId, execution_id: row.id }, row.step_seq, commands, options.stepMaxAttempts);
+  /**
+   * The events of an advance (an execution ended). Emitted last in the
+   * transition: emitting holds the tenant's stream row until the commit, and
+   * every emitter of the tenant (and its workflows' ends) waits on that row.
+   */
+  async function emitEnds(trx: TenantTransaction, tenantId: string, row: LockedRow, state: ExecutionState, commands: EngineCommand[]) {
+    // The execution caused these events; its origin may know the depth of the event that started it.
+    const depth = row.origin?.chaindepth;
+    const cause = { execution_id: row.id, ...(typeof depth === 'number' ? { chaindepth: depth } : {}) };
     for (const command of commands) {
       if (command.kind === 'complete') {
         await events.emit(trx, tenantId, {
-          type: 'workflow.completed', source: EVENT_SOURCE,
+          type: 'workflow.completed', source: EVENT_SOURCE, cause,
           data: { execution_id: row.id, workflow_name: row.workflow_name, status: 'completed', context: command.context },
         });
       } else if (command.kind === 'fail') {
         await events.emit(trx, tenantId, {
-          type: 'workflow.failed', source: EVENT_SOURCE,
+          type: 'workflow.failed', source: EVENT_SOURCE, cause,
           data: { execution_id: row.id, workflow_name: row.workflow_name, status: 'failed', error: command.error, step_id: command.step_id ?? null },
         });
       }
@@ -139,11 +106,10 @@ export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'e
     // its end (a parent workflow, an alert) hears it as a failure.
     if (state.status === 'cancelled' && row.status !== 'cancelled') {
       await events.emit(trx, tenantId, {
-        type: 'workflow.failed', source: EVENT_SOURCE,
+        type: 'workflow.failed', source: EVENT_SOURCE, cause,
         data: { execution_id: row.id, workflow_name: row.workflow_name, status: 'cancelled', error: 'cancelled', step_id: row.state?.current ?? null },
       });
     }
-    return seq;
   }
 
   /**
@@ -179,10 +145,11 @@ export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'e
           return { found: true, applied: false };
         }
       }
-      const seq = await apply(trx, tenantId, row, state, commands);
+      const seq = await enqueueCommands(jobs, trx, { tenant_id: tenantId, execution_id: row.id }, row.step_seq, commands, options.stepMaxAttempts);
       await executionsStore.save(trx, row.id, {
         status: state.status, state, step_seq: seq, error: state.error ?? null, finished: FINISHED.has(state.status),
       });
+      await emitEnds(trx, tenantId, row, state, commands);
       return { found: true, applied, state };
     });
   }
@@ -197,6 +164,9 @@ export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'e
 
     start: (trx: TenantTransaction, tenantId: string, name: string, inputs: Record<string, unknown>, origin: WorkflowOrigin) =>
       startExecution(jobs, trx, tenantId, name, inputs, origin, { stepMaxAttempts: options.stepMaxAttempts }),
+
+    startBatch: (trx: TenantTransaction, tenantId: string, names: Iterable<string>) =>
+      openStartBatch(jobs, trx, tenantId, names, { stepMaxAttempts: options.stepMaxAttempts }),
 
     /** Runs the first steps of an execution (a no-op when a signal or cancel started it already). */
     async runStart(payload: { tenant_id: string; execution_id: string }): Promise<void> {

@@ -14,9 +14,11 @@ const steps = Joi.array()
   .min(1)
   .max(500)
   .description(
-    'Steps, run in order unless a step names the next: ACTION {id, type, handler, arguments?, output_key?, next?}, ' +
+    'Steps, run in order unless a step names the next: ACTION {id, type, handler, arguments?, output_key?, next? | end?}, ' +
       'CONDITION {id, type, condition {field, operator, value}, then_step?, else_step?}, ' +
-      'WAIT {id, type, handler: "temporal:wait_for_event", event_type?, event_filter?, timeout_seconds? (60), output_key?, next?}',
+      'WAIT {id, type, handler: "temporal:wait_for_event", event_type?, event_filter?, timeout_seconds? (60), output_key?, next? | end?}. ' +
+      '`next` names the step after this one; `end: true` completes the workflow after it (how a CONDITION branch ends). ' +
+      'A definition whose then_step branch runs on into its else_step target (or the reverse) by list order is refused.',
   );
 
 export const createDefinition = Joi.object({

@@ -2,7 +2,7 @@
 // takes a tenant transaction (row-level security scopes it to the tenant).
 import { sql } from 'kysely';
 import type { TenantTransaction } from '../../core/db/tenant.ts';
-import type { ExecutionState, ExecutionStatus, Step, WorkflowDefinition } from '../../workflows/engine/index.ts';
+import type { ExecutionState, ExecutionStatus, Step } from '../../workflows/engine/index.ts';
 import type { WorkflowOrigin } from './api.ts';
 import './tables.ts';
 
@@ -25,6 +25,11 @@ export const definitionsStore = {
 
   get: (trx: TenantTransaction, name: string) =>
     trx.selectFrom('workflow_definitions').select([...definitionColumns]).where('name', '=', name).executeTakeFirst(),
+
+  getMany: (trx: TenantTransaction, names: string[]) =>
+    names.length === 0
+      ? Promise.resolve([])
+      : trx.selectFrom('workflow_definitions').select([...definitionColumns]).where('name', 'in', names).execute(),
 
   /** Locks the definition while an update compares and writes it. */
   lock: (trx: TenantTransaction, name: string) =>
@@ -65,23 +70,40 @@ function filtered(trx: TenantTransaction, filter: ExecutionFilter) {
   return query;
 }
 
+export interface NewExecution {
+  id: string;
+  tenant_id: string;
+  workflow_name: string;
+  workflow_version: number;
+  /** The definition snapshot, serialized (shared by the executions of one batch). */
+  definitionJson: string;
+  inputs: Record<string, unknown>;
+  origin: WorkflowOrigin;
+  /** Set when the first advance was taken at insert (see start-batch.ts). */
+  status?: ExecutionStatus;
+  state?: ExecutionState;
+  step_seq?: number;
+}
+
 export const executionsStore = {
-  insert: (trx: TenantTransaction, values: {
-    id: string; tenant_id: string; workflow_name: string; workflow_version: number;
-    definition: WorkflowDefinition; inputs: Record<string, unknown>; origin: WorkflowOrigin;
-    /** Set when the first advance was taken at insert (see startExecution). */
-    status?: ExecutionStatus; state?: ExecutionState; step_seq?: number;
-  }) =>
-    trx.insertInto('workflow_executions')
-      .values({
-        ...values,
-        state: values.state ? JSON.stringify(values.state) : null,
-        definition: JSON.stringify(values.definition),
-        inputs: JSON.stringify(values.inputs),
-        origin: JSON.stringify(values.origin),
-      })
-      .returning(['id', 'workflow_name', 'status'])
-      .executeTakeFirstOrThrow(),
+  /** Many executions in one statement (a batch of starts). */
+  insertMany: async (trx: TenantTransaction, rows: NewExecution[]) => {
+    if (rows.length === 0) return;
+    await trx.insertInto('workflow_executions')
+      .values(rows.map(({ definitionJson, ...row }) => ({
+        id: row.id,
+        tenant_id: row.tenant_id,
+        workflow_name: row.workflow_name,
+        workflow_version: row.workflow_version,
+        definition: definitionJson,
+        inputs: JSON.stringify(row.inputs),
+        origin: JSON.stringify(row.origin),
+        status: row.status ?? 'running',
+        state: row.state ? JSON.stringify(row.state) : null,
+        step_seq: row.step_seq ?? 0,
+      })))
+      .execute();
+  },
 
   get: (trx: TenantTransaction, id: string) =>
     trx.selectFrom('workflow_executions').select([...fullColumns]).where('id', '=', id).executeTakeFirst(),

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { startTestPlatform, tenantWithAdmin } from '../harness.ts';
 import { FunctionRegistry } from '../../core/functions/registry.ts';
+import { imported, integrationsFixture, startApiServer } from '../plugins/integrations/helpers.ts';
 
 t.test('functions are listed and called in the caller\'s tenant with validated arguments', async (t) => {
   const tp = await startTestPlatform(t);
@@ -46,7 +47,7 @@ t.test('the registry enforces snake_case names, unique names, and asks providers
   t.throws(() => registry.register('echo_back', { description: '', parameters: {}, handler: async () => 1 }), /already registered/);
   registry.addProvider({
     name: 'imported',
-    list: async (tenantId) => (tenantId === 'acme' ? [{ name: 'acme_get_pet', description: 'Pet', parameters: {}, source: 'petstore' }] : []),
+    list: async (tenantId) => (tenantId === 'acme' ? [{ name: 'acme_get_pet', description: 'Pet', parameters: {}, source: 'petstore', status: 'active' as const }] : []),
     get: async (tenantId, name) =>
       tenantId === 'acme' && name === 'acme_get_pet'
         ? { description: 'Pet', parameters: { properties: { id: { type: 'integer' } }, required: ['id'] }, source: 'petstore', handler: async (args) => ({ pet: args.id }) }
@@ -109,4 +110,54 @@ t.test('calling or listing functions directly needs the admin role: a member emi
     payload: { arguments: { type: 'webhook.received', source: 'admin-call', data: {} } },
   });
   t.equal(asAdmin.status, 200, 'an admin still may');
+});
+
+t.test('the function list filters by source (a spec name or platform) and status, and pages like the other lists', async (t) => {
+  const { tp, token } = await integrationsFixture(t);
+  const api = await startApiServer(t);
+  const spec = (title: string, paths: string[]) => ({
+    openapi: '3.0.3',
+    info: { title, version: '1' },
+    servers: [{ url: api.url }],
+    paths: Object.fromEntries(paths.map((path) => [path, { get: { operationId: `get_${path.slice(1)}`, summary: `Get ${path}` } }])),
+  });
+  await imported(tp, token, { spec: spec('Shop', ['/orders', '/carts']), name: 'shop', prefix: 'shop' });
+  await imported(tp, token, { spec: spec('Pets', ['/pets', '/owners']), name: 'pets', prefix: 'pet' });
+  // Re-imported without /owners: that function is kept, marked removed.
+  await imported(tp, token, { spec: spec('Pets', ['/pets']), name: 'pets', prefix: 'pet' });
+  const list = async (query: string) => {
+    const response = await tp.request({ url: `/api/admin/functions${query}`, token });
+    t.equal(response.status, 200, query);
+    return response.body;
+  };
+  const names = (body: { items: { name: string }[] }) => body.items.map((fn) => fn.name);
+
+  const pets = await list('?source=pets');
+  t.same(names(pets), ['pet_get_pets'], 'only the spec\'s functions, only active ones by default');
+  t.match(pets, { items: [{ source: 'pets', status: 'active' }], total: 1, skip: 0, limit: 50 });
+  t.same(names(await list('?source=pets&status=removed')), ['pet_get_owners']);
+  t.match((await list('?source=pets&status=removed')).items[0], { source: 'pets', status: 'removed' });
+  t.same(names(await list('?source=shop')), ['shop_get_carts', 'shop_get_orders']);
+  t.same(names(await list('?source=nothing-here')), [], 'an unknown source lists nothing');
+
+  const platform = await list('?source=platform');
+  t.ok(platform.items.length > 0);
+  t.ok(platform.items.every((fn: { source: string; status: string }) => fn.source === 'platform' && fn.status === 'active'));
+  t.ok(names(platform).includes('emit_event'));
+  t.same(names(await list('?source=platform&status=removed')), [], 'platform functions are never removed');
+
+  const all = await list('');
+  t.equal(all.total, platform.total + 3, 'every active function: the platform\'s and both specs\'');
+  t.notOk(names(all).includes('pet_get_owners'), 'a removed function is not offered by default');
+  t.same(names(await list('?status=removed')), ['pet_get_owners']);
+
+  const page = await list('?skip=1&limit=2');
+  t.same(names(page), names(all).slice(1, 3));
+  t.match(page, { total: all.total, skip: 1, limit: 2 });
+
+  for (const bad of ['?status=gone', '?source=%20x', '?limit=0', '?limit=501', '?skip=-1', '?bogus=1']) {
+    const response = await tp.request({ url: `/api/admin/functions${bad}`, token });
+    t.equal(response.status, 400, bad);
+    t.equal(response.body.code, 'VALIDATION_FAILED', bad);
+  }
 });

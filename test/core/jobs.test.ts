@@ -77,6 +77,38 @@ t.test('jobs enqueued in a transaction exist only if it commits; job keys replac
   t.equal(removed.rows[0].n, 0, 'a keyed job can be cancelled');
 });
 
+t.test('enqueueMany adds a batch in one call, in the tenant transaction: all or none; a job key replaces, the later spec wins', async (t) => {
+  const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: manifest } });
+  const { core } = tp.platform;
+  await tp.request({ method: 'POST', url: '/api/admin/tenants', token: tp.adminToken, payload: { id: 'batch' } });
+  const jobs = () => sql<{ id: string; queue_name: string | null; key: string | null; max_attempts: number; priority: number; run_at: Date }>`
+    SELECT j.payload->>'id' AS id, q.queue_name, j.key, j.max_attempts, j.priority, j.run_at FROM graphile_worker._private_jobs j
+    LEFT JOIN graphile_worker._private_job_queues q ON q.id = j.job_queue_id ORDER BY 1`.execute(core.db).then((r) => r.rows);
+
+  await t.rejects(core.withTenant('batch', async (trx) => {
+    await core.jobs.enqueueMany([{ name: 'probe_fast', payload: { id: 'gone-1', ms: 0 } }, { name: 'probe_fast', payload: { id: 'gone-2', ms: 0 } }], trx);
+    throw new Error('abort the transaction');
+  }), /abort the transaction/);
+  t.same(await jobs(), [], 'a rolled-back batch leaves no job');
+
+  const later = new Date(Date.now() + 3_600_000);
+  await core.jobs.enqueue('probe_fast', { id: 'keyed-before', ms: 0 }, { jobKey: 'batch-key', runAt: later });
+  await core.withTenant('batch', (trx) => core.jobs.enqueueMany([
+    { name: 'probe_fast', payload: { id: 'plain', ms: 0 } },
+    { name: 'probe_fast', payload: { id: 'queued', ms: 0 }, queue: 'tenant:batch', maxAttempts: 3, priority: -1 },
+    { name: 'probe_fast', payload: { id: 'keyed-1', ms: 0 }, jobKey: 'batch-key', runAt: later },
+    { name: 'probe_fast', payload: { id: 'keyed-2', ms: 0 }, jobKey: 'batch-key', runAt: later },
+  ], trx));
+  await core.jobs.enqueueMany([]);
+  const rows = await jobs();
+  t.same(rows.map((r) => [r.id, r.queue_name, r.key, r.max_attempts, r.priority]), [
+    ['keyed-2', null, 'batch-key', 25, 0],
+    ['plain', null, null, 25, 0],
+    ['queued', 'tenant:batch', null, 3, -1],
+  ], 'one job per key (the pending one replaced by the later spec), the others as given');
+  t.equal(rows[0].run_at.getTime(), later.getTime());
+});
+
 t.test('a job queued behind a running job of its named queue runs when that one completes, not at the next poll', async (t) => {
   // A minute between polls: only the wake-up trigger on graphile-worker's
   // queue table can start the second job within the deadline below.

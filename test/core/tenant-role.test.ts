@@ -39,6 +39,8 @@ t.test('the tenant role is refused the queues, the users table and other roles t
   t.equal(await as('platform_tenant', 'SELECT * FROM graphile_worker.jobs'), denied);
   // What tenant transactions need still works.
   t.equal(await as('platform_tenant', `SELECT platform_add_job('no.such.task', '{}'::json, NULL, now() + interval '1 day', 1, 'hardening-probe', 'replace')`), 'ok');
+  t.equal(await as('platform_tenant', `SELECT platform_add_jobs('[{"identifier": "no.such.task", "payload": {}, "run_at": "2999-01-01T00:00:00Z", "priority": -1}]'::json)`), 'ok');
+  t.equal(await as('platform_tenant', `SELECT graphile_worker.add_jobs(ARRAY[]::graphile_worker.job_spec[])`), denied, "graphile-worker's add_jobs is not callable");
   t.equal(await as('platform_tenant', `SELECT * FROM ingestion_keyword_candidates(to_tsquery('english', 'x'), to_tsquery('portuguese', 'x'), NULL, 10, 10)`), 'ok');
   t.equal(await as('platform_tenant', `SELECT * FROM ingestion_fuzzy_terms(ARRAY['x'], 0.3, 3)`), 'ok');
 
@@ -51,6 +53,7 @@ t.test('the tenant role is refused the queues, the users table and other roles t
   t.equal(await as(other, `SELECT * FROM ingestion_keyword_candidates(to_tsquery('english', 'x'), to_tsquery('portuguese', 'x'), NULL, 10, 10)`), denied);
   t.equal(await as(other, `SELECT * FROM ingestion_fuzzy_terms(ARRAY['x'], 0.3, 3)`), denied);
   t.equal(await as(other, `SELECT platform_add_job('x', '{}'::json, NULL, NULL, 1, NULL, NULL)`), denied);
+  t.equal(await as(other, `SELECT platform_add_jobs('[]'::json)`), denied);
   t.equal(await as(other, `SELECT platform_remove_job('x')`), denied);
 
   // Sending a pg-boss job inside a tenant transaction (what ingestion does) still works.

@@ -6,6 +6,7 @@
 import { evaluateCondition } from './conditions.ts';
 import { matchesFilter } from './filters.ts';
 import { matchesTypePattern } from './patterns.ts';
+import { successorId } from './successors.ts';
 import { resolveTemplates, TemplateTooLongError } from './templates.ts';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from './validate.ts';
 import type {
@@ -33,11 +34,9 @@ class Run {
     return this.definition.steps.find((step) => step.id === id);
   }
 
-  /** The step after `step` in list order, or its explicit `next`. */
+  /** Its explicit `next`, null for `end: true`, else the step after `step` in list order. */
   following(step: Step): string | null {
-    if ('next' in step && step.next) return step.next;
-    const index = this.definition.steps.indexOf(step);
-    return this.definition.steps[index + 1]?.id ?? null;
+    return successorId(this.definition.steps, step);
   }
 
   finishRecord(stepId: string, outcome: StepRecord['outcome'], error?: string): void {
@@ -191,6 +190,7 @@ export function advance(definition: WorkflowDefinition, state: ExecutionState | 
     case 'cancel': {
       if (state.current) run.finishRecord(state.current, 'cancelled');
       if (state.status === 'waiting' && state.current) run.commands.push({ kind: 'cancel_timeout', step_id: state.current });
+      if (state.status === 'running' && state.current) run.commands.push({ kind: 'cancel_action', step_id: state.current });
       run.state.status = 'cancelled';
       run.state.current = null;
       delete run.state.wait;

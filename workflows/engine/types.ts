@@ -11,8 +11,10 @@ export interface ActionStep {
   /** Strings may hold {{path}} templates over the context (`inputs.*`, earlier output keys). */
   arguments?: Record<string, unknown>;
   output_key?: string;
-  /** Step to go to next; the following step in the list when absent. */
+  /** Step to go to next; the following step in the list when absent (and no `end`). */
   next?: string;
+  /** `true`: the workflow completes after this step (ends a CONDITION branch). Excludes `next`. */
+  end?: boolean;
 }
 
 export type ConditionOperator = '==' | '!=' | '>' | '>=' | '<' | '<=' | 'in' | 'contains' | 'exists';
@@ -37,6 +39,7 @@ export interface WaitStep {
   timeout_seconds?: number;
   output_key?: string;
   next?: string;
+  end?: boolean;
 }
 
 export type Step = ActionStep | ConditionStep | WaitStep;
@@ -96,6 +99,8 @@ export type EngineCommand =
   | { kind: 'wait'; step_id: string; event_type?: string; until: number }
   /** A wait was resolved by a signal: its timeout is void. */
   | { kind: 'cancel_timeout'; step_id: string }
+  /** A running action was cancelled: its run_action is void (a call not begun yet need not happen). */
+  | { kind: 'cancel_action'; step_id: string }
   | { kind: 'complete'; context: ExecutionState['context'] }
   | { kind: 'fail'; error: string; step_id?: string };
 

@@ -3,7 +3,8 @@ import { CONDITION_OPERATORS } from './conditions.ts';
 import { validateFilter } from './filters.ts';
 import { isValidTypePattern } from './patterns.ts';
 import { validateTemplates } from './templates.ts';
-import type { WorkflowDefinition } from './types.ts';
+import { branchFallThroughs } from './branches.ts';
+import type { Step, WorkflowDefinition } from './types.ts';
 
 export const WAIT_HANDLER = 'temporal:wait_for_event';
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 60;
@@ -23,9 +24,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 const ALLOWED_FIELDS: Record<string, string[]> = {
-  ACTION: ['id', 'type', 'handler', 'arguments', 'output_key', 'next', 'description'],
+  ACTION: ['id', 'type', 'handler', 'arguments', 'output_key', 'next', 'end', 'description'],
   CONDITION: ['id', 'type', 'condition', 'then_step', 'else_step', 'description'],
-  WAIT: ['id', 'type', 'handler', 'event_type', 'event_filter', 'timeout_seconds', 'output_key', 'next', 'description'],
+  WAIT: ['id', 'type', 'handler', 'event_type', 'event_filter', 'timeout_seconds', 'output_key', 'next', 'end', 'description'],
 };
 
 export function validateDefinition(value: unknown): Result {
@@ -62,6 +63,13 @@ export function validateDefinition(value: unknown): Result {
       if (step[field] === undefined) return;
       if (typeof step[field] !== 'string' || !ids.has(step[field] as string)) at(`${field} must name a step of this workflow`);
     };
+    // ACTION and WAIT: `next` names the step after, `end: true` completes the workflow; at most one of them.
+    const successor = () => {
+      if (step.next === null) at('next must name a step of this workflow (to end the workflow after this step, write "end": true)');
+      else target('next');
+      if (step.end !== undefined && typeof step.end !== 'boolean') at('end must be true or false');
+      if (step.end === true && step.next !== undefined && step.next !== null) at('"next" and "end": true exclude each other');
+    };
     if (step.output_key !== undefined) {
       if (typeof step.output_key !== 'string' || !OUTPUT_KEY.test(step.output_key) || step.output_key === 'inputs') {
         at('output_key must be an identifier other than "inputs"');
@@ -76,7 +84,7 @@ export function validateDefinition(value: unknown): Result {
         if (typeof step.handler !== 'string' || !FUNCTION_NAME.test(step.handler)) at('handler must be a function name (snake_case)');
         if (step.arguments !== undefined && !isObject(step.arguments)) at('arguments must be an object');
         for (const problem of validateTemplates(step.arguments ?? {})) at(`arguments: ${problem}`);
-        target('next');
+        successor();
         break;
       case 'CONDITION': {
         const condition = step.condition;
@@ -113,9 +121,11 @@ export function validateDefinition(value: unknown): Result {
             at(`timeout_seconds must be an integer from 1 to ${MAX_WAIT_TIMEOUT_SECONDS}`);
           }
         }
-        target('next');
+        successor();
         break;
     }
   }
+  // Checked on a definition whose steps are otherwise sound (it follows their targets).
+  if (errors.length === 0) errors.push(...branchFallThroughs(value.steps as Step[]));
   return errors.length ? { ok: false, errors } : { ok: true, definition: value as unknown as WorkflowDefinition };
 }

@@ -19,6 +19,7 @@ export interface TriggerDefinition {
   active: boolean;
   dedup_key: string | null;
   dedup_window_seconds: number;
+  ignore_own_results: boolean;
   schedule_config: Record<string, unknown> | null;
   deadman_config: Record<string, unknown> | null;
 }

@@ -126,9 +126,9 @@ export const functionsStore = {
   get: (trx: TenantTransaction, name: string) =>
     joined(trx).select([...viewColumns, valueSet]).where('f.name', '=', name).executeTakeFirst(),
 
-  /** What the registry lists: the active functions with their argument schemas. */
-  active: (trx: TenantTransaction) =>
-    joined(trx, { status: 'active' }).select(['f.name', 'f.description', 'f.json_schema', 's.name as source']).orderBy('f.name').execute(),
+  /** What the registry lists: functions with their argument schemas (the same filter as `list`). */
+  described: (trx: TenantTransaction, filter: FunctionFilter) =>
+    joined(trx, filter).select(['f.name', 'f.description', 'f.json_schema', 's.name as source', 'f.status']).orderBy('f.name').execute(),
 
   editDescription: (trx: TenantTransaction, name: string, description: string) =>
     trx.updateTable('integration_functions')

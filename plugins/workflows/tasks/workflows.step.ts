@@ -1,7 +1,7 @@
 // `workflows.step`: runs one ACTION step. The function is called outside any
 // transaction (it may open its own or wait on the network), then its result
 // is fed to the engine in a new locked transaction. A job whose step is no
-// longer current (a duplicate, or a late retry) does nothing.
+// longer current (a duplicate, a late retry, a cancelled execution) does nothing.
 //
 // Retries: a function error is retried (with graphile-worker's back-off) while
 // the job has attempts left under `actionAttempts` and the error is not the
@@ -10,6 +10,7 @@
 import type { CoreServices } from '../../../core/plugin-contract.ts';
 import type { FastTaskHandler } from '../../../core/jobs/types.ts';
 import type { EngineInput } from '../../../workflows/engine/index.ts';
+import { stepKey } from '../job-names.ts';
 import type { Runner, StepPayload } from '../runner.ts';
 import { executionsStore } from '../store.ts';
 
@@ -26,8 +27,18 @@ function permanent(err: unknown): boolean {
 export function stepTask(core: CoreServices, runner: Runner, options: { actionAttempts: number }): FastTaskHandler {
   return async (payload: StepPayload, job) => {
     const { tenant_id: tenantId, execution_id: executionId, step_id: stepId } = payload;
-    const row = await core.withTenant(tenantId, (trx) => executionsStore.get(trx, executionId));
-    if (!runner.onStep(row, payload, 'running')) return;
+    // The first run of the step's own job cannot be stale: the execution
+    // stands on the step it was enqueued for until this job's result moves it
+    // on, or a cancel, which removes the job unless it is already running
+    // (then, like any call in flight, its result is ignored). A retry, a copy
+    // or a job of an earlier pass is checked first, and does not even call the
+    // function when the execution has moved on. (The check is a transaction:
+    // three round trips of the dozen or so that one workflow step costs.)
+    const ownFirstRun = job.attempt === 1 && job.jobKey === stepKey(executionId, payload.seq);
+    if (!ownFirstRun) {
+      const row = await core.withTenant(tenantId, (trx) => executionsStore.get(trx, executionId));
+      if (!runner.onStep(row, payload, 'running')) return;
+    }
 
     const logger = core.logger.child({ component: 'workflows', tenant_id: tenantId, execution_id: executionId, step_id: stepId });
     let input: EngineInput;

@@ -51,7 +51,7 @@ export async function emit(tp: TestPlatform, token: string, type: string, data: 
 export async function executionsOf(tp: TestPlatform, token: string, workflow: string) {
   const listed = await tp.request({ url: `/api/admin/executions?workflow=${workflow}&limit=500`, token });
   if (listed.status !== 200) throw new Error(`executions: ${JSON.stringify(listed.body)}`);
-  return listed.body.items as { execution_id: string; origin: { type: string; id?: string } }[];
+  return listed.body.items as { execution_id: string; status: string; origin: { type: string; id?: string } }[];
 }
 
 export async function execution(tp: TestPlatform, token: string, id: string) {

@@ -90,6 +90,35 @@ t.test('CONDITION steps branch on the context', async (t) => {
   t.equal((await probeCalls(tp, 'small')).length, 1);
 });
 
+t.test('CONDITION branches: one falling into the other is refused with the fix; "end": true ends a branch', async (t) => {
+  const tp = await startWorkflowsPlatform(t);
+  const a = await tenantWithAdmin(tp, 'wf-branch-end');
+  const check = { id: 'check', type: 'CONDITION', condition: { field: 'inputs.ok', operator: '==', value: true }, then_step: 'yes', else_step: 'no' };
+  const yes = { id: 'yes', type: 'ACTION', handler: 'probe_record', arguments: { label: 'end-yes' }, output_key: 'yes' };
+  const no = { id: 'no', type: 'ACTION', handler: 'probe_record', arguments: { label: 'end-no' }, output_key: 'no' };
+
+  const refused = await tp.request({ method: 'POST', url: '/api/admin/workflows', token: a.token, payload: { name: 'both-run', steps: [check, yes, no] } });
+  t.equal(refused.status, 400);
+  t.equal(refused.body.code, 'INVALID_DEFINITION');
+  t.match(refused.body.errors, [/step "check": the then_step branch \("yes"\) runs on into the else_step target "no".*give step "yes" an explicit "next".*or "end": true/]);
+  t.equal((await tp.request({ url: '/api/admin/workflows/both-run', token: a.token })).status, 404, 'nothing was stored');
+  const nullNext = await tp.request({ method: 'POST', url: '/api/admin/workflows', token: a.token, payload: { name: 'null-next', steps: [check, { ...yes, next: null }, no] } });
+  t.equal(nullNext.status, 400);
+  t.match(nullNext.body.errors, [/step "yes": next must name a step of this workflow \(to end the workflow after this step, write "end": true\)/]);
+
+  await defineWorkflow(tp, a.token, { name: 'one-branch', steps: [check, { ...yes, end: true }, no] });
+  const stored = await tp.request({ url: '/api/admin/workflows/one-branch', token: a.token });
+  t.equal(stored.body.steps[1].end, true, 'end is stored with the step');
+  const then = await settled(tp, a.token, await execute(tp, a.token, 'one-branch', { ok: true }));
+  t.equal(then.status, 'completed');
+  t.same(then.steps.map((s: { step_id: string; status: string }) => [s.step_id, s.status]), [['check', 'then'], ['yes', 'completed']]);
+  t.ok(then.context.yes && !('no' in then.context), 'only the then branch ran');
+  const otherwise = await settled(tp, a.token, await execute(tp, a.token, 'one-branch', { ok: false }));
+  t.same(otherwise.steps.map((s: { step_id: string; status: string }) => [s.step_id, s.status]), [['check', 'else'], ['no', 'completed']]);
+  t.equal((await probeCalls(tp, 'end-yes')).length, 1);
+  t.equal((await probeCalls(tp, 'end-no')).length, 1);
+});
+
 t.test('a failing action fails the execution: client errors at once, other errors after actionAttempts', async (t) => {
   const tp = await startWorkflowsPlatform(t);
   const a = await tenantWithAdmin(tp, 'wf-fail');
@@ -262,6 +291,24 @@ t.test('a step job run twice does not apply its result twice', async (t) => {
   t.equal((await probeCalls(tp, 'dup-slow')).length, 2, 'no third call');
   t.same(await getExecution(tp, a.token, id), before, 'the execution is untouched');
   t.equal((await recordedEvents(tp, { tenant: 'wf-dup', type: 'workflow.completed' })).length, 1, 'completed once');
+});
+
+t.test('cancelling a running execution removes its pending step job: the action is never called', async (t) => {
+  // Workers off until the cancel is done: the step job is pending, not running.
+  const tp = await startWorkflowsPlatform(t, { listen: false });
+  const a = await tenantWithAdmin(tp, 'wf-cancel-action');
+  await defineWorkflow(tp, a.token, { name: 'call', steps: [{ id: 'call', type: 'ACTION', handler: 'probe_record', arguments: { label: 'never-called' } }] });
+  const id = await execute(tp, a.token, 'call');
+  t.match(await stepJob(tp, id), { execution_id: id, step_id: 'call', seq: 1 }, 'the step job is queued');
+  const cancelled = await tp.request({ method: 'POST', url: `/api/admin/executions/${id}/cancel`, token: a.token });
+  t.equal(cancelled.status, 200);
+  t.match(cancelled.body, { status: 'cancelled', steps: [{ step_id: 'call', status: 'cancelled' }] });
+  t.equal(await stepJob(tp, id), undefined, 'the cancel removed the step job');
+  await tp.platform.start();
+  const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'workflows.step'`.execute(tp.platform.core.db);
+  t.equal(rows[0].n, 0);
+  t.same(await probeCalls(tp, 'never-called'), [], 'the action was not called');
+  t.match(await getExecution(tp, a.token, id), { status: 'cancelled' });
 });
 
 t.test('another tenant can neither read nor signal nor cancel an execution', async (t) => {

@@ -132,6 +132,86 @@ export const cases: EngineCase[] = [
     },
   },
   {
+    name: 'a branch ends at "end": true or goes on at its "next"; only one CONDITION branch runs',
+    fn() {
+      const def = definition([
+        { id: 'check', type: 'CONDITION', condition: { field: 'inputs.ok', operator: '==', value: true }, then_step: 'yes', else_step: 'no' },
+        { id: 'yes', type: 'ACTION', handler: 'log', end: true },
+        { id: 'no', type: 'WAIT', handler: 'temporal:wait_for_event', timeout_seconds: 5, next: 'after' },
+        { id: 'skipped', type: 'ACTION', handler: 'log' },
+        { id: 'after', type: 'ACTION', handler: 'log', end: false },
+      ]);
+      const ran = (inputs: Record<string, unknown>, feed: (started: { commands: unknown[] }) => EngineInput[]) => {
+        const [started] = drive(def, [{ kind: 'start', inputs, now: T0 }]);
+        const results = drive(def, [{ kind: 'start', inputs, now: T0 }, ...feed(started)]);
+        const last = results.at(-1)!;
+        return { state: last.state, commands: results.flatMap((r) => r.commands), steps: last.state.history.map((h) => `${h.step_id}:${h.outcome}`) };
+      };
+      const yes = ran({ ok: true }, () => [{ kind: 'step_result', step_id: 'yes', ok: true, output: null, now: T0 + 1 }]);
+      assert.equal(yes.state.status, 'completed');
+      assert.deepEqual(yes.steps, ['check:then', 'yes:completed'], 'the then branch ends at its end: true; "no" never runs');
+      assert.equal(yes.commands.filter((c) => (c as { kind: string }).kind === 'run_action').length, 1);
+
+      const no = ran({ ok: false }, () => [
+        { kind: 'timeout', step_id: 'no', now: T0 + 5000 },
+        { kind: 'step_result', step_id: 'after', ok: true, output: null, now: T0 + 5001 },
+      ]);
+      assert.equal(no.state.status, 'completed');
+      assert.deepEqual(no.steps, ['check:else', 'no:timeout', 'after:completed'], 'a WAIT\'s next skips "skipped"; end: false is list order (the last step)');
+    },
+  },
+  {
+    name: 'validation refuses a CONDITION branch that runs on into the other branch\'s target, naming the steps and the fix',
+    fn() {
+      const cond = { id: 'check', type: 'CONDITION', condition: { field: 'inputs.ok', operator: '==', value: true }, then_step: 'yes', else_step: 'no' };
+      const errorsOf = (steps: unknown[]) => {
+        const result = validateDefinition({ name: 'test-flow', steps });
+        return result.ok ? [] : result.errors;
+      };
+      const fallsThrough = errorsOf([cond, { id: 'yes', type: 'ACTION', handler: 'log' }, { id: 'no', type: 'ACTION', handler: 'log' }]);
+      assert.equal(fallsThrough.length, 1);
+      assert.match(fallsThrough[0], /^step "check": the then_step branch \("yes"\) runs on into the else_step target "no" because "yes" is followed by "no" in list order/);
+      assert.match(fallsThrough[0], /give step "yes" an explicit "next" \(the step after the branch\) or "end": true/);
+
+      // Through a chain: yes → (next) mid, and mid is followed by "no" in the list.
+      const viaNext = errorsOf([
+        cond,
+        { id: 'yes', type: 'ACTION', handler: 'log', next: 'mid' },
+        { id: 'mid', type: 'WAIT', handler: 'temporal:wait_for_event' },
+        { id: 'no', type: 'ACTION', handler: 'log' },
+      ]);
+      assert.match(viaNext.join('\n'), /then_step branch \("yes"\) runs on into the else_step target "no" because "mid" is followed by "no"/);
+
+      // The else branch running on into the then target is the same mistake.
+      const elseFirst = errorsOf([cond, { id: 'no', type: 'ACTION', handler: 'log' }, { id: 'yes', type: 'ACTION', handler: 'log' }]);
+      assert.match(elseFirst.join('\n'), /^step "check": the else_step branch \("no"\) runs on into the then_step target "yes"/);
+
+      // Explicit successors are what the author meant; a left-out branch continues in list order by design.
+      assert.deepEqual(errorsOf([cond, { id: 'yes', type: 'ACTION', handler: 'log', next: 'no' }, { id: 'no', type: 'ACTION', handler: 'log' }]), []);
+      assert.deepEqual(errorsOf([cond, { id: 'yes', type: 'ACTION', handler: 'log', end: true }, { id: 'no', type: 'ACTION', handler: 'log' }]), []);
+      assert.deepEqual(errorsOf([
+        { id: 'check', type: 'CONDITION', condition: { field: 'inputs.ok', operator: 'exists' }, else_step: 'done' },
+        { id: 'work', type: 'ACTION', handler: 'log' },
+        { id: 'done', type: 'ACTION', handler: 'log' },
+      ]), []);
+      // A branch that loops on itself is followed once, not forever.
+      assert.deepEqual(errorsOf([cond, { id: 'yes', type: 'ACTION', handler: 'log', next: 'yes' }, { id: 'no', type: 'ACTION', handler: 'log' }]), []);
+
+      const misuse = errorsOf([
+        { id: 'a', type: 'ACTION', handler: 'log', next: null },
+        { id: 'b', type: 'ACTION', handler: 'log', next: 'a', end: true },
+        { id: 'c', type: 'WAIT', handler: 'temporal:wait_for_event', end: 'yes' },
+        { id: 'd', type: 'CONDITION', condition: { field: 'x', operator: 'exists' }, end: true },
+      ]);
+      for (const expected of [
+        /^step "a": next must name a step of this workflow \(to end the workflow after this step, write "end": true\)/,
+        /^step "b": "next" and "end": true exclude each other/,
+        /^step "c": end must be true or false/,
+        /^step "d": unknown field "end" for a CONDITION step/,
+      ]) assert.ok(misuse.some((error) => expected.test(error)), `expected ${expected} in ${JSON.stringify(misuse)}`);
+    },
+  },
+  {
     name: 'a WAIT resolved by a matching signal stores the 2.8 result and cancels its timeout',
     fn() {
       const def = definition([
@@ -233,6 +313,21 @@ export const cases: EngineCase[] = [
       assert.equal(cancelled.state.status, 'cancelled');
       assert.deepEqual(cancelled.commands, [{ kind: 'cancel_timeout', step_id: 'wait' }]);
       assert.equal(advance(def, cancelled.state, signal('a.b', {}, T0 + 2)).applied, false);
+    },
+  },
+  {
+    name: 'cancel of a running action voids its run_action; its late result changes nothing',
+    fn() {
+      const def = definition([{ id: 'call', type: 'ACTION', handler: 'log' }, { id: 'after', type: 'ACTION', handler: 'log' }]);
+      const [, cancelled, late] = drive(def, [
+        { kind: 'start', inputs: {}, now: T0 },
+        { kind: 'cancel', now: T0 + 1 },
+        { kind: 'step_result', step_id: 'call', ok: true, output: 1, now: T0 + 2 },
+      ]);
+      assert.equal(cancelled.state.status, 'cancelled');
+      assert.deepEqual(cancelled.commands, [{ kind: 'cancel_action', step_id: 'call' }]);
+      assert.equal(late.applied, false);
+      assert.equal(late.state.status, 'cancelled');
     },
   },
   {
