@@ -405,10 +405,10 @@ t.test('service tokens: issuer, audience and lifetime', async (t) => {
   await tenantWithAdmin(listed, 'sc-b');
   const to = async (token: string) => (await listed.request({ url: '/api/me', token, tenant: 'sc-b' })).status;
   const key = listed.env.SERVICE_JWT_SECRET!;
-  t.equal(await to(await serviceJwt(key, 's', { iss: 'billing', aud: 'platform-eu', exp: now + 60 })), 200, 'any listed issuer, the configured audience');
-  t.equal(await to(await serviceJwt(key, 's', { iss: 'platform-service', aud: 'platform-eu', exp: now + 60 })), 401, 'the default issuer is no longer listed');
-  t.equal(await to(await serviceJwt(key, 's', { iss: 'ingest', aud: AUD, exp: now + 60 })), 401, 'the default audience no longer names this platform');
-  t.equal(await to(await serviceJwt(key, 's', { iss: 'ingest', aud: 'platform-eu', exp: now + 61 })), 401, 'over SERVICE_JWT_MAX_TTL=60');
+  t.equal(await to(await serviceJwt(key, 's', { iss: 'billing', aud: 'platform-eu', iat: now, exp: now + 60 })), 200, 'any listed issuer, the configured audience');
+  t.equal(await to(await serviceJwt(key, 's', { iss: 'platform-service', aud: 'platform-eu', iat: now, exp: now + 60 })), 401, 'the default issuer is no longer listed');
+  t.equal(await to(await serviceJwt(key, 's', { iss: 'ingest', aud: AUD, iat: now, exp: now + 60 })), 401, 'the default audience no longer names this platform');
+  t.equal(await to(await serviceJwt(key, 's', { iss: 'ingest', aud: 'platform-eu', iat: now, exp: now + 61 })), 401, 'over SERVICE_JWT_MAX_TTL=60');
 });
 
 t.test('API keys', async (t) => {
