@@ -8,7 +8,8 @@ import type { DestinationStream, Logger } from 'pino';
 import { loadConfig, type PlatformConfig } from './config.ts';
 import { createLogger } from './logging.ts';
 import { onDroppedPattern } from './json-schema.ts';
-import { readManifest, resolvePlugins } from './manifest.ts';
+import { readManifest } from './manifest.ts';
+import { migrationSourcesOf, resolvePlugins } from './plugin-loader.ts';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
@@ -30,7 +31,6 @@ import { registerTextGuard } from './http/text-guard.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import type { CoreServices } from './plugin-contract.ts';
-import { SQL_DIR } from './paths.ts';
 
 export interface PlatformOptions {
   config?: PlatformConfig;
@@ -72,7 +72,8 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
     const masterKey = await loadMasterKey(config.masterKey, config.dataDir, Boolean(embedded));
     const database = openDatabase(databaseUrl, embedded ? 8 : 20);
     cleanups.unshift(() => database.close());
-    await migrate(database.pool, SQL_DIR);
+    const migrations = migrationSourcesOf(plugins);
+    await migrate(database.pool, migrations);
 
     const jobs = new JobService({
       pool: database.pool,
@@ -170,7 +171,7 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
     registerAuth(server, { tokens, adminTokenHash, resolveApiKey: () => apiKeyResolver });
     registerTenantContext(server, (id) => core.tenants.exists(id));
     await registerOpenApi(server, VERSION);
-    registerOps(server, { pool: database.pool, migrationsDir: SQL_DIR, masterKeyPresent: () => masterKey.length === 32 });
+    registerOps(server, { pool: database.pool, migrations, masterKeyPresent: () => masterKey.length === 32 });
     registerMetrics(server, () => jobs.counts(), config.metricsToken);
     registerFunctionRoutes(server, core.functions, core.withTenant, logger);
     core.graphql.registerRoute(server);

@@ -3,7 +3,8 @@
 // (tenants, clients, users, tokens, api-keys). Prints JSON with --json.
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from '../config.ts';
-import { readManifest, resolvePlugins, ManifestError } from '../manifest.ts';
+import { readManifest, ManifestError } from '../manifest.ts';
+import { resolvePlugins } from '../plugin-loader.ts';
 import { MigrationError } from '../db/migrate.ts';
 import { EmbeddedBusyError } from '../db/embedded.ts';
 import { openCliContext } from './context.ts';

@@ -8,7 +8,8 @@ import { EmbeddedBusyError, runningEmbeddedUrl, startEmbeddedDatabase } from '..
 import { createSecretBox, loadMasterKey } from '../secrets.ts';
 import { TokenService } from '../auth/tokens.ts';
 import { TenantDirectory } from '../tenants.ts';
-import { SQL_DIR } from '../paths.ts';
+import { readManifest } from '../manifest.ts';
+import { migrationSourcesOf, resolvePlugins } from '../plugin-loader.ts';
 import type { CoreServices } from '../plugin-contract.ts';
 import { JobService } from '../jobs/index.ts';
 import type { JobsApi } from '../jobs/types.ts';
@@ -50,7 +51,8 @@ export async function openCliContext(config: PlatformConfig = loadConfig()): Pro
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!url) ({ url, stop: stopEmbedded } = await embeddedUrl(config.dataDir));
   const database = openDatabase(url, 4);
-  await migrate(database.pool, SQL_DIR);
+  const plugins = await resolvePlugins(await readManifest(config.manifestPath, config.env), config.rootDir);
+  await migrate(database.pool, migrationSourcesOf(plugins));
   const secrets = createSecretBox(await loadMasterKey(config.masterKey, config.dataDir, !config.databaseUrl));
   const tokens = new TokenService({
     issuer: config.tokenIssuer,

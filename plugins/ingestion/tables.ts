@@ -1,4 +1,4 @@
-// kysely types of the ingestion tables (sql/0040_ingestion.sql), added to the
+// kysely types of the ingestion tables (sql/0001_init.sql), added to the
 // core Database interface by declaration merging.
 import type { ColumnType, Generated } from 'kysely';
 

@@ -1,4 +1,4 @@
-// kysely types of the workflows tables (sql/0020_workflows.sql), added to the
+// kysely types of the workflows tables (sql/0001_init.sql), added to the
 // core Database interface by declaration merging.
 import type { ColumnType, Generated } from 'kysely';
 import type { ExecutionState, ExecutionStatus, Step, WorkflowDefinition } from '../../workflows/engine/index.ts';

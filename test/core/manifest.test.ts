@@ -1,7 +1,8 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { parseWithEnv, readManifest, resolvePlugins } from '../../core/manifest.ts';
+import { parseWithEnv, readManifest } from '../../core/manifest.ts';
+import { resolvePlugins } from '../../core/plugin-loader.ts';
 import { ROOT_DIR } from '../../core/paths.ts';
 
 const fixture = (name: string) => path.join(ROOT_DIR, 'test', 'fixtures', 'manifests', `${name}.yaml`);

@@ -1,15 +1,19 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import pg from 'pg';
-import { createTestDatabase } from '../harness.ts';
+import { createTestDatabase, startTestPlatform, type Tap } from '../harness.ts';
 import { readMigrations } from '../../core/db/migrate.ts';
-import { ROOT_DIR, SQL_DIR } from '../../core/paths.ts';
+import { readManifest } from '../../core/manifest.ts';
+import { migrationSourcesOf, resolvePlugins } from '../../core/plugin-loader.ts';
+import { ROOT_DIR } from '../../core/paths.ts';
+import { buildLegacyDatabase } from '../fixtures/legacy-sql/legacy-database.ts';
 
 function migrateInChild(databaseUrl: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['core/cli/bin.ts', 'migrate'], {
       cwd: ROOT_DIR,
-      env: { ...process.env, DATABASE_URL: databaseUrl, PLATFORM_MASTER_KEY: 'a'.repeat(64) },
+      env: { ...process.env, DATABASE_URL: databaseUrl, PLATFORM_MASTER_KEY: 'a'.repeat(64), PLATFORM_MANIFEST: 'manifests/default.yaml' },
     });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
@@ -18,27 +22,94 @@ function migrateInChild(databaseUrl: string): Promise<{ code: number | null; out
   });
 }
 
-t.test('two processes migrating one fresh database at once both succeed, each migration applied once', async (t) => {
+/** Every migration of core and of the default manifest's plugins, as `plugin/name`, in the order applied. */
+async function expectedLedger(): Promise<string[]> {
+  const plugins = await resolvePlugins(await readManifest(path.join(ROOT_DIR, 'manifests', 'default.yaml'), {}), ROOT_DIR);
+  const all: string[] = [];
+  for (const source of migrationSourcesOf(plugins)) {
+    for (const migration of await readMigrations(source.dir)) all.push(`${source.plugin}/${migration.name}`);
+  }
+  return all;
+}
+
+async function connect(t: Tap, url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {}); // the database is dropped WITH (FORCE) at teardown
+  await client.connect();
+  t.teardown(() => client.end());
+  return client;
+}
+
+const ledger = async (client: pg.Client) =>
+  (await client.query(`SELECT plugin || '/' || name AS key, checksum, applied_at FROM platform_migrations ORDER BY applied_at, plugin, name`)).rows;
+
+t.test('two processes migrating one fresh database at once both succeed, each migration applied once, per plugin', async (t) => {
   const url = await createTestDatabase(t);
   const results = await Promise.all([migrateInChild(url), migrateInChild(url)]);
   for (const result of results) t.equal(result.code, 0, result.output);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  t.teardown(() => client.end());
-  const { rows } = await client.query('SELECT name FROM platform_migrations ORDER BY name');
-  t.same(rows.map((r) => r.name), (await readMigrations(SQL_DIR)).map((m) => m.name));
+  const client = await connect(t, url);
+  const rows = await ledger(client);
+  const expected = await expectedLedger();
+  t.same(rows.map((r) => r.key).sort(), [...expected].sort(), 'one ledger row per migration of core and of each plugin');
+  t.ok(expected.indexOf('core/0004_job_workers.sql') < expected.indexOf('workflows/0001_init.sql'), 'core comes first');
+  t.ok(expected.indexOf('workflows/0001_init.sql') < expected.indexOf('events/0001_init.sql'), 'a plugin comes after those it depends on');
+  t.ok(expected.includes('chat/0002_session_owner.sql') && expected.includes('webhooks/0002_replay.sql'), 'numbered within the plugin');
   const extensions = await client.query(`SELECT extname FROM pg_extension WHERE extname IN ('vector', 'pg_trgm') ORDER BY 1`);
   t.same(extensions.rows.map((r) => r.extname), ['pg_trgm', 'vector']);
 });
 
-t.test('a migration edited after it was applied stops the boot with a clear message', async (t) => {
+t.test('a migration edited after it was applied stops the boot with a clear message naming plugin and file', async (t) => {
   const url = await createTestDatabase(t);
   t.equal((await migrateInChild(url)).code, 0);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(`UPDATE platform_migrations SET checksum = 'changed' WHERE name = '0001_core.sql'`);
-  await client.end();
+  const client = await connect(t, url);
+  await client.query(`UPDATE platform_migrations SET checksum = 'changed' WHERE plugin = 'events' AND name = '0001_init.sql'`);
   const again = await migrateInChild(url);
   t.equal(again.code, 1);
-  t.match(again.output, /^error: migration 0001_core\.sql was changed after it was applied/m);
+  t.match(again.output, /^error: migration events\/0001_init\.sql was changed after it was applied/m);
+  t.equal(again.output.trim().split('\n').length, 1, 'one line');
+});
+
+t.test('a database created with the flat sql/ numbering boots: its ledger is mapped per plugin, nothing is applied again, its data is served', async (t) => {
+  const url = await createTestDatabase(t);
+  const client = await connect(t, url);
+  const legacyNames = await buildLegacyDatabase(client);
+  t.ok(legacyNames.includes('0071_chat_session_owner.sql'));
+  await client.query(`INSERT INTO tenants (id, display_name) VALUES ('legacy', 'Legacy')`);
+  await client.query(`INSERT INTO workflow_definitions (tenant_id, name, description, steps)
+    VALUES ('legacy', 'kept', 'made before the upgrade', '[{"id": "a", "type": "ACTION", "handler": "log", "output_key": "x"}]')`);
+  const before = (await client.query('SELECT name, applied_at FROM platform_migrations ORDER BY name')).rows;
+
+  // Two processes meet the old ledger at once: one renames it, the other waits and finds it done.
+  const results = await Promise.all([migrateInChild(url), migrateInChild(url)]);
+  for (const result of results) t.equal(result.code, 0, result.output);
+  const after = await ledger(client);
+  t.same(after.map((r) => r.key).sort(), (await expectedLedger()).sort(), 'every old row now names its plugin and file');
+  t.same(after.map((r) => r.applied_at.getTime()).sort(), before.map((r) => r.applied_at.getTime()).sort(), 'no migration was applied again');
+  t.same(after.find((r) => r.key === 'chat/0002_session_owner.sql')?.checksum, (await readMigrations(path.join(ROOT_DIR, 'plugins', 'chat', 'sql')))[1].checksum);
+
+  const tp = await startTestPlatform(t, { databaseUrl: url });
+  const listed = await tp.request({ url: '/api/admin/workflows', token: tp.adminToken, tenant: 'legacy' });
+  t.equal(listed.status, 200);
+  t.same(listed.body.items.map((w: { name: string; description: string }) => [w.name, w.description]), [['kept', 'made before the upgrade']]);
+  const ready = await tp.request({ url: '/readyz', token: tp.adminToken });
+  t.same(ready.body.checks.migrations, 'ok', 'nothing pending');
+});
+
+t.test('an old ledger row whose file was edited, or that this version does not know, is refused with one line', async (t) => {
+  const edited = await createTestDatabase(t);
+  const client = await connect(t, edited);
+  await buildLegacyDatabase(client);
+  await client.query(`UPDATE platform_migrations SET checksum = 'changed' WHERE name = '0031_webhooks_replay.sql'`);
+  const refused = await migrateInChild(edited);
+  t.equal(refused.code, 1);
+  t.match(refused.output, /^error: migration webhooks\/0002_replay\.sql \(formerly 0031_webhooks_replay\.sql\) was changed after it was applied/m);
+  t.equal((await client.query(`SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'platform_migrations' AND column_name = 'plugin'`)).rows[0].n, 0, 'the ledger is left as it was');
+
+  const unreleased = await createTestDatabase(t);
+  const other = await connect(t, unreleased);
+  await buildLegacyDatabase(other);
+  await other.query(`INSERT INTO platform_migrations (name, checksum) VALUES ('0099_unreleased.sql', 'x')`);
+  const unknown = await migrateInChild(unreleased);
+  t.equal(unknown.code, 1);
+  t.match(unknown.output, /^error: the migration ledger names 0099_unreleased\.sql, which this version does not know/m);
 });
