@@ -106,13 +106,14 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
       oidcAudience: config.oidcAudience,
     });
     let apiKeyResolver: ApiKeyResolver | undefined;
+    const events = new EventHub(logger);
     const core: CoreServices = {
       config,
       db: database.db,
       pool: database.pool,
       withTenant: createWithTenant(database.db),
       jobs,
-      events: new EventHub(logger),
+      events,
       functions: new FunctionRegistry(),
       graphql: new GraphqlFacade(),
       auth: {
@@ -175,7 +176,21 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
     registerMetrics(server, () => jobs.counts(), config.metricsToken);
     registerFunctionRoutes(server, core.functions, core.withTenant, logger);
     core.graphql.registerRoute(server);
-    await server.register({ plugin: { name: 'core', version: VERSION, register: (s) => s.expose('services', core) } });
+    const scoped = new Map<string, CoreServices>();
+    const forPlugin = (name: string) => {
+      let view = scoped.get(name);
+      if (!view) scoped.set(name, (view = { ...core, events: events.forPlugin(name) }));
+      return view;
+    };
+    await server.register({
+      plugin: {
+        name: 'core', version: VERSION,
+        register: (s) => {
+          s.expose('services', core);
+          s.expose('forPlugin', forPlugin);
+        },
+      },
+    });
 
     for (const plugin of plugins) {
       await server.register({ plugin: plugin.module.plugin, options: plugin.options });

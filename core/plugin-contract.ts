@@ -10,7 +10,7 @@ import type { PlatformConfig } from './config.ts';
 import type { Database } from './db/types.ts';
 import type { WithTenant } from './db/tenant.ts';
 import type { JobsApi } from './jobs/types.ts';
-import type { EventHub } from './events.ts';
+import type { EventsApi } from './events.ts';
 import type { FunctionRegistry } from './functions/registry.ts';
 import type { GraphqlFacade } from './graphql/facade.ts';
 import type { TokenService } from './auth/tokens.ts';
@@ -25,7 +25,7 @@ export interface CoreServices {
   pool: pg.Pool;
   withTenant: WithTenant;
   jobs: JobsApi;
-  events: EventHub;
+  events: EventsApi;
   functions: FunctionRegistry;
   graphql: GraphqlFacade;
   auth: { tokens: TokenService; setApiKeyResolver(resolver: ApiKeyResolver): void };
@@ -48,12 +48,18 @@ export interface PlatformPluginModule {
 declare module '@hapi/hapi' {
   interface PluginProperties {
     // Exposed under a key: hapi deep-merges (clones) objects passed to expose() whole.
-    core: { services: CoreServices };
+    core: { services: CoreServices; forPlugin(name: string): CoreServices };
   }
 }
 
+/**
+ * The core's services as the calling plugin sees them: called with the
+ * server a plugin's register receives, what it declares (event types) is
+ * recorded under that plugin's name.
+ */
 export function coreOf(server: Server): CoreServices {
-  const core = server.plugins.core?.services;
+  const core = server.plugins.core;
   if (!core) throw new Error('the core is not registered on this server');
-  return core;
+  const plugin = server.realm.plugin;
+  return plugin ? core.forPlugin(plugin) : core.services;
 }

@@ -7,6 +7,7 @@ import { readManifest, ManifestError } from '../manifest.ts';
 import { resolvePlugins } from '../plugin-loader.ts';
 import { MigrationError } from '../db/migrate.ts';
 import { EmbeddedBusyError } from '../db/embedded.ts';
+import { PluginContractError } from '../contract-error.ts';
 import { openCliContext } from './context.ts';
 import { UsageError, type CliCommand } from './commands.ts';
 
@@ -92,7 +93,7 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   const known = err instanceof ConfigError || err instanceof ManifestError || err instanceof MigrationError || err instanceof UsageError
-    || err instanceof EmbeddedBusyError;
+    || err instanceof EmbeddedBusyError || err instanceof PluginContractError;
   const boom = err as { isBoom?: boolean; output?: { payload: { message: string; code?: string } } };
   if (known) console.error(`error: ${(err as Error).message}`);
   else if (boom.isBoom) console.error(`error: ${boom.output!.payload.message}${boom.output!.payload.code ? ` (${boom.output!.payload.code})` : ''}`);

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from '@hapi/hapi';
 import { coreOf } from '../../core/plugin-contract.ts';
 import { createAgentsService, type AgentsService } from './agents/service.ts';
+import { EVENT_TYPES } from './event-types.ts';
 import { emitterOf } from './events.ts';
 import { createOpenAiClient } from './model/openai-client.ts';
 import { chatLimitsFrom, defaultOptions, modelSettingsFrom, optionsSchema, type ChatOptions } from './options.ts';
@@ -51,6 +52,7 @@ export const plugin = {
   dependencies: ['tenancy'],
   async register(server: Server, given: Partial<ChatOptions>) {
     const core = coreOf(server);
+    core.events.registerTypes(EVENT_TYPES);
     const options: ChatOptions = { ...defaultOptions, ...given };
     const settings = modelSettingsFrom(core.config.env);
     const limits = chatLimitsFrom(core.config.env);

@@ -9,6 +9,7 @@ import type { CliCommand } from '../../core/cli/commands.ts';
 import { UsageError } from '../../core/cli/commands.ts';
 import type { CliCore } from '../../core/cli/context.ts';
 import { createLogger } from '../../core/logging.ts';
+import { EventHub } from '../../core/events.ts';
 import { createContext } from './context.ts';
 import { BACKFILL_TASK, tenantQueue } from './jobs.ts';
 import { defaultOptions } from './options.ts';
@@ -28,7 +29,8 @@ function services(core: CliCore) {
     workflows: () => {
       throw new UsageError('starting workflows needs the server: this command should have gone through it');
     },
-    registry: createTypeRegistry(),
+    // No plugin registers types in the CLI (it runs no register): none are known here.
+    registry: createTypeRegistry(new EventHub(createLogger('silent'))),
     logger: createLogger('silent'),
     options: defaultOptions,
   });

@@ -8,7 +8,7 @@ import type { TenantTransaction } from '../../core/db/tenant.ts';
 import { matchesTypePattern } from '../../workflows/engine/index.ts';
 import type { CloudEvent } from './cloudevent.ts';
 import type { EventsContext } from './context.ts';
-import { DEADMAN_FIRED, EVENT_SOURCE } from './builtin-types.ts';
+import { DEADMAN_FIRED, EVENT_SOURCE } from './event-types.ts';
 import { matches } from './matching.ts';
 import { dispatchRecord, startForTrigger } from './starter.ts';
 import { cursorsStore, streamsStore } from './store/events.ts';

@@ -6,6 +6,7 @@ import type { Server } from '@hapi/hapi';
 import { coreOf } from '../../core/plugin-contract.ts';
 import { maxChainDepthFrom } from './chain.ts';
 import { createContext } from './context.ts';
+import { EVENT_TYPES } from './event-types.ts';
 import { BACKFILL_TASK, DEADMAN_TASK, DISPATCH_TASK, RETENTION_TASK, SCHEDULE_TASK } from './jobs.ts';
 import { optionsSchema, type EventsOptions } from './options.ts';
 import { createTypeRegistry } from './type-registry.ts';
@@ -35,11 +36,12 @@ export const plugin = {
   dependencies: ['tenancy', 'workflows'],
   async register(server: Server, options: EventsOptions) {
     const core = coreOf(server);
+    core.events.registerTypes(EVENT_TYPES);
     const context = createContext({
       withTenant: core.withTenant,
       jobs: core.jobs,
       workflows: () => server.plugins.workflows.api,
-      registry: createTypeRegistry(),
+      registry: createTypeRegistry(core.events),
       logger: core.logger.child({ component: 'events' }),
       options,
       maxChainDepth: maxChainDepthFrom(core.config.env),

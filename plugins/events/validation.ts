@@ -5,7 +5,7 @@
 import type Joi from 'joi';
 import { badRequest } from '../../core/errors.ts';
 import { isValidTypePattern, validateFilter, validateTemplates } from '../../workflows/engine/index.ts';
-import { DEADMAN_FIRED, SCHEDULE_FIRED } from './builtin-types.ts';
+import { DEADMAN_FIRED, SCHEDULE_FIRED } from './event-types.ts';
 import { canonicalTimeZone, cronProblem } from './schedule.ts';
 import type { TriggerDefinition } from './store/triggers.ts';
 import type { DeadmanConfig, ScheduleConfig, TriggerKind } from './tables.ts';

@@ -5,6 +5,7 @@
 import type { Server } from '@hapi/hapi';
 import Joi from 'joi';
 import { coreOf } from '../../core/plugin-contract.ts';
+import { EVENT_TYPES } from './event-types.ts';
 import { readSettings } from './settings.ts';
 import { createTokenCounter, type TokenCounter } from './chunking/tokenizer.ts';
 import { createEmbedder, createImageEmbedder } from './embeddings/embedder.ts';
@@ -41,6 +42,7 @@ export const plugin = {
   dependencies: ['tenancy'],
   async register(server: Server, options: { maxConcurrent?: number }) {
     const core = coreOf(server);
+    core.events.registerTypes(EVENT_TYPES);
     const settings = readSettings(core.config.env, core.config.dataDir, { maxConcurrent: options?.maxConcurrent });
     const embedder = await createEmbedder(settings);
     if (settings.embedding.provider === 'endpoint') await ensureVectorIndex(core, settings.embedding.dims);

@@ -5,6 +5,7 @@
 import type { Server } from '@hapi/hapi';
 import Joi from 'joi';
 import { coreOf } from '../../core/plugin-contract.ts';
+import { EVENT_TYPES } from './event-types.ts';
 import { createWebhooksService, type WebhooksService } from './service.ts';
 import { createResumeService } from './resume.ts';
 import { createReceiverService } from './receiver.ts';
@@ -39,6 +40,7 @@ export const plugin = {
   dependencies: ['tenancy', 'workflows'],
   async register(server: Server, options: WebhooksOptions) {
     const core = coreOf(server);
+    core.events.registerTypes(EVENT_TYPES);
     const sharedSecret = core.config.env.WEBHOOK_SECRET || undefined;
     const service = createWebhooksService(core);
     // Signed resume takes no shared secret: only each tenant's own signs for it.

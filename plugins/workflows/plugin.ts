@@ -5,6 +5,7 @@
 import type { Server } from '@hapi/hapi';
 import { coreOf } from '../../core/plugin-contract.ts';
 import type { WorkflowsApi } from './api.ts';
+import { EVENT_TYPES } from './event-types.ts';
 import { optionsSchema, type WorkflowsOptions } from './options.ts';
 import { createRunner, START_TASK, STEP_TASK, TIMEOUT_TASK } from './runner.ts';
 import { createWorkflowsService } from './service.ts';
@@ -26,6 +27,7 @@ export const plugin = {
   dependencies: ['tenancy'],
   register(server: Server, options: WorkflowsOptions) {
     const core = coreOf(server);
+    core.events.registerTypes(EVENT_TYPES);
     // A step job may also fail after its action ran (the database was briefly
     // away): two attempts beyond the action's own let it still record the result.
     const runner = createRunner(core, { stepMaxAttempts: options.actionAttempts + 2 });
