@@ -17,8 +17,35 @@ import type { TokenService } from './auth/tokens.ts';
 import type { ApiKeyResolver } from './auth/index.ts';
 import type { SecretBox } from './secrets.ts';
 import type { TenantDirectory } from './tenants.ts';
+import type { PluginCli } from './cli/commands.ts';
+
+/** Where plugins read the time for business rules (retention windows, expiries), so tests can move it. */
+export interface Clock {
+  now(): Date;
+}
+
+/**
+ * Services a test (startTestPlatform's `services`) or an embedding may
+ * replace. A plugin adds its own by declaration merging on this interface
+ * (chat: `modelClient`), and reads them from `core.overrides`.
+ */
+export interface ServiceOverrides {
+  clock?: Clock;
+  /**
+   * The fetch of every outbound call (core.http.fetch) instead of the
+   * private-network guarded one: a test stub, or a recording fetch.
+   */
+  fetch?: typeof fetch;
+}
+
+export interface OutboundHttp {
+  /** A fetch that refuses private addresses at connect time unless allowed (core/http/guarded-fetch.ts). */
+  fetch(options: { allowPrivateNetworks: boolean }): typeof fetch;
+}
 
 export interface CoreServices {
+  /** `cli`: a CLI command runs (no HTTP server, no workers: jobs are enqueued for the server's workers). */
+  mode: 'server' | 'cli';
   config: PlatformConfig;
   /** The system handle: global tables only. Tenant rows go through withTenant. */
   db: Kysely<Database>;
@@ -32,17 +59,30 @@ export interface CoreServices {
   secrets: SecretBox;
   tenants: TenantDirectory;
   logger: Logger;
+  clock: Clock;
+  http: OutboundHttp;
+  overrides: Readonly<ServiceOverrides>;
 }
 
-/** A feature plugin module exports `plugin` and, when it takes options, their joi schema. */
+/** A hapi plugin as the platform loads it: `register` receives the options the manifest gave (validated by `optionsSchema`). */
+export interface PlatformPlugin<Options = Record<string, unknown>> {
+  name: string;
+  version?: string;
+  dependencies?: string | string[];
+  register: (server: Server, options: Options) => void | Promise<void>;
+}
+
+/** A feature plugin module exports `plugin`, its options' joi schema when it takes options, and `cli` when it adds commands. */
 export interface PlatformPluginModule {
-  plugin: {
-    name: string;
-    version?: string;
-    dependencies?: string | string[];
-    register: (server: Server, options: any) => void | Promise<void>;
-  };
+  // Options are whatever the plugin's optionsSchema yields (hapi hands register `any` too).
+  plugin: PlatformPlugin<any>;
   optionsSchema?: Joi.ObjectSchema;
+  cli?: PluginCli;
+}
+
+/** Types a plugin's options and register: `export const plugin = definePlugin<MyOptions>({name, register(server, options) {…}})`. */
+export function definePlugin<Options = Record<string, unknown>>(plugin: PlatformPlugin<Options>): PlatformPlugin<Options> {
+  return plugin;
 }
 
 declare module '@hapi/hapi' {

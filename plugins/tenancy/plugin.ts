@@ -3,7 +3,8 @@
 // a platform function; exposes its service for other plugins and the CLI.
 import type { Server } from '@hapi/hapi';
 import { coreOf } from '../../core/plugin-contract.ts';
-import { createTenancyService, type TenancyService } from './service.ts';
+import type { TenancyService } from './service.ts';
+import { createServices } from './services.ts';
 import { tenancyRoutes } from './routes.ts';
 import { typeDefs, resolvers } from './graphql.ts';
 
@@ -20,7 +21,7 @@ export const plugin = {
   version: '0.1.0',
   register(server: Server) {
     const core = coreOf(server);
-    const service = createTenancyService(core);
+    const { tenancy: service } = createServices(core);
     core.auth.setApiKeyResolver((key) => service.resolveApiKey(key));
     server.route(tenancyRoutes(service));
     core.graphql.extend({ typeDefs, resolvers: resolvers(service) });

@@ -4,11 +4,10 @@
 // WorkflowsApi (start, signal) to other plugins as server.plugins.workflows.api.
 import type { Server } from '@hapi/hapi';
 import { coreOf } from '../../core/plugin-contract.ts';
-import type { WorkflowsApi } from './api.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { optionsSchema, type WorkflowsOptions } from './options.ts';
-import { createRunner, START_TASK, STEP_TASK, TIMEOUT_TASK } from './runner.ts';
-import { createWorkflowsService } from './service.ts';
+import { START_TASK, STEP_TASK, TIMEOUT_TASK } from './runner.ts';
+import { createServices } from './services.ts';
 import { workflowsRoutes } from './routes.ts';
 import { typeDefs, resolvers } from './graphql.ts';
 import { startTask } from './tasks/workflows.start.ts';
@@ -28,10 +27,7 @@ export const plugin = {
   register(server: Server, options: WorkflowsOptions) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
-    // A step job may also fail after its action ran (the database was briefly
-    // away): two attempts beyond the action's own let it still record the result.
-    const runner = createRunner(core, { stepMaxAttempts: options.actionAttempts + 2 });
-    const service = createWorkflowsService(core, runner);
+    const { runner, workflows: service, api } = createServices(core, options);
 
     core.jobs.defineTask(START_TASK, startTask(runner));
     core.jobs.defineTask(STEP_TASK, stepTask(core, runner, { actionAttempts: options.actionAttempts }));
@@ -40,18 +36,13 @@ export const plugin = {
     core.functions.register('log', logFunction(core.logger.child({ component: 'workflows' })));
     core.functions.register('emit_event', emitEventFunction(core.events));
     core.functions.register('http_request', httpRequestFunction({
-      allowPrivateNetworks: options.allowPrivateNetworks,
+      fetch: core.http.fetch({ allowPrivateNetworks: options.allowPrivateNetworks }),
       defaultTimeoutMs: options.httpTimeoutMs,
       maxResponseBytes: options.httpMaxResponseBytes,
     }));
 
     server.route(workflowsRoutes(service));
     core.graphql.extend({ typeDefs, resolvers: resolvers(service) });
-
-    const api: WorkflowsApi = {
-      start: (trx, tenantId, name, inputs, origin) => runner.start(trx, tenantId, name, inputs, origin),
-      signal: (tenantId, executionId, signal) => runner.signal(tenantId, executionId, signal),
-    };
     server.expose('api', api);
   },
 };

@@ -12,11 +12,12 @@ const PAGE = 200;
 /** Dedup windows are at most 30 days long (schemas.ts): older ones can go whatever the retention. */
 const LONGEST_WINDOW_MS = 30 * 86_400_000;
 
-export const retentionTask = (context: EventsContext, db: Kysely<Database>): LongTaskHandler => async () => {
+/** `now`: core.clock (tests move it). */
+export const retentionTask = (context: EventsContext, db: Kysely<Database>, now: () => number = Date.now): LongTaskHandler => async () => {
   const days = context.options.retentionDays;
   if (days === 0) return { skipped: true };
-  const cutoff = new Date(Date.now() - days * 86_400_000);
-  const dedupCutoff = new Date(Math.min(cutoff.getTime(), Date.now() - LONGEST_WINDOW_MS));
+  const cutoff = new Date(now() - days * 86_400_000);
+  const dedupCutoff = new Date(Math.min(cutoff.getTime(), now() - LONGEST_WINDOW_MS));
   const removed = { events: 0, dispatches: 0, dedup: 0 };
   let after = '';
   for (;;) {

@@ -87,7 +87,7 @@ export function createSyncService(deps: RunDeps) {
       const { real } = await tenantDirectory(row.directory!, settings.sync.roots, tenantId);
       return directoryItems(real, row.pattern, row.recursive, settings.maxDocSize);
     }
-    return urlItems(row.urls ?? [], settings.sync.allowPrivateNetworks, settings.maxDocSize);
+    return urlItems(row.urls ?? [], core.http.fetch({ allowPrivateNetworks: settings.sync.allowPrivateNetworks }), settings.maxDocSize);
   }
 
   /** One item: new → document, changed → new bytes and pending, same → nothing. */

@@ -5,11 +5,12 @@
 import { createFetch } from 'ofetch';
 import { domainError } from '../../../core/errors.ts';
 import type { FunctionDefinition } from '../../../core/functions/registry.ts';
-import { BlockedAddressError, createGuardedFetch } from '../../../core/http/guarded-fetch.ts';
+import { BlockedAddressError } from '../../../core/http/guarded-fetch.ts';
 import { readCapped } from '../../../core/http/read-capped.ts';
 
 export interface HttpRequestOptions {
-  allowPrivateNetworks: boolean;
+  /** The transport: core.http.fetch, guarded unless allowPrivateNetworks. */
+  fetch: typeof fetch;
   defaultTimeoutMs: number;
   maxResponseBytes: number;
 }
@@ -45,7 +46,7 @@ function describe(err: unknown, url: URL, timeoutMs: number, timedOut: boolean):
 }
 
 export function httpRequestFunction(options: HttpRequestOptions): FunctionDefinition {
-  const $fetch = createFetch({ fetch: createGuardedFetch(options.allowPrivateNetworks) });
+  const $fetch = createFetch({ fetch: options.fetch });
   return {
     description:
       'Make an HTTP request and return {status, headers, body}; JSON bodies are parsed. ' +
