@@ -76,7 +76,12 @@ export async function readManifest(file: string, env: Record<string, string | un
     if (err instanceof ManifestError) throw err;
     throw new ManifestError(`manifest ${file} is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
-  const { value, error } = manifestSchema.validate(parsed ?? {});
-  if (error) throw new ManifestError(`manifest ${file}: ${error.message}`);
-  return value as Manifest;
+  return validateManifest(parsed ?? {}, file);
+}
+
+/** A manifest given as a value (a test, an embedding): the same checks as a file's, `origin` naming it in errors. */
+export function validateManifest(value: unknown, origin = 'object'): Manifest {
+  const { value: valid, error } = manifestSchema.validate(value);
+  if (error) throw new ManifestError(`manifest ${origin}: ${error.message}`);
+  return valid as Manifest;
 }

@@ -18,25 +18,14 @@ import type { ApiKeyResolver } from './auth/index.ts';
 import type { SecretBox } from './secrets.ts';
 import type { TenantDirectory } from './tenants.ts';
 import type { PluginCli } from './cli/commands.ts';
+import type { ServiceOverrides } from './sdk/index.ts';
 
 /** Where plugins read the time for business rules (retention windows, expiries), so tests can move it. */
 export interface Clock {
   now(): Date;
 }
 
-/**
- * Services a test (startTestPlatform's `services`) or an embedding may
- * replace. A plugin adds its own by declaration merging on this interface
- * (chat: `modelClient`), and reads them from `core.overrides`.
- */
-export interface ServiceOverrides {
-  clock?: Clock;
-  /**
-   * The fetch of every outbound call (core.http.fetch) instead of the
-   * private-network guarded one: a test stub, or a recording fetch.
-   */
-  fetch?: typeof fetch;
-}
+export type { ServiceOverrides };
 
 export interface OutboundHttp {
   /** A fetch that refuses private addresses at connect time unless allowed (core/http/guarded-fetch.ts). */

@@ -28,7 +28,7 @@ declare module '@hapi/hapi' {
   }
 }
 
-declare module '../../core/plugin-contract.ts' {
+declare module 'agent-platform/sdk' {
   interface ServiceOverrides {
     /** The LLM client of every turn instead of the OpenAI-compatible one LLM_BASE_URL configures. */
     modelClient?: ModelClient;

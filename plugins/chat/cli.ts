@@ -4,7 +4,7 @@
 // surface does: the answer streams as SSE with activity indicators on stderr,
 // ask_user questions are answered at the prompt, Ctrl-C stops the answer.
 import { createInterface, type Interface } from 'node:readline';
-import { defineCli, UsageError } from '../../core/cli/commands.ts';
+import { defineCli, UsageError } from 'agent-platform/sdk';
 import { createServices } from './services.ts';
 import { SseReader } from './model/sse-lines.ts';
 import { CAPABILITY_KEYS } from './capabilities.ts';

@@ -1,6 +1,6 @@
 // The event types the chat plugin registers (its definition.* events for
 // agents are registered by the workflows plugin, which owns that type).
-import type { EventTypeDefinition } from '../../core/events.ts';
+import type { EventTypeDefinition } from 'agent-platform/sdk';
 
 export const EVENT_TYPES: EventTypeDefinition[] = [
   { type: 'chat.session.created', description: 'A chat session is created through the API' },

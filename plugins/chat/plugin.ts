@@ -2,7 +2,7 @@
 // turn (capability keys, widgets, tools, ask_user, cancel, resume), feedback.
 // Registration only: the logic is in agents/, sessions/ and turn/.
 import type { Server } from '@hapi/hapi';
-import { coreOf } from '../../core/plugin-contract.ts';
+import { coreOf } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';
 import { optionsSchema, type ChatOptions } from './options.ts';
 import { agentRoutes } from './routes/agents.ts';

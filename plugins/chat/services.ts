@@ -3,7 +3,7 @@
 // is an HTTP client of the server and needs none). Ingestion and citations
 // are used when the manifest loads them (their APIs, read per turn).
 import { randomUUID } from 'node:crypto';
-import type { CoreServices } from '../../core/plugin-contract.ts';
+import type { CoreServices } from 'agent-platform/sdk';
 import type { CitationsApi } from '../citations/api.ts';
 import type { IngestionApi } from '../ingestion/api.ts';
 import { createAgentsService } from './agents/service.ts';

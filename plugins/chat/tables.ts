@@ -113,7 +113,7 @@ export interface ChatRunnersTable {
   heartbeat_at: UpdatedAt;
 }
 
-declare module '../../core/db/types.ts' {
+declare module 'agent-platform/sdk' {
   interface Database {
     chat_agents: ChatAgentsTable;
     chat_client_agents: ChatClientAgentsTable;

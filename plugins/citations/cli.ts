@@ -1,7 +1,7 @@
 // CLI commands of the citations plugin: read-only views for operators (the
 // CLI runs without the ingestion plugin, so it lists and counts; verification
 // runs in the server, through verify_citation or POST /api/citations/verify).
-import { defineCli, UsageError } from '../../core/cli/commands.ts';
+import { defineCli, UsageError } from 'agent-platform/sdk';
 import { createServices } from './services.ts';
 import { citationsStore } from './store/citations.ts';
 import { citationView } from './view.ts';

@@ -7,11 +7,9 @@
 import DataLoader from 'dataloader';
 import { GraphQLError } from 'graphql';
 import type { Request } from '@hapi/hapi';
-import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { requirePrincipal, requireTenant } from '../../core/graphql/facade.ts';
-import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
-import { principalTenants } from '../../core/auth/principal.ts';
-import { isValidTenantAlias } from '../../core/db/tenant.ts';
+import {
+  type ConnectionArgs, decodeCursor, type GraphqlContext, isValidTenantAlias, pageSize, principalTenants, requirePrincipal, requireTenant, toConnection,
+} from 'agent-platform/sdk';
 import type { ChunkRecord, DocumentSummary } from '../ingestion/api.ts';
 import type { Citation, VerificationStatus } from './api.ts';
 import type { CitationFilter } from './store/citations.ts';

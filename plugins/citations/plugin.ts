@@ -4,7 +4,7 @@
 // (spec 4.2, 4.3), GraphQL with the citationVerified subscription.
 // Registration only: the logic is in service.ts and the pure modules.
 import type { Server } from '@hapi/hapi';
-import { coreOf } from '../../core/plugin-contract.ts';
+import { coreOf } from 'agent-platform/sdk';
 import type { CitationsApi } from './api.ts';
 import { parseBlock } from './block/parse.ts';
 import { writeBlock } from './block/write.ts';

@@ -2,8 +2,7 @@
 // CLI commands both build them here, from the core's services and the
 // manifest's options. Verification reads chunks through the ingestion
 // plugin's API, which only the server has (the CLI lists and counts).
-import type { CoreServices } from '../../core/plugin-contract.ts';
-import { UsageError } from '../../core/cli/commands.ts';
+import { type CoreServices, UsageError } from 'agent-platform/sdk';
 import type { IngestionApi } from '../ingestion/api.ts';
 import { createLive } from './live.ts';
 import type { CitationsOptions } from './options.ts';

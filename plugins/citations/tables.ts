@@ -43,7 +43,7 @@ export interface CitationProvenanceTable {
   first_shown_at: CreatedAt;
 }
 
-declare module '../../core/db/types.ts' {
+declare module 'agent-platform/sdk' {
   interface Database {
     citations: CitationsTable;
     citation_provenance: CitationProvenanceTable;

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import YAML from 'yaml';
-import { defineCli, UsageError } from '../../core/cli/commands.ts';
+import { defineCli, UsageError } from 'agent-platform/sdk';
 import { BACKFILL_TASK, tenantQueue } from './jobs.ts';
 import * as schemas from './schemas.ts';
 import { createServices } from './services.ts';

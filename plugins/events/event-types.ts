@@ -2,7 +2,7 @@
 // the approval types until an approvals plugin owns them. Every other plugin
 // registers its own (core.events.registerTypes); together they are the
 // built-in list of core-platform section 6.
-import type { EventTypeDefinition } from '../../core/events.ts';
+import type { EventTypeDefinition } from 'agent-platform/sdk';
 
 export const SCHEDULE_FIRED = 'schedule.fired';
 export const DEADMAN_FIRED = 'deadman.fired';

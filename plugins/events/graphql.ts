@@ -4,9 +4,7 @@
 // trigger list's recentDispatches are loaded in one query per request (DataLoader).
 import DataLoader from 'dataloader';
 import type { Request } from '@hapi/hapi';
-import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { requireTenant } from '../../core/graphql/facade.ts';
-import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
+import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireTenant, toConnection } from 'agent-platform/sdk';
 import type { StreamService } from './stream-service.ts';
 import type { TriggerService } from './trigger-service.ts';
 import type { TriggerView, StreamEventView } from './view.ts';

@@ -2,8 +2,7 @@
 // commands both build them here, from the core's services and the manifest's
 // options. Starting workflows goes through the workflows plugin, which only
 // the server has: the CLI's backfills and dispatches run in its workers.
-import type { CoreServices } from '../../core/plugin-contract.ts';
-import { UsageError } from '../../core/cli/commands.ts';
+import { type CoreServices, UsageError } from 'agent-platform/sdk';
 import type { WorkflowsApi } from '../workflows/api.ts';
 import { maxChainDepthFrom } from './chain.ts';
 import { createContext } from './context.ts';

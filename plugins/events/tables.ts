@@ -119,7 +119,7 @@ export interface TriggerBackfillsTable {
   finished_at: NullableTimestamp;
 }
 
-declare module '../../core/db/types.ts' {
+declare module 'agent-platform/sdk' {
   interface Database {
     event_streams: EventStreamsTable;
     event_cursors: EventCursorsTable;

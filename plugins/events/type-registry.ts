@@ -11,9 +11,7 @@
 // is removed from Ajv, whose cache would otherwise keep every schema object
 // ever compiled (one per re-read).
 import type { ValidateFunction } from 'ajv';
-import type { TenantTransaction } from '../../core/db/tenant.ts';
-import type { EventTypeCatalog, RegisteredEventType } from '../../core/events.ts';
-import { cachedSchemaCount, createAjv } from '../../core/json-schema.ts';
+import { cachedSchemaCount, createAjv, type EventTypeCatalog, type RegisteredEventType, type TenantTransaction } from 'agent-platform/sdk';
 import { customTypesStore } from './store/custom-types.ts';
 
 const ajv = createAjv();

@@ -8,7 +8,7 @@
 // --tenant.
 import { glob, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { defineCli, UsageError } from '../../core/cli/commands.ts';
+import { defineCli, UsageError } from 'agent-platform/sdk';
 import { createServices } from './services.ts';
 
 const connection = {

@@ -1,5 +1,5 @@
 // The event types the ingestion plugin registers.
-import type { EventTypeDefinition } from '../../core/events.ts';
+import type { EventTypeDefinition } from 'agent-platform/sdk';
 
 export const EVENT_TYPES: EventTypeDefinition[] = [
   { type: 'document.uploaded', description: 'A document is uploaded to a collection' },

@@ -2,10 +2,8 @@
 // with its revisions, chunks and status, and search. Resolvers call the
 // services and rename the REST views to camelCase / UPPER_CASE here. Lists are
 // Relay connections whose opaque cursor is the offset of the row.
-import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { requireTenant } from '../../core/graphql/facade.ts';
+import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireTenant, toConnection } from 'agent-platform/sdk';
 import { GraphQLError } from 'graphql';
-import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
 import type { CollectionsService } from './service/collections.ts';
 import type { DocumentsService } from './service/documents.ts';
 import type { StatusService } from './service/status.ts';

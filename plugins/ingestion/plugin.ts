@@ -4,7 +4,7 @@
 // Registration only: the logic is in service/, pipeline/, search/.
 import type { Server } from '@hapi/hapi';
 import Joi from 'joi';
-import { coreOf } from '../../core/plugin-contract.ts';
+import { coreOf } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';
 import { createTokenCounter, type TokenCounter } from './chunking/tokenizer.ts';
 import { ensurePageImageIndex, ensureVectorIndex } from './embeddings/vector-index.ts';

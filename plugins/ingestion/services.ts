@@ -2,7 +2,7 @@
 // them here from the core's services and the manifest's options (its CLI
 // commands are HTTP clients of the server and need none). Settings come from
 // the environment (INGESTION_*, settings.ts).
-import type { CoreServices } from '../../core/plugin-contract.ts';
+import type { CoreServices } from 'agent-platform/sdk';
 import { createEmbedder, createImageEmbedder } from './embeddings/embedder.ts';
 import { createCollectionsService } from './service/collections.ts';
 import { createDocumentsService } from './service/documents.ts';

@@ -178,7 +178,7 @@ export interface QuotaSlotsTable {
   acquired_at: Timestamp;
 }
 
-declare module '../../core/db/types.ts' {
+declare module 'agent-platform/sdk' {
   interface Database {
     ingestion_collections: CollectionsTable;
     ingestion_sync_sources: SyncSourcesTable;

@@ -5,8 +5,7 @@
 // names are not checked). It calls imported functions only (platform
 // functions live in the server: POST /api/admin/functions/{name}/call).
 import { readFile } from 'node:fs/promises';
-import { defineCli, UsageError, type CliOption } from '../../core/cli/commands.ts';
-import { notFound } from '../../core/errors.ts';
+import { type CliOption, defineCli, notFound, UsageError } from 'agent-platform/sdk';
 import { checkArguments } from './calling/caller.ts';
 import type { ImportInput } from './import-service.ts';
 import { importBody } from './schemas.ts';

@@ -2,7 +2,7 @@
 // tenant admin), a chat session's (set by the session's owner), and the
 // tenant's secret store that a spec's auth_credential_source names. Values
 // are sealed on the way in and never come back out.
-import { forbidden, notFound } from '../../core/errors.ts';
+import { forbidden, notFound } from 'agent-platform/sdk';
 import type { IntegrationsContext } from './context.ts';
 import { sealContext } from './sealing.ts';
 import { clientCredentialsStore, secretsStore, sessionCredentialsStore } from './store/credentials.ts';

@@ -6,10 +6,7 @@
 // They are emitted in the transaction that changes the functions. The CLI has
 // no event backend: it enqueues them, in its transaction, as one
 // `integrations.announce` job that the server's workers emit.
-import type { EventInput } from '../../core/events.ts';
-import type { EventsApi } from '../../core/events.ts';
-import type { TenantTransaction } from '../../core/db/tenant.ts';
-import type { JobsApi } from '../../core/jobs/types.ts';
+import type { EventInput, EventsApi, JobsApi, TenantTransaction } from 'agent-platform/sdk';
 
 export const EVENT_SOURCE = '/integrations';
 export const ANNOUNCE_TASK = 'integrations.announce';

@@ -2,10 +2,9 @@
 // functions: the platform's and the imported ones, by name; `source` is a
 // spec name or "platform"), as Relay connections keyed by name. Resolvers
 // call the catalog service and the registry, never SQL.
-import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { requireTenant } from '../../core/graphql/facade.ts';
-import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
-import type { FunctionRegistry } from '../../core/functions/registry.ts';
+import {
+  type ConnectionArgs, decodeCursor, type FunctionRegistry, type GraphqlContext, pageSize, requireTenant, toConnection,
+} from 'agent-platform/sdk';
 import type { CatalogService } from './catalog-service.ts';
 import type { FunctionView, SpecView } from './view.ts';
 

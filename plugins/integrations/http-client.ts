@@ -6,9 +6,7 @@
 // than by the transport, so that credentials (a custom header, a query
 // parameter) never travel to another origin.
 import { createFetch } from 'ofetch';
-import { domainError } from '../../core/errors.ts';
-import { BlockedAddressError } from '../../core/http/guarded-fetch.ts';
-import { readCapped } from '../../core/http/read-capped.ts';
+import { BlockedAddressError, domainError, readCapped } from 'agent-platform/sdk';
 
 export interface HttpClientOptions {
   /** The transport: core.http.fetch (guarded unless the plugin allows private networks). */

@@ -4,7 +4,7 @@
 // Registration only: the provider, the announce task, routes, GraphQL and the
 // API other plugins use (server.plugins.integrations.api).
 import type { Server } from '@hapi/hapi';
-import { coreOf } from '../../core/plugin-contract.ts';
+import { coreOf } from 'agent-platform/sdk';
 import type { IntegrationsApi } from './api.ts';
 import { ANNOUNCE_TASK } from './events.ts';
 import { typeDefs, resolvers } from './graphql.ts';

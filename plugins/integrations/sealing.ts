@@ -2,7 +2,7 @@
 // sealed value to its tenant and row, so a value copied into another row (or
 // tenant) does not open.
 import { createHmac } from 'node:crypto';
-import type { SecretBox } from '../../core/secrets.ts';
+import type { SecretBox } from 'agent-platform/sdk';
 
 export const sealContext = {
   specAuth: (tenantId: string, specId: string) => `integrations:spec-auth:${tenantId}:${specId}`,

@@ -5,7 +5,7 @@
 // emitted by the server's workers. It sees no platform functions (they are
 // registered by the server's plugins), so an import from the CLI does not
 // check names against them.
-import type { CoreServices } from '../../core/plugin-contract.ts';
+import type { CoreServices } from 'agent-platform/sdk';
 import type { ChatSessionOwnership } from './api.ts';
 import { createCallRowCache } from './calling/call-row-cache.ts';
 import { createCaller } from './calling/caller.ts';

@@ -89,7 +89,7 @@ export interface IntegrationSecretsTable {
   updated_at: Timestamp;
 }
 
-declare module '../../core/db/types.ts' {
+declare module 'agent-platform/sdk' {
   interface Database {
     integration_specs: IntegrationSpecsTable;
     integration_functions: IntegrationFunctionsTable;

@@ -1,7 +1,6 @@
 // CLI commands of the tenancy plugin. The CLI acts as the operator (it holds
 // the database and the master key), so it has the super-admin's rights.
-import { defineCli, UsageError } from '../../core/cli/commands.ts';
-import type { Principal } from '../../core/auth/principal.ts';
+import { defineCli, type Principal, UsageError } from 'agent-platform/sdk';
 import { createServices } from './services.ts';
 
 const operator: Principal = { kind: 'super_admin', sub: 'super-admin' };

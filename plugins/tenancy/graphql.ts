@@ -1,7 +1,5 @@
 // GraphQL: the current tenant and its clients (a Relay connection).
-import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { requireTenant } from '../../core/graphql/facade.ts';
-import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
+import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireTenant, toConnection } from 'agent-platform/sdk';
 import type { TenancyService } from './service.ts';
 
 export const typeDefs = /* GraphQL */ `

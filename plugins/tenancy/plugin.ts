@@ -2,7 +2,7 @@
 // Registers its routes, GraphQL types, the API-key lookup for core auth, and
 // a platform function; exposes its service for other plugins and the CLI.
 import type { Server } from '@hapi/hapi';
-import { coreOf } from '../../core/plugin-contract.ts';
+import { coreOf } from 'agent-platform/sdk';
 import type { TenancyService } from './service.ts';
 import { createServices } from './services.ts';
 import { tenancyRoutes } from './routes.ts';

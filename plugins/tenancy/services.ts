@@ -1,6 +1,6 @@
 // The one factory of the tenancy plugin's services: its register and its CLI
 // commands both build them here, from the core's services.
-import type { CoreServices } from '../../core/plugin-contract.ts';
+import type { CoreServices } from 'agent-platform/sdk';
 import { createTenancyService } from './service.ts';
 
 export function createServices(core: CoreServices) {

@@ -2,7 +2,7 @@
 // the database and the master key). `webhooks sign` needs neither: it prints
 // the headers a sender must send, computed by the same code the server checks.
 import { readFile } from 'node:fs/promises';
-import { defineCli, UsageError } from '../../core/cli/commands.ts';
+import { defineCli, UsageError } from 'agent-platform/sdk';
 import { createServices } from './services.ts';
 import { signedHeaders, standardSecretOf, standardSignedHeaders } from './signing.ts';
 

@@ -3,7 +3,7 @@
 // delivers signals to waiting workflow executions; the tenant signing secret.
 // Registration only: the logic is in service.ts, receiver.ts and resume.ts.
 import type { Server } from '@hapi/hapi';
-import { coreOf } from '../../core/plugin-contract.ts';
+import { coreOf } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';
 import { optionsSchema, type WebhooksOptions } from './options.ts';
 import type { WebhooksService } from './service.ts';

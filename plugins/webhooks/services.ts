@@ -2,8 +2,7 @@
 // commands both build them here, from the core's services and the manifest's
 // options. Signed resume delivers signals through the workflows plugin, which
 // only the server has.
-import type { CoreServices } from '../../core/plugin-contract.ts';
-import { UsageError } from '../../core/cli/commands.ts';
+import { type CoreServices, UsageError } from 'agent-platform/sdk';
 import type { WorkflowsApi } from '../workflows/api.ts';
 import type { WebhooksOptions } from './options.ts';
 import { createReceiverService } from './receiver.ts';

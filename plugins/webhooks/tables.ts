@@ -42,7 +42,7 @@ export interface WebhookRateTable {
   count: number;
 }
 
-declare module '../../core/db/types.ts' {
+declare module 'agent-platform/sdk' {
   interface Database {
     webhook_definitions: WebhookDefinitionsTable;
     webhook_signing_secrets: WebhookSigningSecretsTable;

@@ -1,7 +1,7 @@
 // CLI commands of the workflows plugin. The CLI acts as the operator. It
 // enqueues, and the running server's workers execute: `execute` prints the
 // execution id at once, and `GET /api/admin/executions/{id}` follows it.
-import { defineCli, UsageError } from '../../core/cli/commands.ts';
+import { defineCli, UsageError } from 'agent-platform/sdk';
 import { startExecution } from './runner.ts';
 import { createServices } from './services.ts';
 

@@ -1,7 +1,7 @@
 // The event types the workflows plugin registers. definition.* is shared:
 // the integrations and chat plugins emit it too (for their functions and
 // agents), and a type has one owner, so it is registered here.
-import type { EventTypeDefinition } from '../../core/events.ts';
+import type { EventTypeDefinition } from 'agent-platform/sdk';
 
 export const EVENT_TYPES: EventTypeDefinition[] = [
   { type: 'workflow.completed', description: 'A workflow execution completes' },

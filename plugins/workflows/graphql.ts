@@ -2,9 +2,7 @@
 // and workflow) and one execution with its step history. Resolvers call the
 // service; the REST view is renamed to GraphQL's camelCase here.
 import { GraphQLError } from 'graphql';
-import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { requireTenant } from '../../core/graphql/facade.ts';
-import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
+import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireTenant, toConnection } from 'agent-platform/sdk';
 import type { ExecutionStatus, WorkflowsService } from './service.ts';
 import type { ExecutionView } from './view.ts';
 

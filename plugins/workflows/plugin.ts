@@ -3,7 +3,7 @@
 // functions (log, emit_event, http_request), REST, GraphQL and CLI. Exposes
 // WorkflowsApi (start, signal) to other plugins as server.plugins.workflows.api.
 import type { Server } from '@hapi/hapi';
-import { coreOf } from '../../core/plugin-contract.ts';
+import { coreOf } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';
 import { optionsSchema, type WorkflowsOptions } from './options.ts';
 import { START_TASK, STEP_TASK, TIMEOUT_TASK } from './runner.ts';

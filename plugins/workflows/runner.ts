@@ -9,10 +9,7 @@
 // enqueued and is ignored unless the execution still stands on that step with
 // that sequence number, so a duplicate or late job never applies twice.
 import { randomUUID } from 'node:crypto';
-import type { CoreServices } from '../../core/plugin-contract.ts';
-import type { TenantTransaction } from '../../core/db/tenant.ts';
-import { isValidTenantAlias } from '../../core/db/tenant.ts';
-import { notFound } from '../../core/errors.ts';
+import { type CoreServices, isValidTenantAlias, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import { advance, type EngineCommand, type EngineInput, type ExecutionState } from '../../workflows/engine/index.ts';
 import type { SignalInput, StartedExecution, WorkflowOrigin } from './api.ts';
 import { definitionsStore, executionsStore } from './store.ts';

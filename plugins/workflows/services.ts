@@ -1,7 +1,7 @@
 // The one factory of the workflows plugin's services: its register and its
 // CLI commands both build them here, from the core's services and the
 // manifest's options.
-import type { CoreServices } from '../../core/plugin-contract.ts';
+import type { CoreServices } from 'agent-platform/sdk';
 import type { WorkflowsApi } from './api.ts';
 import type { WorkflowsOptions } from './options.ts';
 import { createRunner } from './runner.ts';

@@ -36,7 +36,7 @@ export interface WorkflowExecutionsTable {
   finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
-declare module '../../core/db/types.ts' {
+declare module 'agent-platform/sdk' {
   interface Database {
     workflow_definitions: WorkflowDefinitionsTable;
     workflow_executions: WorkflowExecutionsTable;

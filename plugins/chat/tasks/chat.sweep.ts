@@ -2,7 +2,7 @@
 // runnerStaleSeconds) are ended as interrupted, so their session takes new
 // questions again and readers stop following; frames of turns that ended
 // long ago are deleted (messages stay). Tenant rows need each tenant's context.
-import type { CoreServices } from '../../../core/plugin-contract.ts';
+import type { CoreServices } from 'agent-platform/sdk';
 import type { ChatOptions } from '../options.ts';
 import type { Emit } from '../events.ts';
 import { messagesStore } from '../store/sessions.ts';

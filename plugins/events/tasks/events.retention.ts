@@ -2,8 +2,7 @@
 // dispatch records and dedup windows older than the retention period, tenant
 // by tenant (row-level security: there is no cross-tenant delete).
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../core/db/types.ts';
-import type { LongTaskHandler } from '../../../core/jobs/types.ts';
+import type { Database, LongTaskHandler } from 'agent-platform/sdk';
 import type { EventsContext } from '../context.ts';
 import { cursorsStore, eventsStore, tenantsPage } from '../store/events.ts';
 import { dedupStore, dispatchesStore } from '../store/triggers.ts';

@@ -7,7 +7,7 @@
 // caller's tenant themselves: under row-level security the GIN indexes could
 // not be used (the @@ and % operators are not leakproof).
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import '../tables.ts';
 
 type Trx = TenantTransaction;

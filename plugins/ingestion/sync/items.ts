@@ -8,7 +8,7 @@ import { constants } from 'node:fs';
 import { open, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { isBoom } from '@hapi/boom';
-import { readCapped } from '../../../core/http/read-capped.ts';
+import { readCapped } from 'agent-platform/sdk';
 
 export interface SyncItem {
   key: string;

@@ -2,8 +2,7 @@
 // then the client's, then the spec's default (its auth value, with ${VAR}
 // placeholders resolved from the environment, or the secret-store entry it
 // names). Values are opened here, used for one request and never kept.
-import { domainError } from '../../../core/errors.ts';
-import type { SecretBox } from '../../../core/secrets.ts';
+import { domainError, type SecretBox } from 'agent-platform/sdk';
 import { sealContext } from '../sealing.ts';
 import type { CallRow } from '../store/call.ts';
 import { hasPlaceholders, resolvePlaceholders } from './placeholders.ts';

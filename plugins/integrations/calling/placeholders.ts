@@ -2,7 +2,7 @@
 // deployment's environment when the function is called. A missing variable
 // stops the call before any request is sent; the error names the variable,
 // never a value.
-import { domainError } from '../../../core/errors.ts';
+import { domainError } from 'agent-platform/sdk';
 
 const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 

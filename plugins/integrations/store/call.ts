@@ -3,7 +3,7 @@
 // client's, the secret store entry the spec names). One statement in one
 // tenant transaction keeps the call's overhead to a single round trip of work.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { AuthConfig, FunctionParameters, RequestShape, SecurityUse } from '../model.ts';
 
 export interface CallRow {

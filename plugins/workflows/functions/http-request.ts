@@ -3,10 +3,7 @@
 // refused for private, loopback and link-local addresses unless the
 // deployment sets allowPrivateNetworks.
 import { createFetch } from 'ofetch';
-import { domainError } from '../../../core/errors.ts';
-import type { FunctionDefinition } from '../../../core/functions/registry.ts';
-import { BlockedAddressError } from '../../../core/http/guarded-fetch.ts';
-import { readCapped } from '../../../core/http/read-capped.ts';
+import { BlockedAddressError, domainError, type FunctionDefinition, readCapped } from 'agent-platform/sdk';
 
 export interface HttpRequestOptions {
   /** The transport: core.http.fetch, guarded unless allowPrivateNetworks. */

@@ -2,16 +2,17 @@
 // repo plugins' migrations applied once per test run, not once per test
 // (CREATE DATABASE ... TEMPLATE copies it in milliseconds). Its name carries a
 // hash of every migration file, so an edited or added migration makes a new
-// one. tap runs test files in parallel processes: each builds under a unique
-// name and renames it into place; a process that loses the race drops its own.
+// one. A partner plugin's migrations are not in it: the boot applies them.
+// tap runs test files in parallel processes: each builds under a unique name
+// and renames it into place; a process that loses the race drops its own.
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { migrate, readMigrations } from '../core/db/migrate.ts';
-import { readManifest } from '../core/manifest.ts';
-import { migrationSourcesOf, resolvePlugins } from '../core/plugin-loader.ts';
-import { CORE_MIGRATIONS, ROOT_DIR } from '../core/paths.ts';
+import { migrate, readMigrations } from '../db/migrate.ts';
+import { readManifest } from '../manifest.ts';
+import { migrationSourcesOf, resolvePlugins } from '../plugin-loader.ts';
+import { CORE_MIGRATIONS, ROOT_DIR } from '../paths.ts';
 
 const PLUGINS_DIR = path.join(ROOT_DIR, 'plugins');
 
