@@ -2,9 +2,7 @@
 // types it emits (core.events.registerTypes); with the default manifest the
 // catalogue is the spec's complete built-in list; a type has one owner.
 import t from 'tap';
-import { spawnSync } from 'node:child_process';
-import { createTestDatabase, startTestPlatform, tenantWithAdmin } from '../harness.ts';
-import { ROOT_DIR } from '../../core/paths.ts';
+import { createTestDatabase, runCli, startTestPlatform, tenantWithAdmin } from '../harness.ts';
 
 const SPEC_BUILT_IN = [
   'document.uploaded', 'document.ingested', 'document.ingestion_failed', 'workflow.completed', 'workflow.failed',
@@ -36,16 +34,10 @@ t.test('with the default manifest the catalogue is the spec\'s built-in list, ea
 
 t.test('a type registered by two plugins stops the boot with one line naming both', async (t) => {
   const databaseUrl = await createTestDatabase(t, { migrated: true });
-  const result = spawnSync(process.execPath, ['core/cli/bin.ts', 'serve'], {
-    cwd: ROOT_DIR,
-    env: {
-      ...process.env, PLATFORM_MANIFEST: 'test/fixtures/manifests/type-clash.yaml', DATABASE_URL: databaseUrl,
-      PLATFORM_MASTER_KEY: 'a'.repeat(64), ADMIN_TOKEN: 'adm_type_clash', PORT: '0', LOG_LEVEL: 'silent',
-    },
-    encoding: 'utf8',
-    timeout: 60_000,
+  const result = await runCli(['serve'], {
+    env: { PLATFORM_MANIFEST: 'test/fixtures/manifests/type-clash.yaml', DATABASE_URL: databaseUrl, PLATFORM_MASTER_KEY: 'a'.repeat(64), ADMIN_TOKEN: 'adm_type_clash', PORT: '0' },
   });
-  t.equal(result.status, 1, result.stderr);
+  t.equal(result.code, 1, result.stderr);
   const lines = result.stderr.trim().split('\n');
   t.equal(lines.length, 1, result.stderr);
   t.equal(lines[0], 'error: event type "webhook.received" is registered twice: by plugin "webhooks" and by plugin "type-clash"');

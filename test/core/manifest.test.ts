@@ -1,8 +1,8 @@
 import t from 'tap';
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { parseWithEnv, readManifest } from '../../core/manifest.ts';
 import { resolvePlugins } from '../../core/plugin-loader.ts';
+import { runCli } from '../harness.ts';
 import { ROOT_DIR } from '../../core/paths.ts';
 
 const fixture = (name: string) => path.join(ROOT_DIR, 'test', 'fixtures', 'manifests', `${name}.yaml`);
@@ -44,13 +44,11 @@ t.test('boot fails with one line on stderr and exit code 1', async (t) => {
     ['missing-dependency', /^error: plugin "needs-missing" depends on "no-such-plugin"/],
     ['invalid-option', /^error: plugin "with-options" has an invalid option/],
   ] as const) {
-    const result = spawnSync(process.execPath, ['core/cli/bin.ts', 'serve'], {
-      cwd: ROOT_DIR,
-      env: { ...process.env, PLATFORM_MANIFEST: `test/fixtures/manifests/${name}.yaml`, DATABASE_URL: 'postgres://unused@127.0.0.1:1/none' },
-      encoding: 'utf8',
-      timeout: 30_000,
+    const result = await runCli(['serve'], {
+      env: { PLATFORM_MANIFEST: `test/fixtures/manifests/${name}.yaml`, DATABASE_URL: 'postgres://unused@127.0.0.1:1/none', LOG_LEVEL: undefined },
+      timeoutMs: 30_000,
     });
-    t.equal(result.status, 1, `${name} exits 1`);
+    t.equal(result.code, 1, `${name} exits 1`);
     const lines = result.stderr.trim().split('\n');
     t.equal(lines.length, 1, `${name} prints one line: ${result.stderr}`);
     t.match(lines[0], message);

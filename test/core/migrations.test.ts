@@ -1,25 +1,18 @@
 import t from 'tap';
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
-import { createTestDatabase, startTestPlatform, type Tap } from '../harness.ts';
+import { createTestDatabase, runCli, startTestPlatform, type Tap } from '../harness.ts';
 import { readMigrations } from '../../core/db/migrate.ts';
 import { readManifest } from '../../core/manifest.ts';
 import { migrationSourcesOf, resolvePlugins } from '../../core/plugin-loader.ts';
 import { ROOT_DIR } from '../../core/paths.ts';
 import { buildLegacyDatabase } from '../fixtures/legacy-sql/legacy-database.ts';
 
-function migrateInChild(databaseUrl: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['core/cli/bin.ts', 'migrate'], {
-      cwd: ROOT_DIR,
-      env: { ...process.env, DATABASE_URL: databaseUrl, PLATFORM_MASTER_KEY: 'a'.repeat(64), PLATFORM_MANIFEST: 'manifests/default.yaml' },
-    });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('close', (code) => resolve({ code, output }));
+async function migrateInChild(databaseUrl: string): Promise<{ code: number; output: string }> {
+  const result = await runCli(['migrate'], {
+    env: { DATABASE_URL: databaseUrl, PLATFORM_MASTER_KEY: 'a'.repeat(64), PLATFORM_MANIFEST: 'manifests/default.yaml', LOG_LEVEL: undefined },
   });
+  return { code: result.code, output: result.stdout + result.stderr };
 }
 
 /** Every migration of core and of the default manifest's plugins, as `plugin/name`, in the order applied. */
