@@ -72,6 +72,14 @@ export { readCapped } from '../http/read-capped.ts';
 export { cachedSchemaCount, createAjv } from '../json-schema.ts';
 export { compileLinear, linearPatternProblem, type LinearRegExp } from '../linear-regexp.ts';
 
+// The libraries a plugin's code speaks, re-exported so that a partner plugin
+// depends on the platform only: hapi's route types, joi (the platform's own
+// instance: routes are validated with it), kysely's table types and `sql`.
+export type { Lifecycle, Request, ResponseToolkit, Server, ServerRoute } from '@hapi/hapi';
+export { default as Joi } from 'joi';
+export { sql } from 'kysely';
+export type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
 // CLI commands.
 export { defineCli, UsageError } from '../cli/commands.ts';
 export type {
