@@ -76,6 +76,8 @@ function problemOf(module: Partial<PlatformPluginModule>): string | undefined {
   const dependencies = [plugin.dependencies ?? []].flat();
   if (!dependencies.every((d) => typeof d === 'string')) return 'its plugin\'s dependencies are not names';
   if (module.optionsSchema !== undefined && !Joi.isSchema(module.optionsSchema)) return 'its optionsSchema is not a joi schema';
+  const cli = module.cli;
+  if (cli !== undefined && (!Array.isArray(cli?.commands) || typeof cli.run !== 'function')) return 'its cli is not made with defineCli';
   return undefined;
 }
 

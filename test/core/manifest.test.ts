@@ -51,6 +51,7 @@ t.test('a plugin from outside plugins/: a path anywhere or an npm package, with 
     ['@acme/no-such-plugin', /^unknown plugin "@acme\/no-such-plugin": no such npm package/],
     ['./test/fixtures', /^unknown plugin "\.\/test\/fixtures": test\/fixtures has no plugin\.ts and no package\.json entry$/],
     ['/nowhere/plugin-x', /^unknown plugin "\/nowhere\/plugin-x"/],
+    ['./test/fixtures/plugins/old-cli', /^plugin "\.\/test\/fixtures\/plugins\/old-cli" is not a valid platform plugin: its cli is not made with defineCli$/],
   ];
   for (const [reference, message] of cases) await t.rejects(resolvePlugins(entries(reference), ROOT_DIR), { name: 'ManifestError', message }, reference);
 });
