@@ -3,6 +3,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { createTestDatabase, runCli, startTestPlatform, type Tap } from '../harness.ts';
 import { readMigrations } from '../../core/db/migrate.ts';
+import { LEGACY_MIGRATIONS } from '../../core/db/legacy-ledger.ts';
 import { readManifest } from '../../core/manifest.ts';
 import { migrationSourcesOf, resolvePlugins } from '../../core/plugin-loader.ts';
 import { ROOT_DIR } from '../../core/paths.ts';
@@ -77,8 +78,13 @@ t.test('a database created with the flat sql/ numbering boots: its ledger is map
   for (const result of results) t.equal(result.code, 0, result.output);
   const after = await ledger(client);
   t.same(after.map((r) => r.key).sort(), (await expectedLedger()).sort(), 'every old row now names its plugin and file');
-  t.same(after.map((r) => r.applied_at.getTime()).sort(), before.map((r) => r.applied_at.getTime()).sort(), 'no migration was applied again');
-  t.same(after.find((r) => r.key === 'chat/0002_session_owner.sql')?.checksum, (await readMigrations(path.join(ROOT_DIR, 'plugins', 'chat', 'sql')))[1].checksum);
+  const appliedBefore = new Set(before.map((r) => r.applied_at.getTime()));
+  t.ok(after.every((r) => appliedBefore.has(r.applied_at.getTime())), 'no migration was applied again');
+  const split = after.filter((r) => ['chat/0002_session_owner.sql', 'events/0002_chain_depth.sql'].includes(r.key));
+  t.same(split.map((r) => r.applied_at.getTime()), [0, 1].map(() => before.find((r) => r.name === '0071_chat_session_owner.sql').applied_at.getTime()),
+    'the file that altered two plugins\' tables is now one file in each, applied when it was');
+  const current = [...await readMigrations(path.join(ROOT_DIR, 'plugins', 'chat', 'sql')), ...await readMigrations(path.join(ROOT_DIR, 'plugins', 'events', 'sql'))];
+  t.same(split.map((r) => r.checksum).sort(), current.filter((m) => m.name.startsWith('0002_')).map((m) => m.checksum).sort(), 'recorded with the new files\' checksums');
 
   const tp = await startTestPlatform(t, { databaseUrl: url });
   const listed = await tp.request({ url: '/api/admin/workflows', token: tp.adminToken, tenant: 'legacy' });
@@ -86,6 +92,21 @@ t.test('a database created with the flat sql/ numbering boots: its ledger is map
   t.same(listed.body.items.map((w: { name: string; description: string }) => [w.name, w.description]), [['kept', 'made before the upgrade']]);
   const ready = await tp.request({ url: '/readyz', token: tp.adminToken });
   t.same(ready.body.checks.migrations, 'ok', 'nothing pending');
+});
+
+t.test('the fixed table of former names matches the released files and the files that replaced them', async (t) => {
+  const legacyDir = path.join(ROOT_DIR, 'test', 'fixtures', 'legacy-sql');
+  const released = await readMigrations(legacyDir);
+  t.same(Object.keys(LEGACY_MIGRATIONS).sort(), released.map((m) => m.name), 'every released file, no other');
+  for (const migration of released) {
+    const legacy = LEGACY_MIGRATIONS[migration.name];
+    t.equal(legacy.checksum, migration.checksum, `${migration.name}: the released checksum`);
+    for (const target of legacy.becomes) {
+      const dir = target.plugin === 'core' ? path.join(ROOT_DIR, 'sql') : path.join(ROOT_DIR, 'plugins', target.plugin, 'sql');
+      const now = (await readMigrations(dir)).find((m) => m.name === target.name);
+      t.equal(now?.checksum, target.checksum, `${migration.name} -> ${target.plugin}/${target.name}`);
+    }
+  }
 });
 
 t.test('an old ledger row whose file was edited, or that this version does not know, is refused with one line', async (t) => {

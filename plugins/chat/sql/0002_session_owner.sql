@@ -1,4 +1,6 @@
--- Issue 13 (items 10 and 13), chat and event-chain parts.
+-- Issue 13 (items 10 and 13), chat parts (the event-chain part is the events
+-- plugin's sql/0002_chain_depth.sql: the two were one file before migrations
+-- moved into their plugins).
 --
 -- 1. A chat session's owner is keyed by principal kind and issuer, and for an
 --    API key by the visitor the client names (sessions/caller.ts ownerOf):
@@ -38,9 +40,3 @@ CREATE TABLE chat_tenant_state (
 );
 SELECT platform_enable_tenant_rls('chat_tenant_state');
 CREATE INDEX chat_turns_running_idx ON chat_turns (tenant_id) WHERE status IN ('running', 'cancelling');
-
--- 3. Events carry their chain depth (the CloudEvents extension `chaindepth`):
---    an event emitted by a workflow execution that an event started is one
---    deeper than that event; the dispatcher starts nothing for an event at
---    EVENTS_MAX_CHAIN_DEPTH (plugins/events/dispatcher.ts).
-ALTER TABLE events ADD COLUMN chaindepth smallint NOT NULL DEFAULT 0 CHECK (chaindepth >= 0);
