@@ -1,5 +1,6 @@
 // The template every migrated test database is copied from: core's and the
-// repo plugins' migrations applied once per test run, not once per test
+// repo plugins' migrations (and the job queues' schemas) applied once per test
+// run, not once per test
 // (CREATE DATABASE ... TEMPLATE copies it in milliseconds). Its name carries a
 // hash of every migration file, so an edited or added migration makes a new
 // one. A partner plugin's migrations are not in it: the boot applies them.
@@ -10,6 +11,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { migrate, readMigrations } from '../db/migrate.ts';
+import { installJobSchemas } from '../jobs/index.ts';
 import { readManifest } from '../manifest.ts';
 import { migrationSourcesOf, resolvePlugins } from '../plugin-loader.ts';
 import { CORE_MIGRATIONS, ROOT_DIR } from '../paths.ts';
@@ -41,6 +43,7 @@ async function build(clusterUrl: string, admin: pg.Client, name: string): Promis
     const pool = new pg.Pool({ connectionString: databaseUrl(clusterUrl, building), max: 2 });
     try {
       await migrate(pool, migrationSourcesOf(plugins));
+      await installJobSchemas(pool);
     } finally {
       await pool.end();
     }
