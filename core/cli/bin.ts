@@ -10,7 +10,7 @@ import { resolvePlugins, type ResolvedPlugin } from '../plugin-loader.ts';
 import { MigrationError } from '../db/migrate.ts';
 import { EmbeddedBusyError } from '../db/embedded.ts';
 import { PluginContractError } from '../contract-error.ts';
-import { createCoreServices } from '../services.ts';
+import { createCoreServices, type CoreHandle } from '../services.ts';
 import { UsageError, type CliArgs, type CliCommandInfo, type PluginCli } from './commands.ts';
 
 interface PluginCommand {
@@ -86,7 +86,7 @@ function argsOf(command: CliCommandInfo, argv: string[]): { args: CliArgs; json:
   return { args: { positionals, options }, json: parsed.values.json === true };
 }
 
-async function withCore<T>(config: PlatformConfig, plugins: ResolvedPlugin[], work: (handle: Awaited<ReturnType<typeof createCoreServices>>) => Promise<T>): Promise<T> {
+async function withCore<T>(config: PlatformConfig, plugins: ResolvedPlugin[], work: (handle: CoreHandle) => Promise<T>): Promise<T> {
   const handle = await createCoreServices(config, { mode: 'cli', plugins });
   try {
     return await work(handle);
