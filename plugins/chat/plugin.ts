@@ -15,7 +15,6 @@ import { SWEEP_CRON, SWEEP_TASK, sweepHandler } from './tasks/chat.sweep.ts';
 import { askUserFunction } from './tools/ask-user.ts';
 import { ASK_USER_TIMEOUT_TASK } from './turn/runtime.ts';
 
-export type { ChatApi } from './api.ts';
 export { optionsSchema };
 export { cli } from './cli.ts';
 
