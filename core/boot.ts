@@ -1,6 +1,7 @@
-// Boots the platform: config, manifest, database (external or embedded),
-// migrations, queues, the hapi server with the core's cross-cutting parts,
-// then the feature plugins in dependency order.
+// Boots the platform: config, manifest, the core's services (database,
+// migrations, queues: core/services.ts, shared with the CLI), the hapi server
+// with the core's cross-cutting parts, then the feature plugins in dependency
+// order.
 import Hapi, { type Server } from '@hapi/hapi';
 import HapiPino from 'hapi-pino';
 import Joi from 'joi';
@@ -8,30 +9,19 @@ import type { DestinationStream, Logger } from 'pino';
 import { loadConfig, type PlatformConfig } from './config.ts';
 import { createLogger } from './logging.ts';
 import { onDroppedPattern } from './json-schema.ts';
-import { readManifest, resolvePlugins } from './manifest.ts';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.ts';
-import { openDatabase } from './db/database.ts';
-import { migrate } from './db/migrate.ts';
-import { createWithTenant } from './db/tenant.ts';
-import { createSecretBox, loadMasterKey } from './secrets.ts';
-import { JobService } from './jobs/index.ts';
-import { EventHub } from './events.ts';
-import { FunctionRegistry } from './functions/registry.ts';
+import { readManifest, type Manifest } from './manifest.ts';
+import { migrationSourcesOf, resolvePlugins } from './plugin-loader.ts';
+import { createCoreServices } from './services.ts';
 import { registerFunctionRoutes } from './functions/routes.ts';
-import { GraphqlFacade } from './graphql/facade.ts';
-import { graphqlLimitsFrom } from './graphql/limits.ts';
-import { TokenService } from './auth/tokens.ts';
-import { registerAuth, type ApiKeyResolver } from './auth/index.ts';
+import { registerAuth } from './auth/index.ts';
 import { registerTenantContext } from './auth/tenant-context.ts';
 import { resolveAdminTokenHash } from './auth/admin-token.ts';
-import { TenantDirectory } from './tenants.ts';
 import { registerErrorRendering, validationFailAction } from './errors.ts';
 import { registerOps } from './http/ops.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
-import type { CoreServices } from './plugin-contract.ts';
-import { SQL_DIR } from './paths.ts';
+import type { CoreServices, ServiceOverrides } from './plugin-contract.ts';
 
 export interface PlatformOptions {
   config?: PlatformConfig;
@@ -42,6 +32,10 @@ export interface PlatformOptions {
   host?: string;
   /** Receives a generated admin token; prints it by default. */
   announceAdminToken?: (token: string) => void;
+  /** A manifest given as an object instead of the file config.manifestPath names (tests, embeddings). */
+  manifest?: Manifest;
+  /** Services to replace (the SDK harness: clock, model client, fetch). */
+  services?: ServiceOverrides;
 }
 
 export interface Platform {
@@ -58,73 +52,20 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
   const logger = createLogger(config.logLevel, options.logStream);
   onDroppedPattern((pattern, reason) => logger.warn({ pattern: pattern.slice(0, 200) }, `JSON Schema pattern dropped (accepts any string): ${reason}`));
   // Manifest errors are found before anything is started.
-  const manifest = await readManifest(config.manifestPath, config.env);
+  const manifest = options.manifest ?? (await readManifest(config.manifestPath, config.env));
   const plugins = await resolvePlugins(manifest, config.rootDir);
 
-  let embedded: EmbeddedDatabase | undefined;
-  let databaseUrl = config.databaseUrl;
-  if (!databaseUrl) {
-    embedded = await startEmbeddedDatabase(config.dataDir);
-    databaseUrl = embedded.url;
-  }
-  const cleanups: (() => Promise<void>)[] = [];
-  if (embedded) cleanups.push(() => embedded.stop());
+  const handle = await createCoreServices(config, { mode: 'server', plugins, logger, overrides: options.services });
+  const { core, jobs, database, masterKey } = handle;
+  const cleanups: (() => Promise<void>)[] = [() => handle.close()];
   try {
-    const masterKey = await loadMasterKey(config.masterKey, config.dataDir, Boolean(embedded));
-    const database = openDatabase(databaseUrl, embedded ? 8 : 20);
-    cleanups.unshift(() => database.close());
-    await migrate(database.pool, SQL_DIR);
-
-    const jobs = new JobService({
-      pool: database.pool,
-      connectionString: databaseUrl,
-      logger: logger.child({ component: 'jobs' }),
-      pollIntervalMs: config.jobsPollIntervalMs,
-      concurrency: config.jobsConcurrency,
-      shutdownTimeoutMs: config.shutdownTimeoutMs,
-      workerStaleSeconds: config.jobsWorkerStaleSeconds,
-      embedded: Boolean(embedded),
-    });
     await jobs.prepare();
     cleanups.unshift(() => jobs.stop());
-
-    const secrets = createSecretBox(masterKey);
     const adminTokenHash = await resolveAdminTokenHash(
       database.db,
       config.adminToken,
       options.announceAdminToken ?? ((token) => console.log(`Generated super-admin token (shown once, store it now): ${token}`)),
     );
-    const tokens = new TokenService({
-      issuer: config.tokenIssuer,
-      ttlSeconds: config.tokenTtlSeconds,
-      signingKey: secrets.deriveKey('platform-jwt'),
-      serviceSecret: config.serviceJwtSecret,
-      serviceIssuers: config.serviceJwtIssuers,
-      serviceAudience: config.serviceJwtAudience,
-      serviceMaxTtlSeconds: config.serviceJwtMaxTtlSeconds,
-      oidcIssuerUrl: config.oidcIssuerUrl,
-      oidcAudience: config.oidcAudience,
-    });
-    let apiKeyResolver: ApiKeyResolver | undefined;
-    const core: CoreServices = {
-      config,
-      db: database.db,
-      pool: database.pool,
-      withTenant: createWithTenant(database.db),
-      jobs,
-      events: new EventHub(logger),
-      functions: new FunctionRegistry(),
-      graphql: new GraphqlFacade(graphqlLimitsFrom(config.env)),
-      auth: {
-        tokens,
-        setApiKeyResolver(resolver) {
-          apiKeyResolver = resolver;
-        },
-      },
-      secrets,
-      tenants: new TenantDirectory(database.db),
-      logger,
-    };
 
     const server = Hapi.server({
       port: options.port ?? manifest.server.port,
@@ -168,14 +109,22 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
     }
     registerErrorRendering(server);
     registerTextGuard(server);
-    registerAuth(server, { tokens, adminTokenHash, resolveApiKey: () => apiKeyResolver });
+    registerAuth(server, { tokens: core.auth.tokens, adminTokenHash, resolveApiKey: handle.apiKeyResolver });
     registerTenantContext(server, (id) => core.tenants.exists(id));
     await registerOpenApi(server, VERSION);
-    registerOps(server, { pool: database.pool, migrationsDir: SQL_DIR, masterKeyPresent: () => masterKey.length === 32 });
+    registerOps(server, { pool: database.pool, migrations: migrationSourcesOf(plugins), masterKeyPresent: () => masterKey.length === 32 });
     registerMetrics(server, () => jobs.counts(), config.metricsToken);
     registerFunctionRoutes(server, core.functions, core.withTenant, logger);
     core.graphql.registerRoute(server);
-    await server.register({ plugin: { name: 'core', version: VERSION, register: (s) => s.expose('services', core) } });
+    await server.register({
+      plugin: {
+        name: 'core', version: VERSION,
+        register: (s) => {
+          s.expose('services', core);
+          s.expose('forPlugin', handle.forPlugin);
+        },
+      },
+    });
 
     for (const plugin of plugins) {
       await server.register({ plugin: plugin.module.plugin, options: plugin.options });

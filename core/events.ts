@@ -1,8 +1,14 @@
-// The core's event emitter. Plugins emit inside their own transaction, so an
-// event exists only if its cause committed; the events plugin provides the
-// durable stream behind it. Without that plugin, events are only logged.
+// The core's event emitter and the catalogue of the platform's event types.
+// Plugins emit inside their own transaction, so an event exists only if its
+// cause committed; the events plugin provides the durable stream behind it.
+// Without that plugin, events are only logged. Each plugin registers the
+// types it emits at register time (core.events.registerTypes); the events
+// plugin lists them, keeps tenants' custom types off their names, and warns
+// about emitted types that are neither registered nor custom.
 import type { Logger } from 'pino';
 import type { TenantTransaction } from './db/tenant.ts';
+import { isValidEventType } from '../workflows/engine/patterns.ts';
+import { PluginContractError } from './contract-error.ts';
 
 export interface EventInput {
   type: string;
@@ -29,8 +35,36 @@ export interface EventInput {
 
 export type EventBackend = (trx: TenantTransaction, tenantId: string, event: EventInput) => Promise<unknown>;
 
-export class EventHub {
+/** A type a plugin emits: its name, what it means, and optionally the JSON Schema of its data (checked with a warning). */
+export interface EventTypeDefinition {
+  type: string;
+  description: string;
+  schema?: Record<string, unknown>;
+}
+
+export interface RegisteredEventType extends EventTypeDefinition {
+  /** The plugin that registered it. */
+  plugin: string;
+}
+
+/** Reading the registered types (the events plugin's catalogue). */
+export interface EventTypeCatalog {
+  registeredTypes(): readonly RegisteredEventType[];
+  registeredType(type: string): RegisteredEventType | undefined;
+}
+
+/** What a plugin sees as core.events. */
+export interface EventsApi extends EventTypeCatalog {
+  emit(trx: TenantTransaction, tenantId: string, event: EventInput): Promise<unknown>;
+  /** Declares the types this plugin emits; a name another plugin registered fails the boot. */
+  registerTypes(types: EventTypeDefinition[]): void;
+  /** The durable stream (the events plugin); only one may be installed. */
+  setBackend(backend: EventBackend): void;
+}
+
+export class EventHub implements EventsApi {
   private backend: EventBackend | undefined;
+  private readonly types = new Map<string, RegisteredEventType>();
   private readonly logger: Logger;
 
   constructor(logger: Logger) {
@@ -46,5 +80,35 @@ export class EventHub {
     if (this.backend) return this.backend(trx, tenantId, event);
     this.logger.debug({ tenantId, type: event.type }, 'event emitted without an events plugin');
     return undefined;
+  }
+
+  registerTypes(types: EventTypeDefinition[], plugin = 'core'): void {
+    for (const { type, description, schema } of types) {
+      if (typeof type !== 'string' || !isValidEventType(type)) {
+        throw new PluginContractError(`plugin "${plugin}" registers an invalid event type ${JSON.stringify(type)} (letters, digits, _ and - separated by dots)`);
+      }
+      const taken = this.types.get(type);
+      if (taken) throw new PluginContractError(`event type "${type}" is registered twice: by plugin "${taken.plugin}" and by plugin "${plugin}"`);
+      this.types.set(type, { type, description, ...(schema ? { schema } : {}), plugin });
+    }
+  }
+
+  registeredTypes(): readonly RegisteredEventType[] {
+    return [...this.types.values()];
+  }
+
+  registeredType(type: string): RegisteredEventType | undefined {
+    return this.types.get(type);
+  }
+
+  /** core.events as one plugin sees it: what it registers is recorded under its name. */
+  forPlugin(plugin: string): EventsApi {
+    return {
+      emit: (trx, tenantId, event) => this.emit(trx, tenantId, event),
+      registerTypes: (types) => this.registerTypes(types, plugin),
+      setBackend: (backend) => this.setBackend(backend),
+      registeredTypes: () => this.registeredTypes(),
+      registeredType: (type) => this.registeredType(type),
+    };
   }
 }

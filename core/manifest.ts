@@ -1,11 +1,9 @@
 // The deployment manifest (hapi-glue style): which plugins to load and their
 // options, with ${ENV:default} substitution. Validation failures are one line.
-import { readFile, access } from 'node:fs/promises';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+// core/plugin-loader.ts turns its entries into plugins.
+import { readFile } from 'node:fs/promises';
 import YAML from 'yaml';
 import Joi from 'joi';
-import type { PlatformPluginModule } from './plugin-contract.ts';
 
 export class ManifestError extends Error {
   override name = 'ManifestError';
@@ -19,12 +17,6 @@ export interface ManifestEntry {
 export interface Manifest {
   server: { port: number; host: string };
   plugins: ManifestEntry[];
-}
-
-export interface ResolvedPlugin {
-  name: string;
-  module: PlatformPluginModule;
-  options: Record<string, unknown>;
 }
 
 const manifestSchema = Joi.object({
@@ -84,62 +76,12 @@ export async function readManifest(file: string, env: Record<string, string | un
     if (err instanceof ManifestError) throw err;
     throw new ManifestError(`manifest ${file} is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
-  const { value, error } = manifestSchema.validate(parsed ?? {});
-  if (error) throw new ManifestError(`manifest ${file}: ${error.message}`);
-  return value as Manifest;
+  return validateManifest(parsed ?? {}, file);
 }
 
-async function importPlugin(reference: string, rootDir: string): Promise<PlatformPluginModule> {
-  const file = path.resolve(rootDir, reference, 'plugin.ts');
-  try {
-    await access(file);
-  } catch {
-    throw new ManifestError(`unknown plugin "${reference}": ${path.relative(rootDir, file)} does not exist`);
-  }
-  const module = (await import(pathToFileURL(file).href)) as PlatformPluginModule;
-  if (!module.plugin?.name || typeof module.plugin.register !== 'function') {
-    throw new ManifestError(`plugin "${reference}" does not export a hapi plugin named "plugin"`);
-  }
-  return module;
-}
-
-/** Imports every plugin, validates options and dependencies, and orders them so dependencies come first. */
-export async function resolvePlugins(manifest: Manifest, rootDir: string): Promise<ResolvedPlugin[]> {
-  const resolved = new Map<string, ResolvedPlugin>();
-  for (const entry of manifest.plugins) {
-    const module = await importPlugin(entry.plugin, rootDir);
-    const name = module.plugin.name;
-    if (resolved.has(name)) throw new ManifestError(`plugin "${name}" is listed twice`);
-    let options = entry.options;
-    if (module.optionsSchema) {
-      const { value, error } = module.optionsSchema.validate(entry.options);
-      if (error) throw new ManifestError(`plugin "${name}" has an invalid option: ${error.message}`);
-      options = value;
-    } else if (Object.keys(entry.options).length > 0) {
-      throw new ManifestError(`plugin "${name}" takes no options, got: ${Object.keys(entry.options).join(', ')}`);
-    }
-    resolved.set(name, { name, module, options });
-  }
-  const dependenciesOf = (plugin: ResolvedPlugin) => [plugin.module.plugin.dependencies ?? []].flat();
-  for (const plugin of resolved.values()) {
-    for (const dependency of dependenciesOf(plugin)) {
-      if (!resolved.has(dependency)) {
-        throw new ManifestError(`plugin "${plugin.name}" depends on "${dependency}", which the manifest does not load`);
-      }
-    }
-  }
-  const ordered: ResolvedPlugin[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (plugin: ResolvedPlugin, trail: string[]) => {
-    if (state.get(plugin.name) === 'done') return;
-    if (state.get(plugin.name) === 'visiting') {
-      throw new ManifestError(`plugins depend on each other in a cycle: ${[...trail, plugin.name].join(' -> ')}`);
-    }
-    state.set(plugin.name, 'visiting');
-    for (const dependency of dependenciesOf(plugin)) visit(resolved.get(dependency)!, [...trail, plugin.name]);
-    state.set(plugin.name, 'done');
-    ordered.push(plugin);
-  };
-  for (const plugin of resolved.values()) visit(plugin, []);
-  return ordered;
+/** A manifest given as a value (a test, an embedding): the same checks as a file's, `origin` naming it in errors. */
+export function validateManifest(value: unknown, origin = 'object'): Manifest {
+  const { value: valid, error } = manifestSchema.validate(value);
+  if (error) throw new ManifestError(`manifest ${origin}: ${error.message}`);
+  return valid as Manifest;
 }

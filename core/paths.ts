@@ -2,3 +2,5 @@ import path from 'node:path';
 
 export const ROOT_DIR = path.resolve(import.meta.dirname, '..');
 export const SQL_DIR = path.join(ROOT_DIR, 'sql');
+/** Core's own migrations: recorded under the owner `core`, applied before any plugin's. */
+export const CORE_MIGRATIONS = { plugin: 'core', dir: SQL_DIR };

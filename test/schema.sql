@@ -673,6 +673,7 @@ CREATE TABLE public.platform_job_workers (
 );
 
 CREATE TABLE public.platform_migrations (
+    plugin text NOT NULL,
     name text NOT NULL,
     checksum text NOT NULL,
     applied_at timestamp with time zone DEFAULT now() NOT NULL
@@ -1011,7 +1012,7 @@ ALTER TABLE ONLY public.platform_job_workers
     ADD CONSTRAINT platform_job_workers_pkey PRIMARY KEY (worker_id);
 
 ALTER TABLE ONLY public.platform_migrations
-    ADD CONSTRAINT platform_migrations_pkey PRIMARY KEY (name);
+    ADD CONSTRAINT platform_migrations_pkey PRIMARY KEY (plugin, name);
 
 ALTER TABLE ONLY public.platform_settings
     ADD CONSTRAINT platform_settings_pkey PRIMARY KEY (key);

@@ -1,29 +1,48 @@
 #!/usr/bin/env node
 // The `platform` command: migrate, serve, and the commands plugins contribute
-// (tenants, clients, users, tokens, api-keys). Prints JSON with --json.
+// (tenants, clients, users, tokens, api-keys…) through their `cli` export.
+// Commands run on the same core services as the server (core/services.ts, in
+// `cli` mode), with the plugin's options from the manifest. Prints JSON with --json.
 import { parseArgs } from 'node:util';
-import { loadConfig, ConfigError } from '../config.ts';
-import { readManifest, resolvePlugins, ManifestError } from '../manifest.ts';
+import { loadConfig, ConfigError, type PlatformConfig } from '../config.ts';
+import { readManifest, ManifestError } from '../manifest.ts';
+import { resolvePlugins, type ResolvedPlugin } from '../plugin-loader.ts';
 import { MigrationError } from '../db/migrate.ts';
 import { EmbeddedBusyError } from '../db/embedded.ts';
-import { openCliContext } from './context.ts';
-import { UsageError, type CliCommand } from './commands.ts';
+import { PluginContractError } from '../contract-error.ts';
+import { createCoreServices, type CoreHandle } from '../services.ts';
+import { UsageError, type CliArgs, type CliCommandInfo, type PluginCli } from './commands.ts';
 
-
-async function pluginCommands(): Promise<CliCommand[]> {
-  const config = loadConfig();
-  const plugins = await resolvePlugins(await readManifest(config.manifestPath, config.env), config.rootDir);
-  return plugins.flatMap((plugin) => (plugin.module as { cli?: CliCommand[] }).cli ?? []);
+interface PluginCommand {
+  plugin: ResolvedPlugin;
+  cli: PluginCli;
+  command: CliCommandInfo;
 }
 
-function usage(commands: CliCommand[]): string {
+const CORE_COMMANDS = new Set(['serve', 'migrate']);
+
+function commandsOf(plugins: ResolvedPlugin[]): PluginCommand[] {
+  const found = new Map<string, PluginCommand>();
+  for (const plugin of plugins) {
+    const cli = plugin.module.cli;
+    for (const command of cli?.commands ?? []) {
+      const taken = found.get(command.name);
+      if (CORE_COMMANDS.has(command.name)) throw new PluginContractError(`plugin "${plugin.name}" declares the CLI command "${command.name}", which is the core's`);
+      if (taken) throw new PluginContractError(`CLI command "${command.name}" is declared by plugin "${taken.plugin.name}" and by plugin "${plugin.name}"`);
+      found.set(command.name, { plugin, cli: cli!, command });
+    }
+  }
+  return [...found.values()];
+}
+
+function usage(commands: PluginCommand[]): string {
   const lines = [
     'Usage: platform <command> [options] [--json]',
     '',
     '  serve                 run the platform (same as npm start)',
-    '  migrate               apply pending database migrations',
+    '  migrate               apply pending database migrations (core and the manifest\'s plugins)',
   ];
-  for (const command of commands) {
+  for (const { command } of commands) {
     const positionals = (command.positionals ?? []).map((p) => `<${p}>`).join(' ');
     const options = Object.entries(command.options ?? {})
       .map(([name, o]) => (o.required ? `--${name}${o.type === 'string' ? ' X' : ''}` : `[--${name}${o.type === 'string' ? ' X' : ''}]`))
@@ -49,49 +68,61 @@ function print(result: unknown, json: boolean): void {
   }
 }
 
-async function main(argv: string[]): Promise<void> {
-  const words = argv.filter((a) => !a.startsWith('-'));
-  if (words[0] === 'serve' || (words.length === 0 && argv.length === 0)) return (await import('./serve.ts')).serve();
-  if (words[0] === 'migrate') {
-    const context = await openCliContext();
-    await context.close();
-    console.log(argv.includes('--json') ? JSON.stringify({ status: 'migrated' }) : 'Migrations are current.');
-    return;
-  }
-  const commands = await pluginCommands();
-  const command = commands.find((c) => c.name === words.slice(0, 2).join(' ')) ?? commands.find((c) => c.name === words[0]);
-  if (!command || argv.includes('--help')) {
-    console.log(usage(commands));
-    if (!command && !argv.includes('--help')) process.exitCode = 2;
-    return;
-  }
-  const options = Object.fromEntries(
-    Object.entries(command.options ?? {}).map(([name, o]) => [name, { type: o.type }]),
-  ) as Record<string, { type: 'string' | 'boolean' }>;
-  const parsed = parseArgs({ args: argv, options: { ...options, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+/** The command line as the command declared it: its positionals after its name, its options' values. */
+function argsOf(command: CliCommandInfo, argv: string[]): { args: CliArgs; json: boolean } {
+  const declared: Record<string, { type: 'string' | 'boolean' }> = { json: { type: 'boolean' } };
+  for (const [name, option] of Object.entries(command.options ?? {})) declared[name] = { type: option.type };
+  const parsed = parseArgs({ args: argv, options: declared, allowPositionals: true, strict: true });
   const positionals = parsed.positionals.slice(command.name.split(' ').length);
+  const options: Record<string, string | boolean | undefined> = {};
   for (const [name, option] of Object.entries(command.options ?? {})) {
-    if (option.required && (parsed.values as Record<string, unknown>)[name] === undefined) throw new UsageError(`${command.name}: --${name} is required`);
+    const value = parsed.values[name];
+    options[name] = Array.isArray(value) ? value.at(-1) : value;
+    if (option.required && options[name] === undefined) throw new UsageError(`${command.name}: --${name} is required`);
   }
   if (positionals.length < (command.positionals ?? []).length) {
     throw new UsageError(`${command.name}: expected ${(command.positionals ?? []).map((p) => `<${p}>`).join(' ')}`);
   }
-  const args = { positionals, options: parsed.values as never };
-  if (command.offline) {
-    print(await command.run(undefined, args), Boolean(parsed.values.json));
+  return { args: { positionals, options }, json: parsed.values.json === true };
+}
+
+async function withCore<T>(config: PlatformConfig, plugins: ResolvedPlugin[], work: (handle: CoreHandle) => Promise<T>): Promise<T> {
+  const handle = await createCoreServices(config, { mode: 'cli', plugins });
+  try {
+    return await work(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const words = argv.filter((a) => !a.startsWith('-'));
+  if (words[0] === 'serve' || (words.length === 0 && argv.length === 0)) return (await import('./serve.ts')).serve();
+  const config = loadConfig();
+  const plugins = await resolvePlugins(await readManifest(config.manifestPath, config.env), config.rootDir);
+  if (words[0] === 'migrate') {
+    await withCore(config, plugins, async () => {});
+    console.log(argv.includes('--json') ? JSON.stringify({ status: 'migrated' }) : 'Migrations are current.');
     return;
   }
-  const context = await openCliContext();
-  try {
-    print(await command.run(context.core, args), Boolean(parsed.values.json));
-  } finally {
-    await context.close();
+  const commands = commandsOf(plugins);
+  const found = commands.find((c) => c.command.name === words.slice(0, 2).join(' ')) ?? commands.find((c) => c.command.name === words[0]);
+  if (!found || argv.includes('--help')) {
+    console.log(usage(commands));
+    if (!found && !argv.includes('--help')) process.exitCode = 2;
+    return;
   }
+  const { args, json } = argsOf(found.command, argv);
+  if (found.command.offline) {
+    print(await found.cli.run(found.command, undefined, found.plugin.options, args), json);
+    return;
+  }
+  print(await withCore(config, plugins, (handle) => found.cli.run(found.command, handle.core, found.plugin.options, args)), json);
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   const known = err instanceof ConfigError || err instanceof ManifestError || err instanceof MigrationError || err instanceof UsageError
-    || err instanceof EmbeddedBusyError;
+    || err instanceof EmbeddedBusyError || err instanceof PluginContractError;
   const boom = err as { isBoom?: boolean; output?: { payload: { message: string; code?: string } } };
   if (known) console.error(`error: ${(err as Error).message}`);
   else if (boom.isBoom) console.error(`error: ${boom.output!.payload.message}${boom.output!.payload.code ? ` (${boom.output!.payload.code})` : ''}`);

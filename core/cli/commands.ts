@@ -1,6 +1,15 @@
-// The CLI's command contract. Plugins contribute commands by exporting `cli`
-// from plugin.ts; the core adds migrate and serve.
-import type { CliCore } from './context.ts';
+// The CLI's command contract. A plugin adds commands with one typed export
+// from its entry module, built on the same factory of services its register
+// uses:
+//
+//   export const cli = defineCli(createServices, (command) => [
+//     command({ name: 'notes list', description: '…', options: { tenant: { type: 'string', description: '…', required: true } },
+//       run: (services, { options }) => services.notes.list(options.tenant) }),
+//   ]);
+//
+// An option's value is typed from its declaration (a required string is a
+// string). The core adds `migrate` and `serve`.
+import type { CoreServices } from '../plugin-contract.ts';
 
 export interface CliOption {
   type: 'string' | 'boolean';
@@ -8,32 +17,77 @@ export interface CliOption {
   required?: boolean;
 }
 
-export interface CliArgs {
+export type CliOptions = Record<string, CliOption>;
+
+type CliValue<O extends CliOption> = O['type'] extends 'boolean' ? boolean | undefined
+  : O['type'] extends 'string' ? (O extends { required: true } ? string : string | undefined)
+  : string | boolean | undefined;
+
+/** The parsed values of a command's options. */
+export type CliValues<O extends CliOptions> = { [K in keyof O]: CliValue<O[K]> };
+
+export interface CliArgs<O extends CliOptions = CliOptions> {
   positionals: string[];
-  options: Record<string, string | boolean | undefined>;
+  options: CliValues<O>;
 }
 
-interface CliCommandShape {
+/** What the CLI knows of a command without running it (usage, parsing). */
+export interface CliCommandInfo<O extends CliOptions = CliOptions> {
   /** One or two words: "migrate", "tenants create". */
   name: string;
   description: string;
   positionals?: string[];
-  options?: Record<string, CliOption>;
+  options?: O;
+  /** Needs no database (e.g. an HTTP client of the server, computing a signature): runs without opening one. */
+  offline?: boolean;
 }
 
-export interface DatabaseCliCommand extends CliCommandShape {
+export interface DatabaseCliCommand<S, O extends CliOptions = CliOptions> extends CliCommandInfo<O> {
   offline?: false;
-  run(core: CliCore, args: CliArgs): Promise<unknown>;
+  /** `services`: what the plugin's factory made for this command; `core`: the core's services in CLI mode. */
+  run(services: S, args: CliArgs<O>, core: CoreServices): Promise<unknown>;
 }
 
-/** A command that needs no database (e.g. computing a webhook signature): it runs without opening one. */
-export interface OfflineCliCommand extends CliCommandShape {
+export interface OfflineCliCommand<O extends CliOptions = CliOptions> extends CliCommandInfo<O> {
   offline: true;
-  run(core: undefined, args: CliArgs): Promise<unknown>;
+  run(services: undefined, args: CliArgs<O>): Promise<unknown>;
 }
 
-export type CliCommand = DatabaseCliCommand | OfflineCliCommand;
+export type CliCommand<S, O extends CliOptions = CliOptions> = DatabaseCliCommand<S, O> | OfflineCliCommand<O>;
+
+/** Declares one command, typing its option values from its `options`. */
+export type CommandDeclarer<S> = <O extends CliOptions = Record<never, CliOption>>(command: CliCommand<S, O>) => CliCommand<S>;
+
+/** A plugin's `cli` export, as the CLI runs it. */
+export interface PluginCli {
+  readonly commands: readonly CliCommandInfo[];
+  /** Runs one of `commands`: offline without `core`, else on the services the plugin's factory makes from `core` and its manifest options. */
+  run(command: CliCommandInfo, core: CoreServices | undefined, pluginOptions: unknown, args: CliArgs): Promise<unknown>;
+}
 
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/**
+ * A plugin's commands over its one factory of services. The factory receives
+ * the core's services (mode `cli`) and the plugin's options from the manifest,
+ * as its register does.
+ */
+export function defineCli<S, Options = Record<string, unknown>>(
+  createServices: (core: CoreServices, options: Options) => S | Promise<S>,
+  declare: (command: CommandDeclarer<S>) => CliCommand<S>[],
+): PluginCli {
+  const commands = declare((command) => command);
+  return {
+    commands,
+    async run(info, core, pluginOptions, args) {
+      const command = commands.find((candidate) => candidate === info);
+      if (!command) throw new UsageError(`${info.name}: not a command of this plugin`);
+      if (command.offline) return command.run(undefined, args);
+      if (!core) throw new UsageError(`${command.name} needs the database`);
+      // The manifest's options, validated by the plugin's optionsSchema (hapi hands them to register the same way).
+      return command.run(await createServices(core, pluginOptions as Options), args, core);
+    },
+  };
 }

@@ -1,5 +1,8 @@
-// Table types for kysely. Each plugin adds its tables here, next to the SQL
-// migration that creates them.
+// Table types for kysely: core's tables. `Database` (every table) is declared
+// in the SDK entry, where each plugin adds its own by declaration merging
+// (`declare module 'agent-platform/sdk' { interface Database {…} }`, next to
+// the SQL migration that creates them): TypeScript merges augmentations only
+// into the module that declares an interface, not into one re-exporting it.
 import type { ColumnType, Generated } from 'kysely';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -45,7 +48,9 @@ export interface UsersTable {
   created_at: CreatedAt;
 }
 
-export interface Database {
+export type { Database } from '../sdk/index.ts';
+
+export interface CoreTables {
   tenants: TenantsTable;
   platform_settings: PlatformSettingsTable;
   clients: ClientsTable;

@@ -2,11 +2,12 @@
 // platform needs to serve: the database, current migrations, the master key.
 import type { Server } from '@hapi/hapi';
 import type pg from 'pg';
-import { pendingMigrations } from '../db/migrate.ts';
+import { pendingMigrations, type MigrationSource } from '../db/migrate.ts';
 
 interface ReadinessDeps {
   pool: pg.Pool;
-  migrationsDir: string;
+  /** Core's and the loaded plugins' migrations. */
+  migrations: MigrationSource[];
   masterKeyPresent: () => boolean;
 }
 
@@ -65,7 +66,7 @@ export function registerOps(server: Server, deps: ReadinessDeps): void {
           return undefined;
         }),
         migrations: await check(async () => {
-          const pending = await pendingMigrations(deps.pool, deps.migrationsDir);
+          const pending = await pendingMigrations(deps.pool, deps.migrations);
           return pending.length ? `failed: pending ${pending.join(', ')}` : undefined;
         }),
         master_key: deps.masterKeyPresent() ? 'ok' : 'failed: missing',

@@ -7,7 +7,7 @@
 // with row locks (SKIP LOCKED), so the embedded PGlite default works too.
 import { EventEmitter } from 'node:events';
 import { Logger as WorkerLogger, runMigrations, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
-import { PgBoss, fromKysely } from 'pg-boss';
+import { PgBoss, fromKysely, getConstructionPlans } from 'pg-boss';
 import { CompiledQuery, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -20,6 +20,18 @@ import type {
 } from './types.ts';
 
 export type * from './types.ts';
+
+const PGBOSS_SCHEMA = 'pgboss';
+
+/**
+ * Installs both libraries' schemas without starting either (the test
+ * template: every copy of it then finds them current, and prepare() only
+ * checks). Starting pg-boss here would copy its scheduling state too.
+ */
+export async function installJobSchemas(pool: pg.Pool): Promise<void> {
+  await runMigrations({ pgPool: pool, logger: new WorkerLogger(() => () => {}) });
+  await pool.query(getConstructionPlans(PGBOSS_SCHEMA));
+}
 
 interface JobServiceOptions {
   pool: pg.Pool;
@@ -71,7 +83,7 @@ export class JobService implements JobsApi {
     this.boss = new PgBoss({
       connectionString: this.options.connectionString,
       max: 4,
-      schema: 'pgboss',
+      schema: PGBOSS_SCHEMA,
       useListenNotify: false,
     });
     this.boss.on('error', (err) => this.options.logger.error({ err }, 'pg-boss error'));

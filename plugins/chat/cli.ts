@@ -4,8 +4,8 @@
 // surface does: the answer streams as SSE with activity indicators on stderr,
 // ask_user questions are answered at the prompt, Ctrl-C stops the answer.
 import { createInterface, type Interface } from 'node:readline';
-import type { CliCommand } from '../../core/cli/commands.ts';
-import { UsageError } from '../../core/cli/commands.ts';
+import { defineCli, UsageError } from 'agent-platform/sdk';
+import { createServices } from './services.ts';
 import { SseReader } from './model/sse-lines.ts';
 import { CAPABILITY_KEYS } from './capabilities.ts';
 
@@ -110,8 +110,8 @@ class Lines {
   }
 }
 
-export const cli: CliCommand[] = [
-  {
+export const cli = defineCli(createServices, (command) => [
+  command({
     name: 'chat',
     offline: true,
     description: 'Chat with the platform in the terminal (talks to a running server: PLATFORM_URL, PLATFORM_TOKEN)',
@@ -124,17 +124,17 @@ export const cli: CliCommand[] = [
       capabilities: { type: 'string', description: `comma-separated capability keys (${CAPABILITY_KEYS.join(', ')}); default ask_user` },
       message: { type: 'string', description: 'ask one question, print the answer and exit' },
     },
-    async run(_core, { options }) {
+    async run(_services, { options }) {
       const token = String(options.token ?? process.env.PLATFORM_TOKEN ?? '');
       if (!token) throw new UsageError('chat: a token is required (--token or PLATFORM_TOKEN)');
       const conn: Connection = {
         url: String(options.url ?? process.env.PLATFORM_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`).replace(/\/+$/, ''),
-        token, tenant: options.tenant as string | undefined, client: options.client as string | undefined,
+        token, tenant: options.tenant, client: options.client,
       };
       const keys = String(options.capabilities ?? 'ask_user').split(',').map((k) => k.trim()).filter(Boolean);
       const unknown = keys.filter((k) => !(CAPABILITY_KEYS as readonly string[]).includes(k));
       if (unknown.length > 0) throw new UsageError(`chat: unknown capability keys: ${unknown.join(', ')}`);
-      const sessionId = (options.session as string | undefined)
+      const sessionId = options.session
         ?? (await (await call(conn, 'POST', '/api/sessions', {})).json() as { id: string }).id;
       const lines = new Lines();
       let streaming = false;
@@ -184,5 +184,5 @@ export const cli: CliCommand[] = [
         lines.rl.close();
       }
     },
-  },
-];
+  }),
+]);

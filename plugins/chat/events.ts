@@ -10,8 +10,7 @@
 //   agent.loop.completed  {session_id, turn_id, agent_name, status, iterations, tokens_used, message_id}
 //   agent.loop.failed     {session_id, turn_id, agent_name, reason, error, iterations, tokens_used, message_id}
 //   definition.created|updated|deleted {definition_type: 'agent', name, version, changed_fields?}
-import type { CoreServices } from '../../core/plugin-contract.ts';
-import type { TenantTransaction } from '../../core/db/tenant.ts';
+import type { CoreServices, TenantTransaction } from 'agent-platform/sdk';
 
 export const CHAT_SOURCE = '/chat';
 export const AGENTS_SOURCE = '/agents';

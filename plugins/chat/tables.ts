@@ -1,4 +1,4 @@
-// kysely types of the chat plugin's tables (sql/0070_chat.sql), added to the
+// kysely types of the chat plugin's tables (sql/0001_init.sql, sql/0002_session_owner.sql), added to the
 // core's Database interface by module augmentation.
 import type { ColumnType, Generated } from 'kysely';
 
@@ -113,7 +113,7 @@ export interface ChatRunnersTable {
   heartbeat_at: UpdatedAt;
 }
 
-declare module '../../core/db/types.ts' {
+declare module 'agent-platform/sdk' {
   interface Database {
     chat_agents: ChatAgentsTable;
     chat_client_agents: ChatClientAgentsTable;

@@ -3,7 +3,7 @@
 // context (chat session, workflow execution, direct function call) is what the
 // citation records; a call without one is a direct call with an id of its own.
 import { randomUUID } from 'node:crypto';
-import type { FunctionCallContext, FunctionDefinition } from '../../core/functions/registry.ts';
+import type { FunctionCallContext, FunctionDefinition } from 'agent-platform/sdk';
 import type { ExecutionContext } from './api.ts';
 import { BLOCK_LIMITS } from './block/parse.ts';
 import type { CitationsService } from './service.ts';

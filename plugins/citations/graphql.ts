@@ -15,9 +15,9 @@ import DataLoader from 'dataloader';
 import { GraphQLError } from 'graphql';
 import { filter } from 'graphql-yoga';
 import type { Request } from '@hapi/hapi';
-import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { inScope, requireMember, requireMemberOrApiKey, type TenantScope } from '../../core/graphql/access.ts';
-import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
+import {
+  type ConnectionArgs, decodeCursor, type GraphqlContext, inScope, pageSize, requireMember, requireMemberOrApiKey, type TenantScope, toConnection,
+} from 'agent-platform/sdk';
 import type { ChunkRecord, DocumentSummary } from '../ingestion/api.ts';
 import type { Citation, VerificationStatus } from './api.ts';
 import type { CitationFilter } from './store/citations.ts';

@@ -16,7 +16,7 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { Repeater, SlidingBuffer } from 'graphql-yoga';
-import type { TenantTransaction } from '../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { Citation } from './api.ts';
 
 const CHANNEL = 'citations_verified';

@@ -4,21 +4,19 @@
 // (spec 4.2, 4.3), GraphQL with the citationVerified subscription.
 // Registration only: the logic is in service.ts and the pure modules.
 import type { Server } from '@hapi/hapi';
-import { coreOf } from '../../core/plugin-contract.ts';
+import { coreOf } from 'agent-platform/sdk';
 import type { CitationsApi } from './api.ts';
 import { parseBlock } from './block/parse.ts';
 import { writeBlock } from './block/write.ts';
-import { createLive } from './live.ts';
 import { defaultOptions, optionsSchema, type CitationsOptions } from './options.ts';
 import { refsToRecord } from './provenance.ts';
-import { createCitationsService, VERIFY_TASK } from './service.ts';
+import { VERIFY_TASK } from './service.ts';
+import { createServices } from './services.ts';
 import { citationFunctions } from './functions.ts';
 import { citationsRoutes } from './routes.ts';
 import { typeDefs, resolvers } from './graphql.ts';
 import { verifyTask } from './tasks/citations.verify.ts';
 import { PRUNE_CRON, PRUNE_TASK, pruneTask } from './tasks/citations.prune_provenance.ts';
-import { citationsStore } from './store/citations.ts';
-import { citationView } from './view.ts';
 import './tables.ts';
 
 export { cli } from './cli.ts';
@@ -31,18 +29,7 @@ export const plugin = {
   async register(server: Server, rawOptions: Partial<CitationsOptions>) {
     const core = coreOf(server);
     const options: CitationsOptions = { ...defaultOptions, ...rawOptions };
-    const logger = core.logger.child({ component: 'citations' });
-    const live = createLive({
-      pool: core.pool,
-      logger,
-      // The embedded default (no DATABASE_URL) is one process whose NOTIFY does not cross connections.
-      crossProcess: core.config.databaseUrl !== undefined,
-      load: async (tenantId, ids) =>
-        (await core.withTenant(tenantId, (trx) => citationsStore.getMany(trx, ids))).map(citationView),
-    });
-    const service = createCitationsService({
-      core, ingestion: () => server.plugins.ingestion.api, live, options, logger,
-    });
+    const { live, citations: service } = createServices(core, options, () => server.plugins.ingestion.api);
 
     for (const [name, definition] of Object.entries(citationFunctions(service))) core.functions.register(name, definition);
     // Provenance: what every successful call showed to its execution context.
@@ -54,7 +41,7 @@ export const plugin = {
     });
 
     core.jobs.defineTask(VERIFY_TASK, verifyTask(service));
-    core.jobs.defineLongTask(PRUNE_TASK, pruneTask(core, options.provenanceRetentionDays), { retryLimit: 1 });
+    core.jobs.defineLongTask(PRUNE_TASK, pruneTask(core, options.provenanceRetentionDays, () => core.clock.now().getTime()), { retryLimit: 1 });
     await core.jobs.schedule(PRUNE_TASK, PRUNE_TASK, PRUNE_CRON);
 
     server.route(citationsRoutes(service));

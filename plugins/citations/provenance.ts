@@ -10,7 +10,7 @@
 // API (`function_call`) is an operator's request, with an id of its own for
 // each request: nothing can have been shown to it before, so its reads are
 // not recorded and its citations are verified on the quote alone.
-import type { CompletedCall } from '../../core/functions/registry.ts';
+import type { CompletedCall } from 'agent-platform/sdk';
 import type { ChunkRef, ExecutionContext } from './api.ts';
 
 /** Walking limits: a huge or deeply nested result costs bounded time, and records at most MAX_REFS chunks. */

@@ -6,9 +6,7 @@
 // The chat status route takes X-API-Key only (spec 5) and answers only for the
 // key's tenant and client.
 import type { Request, ServerRoute } from '@hapi/hapi';
-import { tenantOf } from '../../core/auth/tenant-context.ts';
-import { principalOf } from '../../core/auth/index.ts';
-import { forbidden } from '../../core/errors.ts';
+import { forbidden, principalOf, tenantOf } from 'agent-platform/sdk';
 import type { CitationFilter } from './store/citations.ts';
 import type { CitationsService } from './service.ts';
 import * as s from './schemas.ts';

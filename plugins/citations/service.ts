@@ -4,9 +4,7 @@
 // transaction (row-level security); chunks come from the ingestion API in
 // that same transaction.
 import type { Logger } from 'pino';
-import type { CoreServices } from '../../core/plugin-contract.ts';
-import type { TenantTransaction } from '../../core/db/tenant.ts';
-import { notFound } from '../../core/errors.ts';
+import { type CoreServices, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { ChunkRecord, DocumentSummary, IngestionApi } from '../ingestion/api.ts';
 import type { Citation, CitationEntry, ChunkRef, ExecutionContext, ResolvedEntry, VerificationStatus } from './api.ts';
 import { parseBlock } from './block/parse.ts';

@@ -1,4 +1,4 @@
-// kysely types of the citations tables (sql/0050_citations.sql), added to the
+// kysely types of the citations tables (sql/0001_init.sql), added to the
 // core Database interface by declaration merging.
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { MatchType, VerificationStatus } from './api.ts';
@@ -43,7 +43,7 @@ export interface CitationProvenanceTable {
   first_shown_at: CreatedAt;
 }
 
-declare module '../../core/db/types.ts' {
+declare module 'agent-platform/sdk' {
   interface Database {
     citations: CitationsTable;
     citation_provenance: CitationProvenanceTable;

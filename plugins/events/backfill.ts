@@ -3,8 +3,7 @@
 // dispatcher has not reached yet are left to it. Idempotent only with a dedup
 // key (core-platform 4.4): its windows are kept, so a second run over the same
 // events is deduplicated.
-import type { TenantTransaction } from '../../core/db/tenant.ts';
-import { badRequest, conflict, notFound } from '../../core/errors.ts';
+import { badRequest, conflict, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import { chainStop } from './chain.ts';
 import { toCloudEvent } from './cloudevent.ts';
 import type { EventsContext } from './context.ts';

@@ -6,8 +6,7 @@
 // the cause; workflow.completed/failed are caused by the execution they are
 // about). The dispatcher starts nothing for an event at EVENTS_MAX_CHAIN_DEPTH
 // and records a failed dispatch instead, so a loop stops after that many links.
-import type { TenantTransaction } from '../../core/db/tenant.ts';
-import type { EventInput } from '../../core/events.ts';
+import type { EventInput, TenantTransaction } from 'agent-platform/sdk';
 import { dispatchesStore } from './store/triggers.ts';
 
 export const DEFAULT_MAX_CHAIN_DEPTH = 8;

@@ -5,41 +5,20 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import YAML from 'yaml';
-import type { CliCommand } from '../../core/cli/commands.ts';
-import { UsageError } from '../../core/cli/commands.ts';
-import type { CliCore } from '../../core/cli/context.ts';
-import { createLogger } from '../../core/logging.ts';
-import { createContext } from './context.ts';
+import { defineCli, UsageError } from 'agent-platform/sdk';
 import { BACKFILL_TASK, tenantQueue } from './jobs.ts';
-import { defaultOptions } from './options.ts';
 import * as schemas from './schemas.ts';
+import { createServices } from './services.ts';
 import { backfillsStore } from './store/triggers.ts';
-import { createStreamService } from './stream-service.ts';
-import { createTriggerService } from './trigger-service.ts';
-import { createTypeRegistry } from './type-registry.ts';
 import { shaped } from './validation.ts';
 
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;
 
-function services(core: CliCore) {
-  const context = createContext({
-    withTenant: core.withTenant,
-    jobs: core.jobs,
-    workflows: () => {
-      throw new UsageError('starting workflows needs the server: this command should have gone through it');
-    },
-    registry: createTypeRegistry(),
-    logger: createLogger('silent'),
-    options: defaultOptions,
-  });
-  return { stream: createStreamService(context), triggers: createTriggerService(context) };
-}
-
-function jsonObject(value: unknown, flag: string): Record<string, unknown> | undefined {
+function jsonObject(value: string | undefined, flag: string): Record<string, unknown> | undefined {
   if (value === undefined) return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(String(value));
+    parsed = JSON.parse(value);
   } catch {
     throw new UsageError(`--${flag} must be JSON, e.g. '{"order_id": 42}'`);
   }
@@ -47,7 +26,7 @@ function jsonObject(value: unknown, flag: string): Record<string, unknown> | und
   return parsed as Record<string, unknown>;
 }
 
-function positiveInt(value: unknown, flag: string, fallback: number): number {
+function positiveInt(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new UsageError(`--${flag} must be a non-negative integer`);
@@ -56,8 +35,8 @@ function positiveInt(value: unknown, flag: string, fallback: number): number {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const cli: CliCommand[] = [
-  {
+export const cli = defineCli(createServices, (command) => [
+  command({
     name: 'triggers list',
     description: 'List a tenant\'s triggers',
     options: {
@@ -65,12 +44,10 @@ export const cli: CliCommand[] = [
       'active-only': { type: 'boolean', description: 'only active triggers' },
       'event-type': { type: 'string', description: 'triggers this event type would match' },
     },
-    run: (core, { options }) =>
-      services(core).triggers.list(options.tenant as string, {
-        activeOnly: Boolean(options['active-only']), eventType: options['event-type'] as string | undefined,
-      }, 0, 500),
-  },
-  {
+    run: ({ triggers }, { options }) =>
+      triggers.list(options.tenant, { activeOnly: Boolean(options['active-only']), eventType: options['event-type'] }, 0, 500),
+  }),
+  command({
     name: 'triggers create',
     description: 'Create a trigger from a JSON definition (--definition) or a JSON/YAML file (--file)',
     options: {
@@ -78,14 +55,14 @@ export const cli: CliCommand[] = [
       definition: { type: 'string', description: 'the trigger as JSON (the REST body)' },
       file: { type: 'string', description: 'a JSON or YAML file holding the trigger' },
     },
-    run: async (core, { options }) => {
+    run: async ({ triggers }, { options }) => {
       let definition: unknown = jsonObject(options.definition, 'definition');
-      if (options.file !== undefined) definition = YAML.parse(await readFile(String(options.file), 'utf8'));
+      if (options.file !== undefined) definition = YAML.parse(await readFile(options.file, 'utf8'));
       if (definition === undefined) throw new UsageError('triggers create: give --definition or --file');
-      return services(core).triggers.create(options.tenant as string, definition);
+      return triggers.create(options.tenant, definition);
     },
-  },
-  {
+  }),
+  command({
     name: 'triggers test',
     description: 'Dry-run an event against a trigger: match, per-key filter result, mapped inputs (starts nothing)',
     positionals: ['name'],
@@ -95,12 +72,10 @@ export const cli: CliCommand[] = [
       data: { type: 'string', description: 'event data as a JSON object' },
       source: { type: 'string', description: 'event source' },
     },
-    run: (core, { positionals, options }) =>
-      services(core).triggers.test(options.tenant as string, positionals[0], {
-        type: options.type as string, data: jsonObject(options.data, 'data') ?? {}, source: options.source as string | undefined,
-      }),
-  },
-  {
+    run: ({ triggers }, { positionals, options }) =>
+      triggers.test(options.tenant, positionals[0], { type: options.type, data: jsonObject(options.data, 'data') ?? {}, source: options.source }),
+  }),
+  command({
     name: 'triggers backfill',
     description: 'Replay dispatched events through a reactive trigger (run by the server; waits for its result)',
     positionals: ['name'],
@@ -110,8 +85,8 @@ export const cli: CliCommand[] = [
       limit: { type: 'string', description: 'events to scan, at most 500 (default 100)' },
       'timeout-s': { type: 'string', description: 'how long to wait for the server (default 60)' },
     },
-    run: async (core, { positionals, options }) => {
-      const tenantId = options.tenant as string;
+    run: async (_services, { positionals, options }, core) => {
+      const tenantId = options.tenant;
       const request = shaped<{ since?: Date; limit: number }>(schemas.backfillRequest, {
         ...(options.since !== undefined ? { since: options.since } : {}),
         limit: positiveInt(options.limit, 'limit', 100),
@@ -134,8 +109,8 @@ export const cli: CliCommand[] = [
       }
       throw new UsageError(`no result within the timeout: is the server running? (request ${id} stays queued)`);
     },
-  },
-  {
+  }),
+  command({
     name: 'events emit',
     description: 'Emit an event on a tenant\'s stream',
     options: {
@@ -144,12 +119,10 @@ export const cli: CliCommand[] = [
       source: { type: 'string', description: 'event source (default /cli)' },
       data: { type: 'string', description: 'event data as a JSON object' },
     },
-    run: (core, { options }) =>
-      services(core).stream.emit(options.tenant as string, {
-        type: options.type as string, source: (options.source as string | undefined) ?? '/cli', data: jsonObject(options.data, 'data') ?? {},
-      }),
-  },
-  {
+    run: ({ stream }, { options }) =>
+      stream.emit(options.tenant, { type: options.type, source: options.source ?? '/cli', data: jsonObject(options.data, 'data') ?? {} }),
+  }),
+  command({
     name: 'events tail',
     description: 'Follow a tenant\'s stream: one JSON event per line on stdout, a progress line on stderr',
     options: {
@@ -159,10 +132,9 @@ export const cli: CliCommand[] = [
       count: { type: 'string', description: 'stop after this many events (default: never)' },
       'interval-ms': { type: 'string', description: 'poll interval (default 1000)' },
     },
-    run: async (core, { options }) => {
-      const tenantId = options.tenant as string;
-      const { stream } = services(core);
-      const type = options.type as string | undefined;
+    run: async ({ stream }, { options }) => {
+      const tenantId = options.tenant;
+      const type = options.type;
       const count = positiveInt(options.count, 'count', 0);
       const interval = Math.max(50, positiveInt(options['interval-ms'], 'interval-ms', 1000));
       let after = options['from-seq'] !== undefined
@@ -191,5 +163,5 @@ export const cli: CliCommand[] = [
       }
       return { events: seen, last_seq: after };
     },
-  },
-];
+  }),
+]);

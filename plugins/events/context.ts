@@ -2,9 +2,7 @@
 // from the core services; the CLI builds a smaller one (no workflows: starts
 // happen in the server's workers).
 import type { Logger } from 'pino';
-import type { WithTenant, TenantTransaction } from '../../core/db/tenant.ts';
-import type { EventInput } from '../../core/events.ts';
-import type { JobsApi } from '../../core/jobs/types.ts';
+import type { EventInput, JobsApi, TenantTransaction, WithTenant } from 'agent-platform/sdk';
 import type { WorkflowsApi } from '../workflows/api.ts';
 import { DEFAULT_MAX_CHAIN_DEPTH } from './chain.ts';
 import { emitEvent, type EmittedEvent } from './emit.ts';

@@ -12,8 +12,7 @@
 //
 // Batching is why there is no job per event: jobs of one queue run one at a
 // time, and a job per event would pay a job claim and completion per event.
-import type { JobContext } from '../../core/jobs/types.ts';
-import type { TenantTransaction } from '../../core/db/tenant.ts';
+import type { JobContext, TenantTransaction } from 'agent-platform/sdk';
 import { chainStop } from './chain.ts';
 import { toCloudEvent, type CloudEvent } from './cloudevent.ts';
 import type { EventsContext } from './context.ts';

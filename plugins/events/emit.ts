@@ -7,10 +7,7 @@
 // long transaction.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { TenantTransaction } from '../../core/db/tenant.ts';
-import type { EventInput } from '../../core/events.ts';
-import type { JobsApi } from '../../core/jobs/types.ts';
-import { badRequest } from '../../core/errors.ts';
+import { badRequest, type EventInput, type JobsApi, type TenantTransaction } from 'agent-platform/sdk';
 import { isValidEventType } from '../../workflows/engine/index.ts';
 import { chainDepthOf } from './chain.ts';
 import { isUriReference, toCloudEvent, type CloudEvent } from './cloudevent.ts';

@@ -6,9 +6,7 @@
 // a bearer member of the tenant; API keys get FORBIDDEN.
 import DataLoader from 'dataloader';
 import type { Request } from '@hapi/hapi';
-import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { requireAdmin } from '../../core/graphql/access.ts';
-import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
+import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireAdmin, toConnection } from 'agent-platform/sdk';
 import type { StreamService } from './stream-service.ts';
 import type { TriggerService } from './trigger-service.ts';
 import type { TriggerView, StreamEventView } from './view.ts';

@@ -1,7 +1,6 @@
 // Names of this plugin's jobs, queues and job keys. Job keys are global in
 // graphile-worker, so each carries the tenant.
-import type { TenantTransaction } from '../../core/db/tenant.ts';
-import type { JobsApi } from '../../core/jobs/types.ts';
+import type { JobsApi, TenantTransaction } from 'agent-platform/sdk';
 
 /** Drains a tenant's undispatched events (one at a time per tenant: its queue). */
 export const DISPATCH_TASK = 'events.dispatch';

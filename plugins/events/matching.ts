@@ -1,7 +1,7 @@
 // How a trigger reads an event: its type pattern and filter decide whether it
 // matches, its input_mapping and dedup_key templates resolve against
 // `{event: <CloudEvent>}`. Pure; the engine's shared helpers do the work.
-import { domainError } from '../../core/errors.ts';
+import { domainError } from 'agent-platform/sdk';
 import { evaluateFilter, matchesFilter, matchesTypePattern, resolveTemplates, TemplateTooLongError, type EventFilter } from '../../workflows/engine/index.ts';
 import type { KeyResult } from '../../workflows/engine/filters.ts';
 import type { CloudEvent } from './cloudevent.ts';

@@ -18,5 +18,3 @@ export const optionsSchema = Joi.object({
   scheduleGraceSeconds: Joi.number().integer().min(1).max(86_400).default(60),
   retentionDays: Joi.number().integer().min(0).max(3650).default(30),
 }).default({});
-
-export const defaultOptions: EventsOptions = optionsSchema.validate({}).value;

@@ -3,8 +3,7 @@
 // not shadowed by /api/admin/triggers/{name}: hapi prefers literal segments,
 // and "events" is a reserved trigger name.
 import type { ServerRoute } from '@hapi/hapi';
-import { tenantOf } from '../../core/auth/tenant-context.ts';
-import type { EventInput } from '../../core/events.ts';
+import { type EventInput, tenantOf } from 'agent-platform/sdk';
 import type { StreamService } from './stream-service.ts';
 import type { TriggerService } from './trigger-service.ts';
 import type { CustomTypeValues } from './store/custom-types.ts';

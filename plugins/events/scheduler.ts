@@ -7,7 +7,7 @@
 // the miss and fires nothing; `catch_up_once` fires once, for the most recent
 // occurrence that fell due, with missed_count saying how many were collapsed.
 import type { EventsContext } from './context.ts';
-import { EVENT_SOURCE, SCHEDULE_FIRED } from './builtin-types.ts';
+import { EVENT_SOURCE, SCHEDULE_FIRED } from './event-types.ts';
 import { walkTo } from './schedule.ts';
 import { dispatchRecord, startForTrigger } from './starter.ts';
 import { dispatchesStore, triggersStore, type NewDispatch } from './store/triggers.ts';

@@ -7,7 +7,7 @@
 // and recorded; anything else (the database went away) is thrown, and the
 // whole dispatch transaction is retried.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { StartBatch, WorkflowsApi, WorkflowOrigin } from '../workflows/api.ts';
 import { dedupKeyOf, mapInputs } from './matching.ts';
 import { dedupStore, type NewDispatch } from './store/triggers.ts';

@@ -1,10 +1,8 @@
 // The stream's domain logic: emitting through the API, reading recent events
 // and pages of them, the event type catalogue and custom types. Knows nothing
 // of HTTP; routes, GraphQL and the CLI call it.
-import type { EventInput } from '../../core/events.ts';
-import { conflict, notFound } from '../../core/errors.ts';
+import { conflict, type EventInput, notFound } from 'agent-platform/sdk';
 import { isValidEventType, isValidTypePattern } from '../../workflows/engine/index.ts';
-import { BUILTIN_EVENT_TYPES, isBuiltinEventType } from './builtin-types.ts';
 import type { EventsContext } from './context.ts';
 import { customTypesStore, type CustomTypeValues } from './store/custom-types.ts';
 import { cursorsStore, eventsStore } from './store/events.ts';
@@ -31,7 +29,8 @@ export function createStreamService(context: EventsContext) {
   function customTypeProblems(type: string | undefined, values: CustomTypeValues) {
     const problems = [];
     if (type !== undefined && !isValidEventType(type)) problems.push({ field: 'type', message: `"${type}" is not an event type (letters, digits, _ and - separated by dots)` });
-    if (type !== undefined && isBuiltinEventType(type)) problems.push({ field: 'type', message: `"${type}" is a built-in event type` });
+    const registered = type === undefined ? undefined : context.registry.registered(type);
+    if (registered) problems.push({ field: 'type', message: `"${type}" is a built-in event type (registered by the ${registered.plugin} plugin)` });
     const schemaIssue = values.schema ? schemaProblem(values.schema) : undefined;
     if (schemaIssue) problems.push({ field: 'schema', message: `not a usable JSON Schema: ${schemaIssue}` });
     if (problems.length > 0) throw invalid(problems);
@@ -75,7 +74,8 @@ export function createStreamService(context: EventsContext) {
     },
 
     async types(tenantId: string, includeCustom: boolean) {
-      const builtin = BUILTIN_EVENT_TYPES.map((entry) => ({ ...entry, builtin: true }));
+      // The types the loaded plugins registered, in registration order.
+      const builtin = context.registry.allRegistered().map(({ type, description }) => ({ type, description, builtin: true }));
       if (!includeCustom) return { items: builtin };
       const custom = await withTenant(tenantId, (trx) => customTypesStore.all(trx));
       return { items: [...builtin, ...custom.map((row) => ({ type: row.type, description: row.description, builtin: false }))] };

@@ -1,4 +1,4 @@
-// kysely types of the events tables (sql/0010_events.sql), added to the core
+// kysely types of the events tables (sql/0001_init.sql, 0002_chain_depth.sql), added to the core
 // Database interface by declaration merging.
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { EventFilter } from '../../workflows/engine/index.ts';
@@ -121,7 +121,7 @@ export interface TriggerBackfillsTable {
   finished_at: NullableTimestamp;
 }
 
-declare module '../../core/db/types.ts' {
+declare module 'agent-platform/sdk' {
   interface Database {
     event_streams: EventStreamsTable;
     event_cursors: EventCursorsTable;

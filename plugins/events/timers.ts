@@ -2,7 +2,7 @@
 // key per trigger, enqueued, replaced or removed in the same transaction as
 // the trigger row that needs them. A timer job carries the instant it was
 // armed for; its handler fires only if the row, locked, still says so.
-import type { TenantTransaction } from '../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { EventsContext } from './context.ts';
 import { DEADMAN_TASK, SCHEDULE_TASK, deadmanKey, scheduleKey, tenantQueue } from './jobs.ts';
 import { nextOccurrence } from './schedule.ts';

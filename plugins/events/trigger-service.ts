@@ -2,8 +2,7 @@
 // transaction), the dry run, backfill and dispatch history. Knows nothing of
 // HTTP; routes, GraphQL and the CLI call it.
 import { randomUUID } from 'node:crypto';
-import { conflict, notFound } from '../../core/errors.ts';
-import type { TenantTransaction } from '../../core/db/tenant.ts';
+import { conflict, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { CloudEvent } from './cloudevent.ts';
 import { runBackfill, type BackfillOptions, type BackfillResult } from './backfill.ts';
 import type { EventsContext } from './context.ts';

@@ -1,6 +1,7 @@
 // Warnings for emitted events (core-platform 2.6): a type that is neither
-// built-in nor one of the tenant's custom types, or data that does not conform
-// to its custom type's JSON Schema. Warnings never block emission. A tenant's
+// registered by a plugin (core.events.registerTypes: the built-in types) nor
+// one of the tenant's custom types, or data that does not conform to its
+// type's JSON Schema. Warnings never block emission. A tenant's
 // custom types are re-read every few seconds, so the emit path does not pay a
 // query for advice; a change made in this process is seen at once.
 //
@@ -10,9 +11,7 @@
 // is removed from Ajv, whose cache would otherwise keep every schema object
 // ever compiled (one per re-read).
 import type { ValidateFunction } from 'ajv';
-import type { TenantTransaction } from '../../core/db/tenant.ts';
-import { cachedSchemaCount, createAjv } from '../../core/json-schema.ts';
-import { isBuiltinEventType } from './builtin-types.ts';
+import { cachedSchemaCount, createAjv, type EventTypeCatalog, type RegisteredEventType, type TenantTransaction } from 'agent-platform/sdk';
 import { customTypesStore } from './store/custom-types.ts';
 
 const ajv = createAjv();
@@ -82,9 +81,21 @@ function compile(schema: Record<string, unknown> | null, stamp: string): Compile
   }
 }
 
-export function createTypeRegistry(ttlMs = 5_000) {
+export function createTypeRegistry(catalog: EventTypeCatalog, ttlMs = 5_000) {
   /** By tenant; Map order is recency (a read re-inserts the tenant). */
   const cache = new Map<string, TenantTypes>();
+  /** Registered types' schemas, compiled on first use (plugin-written: they stay for the process's life). */
+  const registeredValidators = new Map<string, ValidateFunction | null>();
+
+  function registeredValidator(entry: RegisteredEventType): ValidateFunction | null {
+    if (!registeredValidators.has(entry.type)) registeredValidators.set(entry.type, compile(entry.schema ?? null, '').validate);
+    return registeredValidators.get(entry.type)!;
+  }
+
+  function violations(validate: ValidateFunction | null, type: string, data: Record<string, unknown>): string[] {
+    if (!validate || validate(data)) return [];
+    return (validate.errors ?? []).map((error) => `data${error.instancePath} ${error.message ?? 'is invalid'} (schema of ${type})`);
+  }
 
   async function typesOf(trx: TenantTransaction, tenantId: string): Promise<TenantTypes> {
     const cached = cache.get(tenantId);
@@ -120,14 +131,17 @@ export function createTypeRegistry(ttlMs = 5_000) {
 
   return {
     async warnings(trx: TenantTransaction, tenantId: string, type: string, data: Record<string, unknown>): Promise<string[]> {
-      if (isBuiltinEventType(type)) return [];
+      const registered = catalog.registeredType(type);
+      if (registered) return violations(registeredValidator(registered), type, data);
       const { types } = await typesOf(trx, tenantId);
       const found = types.get(type);
       if (!found) return [`"${type}" is neither a built-in nor a registered custom event type`];
-      const { validate } = found;
-      if (!validate || validate(data)) return [];
-      return (validate.errors ?? []).map((error) => `data${error.instancePath} ${error.message ?? 'is invalid'} (schema of ${type})`);
+      return violations(found.validate, type, data);
     },
+    /** The plugin-registered type of this name, if any (custom types may not take it). */
+    registered: (type: string) => catalog.registeredType(type),
+    /** Every plugin-registered type, in registration order. */
+    allRegistered: () => catalog.registeredTypes(),
     /** The tenant's types changed in this process: re-read them on the next emit (unchanged ones stay compiled). */
     forget(tenantId: string): void {
       const cached = cache.get(tenantId);

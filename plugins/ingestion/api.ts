@@ -4,7 +4,7 @@
 // cited revision, which stays after a reingest); the chat plugin's offline
 // responder searches through it. Every call runs in the caller's tenant
 // transaction (withTenant), so row-level security applies.
-import type { TenantTransaction } from '../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 
 /** A chunk as it was indexed, at its revision. */
 export interface ChunkRecord {

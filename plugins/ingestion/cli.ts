@@ -8,8 +8,8 @@
 // --tenant.
 import { glob, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { CliCommand } from '../../core/cli/commands.ts';
-import { UsageError } from '../../core/cli/commands.ts';
+import { defineCli, UsageError } from 'agent-platform/sdk';
+import { createServices } from './services.ts';
 
 const connection = {
   url: { type: 'string', description: 'server base URL (default PLATFORM_URL or http://127.0.0.1:$PORT)' },
@@ -21,14 +21,14 @@ interface Client {
   call(method: string, path: string, body?: BodyInit): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
-export function clientOf(options: Record<string, string | boolean | undefined>, env = process.env): Client {
-  const base = String(options.url ?? env.PLATFORM_URL ?? `http://127.0.0.1:${env.PORT ?? 8080}`).replace(/\/+$/, '');
-  const token = (options.token as string | undefined) ?? env.PLATFORM_TOKEN ?? env.ADMIN_TOKEN;
+export function clientOf(options: { url?: string; token?: string; tenant: string }, env = process.env): Client {
+  const base = (options.url ?? env.PLATFORM_URL ?? `http://127.0.0.1:${env.PORT ?? 8080}`).replace(/\/+$/, '');
+  const token = options.token ?? env.PLATFORM_TOKEN ?? env.ADMIN_TOKEN;
   if (!token) throw new UsageError('a token is needed: --token, PLATFORM_TOKEN or ADMIN_TOKEN');
   return {
     async call(method, route, body) {
       const response = await fetch(`${base}${route}`, {
-        method, body, headers: { authorization: `Bearer ${token}`, 'x-tenant-id': String(options.tenant) },
+        method, body, headers: { authorization: `Bearer ${token}`, 'x-tenant-id': options.tenant },
       });
       const text = await response.text();
       let parsed: unknown = text;
@@ -92,14 +92,14 @@ export async function ingestFiles(client: Client, files: string[], collectionId:
   return { uploaded, status };
 }
 
-export const cli: CliCommand[] = [
-  {
+export const cli = defineCli(createServices, (command) => [
+  command({
     name: 'ingest',
     description: 'Upload files (a path, a folder or a glob) into a collection through the server and follow their ingestion',
     positionals: ['path or glob'],
     offline: true,
     options: { ...connection, collection: { type: 'string', description: 'collection id', required: true } },
-    run: async (_core, { positionals, options }) => {
+    run: async (_services, { positionals, options }) => {
       const collectionId = Number(options.collection);
       if (!Number.isInteger(collectionId) || collectionId < 1) throw new UsageError('--collection must be a collection id');
       const files = await filesOf(positionals[0]);
@@ -111,19 +111,19 @@ export const cli: CliCommand[] = [
       if (tty) process.stderr.write('\n');
       return result;
     },
-  },
-  {
+  }),
+  command({
     name: 'search',
     description: 'Search the tenant\'s documents (hybrid keyword and vector search) through the server',
     positionals: ['query'],
     offline: true,
     options: { ...connection, collection: { type: 'string', description: 'only this collection (and its sub-collections)' }, top: { type: 'string', description: 'results (default 5)' } },
-    run: async (_core, { positionals, options }) => {
+    run: async (_services, { positionals, options }) => {
       const query = new URLSearchParams({ query: positionals[0], top_k: String(options.top ?? 5) });
       if (options.collection) query.set('collection_id', String(options.collection));
       const answer = await clientOf(options).call('GET', `/api/admin/search?${query}`);
       if (answer.status !== 200) throw new Error(`search: ${answer.status} ${answer.body?.message ?? ''}`);
       return answer.body;
     },
-  },
-];
+  }),
+]);

@@ -1,7 +1,7 @@
 // The ingestion plugin's HTTP-facing errors, with stable codes (spec 7: 409 on
 // reingest while ingesting, 429 over the tenant's concurrency limit; 413 over
 // INGESTION_MAX_DOC_SIZE; 415 naming the supported types).
-import { domainError, notFound } from '../../core/errors.ts';
+import { domainError, notFound } from 'agent-platform/sdk';
 import { SUPPORTED_CONTENT_TYPES } from './content-type.ts';
 
 export const ingestionErrors = {

@@ -1,7 +1,7 @@
 // Platform functions for agents and workflow ACTION steps. Every chunk in a
 // result carries `chunk_id` and `revision_id`: the citations plugin observes
 // these results to know which chunks an execution context was shown.
-import type { CoreServices } from '../../core/plugin-contract.ts';
+import type { CoreServices } from 'agent-platform/sdk';
 import { hybridSearch, queryImageVector, queryVector, DEFAULT_TOP_K, MAX_TOP_K, type SearchDeps } from './search/search.ts';
 import { readDocument } from './service/reader.ts';
 

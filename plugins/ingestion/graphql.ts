@@ -5,10 +5,8 @@
 // in REST (GET /api/admin/collections, documents, chunks, search): a bearer
 // member of the tenant, on every field that reads (nested ones included);
 // API keys get FORBIDDEN.
-import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { requireMember } from '../../core/graphql/access.ts';
+import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireMember, toConnection } from 'agent-platform/sdk';
 import { GraphQLError } from 'graphql';
-import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
 import type { CollectionsService } from './service/collections.ts';
 import type { DocumentsService } from './service/documents.ts';
 import type { StatusService } from './service/status.ts';

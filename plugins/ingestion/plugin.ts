@@ -4,15 +4,10 @@
 // Registration only: the logic is in service/, pipeline/, search/.
 import type { Server } from '@hapi/hapi';
 import Joi from 'joi';
-import { coreOf } from '../../core/plugin-contract.ts';
-import { readSettings } from './settings.ts';
+import { coreOf } from 'agent-platform/sdk';
+import { EVENT_TYPES } from './event-types.ts';
 import { createTokenCounter, type TokenCounter } from './chunking/tokenizer.ts';
-import { createEmbedder, createImageEmbedder } from './embeddings/embedder.ts';
 import { ensurePageImageIndex, ensureVectorIndex } from './embeddings/vector-index.ts';
-import { createCollectionsService } from './service/collections.ts';
-import { createDocumentsService } from './service/documents.ts';
-import { createStatusService } from './service/status.ts';
-import { createSyncService } from './sync/service.ts';
 import { collectionRoutes } from './routes/collections.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { statusRoutes } from './routes/status.ts';
@@ -24,9 +19,9 @@ import { RECONCILE_CRON, RECONCILE_TASK, reconcileHandler } from './pipeline/rec
 import { SYNC_TASK, syncHandler } from './sync/task.ts';
 import { registerFunctions } from './functions.ts';
 import { createIngestionApi } from './api-impl.ts';
-import { hybridSearch, queryImageVector, queryVector } from './search/search.ts';
 import { graphqlPart } from './graphql.ts';
 import { readinessCheck } from './readiness.ts';
+import { createServices, type IngestionOptions } from './services.ts';
 
 export { cli } from './cli.ts';
 
@@ -39,33 +34,16 @@ export const plugin = {
   name: 'ingestion',
   version: '0.1.0',
   dependencies: ['tenancy'],
-  async register(server: Server, options: { maxConcurrent?: number }) {
+  async register(server: Server, options: IngestionOptions) {
     const core = coreOf(server);
-    const settings = readSettings(core.config.env, core.config.dataDir, { maxConcurrent: options?.maxConcurrent });
-    const embedder = await createEmbedder(settings);
+    core.events.registerTypes(EVENT_TYPES);
+    const { settings, embedder, imageEmbedder, runDeps, searchDeps, search, collections, documents, status, sync } = await createServices(core, options);
     if (settings.embedding.provider === 'endpoint') await ensureVectorIndex(core, settings.embedding.dims);
-    const imageEmbedder = await createImageEmbedder(settings);
     if (imageEmbedder) await ensurePageImageIndex(core, settings.visionRetrieval.dims);
     let counter: Promise<TokenCounter> | undefined;
-    const runDeps = { core, settings };
     const parsers = new ParserPool({ maxMemoryMb: settings.parserMaxMemoryMb });
     server.ext('onPostStop', () => parsers.close());
     const stageDeps = { ...runDeps, embedder, imageEmbedder, parsers, counter: () => (counter ??= createTokenCounter(settings.tokenizer)) };
-
-    const collections = createCollectionsService(core);
-    const documents = createDocumentsService(runDeps);
-    const status = createStatusService(runDeps);
-    const sync = createSyncService(runDeps);
-    const searchDeps = { embedder, imageEmbedder, logger: core.logger };
-    const search = async (tenantId: string, q: Record<string, unknown>) => {
-      // Embedded before the transaction: no connection held during the HTTP calls.
-      const [vector, imageVector] = await Promise.all([queryVector(searchDeps, String(q.query)), queryImageVector(searchDeps, String(q.query))]);
-      const results = await core.withTenant(tenantId, (trx) => hybridSearch(trx, searchDeps, {
-        query: String(q.query), collection_ids: q.collection_id as number[] | undefined,
-        include_descendants: q.include_descendants as boolean, top_k: q.top_k as number,
-      }, vector, imageVector));
-      return { query: q.query, mode: vector ? 'hybrid' : 'keyword', results };
-    };
 
     server.route([
       ...collectionRoutes(collections),

@@ -2,7 +2,7 @@
 // is configured (or that search is keyword only), OCR, vision, parsers. Also
 // served alone at GET /readyz/ingestion.
 import type { Server } from '@hapi/hapi';
-import { addReadinessDetails } from '../../core/http/ops.ts';
+import { addReadinessDetails } from 'agent-platform/sdk';
 import type { IngestionSettings } from './settings.ts';
 
 export function readinessDetails(settings: IngestionSettings) {

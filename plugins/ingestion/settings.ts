@@ -3,7 +3,7 @@
 // lists them. A malformed value fails the boot with one clear line.
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { ConfigError } from '../../core/config.ts';
+import { ConfigError } from 'agent-platform/sdk';
 
 export type EmbeddingProvider = 'local' | 'endpoint' | 'none';
 

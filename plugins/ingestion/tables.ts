@@ -1,4 +1,4 @@
-// kysely types of the ingestion tables (sql/0040_ingestion.sql), added to the
+// kysely types of the ingestion tables (sql/0001_init.sql), added to the
 // core Database interface by declaration merging.
 import type { ColumnType, Generated } from 'kysely';
 
@@ -178,7 +178,7 @@ export interface QuotaSlotsTable {
   acquired_at: Timestamp;
 }
 
-declare module '../../core/db/types.ts' {
+declare module 'agent-platform/sdk' {
   interface Database {
     ingestion_collections: CollectionsTable;
     ingestion_sync_sources: SyncSourcesTable;

@@ -1,9 +1,7 @@
 // Writes a plan (plan.ts) inside the caller's transaction and returns the
 // definition events that announce it, and checks the names a plan introduces
 // against the tenant's other functions.
-import type { EventInput } from '../../core/events.ts';
-import type { TenantTransaction } from '../../core/db/tenant.ts';
-import { domainError } from '../../core/errors.ts';
+import { domainError, type EventInput, type TenantTransaction } from 'agent-platform/sdk';
 import { definitionEvent } from './events.ts';
 import type { PlannedChange } from './plan.ts';
 import { functionsStore } from './store/functions.ts';

@@ -1,7 +1,7 @@
 // Reading and editing what was imported: specs (list, get, delete with their
 // functions) and functions (list by source spec and status, get, edit the
 // description, which then survives re-syncs).
-import { notFound } from '../../core/errors.ts';
+import { notFound } from 'agent-platform/sdk';
 import { definitionEvent } from './events.ts';
 import type { IntegrationsContext } from './context.ts';
 import { functionsStore, type FunctionFilter } from './store/functions.ts';

@@ -1,9 +1,7 @@
 // What the services share, built once by the plugin (or by a CLI command):
 // the core's tenant transactions and secrets, the guarded HTTP client, how
 // definition events go out, and the limits.
-import type { WithTenant } from '../../core/db/tenant.ts';
-import type { SecretBox } from '../../core/secrets.ts';
-import { domainError, badRequest } from '../../core/errors.ts';
+import { badRequest, domainError, type SecretBox, type WithTenant } from 'agent-platform/sdk';
 import type { EnvPolicy } from './env/policy.ts';
 import type { Announce } from './events.ts';
 import type { HttpClient } from './http-client.ts';

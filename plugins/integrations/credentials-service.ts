@@ -8,8 +8,7 @@
 // first), a secret to those of the specs that name it when it is entered (so
 // those specs are imported first). A credential entered for no origin would
 // be bound to whichever server named it first.
-import type { TenantTransaction } from '../../core/db/tenant.ts';
-import { conflict, forbidden, notFound } from '../../core/errors.ts';
+import { conflict, forbidden, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { IntegrationsContext } from './context.ts';
 import { bindingOf } from './origin-binding.ts';
 import { sealBound, sealContext } from './sealing.ts';

@@ -6,10 +6,7 @@
 // They are emitted in the transaction that changes the functions. The CLI has
 // no event backend: it enqueues them, in its transaction, as one
 // `integrations.announce` job that the server's workers emit.
-import type { EventInput } from '../../core/events.ts';
-import type { EventHub } from '../../core/events.ts';
-import type { TenantTransaction } from '../../core/db/tenant.ts';
-import type { JobsApi } from '../../core/jobs/types.ts';
+import type { EventInput, EventsApi, JobsApi, TenantTransaction } from 'agent-platform/sdk';
 
 export const EVENT_SOURCE = '/integrations';
 export const ANNOUNCE_TASK = 'integrations.announce';
@@ -21,7 +18,7 @@ export function definitionEvent(type: 'definition.created' | 'definition.updated
 }
 
 /** In the server: straight into the event stream, inside the caller's transaction. */
-export function emitNow(events: EventHub): Announce {
+export function emitNow(events: EventsApi): Announce {
   return async (trx, tenantId, list) => {
     for (const event of list) await events.emit(trx, tenantId, event);
   };

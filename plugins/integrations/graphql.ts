@@ -6,10 +6,9 @@
 // Access as in REST: the admin role, as GET /api/admin/integrations/specs,
 // …/functions?source= and GET /api/admin/functions (imported specs and
 // functions are tenant configuration). API keys get FORBIDDEN.
-import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { requireAdmin } from '../../core/graphql/access.ts';
-import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
-import type { FunctionRegistry } from '../../core/functions/registry.ts';
+import {
+  type ConnectionArgs, decodeCursor, type FunctionRegistry, type GraphqlContext, pageSize, requireAdmin, toConnection,
+} from 'agent-platform/sdk';
 import type { CatalogService } from './catalog-service.ts';
 import type { FunctionView, SpecView } from './view.ts';
 

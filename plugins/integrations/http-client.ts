@@ -1,17 +1,16 @@
 // Every outbound request of this plugin (reading a spec and its remote $refs,
 // fetching an oauth2 token, calling an imported operation) goes through here:
-// ofetch over the core's guarded fetch (private and loopback addresses are
-// refused at connect time unless allowed), one timeout covering the whole
+// ofetch over the core's guarded fetch (core.http.fetch: private and loopback
+// addresses are refused at connect time unless allowed), one timeout covering the whole
 // exchange, a cap on the response size, and redirects followed here rather
 // than by the transport, so that credentials (a custom header, a query
 // parameter) never travel to another origin.
 import { createFetch } from 'ofetch';
-import { domainError } from '../../core/errors.ts';
-import { BlockedAddressError, createGuardedFetch } from '../../core/http/guarded-fetch.ts';
-import { readCapped } from '../../core/http/read-capped.ts';
+import { BlockedAddressError, domainError, readCapped } from 'agent-platform/sdk';
 
 export interface HttpClientOptions {
-  allowPrivateNetworks: boolean;
+  /** The transport: core.http.fetch (guarded unless the plugin allows private networks). */
+  fetch: typeof fetch;
   timeoutMs: number;
   maxResponseBytes: number;
 }
@@ -54,7 +53,7 @@ function describe(err: unknown, url: URL, timeoutMs: number, timedOut: boolean):
 }
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
-  const $fetch = createFetch({ fetch: createGuardedFetch(options.allowPrivateNetworks) });
+  const $fetch = createFetch({ fetch: options.fetch });
   return async (request) => {
     const timeoutMs = request.timeoutMs ?? options.timeoutMs;
     const cap = request.maxResponseBytes ?? options.maxResponseBytes;

@@ -4,7 +4,7 @@
 // name again re-imports: settings are replaced, functions created, updated
 // or marked removed like a re-sync.
 import { randomUUID } from 'node:crypto';
-import { conflict } from '../../core/errors.ts';
+import { conflict } from 'agent-platform/sdk';
 import { applyPlan, conflictError, conflictsOf } from './apply.ts';
 import { checkSourceUrl, fetchText, type IntegrationsContext } from './context.ts';
 import type { AuthConfig } from './model.ts';

@@ -34,5 +34,3 @@ export const optionsSchema = Joi.object({
   specTimeoutMs: Joi.number().integer().min(1000).max(600_000).default(60_000),
   callCacheMs: Joi.number().integer().min(0).max(60_000).default(2000),
 }).default({});
-
-export const defaultOptions: IntegrationsOptions = optionsSchema.validate({}).value;

@@ -4,8 +4,7 @@
 // itself re-reads the function in its one query and corrects a stale entry
 // (another process may have re-synced), so the cache only saves a round trip.
 // This process's own changes clear the tenant's entries at once.
-import type { FunctionDefinition, FunctionDescriptor, FunctionProvider, FunctionStatus } from '../../core/functions/registry.ts';
-import type { WithTenant } from '../../core/db/tenant.ts';
+import type { FunctionDefinition, FunctionDescriptor, FunctionProvider, FunctionStatus, WithTenant } from 'agent-platform/sdk';
 import { scopeOf, type Caller, type FreshDefinition } from './calling/caller.ts';
 import { functionsStore } from './store/functions.ts';
 

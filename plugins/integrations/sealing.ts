@@ -3,7 +3,7 @@
 // tenant) does not open; values sealed since origin binding also carry the
 // origin(s) they were given for (origin-binding.ts).
 import { createHmac } from 'node:crypto';
-import type { SecretBox } from '../../core/secrets.ts';
+import type { SecretBox } from 'agent-platform/sdk';
 import { boundContext } from './origin-binding.ts';
 
 export const sealContext = {

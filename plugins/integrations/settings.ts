@@ -2,7 +2,7 @@
 // flags) in the form the plugin stores and uses: lists may come as arrays or
 // comma-separated text, function name overrides as an object or as
 // `operation=name,…`.
-import { badRequest } from '../../core/errors.ts';
+import { badRequest } from 'agent-platform/sdk';
 import type { AuthScheme, OperationFilter, SpecSettings } from './model.ts';
 import { FUNCTION_NAME, normalizePrefix, snakeCase } from './openapi/naming.ts';
 

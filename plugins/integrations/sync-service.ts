@@ -4,7 +4,7 @@
 // operations gone from the document are marked removed. A sync that cannot
 // read or parse the document changes no function and leaves the spec
 // `sync_failed` with the reason.
-import { domainError, notFound } from '../../core/errors.ts';
+import { domainError, notFound } from 'agent-platform/sdk';
 import { applyPlan, conflictError, conflictsOf } from './apply.ts';
 import { fetchText, type IntegrationsContext } from './context.ts';
 import type { AuthConfig } from './model.ts';

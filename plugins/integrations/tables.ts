@@ -1,4 +1,4 @@
-// kysely types of the integrations tables (sql/0060_integrations.sql), added
+// kysely types of the integrations tables (sql/0001_init.sql), added
 // to the core Database interface by declaration merging.
 import type { ColumnType, Generated } from 'kysely';
 import type { AuthConfig, FunctionParameters, RequestShape, SpecFormat, SpecSettings, SecurityUse, Warning } from './model.ts';
@@ -95,7 +95,7 @@ export interface IntegrationSecretsTable {
   updated_at: Timestamp;
 }
 
-declare module '../../core/db/types.ts' {
+declare module 'agent-platform/sdk' {
   interface Database {
     integration_specs: IntegrationSpecsTable;
     integration_functions: IntegrationFunctionsTable;

@@ -1,9 +1,7 @@
 // GraphQL: the current tenant and its clients (a Relay connection). Access
 // as in REST (GET /api/admin/tenants/{id}, GET /api/admin/clients): a bearer
 // member of the tenant; API keys get FORBIDDEN.
-import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { requireMember } from '../../core/graphql/access.ts';
-import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
+import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireMember, toConnection } from 'agent-platform/sdk';
 import type { TenancyService } from './service.ts';
 
 export const typeDefs = /* GraphQL */ `

@@ -2,8 +2,9 @@
 // Registers its routes, GraphQL types, the API-key lookup for core auth, and
 // a platform function; exposes its service for other plugins and the CLI.
 import type { Server } from '@hapi/hapi';
-import { coreOf } from '../../core/plugin-contract.ts';
-import { createTenancyService, type TenancyService } from './service.ts';
+import { coreOf } from 'agent-platform/sdk';
+import type { TenancyService } from './service.ts';
+import { createServices } from './services.ts';
 import { tenancyRoutes } from './routes.ts';
 import { typeDefs, resolvers } from './graphql.ts';
 
@@ -20,7 +21,7 @@ export const plugin = {
   version: '0.1.0',
   register(server: Server) {
     const core = coreOf(server);
-    const service = createTenancyService(core);
+    const { tenancy: service } = createServices(core);
     core.auth.setApiKeyResolver((key) => service.resolveApiKey(key));
     server.route(tenancyRoutes(service));
     core.graphql.extend({ typeDefs, resolvers: resolvers(service) });

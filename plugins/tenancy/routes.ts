@@ -1,7 +1,6 @@
 // The tenancy REST routes: joi in, response schema out, a call to the service.
 import type { ServerRoute } from '@hapi/hapi';
-import { principalOf } from '../../core/auth/index.ts';
-import { tenantOf } from '../../core/auth/tenant-context.ts';
+import { principalOf, tenantOf } from 'agent-platform/sdk';
 import type { TenancyService } from './service.ts';
 import * as s from './schemas.ts';
 

@@ -1,11 +1,9 @@
 // Tenancy domain logic: tenants, clients, API keys, users and their tokens.
 // Knows nothing of HTTP; the routes, the CLI and GraphQL all call this.
 import { randomBytes } from 'node:crypto';
-import type { CoreServices } from '../../core/plugin-contract.ts';
-import { rolesIn, type Principal } from '../../core/auth/principal.ts';
-import { isValidTenantAlias } from '../../core/db/tenant.ts';
-import { badRequest, conflict, forbidden, notFound, unauthorized, domainError } from '../../core/errors.ts';
-import { hashSecret, randomToken, secretMatches } from '../../core/secrets.ts';
+import {
+  badRequest, conflict, type CoreServices, domainError, forbidden, hashSecret, isValidTenantAlias, notFound, type Principal, randomToken, rolesIn, secretMatches, unauthorized,
+} from 'agent-platform/sdk';
 import { apiKeysStore, clientsStore, tenantsStore, usersStore, type Memberships } from './store.ts';
 
 const API_KEY_PREFIX = 'pk';

@@ -1,8 +1,7 @@
 // kysely queries for the tenancy tables. Tenant-owned tables (clients,
 // api_keys) take a tenant transaction; tenants and users are global.
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../core/db/types.ts';
-import type { TenantTransaction } from '../../core/db/tenant.ts';
+import type { Database, TenantTransaction } from 'agent-platform/sdk';
 
 type Db = Kysely<Database>;
 export type Memberships = Record<string, { roles: string[] }>;

@@ -2,9 +2,8 @@
 // the database and the master key). `webhooks sign` needs neither: it prints
 // the headers a sender must send, computed by the same code the server checks.
 import { readFile } from 'node:fs/promises';
-import type { CliCommand } from '../../core/cli/commands.ts';
-import { UsageError } from '../../core/cli/commands.ts';
-import { createWebhooksService } from './service.ts';
+import { defineCli, UsageError } from 'agent-platform/sdk';
+import { createServices } from './services.ts';
 import { signedHeaders, standardSecretOf, standardSignedHeaders } from './signing.ts';
 
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;
@@ -17,48 +16,47 @@ async function bodyOf(value: string): Promise<Buffer> {
 
 const SCHEMES = ['x-webhook', 'standard'];
 
-function schemeOf(value: unknown): string {
+function schemeOf(value: string | undefined): string {
   if (value === undefined) return 'x-webhook';
-  if (typeof value !== 'string' || !SCHEMES.includes(value)) throw new UsageError(`--scheme must be one of ${SCHEMES.join(', ')}`);
+  if (!SCHEMES.includes(value)) throw new UsageError(`--scheme must be one of ${SCHEMES.join(', ')}`);
   return value;
 }
 
-function timestampOf(value: unknown): number | undefined {
+function timestampOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^\d{1,12}$/.test(value)) throw new UsageError('--timestamp must be Unix seconds');
+  if (!/^\d{1,12}$/.test(value)) throw new UsageError('--timestamp must be Unix seconds');
   return Number(value);
 }
 
-export const cli: CliCommand[] = [
-  {
+export const cli = defineCli(createServices, (command) => [
+  command({
     name: 'webhooks create',
     description: 'Create an event webhook in a tenant; prints its secret (shown once)',
     options: { tenant, name, description: { type: 'string', description: 'what sends to it' } },
-    run: (core, { options }) =>
-      createWebhooksService(core).create(options.tenant as string, { name: options.name as string, description: options.description as string | undefined }),
-  },
-  {
+    run: ({ webhooks }, { options }) => webhooks.create(options.tenant, { name: options.name, description: options.description }),
+  }),
+  command({
     name: 'webhooks rotate',
     description: 'Give an event webhook a new secret (the old one stops working at once); prints it',
     options: { tenant, name },
-    run: (core, { options }) => createWebhooksService(core).rotate(options.tenant as string, options.name as string),
-  },
-  {
+    run: ({ webhooks }, { options }) => webhooks.rotate(options.tenant, options.name),
+  }),
+  command({
     name: 'webhooks list',
     description: 'List a tenant\'s event webhooks',
     options: { tenant },
-    run: (core, { options }) => createWebhooksService(core).list(options.tenant as string),
-  },
-  {
+    run: ({ webhooks }, { options }) => webhooks.list(options.tenant),
+  }),
+  command({
     name: 'webhooks signing-secret',
     description: 'Create or rotate the tenant\'s signing secret for signed resume; prints it, and its whsec_ form for Standard Webhooks libraries (shown once)',
     options: { tenant },
-    run: async (core, { options }) => {
-      const { created: _created, ...secret } = await createWebhooksService(core).setSigningSecret(options.tenant as string);
+    run: async ({ webhooks }, { options }) => {
+      const { created: _created, ...secret } = await webhooks.setSigningSecret(options.tenant);
       return { ...secret, standard_secret: standardSecretOf(secret.secret) };
     },
-  },
-  {
+  }),
+  command({
     name: 'webhooks sign',
     description: 'Print the headers of a signed-resume request (no database needed); --body @file reads a file; '
       + '--scheme standard: Standard Webhooks headers (recommended), x-webhook (default): the spec\'s X-Webhook-*',
@@ -70,12 +68,12 @@ export const cli: CliCommand[] = [
       id: { type: 'string', description: 'the id header (a new one when absent)' },
       timestamp: { type: 'string', description: 'the timestamp header in Unix seconds (now when absent)' },
     },
-    run: async (_core, { options }) => {
+    run: async (_services, { options }) => {
       const sign = schemeOf(options.scheme) === 'standard' ? standardSignedHeaders : signedHeaders;
-      return sign(options.secret as string, await bodyOf(options.body as string), {
-        id: options.id as string | undefined,
+      return sign(options.secret, await bodyOf(options.body), {
+        id: options.id,
         timestamp: timestampOf(options.timestamp),
       });
     },
-  },
-];
+  }),
+]);

@@ -1,6 +1,6 @@
 // The webhook errors of the spec's error table (section 7): the detail texts
 // are the messages, word for word; the codes are ours and stable.
-import { domainError } from '../../core/errors.ts';
+import { domainError } from 'agent-platform/sdk';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

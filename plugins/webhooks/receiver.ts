@@ -10,9 +10,7 @@
 //   5. with both headers: idempotency (409 within 10 min), recorded in the same
 //      transaction as the event, so an id is kept exactly when its event is.
 import { randomUUID } from 'node:crypto';
-import type { CoreServices } from '../../core/plugin-contract.ts';
-import { notFound } from '../../core/errors.ts';
-import { secretMatches } from '../../core/secrets.ts';
+import { type CoreServices, notFound, secretMatches } from 'agent-platform/sdk';
 import { webhookErrors } from './errors.ts';
 import { assertFresh, headerOf, IDEMPOTENCY_WINDOW_SECONDS, webhookIdOf, type Headers } from './checks.ts';
 import { sameSecret } from './signing.ts';

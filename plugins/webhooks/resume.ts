@@ -23,7 +23,7 @@
 // Nothing before the signature check writes, so an unauthenticated caller
 // cannot burn a tenant's budget or ids.
 import { createHash } from 'node:crypto';
-import type { CoreServices } from '../../core/plugin-contract.ts';
+import type { CoreServices } from 'agent-platform/sdk';
 import type { WorkflowsApi } from '../workflows/api.ts';
 import { webhookErrors, MAX_BODY_BYTES } from './errors.ts';
 import { assertFresh, headerOf, IDEMPOTENCY_WINDOW_SECONDS, isJsonContentType, webhookIdOf, type Headers } from './checks.ts';

@@ -3,7 +3,7 @@
 // authenticate in their services because both need the raw body bytes.
 import type { Lifecycle, ServerRoute } from '@hapi/hapi';
 import Boom from '@hapi/boom';
-import { tenantOf } from '../../core/auth/tenant-context.ts';
+import { tenantOf } from 'agent-platform/sdk';
 import type { WebhooksService } from './service.ts';
 import type { ResumeService } from './resume.ts';
 import type { ReceiverService } from './receiver.ts';

@@ -1,7 +1,7 @@
 // joi schemas of the webhooks routes (and so of the OpenAPI document), and the
 // signed-resume body, which the service validates itself (it parses raw bytes).
 import Joi from 'joi';
-import { isValidTenantAlias } from '../../core/db/tenant.ts';
+import { isValidTenantAlias } from 'agent-platform/sdk';
 
 export const tenantAlias = Joi.string()
   .custom((value: string, helpers) => (isValidTenantAlias(value) ? value : helpers.error('string.alias')))

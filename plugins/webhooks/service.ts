@@ -1,9 +1,7 @@
 // Webhook administration: event-webhook definitions (name, description, a
 // hashed secret) and the tenant's signing secret for signed resume (sealed).
 // Knows nothing of HTTP; the admin routes and the CLI call this.
-import type { CoreServices } from '../../core/plugin-contract.ts';
-import { conflict, notFound } from '../../core/errors.ts';
-import { hashSecret, randomToken } from '../../core/secrets.ts';
+import { conflict, type CoreServices, hashSecret, notFound, randomToken } from 'agent-platform/sdk';
 import { definitionsStore, signingSecretsStore } from './store.ts';
 
 /** AES-GCM additional data: a sealed secret opens only as this tenant's signing secret. */

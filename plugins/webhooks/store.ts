@@ -1,7 +1,7 @@
 // kysely queries for the webhooks tables. Every table is tenant-owned, so
 // every query takes a tenant transaction (row-level security picks the rows).
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import './tables.ts';
 
 const definitionColumns = ['name', 'description', 'created_at', 'rotated_at'] as const;

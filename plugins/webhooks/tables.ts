@@ -1,5 +1,5 @@
-// kysely types of the webhooks plugin's tables (sql/0030_webhooks.sql,
-// sql/0031_webhooks_replay.sql), added
+// kysely types of the webhooks plugin's tables (sql/0001_init.sql,
+// sql/0002_replay.sql), added
 // to the core's Database interface by module augmentation.
 import type { ColumnType } from 'kysely';
 
@@ -42,7 +42,7 @@ export interface WebhookRateTable {
   count: number;
 }
 
-declare module '../../core/db/types.ts' {
+declare module 'agent-platform/sdk' {
   interface Database {
     webhook_definitions: WebhookDefinitionsTable;
     webhook_signing_secrets: WebhookSigningSecretsTable;

@@ -1,7 +1,7 @@
 // What the workflows plugin exposes to other plugins (server.plugins.workflows.api):
 // the events plugin starts workflows from triggers, the webhooks plugin
 // delivers signed-resume signals.
-import type { TenantTransaction } from '../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 
 export interface WorkflowOrigin {
   type: 'api' | 'trigger' | 'schedule' | 'deadman' | 'backfill' | 'workflow';

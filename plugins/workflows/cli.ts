@@ -1,18 +1,17 @@
 // CLI commands of the workflows plugin. The CLI acts as the operator. It
 // enqueues, and the running server's workers execute: `execute` prints the
 // execution id at once, and `GET /api/admin/executions/{id}` follows it.
-import type { CliCommand } from '../../core/cli/commands.ts';
-import { UsageError } from '../../core/cli/commands.ts';
+import { defineCli, UsageError } from 'agent-platform/sdk';
 import { startExecution } from './runner.ts';
-import { definitionsStore } from './store.ts';
+import { createServices } from './services.ts';
 
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;
 
-function parseInputs(value: unknown): Record<string, unknown> {
+function parseInputs(value: string | undefined): Record<string, unknown> {
   if (value === undefined) return {};
   let parsed: unknown;
   try {
-    parsed = JSON.parse(String(value));
+    parsed = JSON.parse(value);
   } catch {
     throw new UsageError('--inputs must be JSON, e.g. \'{"order_id": 42}\'');
   }
@@ -20,25 +19,26 @@ function parseInputs(value: unknown): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-export const cli: CliCommand[] = [
-  {
+export const cli = defineCli(createServices, (command) => [
+  command({
     name: 'workflows list',
     description: 'List a tenant\'s workflow definitions',
     options: { tenant },
-    run: async (core, { options }) => {
-      const page = await core.withTenant(options.tenant as string, (trx) => definitionsStore.list(trx, 0, 500));
+    run: async ({ workflows }, { options }) => {
+      const page = await workflows.listDefinitions(options.tenant, 0, 500);
       return { ...page, items: page.items.map(({ name, description, version, updated_at }) => ({ name, description, version, updated_at })) };
     },
-  },
-  {
+  }),
+  command({
     name: 'workflows execute',
     description: 'Start an execution of a workflow (the server\'s workers run it)',
     positionals: ['name'],
     options: { tenant, inputs: { type: 'string', description: 'inputs as a JSON object' } },
-    run: (core, { positionals, options }) => {
+    // Never inline (runner.start may be): the CLI has no event backend, so the start job runs in the server.
+    run: (_services, { positionals, options }, core) => {
       const inputs = parseInputs(options.inputs);
-      return core.withTenant(options.tenant as string, (trx) =>
-        startExecution(core.jobs, trx, options.tenant as string, positionals[0], inputs, { type: 'api', id: 'cli' }));
+      return core.withTenant(options.tenant, (trx) =>
+        startExecution(core.jobs, trx, options.tenant, positionals[0], inputs, { type: 'api', id: 'cli' }));
     },
-  },
-];
+  }),
+]);

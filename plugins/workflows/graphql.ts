@@ -4,9 +4,7 @@
 // REST (GET /api/admin/executions[/{id}]): a bearer member of the tenant; API
 // keys get FORBIDDEN (an execution's context holds its inputs and outputs).
 import { GraphQLError } from 'graphql';
-import type { GraphqlContext } from '../../core/graphql/facade.ts';
-import { requireAdmin } from '../../core/graphql/access.ts';
-import { decodeCursor, pageSize, toConnection, type ConnectionArgs } from '../../core/graphql/connection.ts';
+import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireAdmin, toConnection } from 'agent-platform/sdk';
 import type { ExecutionStatus, WorkflowsService } from './service.ts';
 import type { ExecutionView } from './view.ts';
 

@@ -3,11 +3,11 @@
 // functions (log, emit_event, http_request), REST, GraphQL and CLI. Exposes
 // WorkflowsApi (start, signal) to other plugins as server.plugins.workflows.api.
 import type { Server } from '@hapi/hapi';
-import { coreOf } from '../../core/plugin-contract.ts';
-import type { WorkflowsApi } from './api.ts';
+import { coreOf } from 'agent-platform/sdk';
+import { EVENT_TYPES } from './event-types.ts';
 import { optionsSchema, type WorkflowsOptions } from './options.ts';
-import { createRunner, START_TASK, STEP_TASK, TIMEOUT_TASK } from './runner.ts';
-import { createWorkflowsService } from './service.ts';
+import { START_TASK, STEP_TASK, TIMEOUT_TASK } from './runner.ts';
+import { createServices } from './services.ts';
 import { workflowsRoutes } from './routes.ts';
 import { typeDefs, resolvers } from './graphql.ts';
 import { startTask } from './tasks/workflows.start.ts';
@@ -26,10 +26,8 @@ export const plugin = {
   dependencies: ['tenancy'],
   register(server: Server, options: WorkflowsOptions) {
     const core = coreOf(server);
-    // A step job may also fail after its action ran (the database was briefly
-    // away): two attempts beyond the action's own let it still record the result.
-    const runner = createRunner(core, { stepMaxAttempts: options.actionAttempts + 2 });
-    const service = createWorkflowsService(core, runner);
+    core.events.registerTypes(EVENT_TYPES);
+    const { runner, workflows: service, api } = createServices(core, options);
 
     core.jobs.defineTask(START_TASK, startTask(runner));
     core.jobs.defineTask(STEP_TASK, stepTask(core, runner, { actionAttempts: options.actionAttempts }));
@@ -38,19 +36,13 @@ export const plugin = {
     core.functions.register('log', logFunction(core.logger.child({ component: 'workflows' })));
     core.functions.register('emit_event', emitEventFunction(core.events));
     core.functions.register('http_request', httpRequestFunction({
-      allowPrivateNetworks: options.allowPrivateNetworks,
+      fetch: core.http.fetch({ allowPrivateNetworks: options.allowPrivateNetworks }),
       defaultTimeoutMs: options.httpTimeoutMs,
       maxResponseBytes: options.httpMaxResponseBytes,
     }));
 
     server.route(workflowsRoutes(service));
     core.graphql.extend({ typeDefs, resolvers: resolvers(service) });
-
-    const api: WorkflowsApi = {
-      start: (trx, tenantId, name, inputs, origin) => runner.start(trx, tenantId, name, inputs, origin),
-      startBatch: (trx, tenantId, names) => runner.startBatch(trx, tenantId, names),
-      signal: (tenantId, executionId, signal) => runner.signal(tenantId, executionId, signal),
-    };
     server.expose('api', api);
   },
 };

@@ -1,8 +1,7 @@
 // The workflows REST routes: joi in, response schema out, a call to the service.
 // Workflow definitions and executions (with their contexts) are tenant configuration and other users' data: admin role throughout.
 import type { ServerRoute } from '@hapi/hapi';
-import { principalOf } from '../../core/auth/index.ts';
-import { tenantOf } from '../../core/auth/tenant-context.ts';
+import { principalOf, tenantOf } from 'agent-platform/sdk';
 import type { WorkflowsService } from './service.ts';
 import * as s from './schemas.ts';
 

@@ -8,9 +8,7 @@
 // locked transaction. A job carries the execution's `step_seq` from when it was
 // enqueued and is ignored unless the execution still stands on that step with
 // that sequence number, so a duplicate or late job never applies twice.
-import type { CoreServices } from '../../core/plugin-contract.ts';
-import type { TenantTransaction } from '../../core/db/tenant.ts';
-import { isValidTenantAlias } from '../../core/db/tenant.ts';
+import { type CoreServices, isValidTenantAlias, type TenantTransaction } from 'agent-platform/sdk';
 import { advance, type EngineCommand, type EngineInput, type ExecutionState } from '../../workflows/engine/index.ts';
 import type { SignalInput, WorkflowOrigin } from './api.ts';
 import { stepKey, timeoutKey } from './job-names.ts';

@@ -1,8 +1,7 @@
 // Workflows domain logic: definitions (validated by the engine, versioned,
 // announced with definition.* events) and executions (read here, driven by
 // the runner). Knows nothing of HTTP; routes, GraphQL and the CLI call this.
-import type { CoreServices } from '../../core/plugin-contract.ts';
-import { badRequest, conflict, notFound } from '../../core/errors.ts';
+import { badRequest, conflict, type CoreServices, notFound } from 'agent-platform/sdk';
 import { validateDefinition, type ExecutionStatus, type Step } from '../../workflows/engine/index.ts';
 import type { WorkflowOrigin } from './api.ts';
 import { EVENT_SOURCE } from './events.ts';

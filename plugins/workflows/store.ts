@@ -1,8 +1,8 @@
 // kysely queries for the workflows tables. Both are tenant-owned: every query
 // takes a tenant transaction (row-level security scopes it to the tenant).
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../core/db/tenant.ts';
-import type { ExecutionState, ExecutionStatus, Step } from '../../workflows/engine/index.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
+import type { ExecutionState, ExecutionStatus, Step, WorkflowDefinition } from '../../workflows/engine/index.ts';
 import type { WorkflowOrigin } from './api.ts';
 import './tables.ts';
 

@@ -1,4 +1,4 @@
-// kysely types of the workflows tables (sql/0020_workflows.sql), added to the
+// kysely types of the workflows tables (sql/0001_init.sql), added to the
 // core Database interface by declaration merging.
 import type { ColumnType, Generated } from 'kysely';
 import type { ExecutionState, ExecutionStatus, Step, WorkflowDefinition } from '../../workflows/engine/index.ts';
@@ -36,7 +36,7 @@ export interface WorkflowExecutionsTable {
   finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
-declare module '../../core/db/types.ts' {
+declare module 'agent-platform/sdk' {
   interface Database {
     workflow_definitions: WorkflowDefinitionsTable;
     workflow_executions: WorkflowExecutionsTable;

@@ -4,12 +4,10 @@
 // the spec (TENANT_REQUIRED, TENANT_INVALID, TENANT_FORBIDDEN, TENANT_MEMBERSHIP_MISSING).
 import t from 'tap';
 import http from 'node:http';
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, decodeJwt, type JWTPayload } from 'jose';
-import { startTestPlatform, tenantWithAdmin, type TestPlatform } from '../harness.ts';
+import { runCli, startTestPlatform, tenantWithAdmin, type TestPlatform } from '../harness.ts';
 
 const AUD = 'agent-platform';
 
@@ -330,12 +328,7 @@ t.test('OIDC_ISSUER_URL without OIDC_AUDIENCE: boot fails with one line', async 
   t.notOk(String((error as Error).message).includes('\n'), 'one line');
 
   // The way an operator meets it: `platform serve` exits 1 with that one line on stderr.
-  const served = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    execFile(process.execPath, ['core/cli/bin.ts', 'serve'], {
-      cwd: fileURLToPath(new URL('../../', import.meta.url)), timeout: 30_000,
-      env: { ...process.env, OIDC_ISSUER_URL: 'http://127.0.0.1:1/idp', OIDC_AUDIENCE: '', DATABASE_URL: '', LOG_LEVEL: 'silent' },
-    }, (err, _stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }));
-  });
+  const served = await runCli(['serve'], { env: { OIDC_ISSUER_URL: 'http://127.0.0.1:1/idp', OIDC_AUDIENCE: '', DATABASE_URL: '' }, timeoutMs: 30_000 });
   t.equal(served.code, 1);
   t.match(served.stderr.trim(), /^error: OIDC_AUDIENCE is required when OIDC_ISSUER_URL is set[^\n]*$/);
 });

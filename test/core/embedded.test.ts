@@ -3,14 +3,11 @@
 // super-admin token (printed once), serves the API, stops cleanly on SIGTERM,
 // and comes back with its data. The CLI works beside it and without it.
 import t from 'tap';
-import { execFile } from 'node:child_process';
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { ROOT_DIR } from '../../core/paths.ts';
-import { until } from '../harness.ts';
-import { BIN, TOKEN_LINE, call, embeddedEnv, freePort, serve, stop, type Served } from '../embedded-serve.ts';
+import { runCli, until } from '../harness.ts';
+import { TOKEN_LINE, call, embeddedEnv, freePort, serve, stop, type Served } from '../embedded-serve.ts';
 
 /** Every server started: the teardown kills those still running and waits for them before removing their data dir. */
 const servers: Served[] = [];
@@ -23,10 +20,9 @@ async function start(dataDir: string): Promise<Served> {
 
 /** Runs a CLI command against the same data dir (through the running server's socket, or PGlite opened by the command). */
 async function cli(dataDir: string, ...args: string[]) {
-  const { stdout } = await promisify(execFile)(process.execPath, [BIN, ...args, '--json'], {
-    cwd: ROOT_DIR, env: embeddedEnv(dataDir, 0), timeout: 60_000,
-  });
-  return JSON.parse(stdout);
+  const result = await runCli([...args, '--json'], { env: embeddedEnv(dataDir, 0), inheritEnv: false });
+  if (result.code !== 0) throw new Error(`platform ${args.join(' ')}: exit ${result.code}: ${result.stderr}`);
+  return result.json;
 }
 
 const exists = (file: string) => access(file).then(() => true, () => false);
@@ -71,8 +67,7 @@ t.test('npm start with no DATABASE_URL: embedded PGlite, first start, CLI, resta
 
   // A second server on the same data dir would corrupt it: it refuses, in one line.
   const port = await freePort();
-  const twice = await promisify(execFile)(process.execPath, [BIN, 'serve'], { cwd: ROOT_DIR, env: embeddedEnv(dataDir, port), timeout: 60_000 })
-    .then(() => ({ code: 0, stderr: '' }), (err: { code: number; stderr: string }) => err);
+  const twice = await runCli(['serve'], { env: embeddedEnv(dataDir, port), inheritEnv: false });
   t.equal(twice.code, 1, 'a second server exits 1');
   t.match(twice.stderr, /^error: the embedded database in .* is in use by process \d+ \(server at postgres:/);
 

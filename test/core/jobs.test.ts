@@ -11,7 +11,7 @@ async function marks(databaseUrl: string): Promise<string[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query(`SELECT key FROM platform_settings WHERE key LIKE 'probe:%' ORDER BY key`);
+    const { rows } = await client.query(`SELECT mark AS key FROM job_probe_marks ORDER BY mark`);
     return rows.map((row) => row.key);
   } finally {
     await client.end();

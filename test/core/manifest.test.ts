@@ -1,7 +1,8 @@
 import t from 'tap';
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { parseWithEnv, readManifest, resolvePlugins } from '../../core/manifest.ts';
+import { parseWithEnv, readManifest } from '../../core/manifest.ts';
+import { resolvePlugins } from '../../core/plugin-loader.ts';
+import { runCli } from '../harness.ts';
 import { ROOT_DIR } from '../../core/paths.ts';
 
 const fixture = (name: string) => path.join(ROOT_DIR, 'test', 'fixtures', 'manifests', `${name}.yaml`);
@@ -37,19 +38,36 @@ t.test('manifest errors are one clear line', async (t) => {
   t.throws(() => parseWithEnv('server: { port: ${NO_SUCH_VAR} }', {}), /\$\{NO_SUCH_VAR\}, which is not set and has no default/);
 });
 
+t.test('a plugin from outside plugins/: a path anywhere or an npm package, with its sql/ next to its entry', async (t) => {
+  const partner = path.join(ROOT_DIR, 'test', 'fixtures', 'partner-plugin');
+  const entries = (plugin: string) => ({ server: { port: 0, host: '127.0.0.1' }, plugins: [{ plugin: './plugins/tenancy', options: {} }, { plugin, options: {} }] });
+  for (const reference of [partner, './test/fixtures/partner-plugin', '@acme/platform-plugin-demo']) {
+    const [, demo] = await resolvePlugins(entries(reference), ROOT_DIR);
+    t.same([demo.name, demo.entry, demo.migrations], ['demo', path.join(partner, 'plugin.ts'), { plugin: 'demo', dir: path.join(partner, 'sql') }], reference);
+    t.same(demo.options, { maxNoteLength: 500 }, 'options validated by its schema');
+  }
+  const cases: [string, RegExp][] = [
+    ['kysely', /^plugin "kysely" is not a valid platform plugin: it exports no hapi plugin named "plugin"$/],
+    ['@acme/no-such-plugin', /^unknown plugin "@acme\/no-such-plugin": no such npm package/],
+    ['./test/fixtures', /^unknown plugin "\.\/test\/fixtures": test\/fixtures has no plugin\.ts and no package\.json entry$/],
+    ['/nowhere/plugin-x', /^unknown plugin "\/nowhere\/plugin-x"/],
+    ['./test/fixtures/plugins/old-cli', /^plugin "\.\/test\/fixtures\/plugins\/old-cli" is not a valid platform plugin: its cli is not made with defineCli$/],
+  ];
+  for (const [reference, message] of cases) await t.rejects(resolvePlugins(entries(reference), ROOT_DIR), { name: 'ManifestError', message }, reference);
+});
+
 t.test('boot fails with one line on stderr and exit code 1', async (t) => {
   for (const [name, message] of [
+    ['not-a-plugin', /^error: plugin "kysely" is not a valid platform plugin/],
     ['unknown-plugin', /^error: unknown plugin/],
     ['missing-dependency', /^error: plugin "needs-missing" depends on "no-such-plugin"/],
     ['invalid-option', /^error: plugin "with-options" has an invalid option/],
   ] as const) {
-    const result = spawnSync(process.execPath, ['core/cli/bin.ts', 'serve'], {
-      cwd: ROOT_DIR,
-      env: { ...process.env, PLATFORM_MANIFEST: `test/fixtures/manifests/${name}.yaml`, DATABASE_URL: 'postgres://unused@127.0.0.1:1/none' },
-      encoding: 'utf8',
-      timeout: 30_000,
+    const result = await runCli(['serve'], {
+      env: { PLATFORM_MANIFEST: `test/fixtures/manifests/${name}.yaml`, DATABASE_URL: 'postgres://unused@127.0.0.1:1/none', LOG_LEVEL: undefined },
+      timeoutMs: 30_000,
     });
-    t.equal(result.status, 1, `${name} exits 1`);
+    t.equal(result.code, 1, `${name} exits 1`);
     const lines = result.stderr.trim().split('\n');
     t.equal(lines.length, 1, `${name} prints one line: ${result.stderr}`);
     t.match(lines[0], message);

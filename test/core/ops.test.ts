@@ -33,7 +33,7 @@ t.test('readyz answers 503 naming the failed check', async (t) => {
   const ready = await tp.request({ url: '/readyz', token: tp.adminToken });
   t.equal(ready.status, 503);
   t.equal(ready.body.checks.database, 'ok');
-  t.match(ready.body.checks.migrations, /pending 0002_tenancy\.sql/);
+  t.match(ready.body.checks.migrations, /pending core\/0002_tenancy\.sql/);
   const anonymous = await tp.request({ url: '/readyz' });
   t.equal(anonymous.status, 503);
   t.same(anonymous.body.checks, { database: 'ok', migrations: 'failed', master_key: 'ok' }, 'anonymous callers see no details');

@@ -1,7 +1,6 @@
 // Agent definitions: CRUD with definition.* events, and each client's default
 // agent. Knows nothing of HTTP; routes and the CLI call this.
-import type { CoreServices } from '../../../core/plugin-contract.ts';
-import { badRequest, conflict, notFound } from '../../../core/errors.ts';
+import { badRequest, conflict, type CoreServices, notFound } from 'agent-platform/sdk';
 import type { Emit } from '../events.ts';
 import { agentsStore, clientAgentsStore, clientsStore, type AgentValues } from '../store/agents.ts';
 

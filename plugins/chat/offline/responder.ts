@@ -5,8 +5,7 @@
 // says so. It never invents text: every quote is a verbatim span of a chunk.
 import type { IngestionApi, SearchHit } from '../../ingestion/api.ts';
 import type { CitationsApi } from '../../citations/api.ts';
-import type { CoreServices } from '../../../core/plugin-contract.ts';
-import type { FunctionCallContext } from '../../../core/functions/registry.ts';
+import type { CoreServices, FunctionCallContext } from 'agent-platform/sdk';
 import { writeEntries } from '../turn/citations.ts';
 
 export const OFFLINE_LABEL = 'Extractive answer (no language model is configured): the most relevant passages from your documents.';

@@ -1,7 +1,7 @@
 // Agent definitions (/api/admin/agents) and each client's default agent
 // (/api/admin/clients/{client_id}/agent): bearer, tenant admin for writes.
 import type { ServerRoute } from '@hapi/hapi';
-import { tenantOf } from '../../../core/auth/tenant-context.ts';
+import { tenantOf } from 'agent-platform/sdk';
 import type { AgentsService } from '../agents/service.ts';
 import * as s from '../schemas.ts';
 

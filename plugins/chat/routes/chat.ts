@@ -1,7 +1,7 @@
 // The chat endpoints (spec core 4.2, embed-chat 4): ask (SSE), answer an
 // ask_user (SSE continuation), follow a turn (SSE), cancel, feedback.
 import type { ServerRoute } from '@hapi/hapi';
-import { tenantOf } from '../../../core/auth/tenant-context.ts';
+import { tenantOf } from 'agent-platform/sdk';
 import type { SessionsService } from '../sessions/service.ts';
 import type { TurnsService } from '../turn/service.ts';
 import type { CapabilityKey } from '../capabilities.ts';

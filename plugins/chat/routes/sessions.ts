@@ -1,7 +1,6 @@
 // Sessions and messages (embed-chat 4): scoped to the caller and client.
 import type { Request, ServerRoute } from '@hapi/hapi';
-import { tenantOf } from '../../../core/auth/tenant-context.ts';
-import type { Principal } from '../../../core/auth/principal.ts';
+import { type Principal, tenantOf } from 'agent-platform/sdk';
 import { actorOf, VISITOR_HEADER } from '../sessions/caller.ts';
 import type { SessionsService } from '../sessions/service.ts';
 import * as s from '../schemas.ts';

@@ -3,7 +3,7 @@
 // Streams are sockets of this process, so the count is per process (N
 // processes hold up to N × the limit); running turns, which share the model
 // and the database, are counted across processes (store/turn-start.ts).
-import { domainError } from '../../../core/errors.ts';
+import { domainError } from 'agent-platform/sdk';
 
 /** Seconds a refused client should wait: streams end with their turn, which is usually seconds away. */
 export const STREAM_RETRY_AFTER_SECONDS = 5;

@@ -3,9 +3,7 @@
 // the principal's kind and issuer as well as its subject, and for an API key
 // the visitor (ownerOf). Bearer users and API keys work today; embed tokens
 // (a later issue) plug in here by mapping their claims to an owner and client.
-import type { Principal } from '../../../core/auth/principal.ts';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
-import { badRequest, forbidden, notFound } from '../../../core/errors.ts';
+import { badRequest, forbidden, notFound, type Principal, type TenantTransaction } from 'agent-platform/sdk';
 import { clientsStore } from '../store/agents.ts';
 
 /**

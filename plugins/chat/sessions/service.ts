@@ -1,9 +1,6 @@
 // Sessions, their messages and feedback, always scoped to the caller (owner
 // and client: sessions/caller.ts). Knows nothing of HTTP.
-import type { Principal } from '../../../core/auth/principal.ts';
-import type { CoreServices } from '../../../core/plugin-contract.ts';
-import { isValidTenantAlias, type TenantTransaction } from '../../../core/db/tenant.ts';
-import { notFound } from '../../../core/errors.ts';
+import { type CoreServices, isValidTenantAlias, notFound, type Principal, type TenantTransaction } from 'agent-platform/sdk';
 import type { Emit } from '../events.ts';
 import { agentsStore } from '../store/agents.ts';
 import { feedbackStore, messagesStore, sessionsStore } from '../store/sessions.ts';

@@ -1,6 +1,6 @@
 // kysely queries for agent definitions and clients' default agents.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { AgentModelSettings } from '../tables.ts';
 import '../tables.ts';
 

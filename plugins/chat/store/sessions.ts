@@ -1,6 +1,6 @@
 // kysely queries for sessions, messages and feedback.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import '../tables.ts';
 
 const sessionColumns = ['id', 'client_id', 'owner_sub', 'owner_key', 'agent_name', 'title', 'is_active', 'created_at', 'last_active'] as const;

@@ -4,7 +4,7 @@
 // time to first token is mostly round trips to Postgres while hundreds of
 // turns start at once, so they are kept to these two.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { TurnPhase, TurnStatus } from '../tables.ts';
 import type { AgentValues } from './agents.ts';
 

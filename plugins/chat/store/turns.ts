@@ -1,7 +1,6 @@
 // kysely queries for turns, their persisted frames and the runner heartbeat.
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../../core/db/types.ts';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { Database, TenantTransaction } from 'agent-platform/sdk';
 import type { CancelOutcome, TurnPhase, TurnStatus } from '../tables.ts';
 import '../tables.ts';
 

@@ -2,7 +2,7 @@
 // runnerStaleSeconds) are ended as interrupted, so their session takes new
 // questions again and readers stop following; frames of turns that ended
 // long ago are deleted (messages stay). Tenant rows need each tenant's context.
-import type { CoreServices } from '../../../core/plugin-contract.ts';
+import type { CoreServices } from 'agent-platform/sdk';
 import type { ChatOptions } from '../options.ts';
 import type { Emit } from '../events.ts';
 import { messagesStore } from '../store/sessions.ts';
@@ -14,7 +14,7 @@ import type { TurnState } from '../turn/state.ts';
 export const SWEEP_TASK = 'chat.sweep';
 export const SWEEP_CRON = '* * * * *';
 
-export function sweepHandler(core: Pick<CoreServices, 'db' | 'withTenant' | 'logger'>, options: ChatOptions, emit: Emit) {
+export function sweepHandler(core: Pick<CoreServices, 'db' | 'withTenant' | 'logger' | 'clock'>, options: ChatOptions, emit: Emit) {
   return async () => {
     const tenants = await core.db.selectFrom('tenants').select('id').execute();
     let orphans = 0;
@@ -44,7 +44,7 @@ export function sweepHandler(core: Pick<CoreServices, 'db' | 'withTenant' | 'log
           });
           orphans++;
         }
-        frames += await framesStore.prune(trx, new Date(Date.now() - options.frameRetentionHours * 3_600_000));
+        frames += await framesStore.prune(trx, new Date(core.clock.now().getTime() - options.frameRetentionHours * 3_600_000));
       });
     }
     await runnersStore.prune(core.db, Math.max(options.runnerStaleSeconds * 10, 3600));

@@ -2,7 +2,7 @@
 // question. Its blocking behaviour lives in the turn runner (it never reaches
 // this handler from a chat turn); called from anywhere else (a workflow, the
 // functions API) there is no user to ask, so it answers with the fallback.
-import type { FunctionDefinition } from '../../../core/functions/registry.ts';
+import type { FunctionDefinition } from 'agent-platform/sdk';
 import { askUserResults } from '../turn/state.ts';
 
 export const askUserFunction: FunctionDefinition = {

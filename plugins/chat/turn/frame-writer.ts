@@ -4,7 +4,7 @@
 // not 10 000 writes a second. Readers in other processes poll these rows.
 // Flushes run one at a time, so a turn's batches commit in seq order.
 import type { Logger } from 'pino';
-import type { WithTenant, TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction, WithTenant } from 'agent-platform/sdk';
 import { framesStore } from '../store/turns.ts';
 
 interface Pending {

@@ -5,8 +5,7 @@
 // process's heartbeat row lets others finish the turns of a process that died.
 import type { Logger } from 'pino';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../core/db/types.ts';
-import type { WithTenant } from '../../../core/db/tenant.ts';
+import type { Database, WithTenant } from 'agent-platform/sdk';
 import { runnersStore, turnsStore } from '../store/turns.ts';
 import type { TurnChannel } from './channel.ts';
 

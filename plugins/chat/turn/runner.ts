@@ -5,7 +5,7 @@
 // once and to Postgres in batches; how a turn ends (or suspends) is written in
 // one transaction with its last frames, so a reader never sees an end without
 // the frames before it.
-import type { FunctionCallContext } from '../../../core/functions/registry.ts';
+import type { FunctionCallContext } from 'agent-platform/sdk';
 import { capabilitiesOf, parserConfigOf } from '../capabilities.ts';
 import { WidgetStreamParser, type ParserOutput } from '../widgets/stream-parser.ts';
 import { isAbort, ModelError, type ToolCall, type ToolSpec } from '../model/types.ts';

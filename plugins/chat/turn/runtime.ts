@@ -1,5 +1,5 @@
 // Everything a turn needs from the process that runs it, in one object.
-import type { CoreServices } from '../../../core/plugin-contract.ts';
+import type { CoreServices } from 'agent-platform/sdk';
 import type { IngestionApi } from '../../ingestion/api.ts';
 import type { CitationsApi } from '../../citations/api.ts';
 import type { ChatLimits, ChatOptions } from '../options.ts';

@@ -1,9 +1,7 @@
 // Turns as the routes see them: ask a question, answer an ask_user, cancel,
 // and follow a turn's frames (resume after a dropped connection). Ownership
 // is checked through the sessions service (one place: sessions/caller.ts).
-import type { Principal } from '../../../core/auth/principal.ts';
-import { conflict, domainError, notFound } from '../../../core/errors.ts';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import { conflict, domainError, notFound, type Principal, type TenantTransaction } from 'agent-platform/sdk';
 import { capabilitiesOf, surfaceInstructions, type CapabilityKey } from '../capabilities.ts';
 import { BUILTIN_AGENT, resolvedFrom } from '../agents/resolved.ts';
 import { turnStartStore } from '../store/turn-start.ts';

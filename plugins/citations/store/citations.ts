@@ -1,7 +1,7 @@
 // kysely queries for the citations table. Every function takes a tenant
 // transaction: row-level security limits them to the tenant's rows.
 import { sql, type Insertable, type Updateable } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { VerificationStatus } from '../api.ts';
 import type { CitationRow, CitationsTable } from '../tables.ts';
 import '../tables.ts';

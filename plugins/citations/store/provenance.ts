@@ -1,7 +1,7 @@
 // kysely queries for citation_provenance: the chunks each execution context
 // was shown. Tenant transactions only.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { ChunkRef } from '../api.ts';
 import '../tables.ts';
 

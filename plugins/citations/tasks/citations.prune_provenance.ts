@@ -3,7 +3,7 @@
 // pruning changes no citation; a context that cites a chunk it was shown
 // longer ago than the retention period is then out_of_provenance.
 // Tenant rows are reachable only under each tenant's row-level security.
-import type { CoreServices } from '../../../core/plugin-contract.ts';
+import type { CoreServices } from 'agent-platform/sdk';
 import { provenanceStore } from '../store/provenance.ts';
 
 export const PRUNE_TASK = 'citations.prune_provenance';

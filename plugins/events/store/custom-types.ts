@@ -1,6 +1,6 @@
 // kysely queries for a tenant's custom event types.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { CustomTypeRow } from '../tables.ts';
 
 type Trx = TenantTransaction;

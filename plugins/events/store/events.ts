@@ -1,8 +1,7 @@
 // kysely queries for the stream: per-tenant counters, the dispatcher's cursor
 // and the events themselves. Every function takes a tenant transaction.
 import { sql, type Kysely } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
-import type { Database } from '../../../core/db/types.ts';
+import type { Database, TenantTransaction } from 'agent-platform/sdk';
 import type { EventRow, TriggerRow } from '../tables.ts';
 import type { NewDispatch } from './triggers.ts';
 

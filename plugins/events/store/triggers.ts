@@ -1,7 +1,7 @@
 // kysely queries for triggers, their dispatches, dedup windows and CLI
 // backfill requests. Every function takes a tenant transaction.
 import { sql, type Insertable } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { DispatchOrigin, DispatchRow, DispatchStatus, TriggerDispatchesTable, TriggerKind, TriggerRow } from '../tables.ts';
 
 type Trx = TenantTransaction;

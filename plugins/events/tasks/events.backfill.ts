@@ -2,7 +2,7 @@
 // plugin to start workflows with, so it records the request and enqueues this
 // job (in the tenant's dispatcher queue); a server worker runs it and stores
 // the result or the error in the same transaction, and the CLI polls the row.
-import type { FastTaskHandler } from '../../../core/jobs/types.ts';
+import type { FastTaskHandler } from 'agent-platform/sdk';
 import { runBackfill, type BackfillOptions } from '../backfill.ts';
 import type { EventsContext } from '../context.ts';
 import { isPermanentFailure } from '../starter.ts';

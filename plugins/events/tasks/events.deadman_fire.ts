@@ -1,5 +1,5 @@
 // `events.deadman_fire`: a deadman trigger's timer (see deadman.ts).
-import type { FastTaskHandler } from '../../../core/jobs/types.ts';
+import type { FastTaskHandler } from 'agent-platform/sdk';
 import type { EventsContext } from '../context.ts';
 import { runDeadmanTimer } from '../deadman.ts';
 import type { DeadmanPayload } from '../timers.ts';

@@ -1,5 +1,5 @@
 // `events.dispatch`: drains a tenant's stream (see dispatcher.ts).
-import type { FastTaskHandler } from '../../../core/jobs/types.ts';
+import type { FastTaskHandler } from 'agent-platform/sdk';
 import type { EventsContext } from '../context.ts';
 import { drain } from '../dispatcher.ts';
 

@@ -2,8 +2,7 @@
 // dispatch records and dedup windows older than the retention period, tenant
 // by tenant (row-level security: there is no cross-tenant delete).
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../core/db/types.ts';
-import type { LongTaskHandler } from '../../../core/jobs/types.ts';
+import type { Database, LongTaskHandler } from 'agent-platform/sdk';
 import type { EventsContext } from '../context.ts';
 import { cursorsStore, eventsStore, tenantsPage } from '../store/events.ts';
 import { dedupStore, dispatchesStore } from '../store/triggers.ts';
@@ -12,11 +11,12 @@ const PAGE = 200;
 /** Dedup windows are at most 30 days long (schemas.ts): older ones can go whatever the retention. */
 const LONGEST_WINDOW_MS = 30 * 86_400_000;
 
-export const retentionTask = (context: EventsContext, db: Kysely<Database>): LongTaskHandler => async () => {
+/** `now`: core.clock (tests move it). */
+export const retentionTask = (context: EventsContext, db: Kysely<Database>, now: () => number = Date.now): LongTaskHandler => async () => {
   const days = context.options.retentionDays;
   if (days === 0) return { skipped: true };
-  const cutoff = new Date(Date.now() - days * 86_400_000);
-  const dedupCutoff = new Date(Math.min(cutoff.getTime(), Date.now() - LONGEST_WINDOW_MS));
+  const cutoff = new Date(now() - days * 86_400_000);
+  const dedupCutoff = new Date(Math.min(cutoff.getTime(), now() - LONGEST_WINDOW_MS));
   const removed = { events: 0, dispatches: 0, dedup: 0 };
   let after = '';
   for (;;) {

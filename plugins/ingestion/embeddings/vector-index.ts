@@ -3,7 +3,7 @@
 // (up to pgvector's 2000 for HNSW) gets its own partial expression index here,
 // at boot, with the system handle (CREATE INDEX IF NOT EXISTS is idempotent).
 import { sql } from 'kysely';
-import type { CoreServices } from '../../../core/plugin-contract.ts';
+import type { CoreServices } from 'agent-platform/sdk';
 
 export const BUILT_IN_DIMS = [384, 768, 1024, 1536];
 export const HNSW_MAX_DIMS = 2000;

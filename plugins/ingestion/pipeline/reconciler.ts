@@ -5,7 +5,7 @@
 // flooding the workers. It runs every minute (cron) and is kicked right after
 // a retry; documents ingesting or ready are never touched.
 import { sql } from 'kysely';
-import type { CoreServices } from '../../../core/plugin-contract.ts';
+import type { CoreServices } from 'agent-platform/sdk';
 import { documentsStore } from '../store/documents.ts';
 import { beginRun, freeSlots, type RunDeps } from './runs.ts';
 

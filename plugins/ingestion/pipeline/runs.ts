@@ -4,8 +4,7 @@
 // is enqueued in the same transaction as the state it follows from, so a crash
 // never loses a run; a run holds one of the tenant's quota slots until it ends.
 import { randomUUID } from 'node:crypto';
-import type { CoreServices } from '../../../core/plugin-contract.ts';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { CoreServices, TenantTransaction } from 'agent-platform/sdk';
 import { documentsStore, type DocumentRow } from '../store/documents.ts';
 import { quotaStore } from '../store/quota.ts';
 import { revisionsStore } from '../store/revisions.ts';

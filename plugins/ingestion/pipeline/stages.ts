@@ -4,7 +4,7 @@
 // retry or delete supersedes it), does its work, and enqueues the next stage
 // in the transaction that records its result. Slow work (parsing, embedding)
 // happens outside transactions.
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import { documentsStore, blobsStore, type DocumentRow } from '../store/documents.ts';
 import { revisionsStore, chunksStore } from '../store/revisions.ts';
 import { pageImagesStore } from '../store/page-images.ts';

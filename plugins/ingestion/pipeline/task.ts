@@ -3,7 +3,7 @@
 // restart, a crash) is retried by pg-boss up to INGESTION_STAGE_RETRIES times,
 // and the last attempt's failure fails the document. Either way the document
 // ends in `error` with the message and `document.ingestion_failed`.
-import type { JobContext } from '../../../core/jobs/types.ts';
+import type { JobContext } from 'agent-platform/sdk';
 import { ParseError } from '../parsers/types.ts';
 import { StageTimeout } from './timeout.ts';
 import { failStage, runStage, type StageDeps } from './stages.ts';

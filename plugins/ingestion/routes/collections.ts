@@ -1,6 +1,6 @@
 // REST routes of collections.
 import type { ServerRoute } from '@hapi/hapi';
-import { tenantOf } from '../../../core/auth/tenant-context.ts';
+import { tenantOf } from 'agent-platform/sdk';
 import type { CollectionsService } from '../service/collections.ts';
 import * as s from '../schemas.ts';
 

@@ -3,8 +3,7 @@
 import type { Lifecycle, ServerRoute } from '@hapi/hapi';
 import { Readable } from 'node:stream';
 import Boom from '@hapi/boom';
-import { tenantOf } from '../../../core/auth/tenant-context.ts';
-import { badRequest } from '../../../core/errors.ts';
+import { badRequest, tenantOf } from 'agent-platform/sdk';
 import type { DocumentsService } from '../service/documents.ts';
 import type { IngestionSettings } from '../settings.ts';
 import { ingestionErrors } from '../errors.ts';

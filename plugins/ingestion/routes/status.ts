@@ -1,7 +1,7 @@
 // REST routes of spec 4.6: per-document status, aggregates, error listings
 // and retry-ingestion, for collections and sync sources.
 import type { ServerRoute } from '@hapi/hapi';
-import { tenantOf } from '../../../core/auth/tenant-context.ts';
+import { tenantOf } from 'agent-platform/sdk';
 import type { RetryStatus, StatusService } from '../service/status.ts';
 import * as s from '../schemas.ts';
 

@@ -1,6 +1,6 @@
 // REST routes of document sync sources (their status, errors and retry are in status.ts).
 import type { ServerRoute } from '@hapi/hapi';
-import { tenantOf } from '../../../core/auth/tenant-context.ts';
+import { tenantOf } from 'agent-platform/sdk';
 import type { SyncService } from '../sync/service.ts';
 import * as s from '../schemas.ts';
 

@@ -3,11 +3,11 @@
 // Portuguese stemming), query words OR-ed and ranked by ts_rank_cd. A query
 // word the tenant's text never contains is widened to its nearest vocabulary
 // words by trigram similarity (pg_trgm), so a typo still finds its word.
-// Both run through SQL functions (sql/0040_ingestion.sql) that filter on the
+// Both run through SQL functions (sql/0001_init.sql) that filter on the
 // caller's tenant themselves: under row-level security the GIN indexes could
 // not be used (the @@ and % operators are not leakproof).
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import '../tables.ts';
 
 type Trx = TenantTransaction;

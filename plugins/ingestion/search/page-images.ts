@@ -7,7 +7,7 @@
 // index for the configured image dimension is created at boot
 // (embeddings/vector-index.ts); the query repeats its cast and predicate.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import { toVectorLiteral } from '../store/revisions.ts';
 import type { Ranked } from './keyword.ts';
 

@@ -5,7 +5,7 @@
 // (score = Σ 1/(60 + rank)). Without an embedder, or when embedding the query
 // fails, keyword alone.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { SearchHit, SearchRequest } from '../api.ts';
 import type { Embedder } from '../embeddings/embedder.ts';
 import { collectionsStore } from '../store/collections.ts';

@@ -3,7 +3,7 @@
 // `embedding::vector(D)` and partial on `embedding_dims = D AND is_current`,
 // so the query repeats both to use it).
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import { toVectorLiteral } from '../store/revisions.ts';
 import type { Ranked } from './keyword.ts';
 

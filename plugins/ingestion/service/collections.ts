@@ -2,7 +2,7 @@
 // (parent_id) and names unique among siblings. A collection with documents,
 // sub-collections or sync sources cannot be deleted (409): documents are never
 // dropped as a side effect.
-import type { CoreServices } from '../../../core/plugin-contract.ts';
+import type { CoreServices } from 'agent-platform/sdk';
 import { collectionsStore } from '../store/collections.ts';
 import { collectionView } from '../view.ts';
 import { ingestionErrors } from '../errors.ts';

@@ -3,8 +3,7 @@
 // chunks, delete (search forgets it; revisions and chunks stay for citations),
 // reingest (a new revision; 409 while a run is in flight; 429 over the quota).
 import { createHash } from 'node:crypto';
-import type { CoreServices } from '../../../core/plugin-contract.ts';
-import { badRequest } from '../../../core/errors.ts';
+import { badRequest, type CoreServices } from 'agent-platform/sdk';
 import { collectionsStore } from '../store/collections.ts';
 import { documentsStore, blobsStore, type DocumentFilter } from '../store/documents.ts';
 import { revisionsStore, chunksStore } from '../store/revisions.ts';

@@ -2,8 +2,7 @@
 // chunk_id and revision_id, so citations can point at what was read),
 // optionally only one page or the sections whose title contains a text.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
-import { notFound } from '../../../core/errors.ts';
+import { notFound, type TenantTransaction } from 'agent-platform/sdk';
 import { documentsStore } from '../store/documents.ts';
 import { revisionsStore } from '../store/revisions.ts';
 

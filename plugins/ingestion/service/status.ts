@@ -3,7 +3,7 @@
 // errors); error listings; retry-ingestion, which puts documents of the
 // requested statuses back to `pending` for the reconciler (documents ingesting
 // or ready are untouched).
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import { collectionsStore } from '../store/collections.ts';
 import { documentsStore } from '../store/documents.ts';
 import { quotaStore } from '../store/quota.ts';

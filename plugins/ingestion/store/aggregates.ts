@@ -1,7 +1,7 @@
 // Aggregate status queries over a set of documents (a collection tree or a
 // sync source): counts per status, completions in a window, top errors.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import '../tables.ts';
 
 type Trx = TenantTransaction;

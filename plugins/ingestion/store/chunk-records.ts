@@ -1,7 +1,7 @@
 // Chunks as other plugins read them (api.ts ChunkRecord): the chunk with its
 // revision number and its document's name and state, deleted documents included.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { ChunkRecord } from '../api.ts';
 import '../tables.ts';
 

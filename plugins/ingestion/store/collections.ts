@@ -1,7 +1,7 @@
 // kysely queries for collections. Tenant-owned: every query takes a tenant
 // transaction (row-level security scopes it).
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import '../tables.ts';
 
 type Trx = TenantTransaction;

@@ -1,7 +1,7 @@
 // kysely queries for documents and their original bytes. Tenant-owned: every
 // query takes a tenant transaction.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { IngestionStatus, Stage } from '../tables.ts';
 import '../tables.ts';
 

@@ -1,6 +1,6 @@
 // kysely queries for rendered page images (vision descriptions, page-image retrieval).
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { PageImage } from '../parsers/types.ts';
 import { toVectorLiteral } from './revisions.ts';
 import '../tables.ts';

@@ -4,7 +4,7 @@
 // and never overshoot; slots older than INGESTION_QUOTA_TTL are stale (their
 // run died without ending) and are released on the way.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import '../tables.ts';
 
 type Trx = TenantTransaction;

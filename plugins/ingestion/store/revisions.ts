@@ -3,7 +3,7 @@
 // inserted by parse_and_chunk, embedded by enrich, and become `is_current` in
 // finalize's transaction, when the previous revision's chunks stop being so.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { ChunkKind, PageInfo, SectionInfo } from '../tables.ts';
 import '../tables.ts';
 

@@ -1,6 +1,6 @@
 // kysely queries for document sync sources.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import '../tables.ts';
 
 type Trx = TenantTransaction;

@@ -7,7 +7,7 @@
 // exists (no probing of the server's files).
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { badRequest } from '../../../core/errors.ts';
+import { badRequest } from 'agent-platform/sdk';
 
 const outside = () => badRequest(
   'The directory must be a relative path inside this tenant\'s folder of the sync roots (<root>/<tenant_id>/ of INGESTION_SYNC_ROOTS)',

@@ -8,8 +8,7 @@ import { constants } from 'node:fs';
 import { open, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { isBoom } from '@hapi/boom';
-import { createGuardedFetch } from '../../../core/http/guarded-fetch.ts';
-import { readCapped } from '../../../core/http/read-capped.ts';
+import { readCapped } from 'agent-platform/sdk';
 
 export interface SyncItem {
   key: string;
@@ -67,8 +66,8 @@ export async function directoryItems(directory: string, pattern: string | null, 
   return items.sort((a, b) => a.key.localeCompare(b.key));
 }
 
-export function urlItems(urls: string[], allowPrivate: boolean, maxBytes: number): SyncItem[] {
-  const guarded = createGuardedFetch(allowPrivate);
+/** `guarded`: core.http.fetch (private addresses refused unless the settings allow them). */
+export function urlItems(urls: string[], guarded: typeof fetch, maxBytes: number): SyncItem[] {
   return urls.map((url) => ({
     key: url,
     filename: decodeURIComponent(new URL(url).pathname.split('/').pop() || new URL(url).hostname),

@@ -9,8 +9,7 @@
 // INGESTION_SYNC_CONCURRENCY), so a tenant's slow source never holds up another
 // tenant's sync; one source never runs twice at once (begin() in the store).
 import { createHash } from 'node:crypto';
-import type { CoreServices } from '../../../core/plugin-contract.ts';
-import { badRequest } from '../../../core/errors.ts';
+import { badRequest, type CoreServices } from 'agent-platform/sdk';
 import { collectionsStore } from '../store/collections.ts';
 import { documentsStore, blobsStore } from '../store/documents.ts';
 import { chunksStore } from '../store/revisions.ts';
@@ -87,7 +86,7 @@ export function createSyncService(deps: RunDeps) {
       const { real } = await tenantDirectory(row.directory!, settings.sync.roots, tenantId);
       return directoryItems(real, row.pattern, row.recursive, settings.maxDocSize);
     }
-    return urlItems(row.urls ?? [], settings.sync.allowPrivateNetworks, settings.maxDocSize);
+    return urlItems(row.urls ?? [], core.http.fetch({ allowPrivateNetworks: settings.sync.allowPrivateNetworks }), settings.maxDocSize);
   }
 
   /** One item: new → document, changed → new bytes and pending, same → nothing. */

@@ -4,7 +4,7 @@
 // operation declared), header arguments into headers, body arguments into the
 // JSON (or form) body. With a free-form body, every argument that is not a
 // path, query or header parameter is a body field.
-import { domainError } from '../../../core/errors.ts';
+import { domainError } from 'agent-platform/sdk';
 import type { FunctionParameters, QueryStyle, RequestShape } from '../model.ts';
 
 export interface RequestTemplate {

@@ -5,10 +5,7 @@
 // fails with 410 (workflows that still name it fail clearly).
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { badRequest, domainError, notFound } from '../../../core/errors.ts';
-import type { FunctionCallContext } from '../../../core/functions/registry.ts';
-import type { SecretBox } from '../../../core/secrets.ts';
-import type { WithTenant } from '../../../core/db/tenant.ts';
+import { badRequest, domainError, type FunctionCallContext, notFound, type SecretBox, type WithTenant } from 'agent-platform/sdk';
 import type { EnvPolicy } from '../env/policy.ts';
 import type { HttpClient } from '../http-client.ts';
 import { loadCallRow, type CallRow } from '../store/call.ts';

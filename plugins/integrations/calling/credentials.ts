@@ -5,8 +5,7 @@
 // the spec's now is never sent (409, origin-binding.ts): the order does not
 // fall through to the next level, which would send a credential the caller
 // did not choose. Values are opened here, used for one request and never kept.
-import { domainError } from '../../../core/errors.ts';
-import type { SecretBox } from '../../../core/secrets.ts';
+import { domainError, type SecretBox } from 'agent-platform/sdk';
 import type { EnvPolicy } from '../env/policy.ts';
 import { bindingOf, credentialOriginChanged, type BoundCredential } from '../origin-binding.ts';
 import { openBound, sealContext } from '../sealing.ts';

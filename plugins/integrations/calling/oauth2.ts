@@ -4,7 +4,7 @@
 // shortly before they expire (concurrent calls share one fetch), and dropped
 // when the API answers 401 with one.
 import { createHash } from 'node:crypto';
-import { domainError } from '../../../core/errors.ts';
+import { domainError } from 'agent-platform/sdk';
 import type { HttpClient } from '../http-client.ts';
 
 const MAX_TOKENS = 1000;

@@ -8,7 +8,7 @@
 // resolve (a platform setting, or a name outside the allowlist) is refused:
 // that says something about the operator's rule, nothing about the
 // environment.
-import { badRequest, domainError } from '../../../core/errors.ts';
+import { badRequest, domainError } from 'agent-platform/sdk';
 import { ALLOWLIST_SETTING, DEFAULT_ALLOWLIST, type EnvPolicy } from '../env/policy.ts';
 
 const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;

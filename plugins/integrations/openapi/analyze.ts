@@ -3,7 +3,7 @@
 // filter the operations, name them, derive each function. Nothing is stored
 // here; the import and sync services compare the result with what exists.
 import { createHash } from 'node:crypto';
-import { badRequest } from '../../../core/errors.ts';
+import { badRequest } from 'agent-platform/sdk';
 import type { AuthConfig, DerivedFunction, SpecFormat, SpecSettings, Warning } from '../model.ts';
 import { type AuthSettings, authConfigOf } from './auth.ts';
 import { deriveFunction } from './derive.ts';

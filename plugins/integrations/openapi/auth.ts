@@ -2,7 +2,7 @@
 // the document's security schemes (the apiKey header or query parameter name,
 // the oauth2 client-credentials token URL), or inferred from the document
 // when the settings name no scheme.
-import { badRequest } from '../../../core/errors.ts';
+import { badRequest } from 'agent-platform/sdk';
 import type { AuthConfig, AuthScheme, SpecFormat, Warning } from '../model.ts';
 
 export interface AuthSettings {

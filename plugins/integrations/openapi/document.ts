@@ -1,7 +1,7 @@
 // Reads an OpenAPI description's text (JSON or YAML) into an object and tells
 // which of the supported formats it is. Bad input is the caller's fault: 400s.
 import YAML from 'yaml';
-import { badRequest } from '../../../core/errors.ts';
+import { badRequest } from 'agent-platform/sdk';
 import type { SpecFormat } from '../model.ts';
 
 export function parseDocumentText(text: string): Record<string, unknown> {

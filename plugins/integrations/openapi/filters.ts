@@ -7,8 +7,7 @@
 // Globs are tenant-written and a path template can be long: several `**`
 // (`.*` each) on V8's backtracking engine cost time polynomial in the path,
 // so globs run on RE2 (core/linear-regexp.ts), linear in the path.
-import { badRequest } from '../../../core/errors.ts';
-import { compileLinear, type LinearRegExp } from '../../../core/linear-regexp.ts';
+import { badRequest, compileLinear, type LinearRegExp } from 'agent-platform/sdk';
 import type { OperationFilter } from '../model.ts';
 
 export interface FilterableOperation {

@@ -6,7 +6,7 @@
 // a $ref that cannot be resolved becomes null and is reported with its
 // location, so the import goes on with a warning instead of failing.
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { badRequest } from '../../../core/errors.ts';
+import { badRequest } from 'agent-platform/sdk';
 
 export interface ExternalDocument {
   url: string;

@@ -4,7 +4,7 @@
 // permissive (`{}`) with a warning. (Checking is cheap; compiling every
 // function here would cost seconds on a large spec, so the registry compiles
 // each one on its first call.)
-import { createAjv } from '../../../core/json-schema.ts';
+import { createAjv } from 'agent-platform/sdk';
 import type { DerivedFunction } from '../model.ts';
 import { argumentsSchema } from './derive.ts';
 

@@ -10,7 +10,7 @@
 // patterns that do not compile on the linear-time engine (RE2: no
 // backreferences, no lookaround) are dropped, and recursion and very deep or
 // large schemas are cut off with a permissive `{}`.
-import { linearPatternProblem } from '../../../core/linear-regexp.ts';
+import { linearPatternProblem } from 'agent-platform/sdk';
 import type { JsonSchema } from '../model.ts';
 
 const KNOWN_FORMATS = new Set([

@@ -3,8 +3,7 @@
 // /api/admin/clients), a chat session's (its owner's), and the tenant's
 // secret store. No response ever carries a value: only `value_set`.
 import type { ServerRoute } from '@hapi/hapi';
-import { principalOf } from '../../../core/auth/index.ts';
-import { tenantOf } from '../../../core/auth/tenant-context.ts';
+import { principalOf, tenantOf } from 'agent-platform/sdk';
 import type { CredentialInput, CredentialsService } from '../credentials-service.ts';
 import * as s from '../schemas.ts';
 

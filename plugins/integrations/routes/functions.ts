@@ -2,7 +2,7 @@
 // function, and editing its description. Calling goes through the core route
 // POST /api/admin/functions/{name}/call.
 import type { ServerRoute } from '@hapi/hapi';
-import { tenantOf } from '../../../core/auth/tenant-context.ts';
+import { tenantOf } from 'agent-platform/sdk';
 import type { CatalogService } from '../catalog-service.ts';
 import * as s from '../schemas.ts';
 

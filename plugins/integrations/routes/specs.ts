@@ -1,7 +1,7 @@
 // REST routes of imports and specs: import-openapi (JSON or multipart
 // upload), the list of specs, one spec, its re-sync, its deletion.
 import type { ServerRoute } from '@hapi/hapi';
-import { tenantOf } from '../../../core/auth/tenant-context.ts';
+import { tenantOf } from 'agent-platform/sdk';
 import type { CatalogService } from '../catalog-service.ts';
 import type { ImportInput, ImportService } from '../import-service.ts';
 import type { SyncService } from '../sync-service.ts';

@@ -4,7 +4,7 @@
 // binding it was entered for. One statement in one
 // tenant transaction keeps the call's overhead to a single round trip of work.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { AuthConfig, FunctionParameters, RequestShape, SecurityUse } from '../model.ts';
 
 export interface CallRow {

@@ -2,7 +2,7 @@
 // tenant's secret store. Values are sealed by the service before they get
 // here and are never selected by the listing queries.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import '../tables.ts';
 
 export const clientCredentialsStore = {

@@ -1,7 +1,7 @@
 // kysely queries for integration_functions (tenant-owned). Listing joins the
 // spec for its name (the `source` of a function).
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { DerivedFunction } from '../model.ts';
 import type { ExistingFunction } from '../plan.ts';
 import '../tables.ts';

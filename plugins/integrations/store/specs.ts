@@ -1,7 +1,7 @@
 // kysely queries for integration_specs (tenant-owned: every query runs in a
 // tenant transaction). The stored document is read only by re-sync.
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { AuthConfig, SpecFormat, SpecSettings, Warning } from '../model.ts';
 import '../tables.ts';
 

@@ -1,8 +1,7 @@
 // Emits the definition.* events a CLI command recorded (see events.ts). The
 // job was enqueued with the changes it announces, so it runs only if they
 // committed; a retry after a crash may emit them again (at least once).
-import type { CoreServices } from '../../../core/plugin-contract.ts';
-import type { EventInput } from '../../../core/events.ts';
+import type { CoreServices, EventInput } from 'agent-platform/sdk';
 
 export function announceTask(core: Pick<CoreServices, 'withTenant' | 'events'>) {
   return async (payload: { tenant_id: string; events: EventInput[] }) => {

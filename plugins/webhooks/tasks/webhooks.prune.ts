@@ -3,7 +3,7 @@
 // Expired rows never block anything (a claim takes an expired id over); this
 // only keeps the tables small. Tenant rows are reachable only under each
 // tenant's row-level security, so it visits the tenants one at a time.
-import type { CoreServices } from '../../../core/plugin-contract.ts';
+import type { CoreServices } from 'agent-platform/sdk';
 import { IDEMPOTENCY_WINDOW_SECONDS } from '../checks.ts';
 import { deliveriesStore, rateStore } from '../store.ts';
 

@@ -1,9 +1,7 @@
 // The `emit_event` platform function: emits an event on the tenant's stream
 // (through the core's event hub, in a transaction of its own) and returns its id.
 import { createHash, randomUUID } from 'node:crypto';
-import type { EventHub } from '../../../core/events.ts';
-import { badRequest } from '../../../core/errors.ts';
-import type { FunctionDefinition } from '../../../core/functions/registry.ts';
+import { badRequest, type EventsApi, type FunctionDefinition } from 'agent-platform/sdk';
 import { isValidEventType } from '../../../workflows/engine/index.ts';
 import { EVENT_SOURCE } from '../events.ts';
 
@@ -25,7 +23,7 @@ function alreadyEmitted(err: unknown): boolean {
   return pgError.code === '23505' && pgError.constraint === 'events_tenant_id_source_id_key';
 }
 
-export function emitEventFunction(events: EventHub): FunctionDefinition {
+export function emitEventFunction(events: EventsApi): FunctionDefinition {
   return {
     description: 'Emit an event {type, source?, data?} on the tenant\'s event stream; returns {event_id, type}.',
     parameters: {

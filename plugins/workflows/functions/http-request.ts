@@ -3,13 +3,11 @@
 // refused for private, loopback and link-local addresses unless the
 // deployment sets allowPrivateNetworks.
 import { createFetch } from 'ofetch';
-import { domainError } from '../../../core/errors.ts';
-import type { FunctionDefinition } from '../../../core/functions/registry.ts';
-import { BlockedAddressError, createGuardedFetch } from '../../../core/http/guarded-fetch.ts';
-import { readCapped } from '../../../core/http/read-capped.ts';
+import { BlockedAddressError, domainError, type FunctionDefinition, readCapped } from 'agent-platform/sdk';
 
 export interface HttpRequestOptions {
-  allowPrivateNetworks: boolean;
+  /** The transport: core.http.fetch, guarded unless allowPrivateNetworks. */
+  fetch: typeof fetch;
   defaultTimeoutMs: number;
   maxResponseBytes: number;
 }
@@ -45,7 +43,7 @@ function describe(err: unknown, url: URL, timeoutMs: number, timedOut: boolean):
 }
 
 export function httpRequestFunction(options: HttpRequestOptions): FunctionDefinition {
-  const $fetch = createFetch({ fetch: createGuardedFetch(options.allowPrivateNetworks) });
+  const $fetch = createFetch({ fetch: options.fetch });
   return {
     description:
       'Make an HTTP request and return {status, headers, body}; JSON bodies are parsed. ' +

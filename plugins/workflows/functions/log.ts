@@ -1,7 +1,7 @@
 // The `log` platform function: writes one line to the platform log, tagged
 // with the tenant and the calling execution, and returns what it logged.
 import type { Logger } from 'pino';
-import type { FunctionDefinition } from '../../../core/functions/registry.ts';
+import type { FunctionDefinition } from 'agent-platform/sdk';
 
 const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 

@@ -1,7 +1,7 @@
 // `workflows.start`: runs an execution's first steps (up to its first action
 // or wait). A signal or a cancel that reached the execution first has started
 // it already; then this job does nothing.
-import type { FastTaskHandler } from '../../../core/jobs/types.ts';
+import type { FastTaskHandler } from 'agent-platform/sdk';
 import type { Runner } from '../runner.ts';
 
 export function startTask(runner: Runner): FastTaskHandler {

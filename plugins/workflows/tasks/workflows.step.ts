@@ -7,8 +7,7 @@
 // the job has attempts left under `actionAttempts` and the error is not the
 // caller's fault (a 4xx: unknown function, invalid arguments, refused address);
 // after that it fails the step, and the engine fails the execution.
-import type { CoreServices } from '../../../core/plugin-contract.ts';
-import type { FastTaskHandler } from '../../../core/jobs/types.ts';
+import type { CoreServices, FastTaskHandler } from 'agent-platform/sdk';
 import type { EngineInput } from '../../../workflows/engine/index.ts';
 import { stepKey } from '../job-names.ts';
 import type { Runner, StepPayload } from '../runner.ts';

@@ -2,7 +2,7 @@
 // `wf-timeout:<execution>:<step>` (removed when a signal resolves the wait).
 // A timeout that fires after its wait was resolved (the job was already
 // running when it was removed) finds the execution elsewhere and does nothing.
-import type { FastTaskHandler } from '../../../core/jobs/types.ts';
+import type { FastTaskHandler } from 'agent-platform/sdk';
 import type { Runner, TimeoutPayload } from '../runner.ts';
 
 export function timeoutTask(runner: Runner): FastTaskHandler {

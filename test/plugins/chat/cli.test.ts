@@ -4,23 +4,10 @@ import t from 'tap';
 import { spawn } from 'node:child_process';
 import { ROOT_DIR } from '../../../core/paths.ts';
 import { textChunks, toolCallChunks } from '../../fixtures/chat/scripted-llm.ts';
+import { runCli } from '../../harness.ts';
 import { chatFixture, messagesOf, until, MANIFEST } from './helpers.ts';
 
-function cli(args: string[], env: Record<string, string>, stdin: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['core/cli/bin.ts', ...args], { cwd: ROOT_DIR, env: { ...process.env, LOG_LEVEL: 'silent', PLATFORM_MANIFEST: MANIFEST, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdin.end(stdin);
-    const timer = setTimeout(() => child.kill(), 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? 1, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], env: Record<string, string>, stdin: string) => runCli(args, { env: { PLATFORM_MANIFEST: MANIFEST, ...env }, stdin });
 
 t.test('platform chat asks, answers ask_user from stdin and prints the streamed answer', async (t) => {
   const { tp, llm, token } = await chatFixture(t);

@@ -1,7 +1,7 @@
 // Session ownership is keyed by principal kind (and issuer), not by the bare
 // subject, and an API key's sessions belong to the visitor the client names
 // (X-Visitor-Id): issue 13 item 13.
-import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -10,6 +10,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import pg from 'pg';
 import t from 'tap';
 import { migrate } from '../../../core/db/migrate.ts';
+import { CORE_MIGRATIONS, ROOT_DIR } from '../../../core/paths.ts';
 import { textChunks } from '../../fixtures/chat/scripted-llm.ts';
 import { createTestDatabase, startTestPlatform } from '../../harness.ts';
 import { chatFixture, member, MANIFEST } from './helpers.ts';
@@ -95,9 +96,11 @@ t.test('sessions from before the owner key keep working for their users; a key\'
   const databaseUrl = await createTestDatabase(t);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'chat-owner-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
-  for (const name of await readdir('sql')) if (name < '0071') await copyFile(path.join('sql', name), path.join(dir, name));
+  await mkdir(path.join(dir, 'sql'));
+  await copyFile(path.join(ROOT_DIR, 'plugins', 'chat', 'sql', '0001_init.sql'), path.join(dir, 'sql', '0001_init.sql'));
   const pool = new pg.Pool({ connectionString: databaseUrl });
-  await migrate(pool, dir);
+  const pluginSql = (name: string) => ({ plugin: name, dir: path.join(ROOT_DIR, 'plugins', name, 'sql') });
+  await migrate(pool, [CORE_MIGRATIONS, pluginSql('workflows'), pluginSql('events'), { plugin: 'chat', dir: path.join(dir, 'sql') }]);
   await pool.query(`INSERT INTO tenants (id, display_name) VALUES ('acme', 'Acme')`);
   await pool.query(`INSERT INTO users (sub, display_name, organizations) VALUES ('alice', 'Alice', '{"acme": {"roles": []}}')`);
   const clientId = (await pool.query(`INSERT INTO clients (tenant_id, name, client_key) VALUES ('acme', 'web', 'ck_acme_web') RETURNING id`)).rows[0].id;

@@ -1,20 +1,10 @@
 // The citations CLI against the database a running platform uses: list (with
 // filters) and stats, and a clear usage error for a bad option.
 import t from 'tap';
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { runCli } from '../../harness.ts';
 import { callFunction, citationsFixture, MANIFEST, seedDocument } from './helpers.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
-function cli(env: Record<string, string | undefined>, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const all = { ...process.env, PLATFORM_MANIFEST: MANIFEST, LOG_LEVEL: 'silent', ...env };
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['core/cli/bin.ts', ...args], { cwd: ROOT, env: all, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (env: Record<string, string | undefined>, args: string[]) => runCli(args, { env: { PLATFORM_MANIFEST: MANIFEST, ...env } });
 
 t.test('citations list and stats', async (t) => {
   const { tp } = await citationsFixture(t);

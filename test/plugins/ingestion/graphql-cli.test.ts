@@ -54,7 +54,7 @@ t.test('CLI: ingest a folder with progress until done, then search', async (t) =
   const folder = await mkdtemp(path.join(tmpdir(), 'ingestion-cli-'));
   for (let i = 0; i < 4; i++) await writeFile(path.join(folder, `note-${i}.txt`), `Note ${i} about the warehouse inventory of item ${i}.`);
   t.equal((await filesOf(path.join(folder, '*.txt'))).length, 4, 'a glob');
-  const ingestCommand = cli.find((c) => c.name === 'ingest')!;
+  const ingestCommand = cli.commands.find((c) => c.name === 'ingest')!;
   const lines: string[] = [];
   const write = process.stderr.write.bind(process.stderr);
   process.stderr.write = ((chunk: string) => {
@@ -63,7 +63,7 @@ t.test('CLI: ingest a folder with progress until done, then search', async (t) =
   }) as never;
   let result: any;
   try {
-    result = await ingestCommand.run(undefined as never, {
+    result = await cli.run(ingestCommand, undefined, {}, {
       positionals: [folder], options: { url: tp.url(''), token, tenant: 'acme', collection: String(collection) },
     });
   } finally {
@@ -74,8 +74,8 @@ t.test('CLI: ingest a folder with progress until done, then search', async (t) =
   t.same(result.status.counts, { pending: 0, ingesting: 0, ready: 4, error: 0, other: 0 });
   t.ok(lines.some((line) => /\[#+\] 4\/4/.test(line)), 'the progress bar reached 4/4');
 
-  const searchCommand = cli.find((c) => c.name === 'search')!;
-  const found: any = await searchCommand.run(undefined as never, { positionals: ['warehouse item 2'], options: { url: tp.url(''), token, tenant: 'acme' } });
+  const searchCommand = cli.commands.find((c) => c.name === 'search')!;
+  const found: any = await cli.run(searchCommand, undefined, {}, { positionals: ['warehouse item 2'], options: { url: tp.url(''), token, tenant: 'acme' } });
   t.match(found.results[0].text, /item 2/);
-  await t.rejects(ingestCommand.run(undefined as never, { positionals: [folder], options: { url: tp.url(''), token, tenant: 'acme', collection: 'x' } }), /--collection/);
+  await t.rejects(cli.run(ingestCommand, undefined, {}, { positionals: [folder], options: { url: tp.url(''), token, tenant: 'acme', collection: 'x' } }), /--collection/);
 });

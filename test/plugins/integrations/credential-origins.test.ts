@@ -261,7 +261,7 @@ t.test('credentials stored before the binding existed keep working for their ori
     ALTER TABLE integration_client_credentials DROP COLUMN bound_origin;
     ALTER TABLE integration_session_credentials DROP COLUMN bound_origin;
     ALTER TABLE integration_secrets DROP COLUMN bound_origins;
-    DELETE FROM platform_migrations WHERE name = '0061_integrations_credential_origins.sql'`);
+    DELETE FROM platform_migrations WHERE plugin = 'integrations' AND name = '0002_credential_origins.sql'`);
 
   const tp = await restart(t, first.tp);
   t.match(await callAs(tp, tenant, 'pet_list_pets'), { status: 200, body: { credential: 'default' } });

@@ -3,26 +3,15 @@
 // and the CLI (import-openapi, specs, sync, functions list|call) run as a
 // child process against the platform's database.
 import t from 'tap';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT_DIR } from '../../../core/paths.ts';
-import type { TestPlatform } from '../../harness.ts';
+import { runCli, type TestPlatform } from '../../harness.ts';
 import { petstore } from '../../fixtures/integrations/specs.ts';
 import { imported, integrationsFixture, MANIFEST, recentEvents, startApiServer, until } from './helpers.ts';
 
-function cli(tp: TestPlatform, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = {
-    ...process.env, DATABASE_URL: tp.databaseUrl, PLATFORM_MASTER_KEY: tp.env.PLATFORM_MASTER_KEY, PLATFORM_MANIFEST: MANIFEST,
-    LOG_LEVEL: 'silent', INTEGRATIONS_ALLOW_PRIVATE_NETWORKS: 'true',
-  };
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['core/cli/bin.ts', ...args], { cwd: ROOT_DIR, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (tp: TestPlatform, args: string[]) =>
+  runCli(args, { platform: tp, env: { PLATFORM_MANIFEST: MANIFEST, INTEGRATIONS_ALLOW_PRIVATE_NETWORKS: 'true' } });
 
 async function graphql(tp: TestPlatform, token: string, query: string, variables: Record<string, unknown> = {}) {
   return tp.request({ method: 'POST', url: '/graphql', token, payload: { query, variables }, headers: { 'content-type': 'application/json' } });

@@ -1,14 +1,11 @@
 // The tenancy plugin over HTTP and through the CLI: tenants, clients, API keys,
 // users, their tokens, and the client_credentials token endpoint.
 import t from 'tap';
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { decodeJwt } from 'jose';
-import { startTestPlatform, tenantWithAdmin, type TestPlatform } from '../../harness.ts';
+import { runCli, startTestPlatform, tenantWithAdmin, type TestPlatform } from '../../harness.ts';
 
 const tap = t;
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 function form(fields: Record<string, string>): string {
   return new URLSearchParams(fields).toString();
@@ -321,20 +318,7 @@ t.test('OAuth client_credentials', async (t) => {
   t.equal(bare.body.error, 'unsupported_grant_type');
 });
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(tp: TestPlatform, args: string[]): Promise<CliResult> {
-  const env = { ...process.env, DATABASE_URL: tp.databaseUrl, PLATFORM_MASTER_KEY: tp.env.PLATFORM_MASTER_KEY, LOG_LEVEL: 'silent' };
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['core/cli/bin.ts', ...args], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (tp: TestPlatform, args: string[]) => runCli(args, { platform: tp });
 
 async function cliJson(t: Pick<typeof tap, 'equal' | 'comment'>, tp: TestPlatform, args: string[]) {
   const result = await cli(tp, args);

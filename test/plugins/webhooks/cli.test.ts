@@ -2,31 +2,14 @@
 // database, and `webhooks sign`, which needs no database and prints headers
 // that the server accepts.
 import t from 'tap';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { tenantWithAdmin, type TestPlatform } from '../../harness.ts';
+import { runCli, tenantWithAdmin, type TestPlatform } from '../../harness.ts';
 import { signBody } from '../../../plugins/webhooks/signing.ts';
 import { MANIFEST, startWebhooksPlatform, waitingExecution } from './helpers.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(env: Record<string, string | undefined>, args: string[]): Promise<CliResult> {
-  const all = { ...process.env, PLATFORM_MANIFEST: MANIFEST, LOG_LEVEL: 'silent', ...env };
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['core/cli/bin.ts', ...args], { cwd: ROOT, env: all, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (env: Record<string, string | undefined>, args: string[]) => runCli(args, { env: { PLATFORM_MANIFEST: MANIFEST, ...env } });
 
 const databaseEnv = (tp: TestPlatform) => ({ DATABASE_URL: tp.databaseUrl, PLATFORM_MASTER_KEY: tp.env.PLATFORM_MASTER_KEY });
 

@@ -1,21 +1,10 @@
 // The workflows CLI: `workflows list` and `workflows execute`, run as a child
 // process against the platform's database; the running server executes.
 import t from 'tap';
-import { execFile } from 'node:child_process';
-import { ROOT_DIR } from '../../../core/paths.ts';
-import { tenantWithAdmin, type TestPlatform } from '../../harness.ts';
+import { runCli, tenantWithAdmin, type TestPlatform } from '../../harness.ts';
 import { defineWorkflow, MANIFEST, settled, startWorkflowsPlatform } from './helpers.ts';
 
-function cli(tp: TestPlatform, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = {
-    ...process.env, DATABASE_URL: tp.databaseUrl, PLATFORM_MASTER_KEY: tp.env.PLATFORM_MASTER_KEY, PLATFORM_MANIFEST: MANIFEST, LOG_LEVEL: 'silent',
-  };
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['core/cli/bin.ts', ...args], { cwd: ROOT_DIR, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (tp: TestPlatform, args: string[]) => runCli(args, { platform: tp, env: { PLATFORM_MANIFEST: MANIFEST } });
 
 t.test('workflows list and execute from the CLI', async (t) => {
   const tp = await startWorkflowsPlatform(t);

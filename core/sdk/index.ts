@@ -1,0 +1,92 @@
+// agent-platform/sdk: the public plugin contract. Plugins inside this repo and
+// partner plugins outside it import the platform only from here (plugins/README.md).
+//
+// A plugin's tables are added to `Database` by declaration merging:
+//   declare module 'agent-platform/sdk' { interface Database { my_table: MyTable } }
+// and its test-replaceable services to `ServiceOverrides` the same way.
+
+import type { CoreTables } from '../db/types.ts';
+import type { Clock } from '../plugin-contract.ts';
+
+/**
+ * Every table's kysely type: core's, and each plugin's, added by declaration
+ * merging on this interface (`declare module 'agent-platform/sdk'`).
+ */
+export interface Database extends CoreTables {}
+
+/**
+ * Services a test (startTestPlatform's `services`) or an embedding may
+ * replace, read by plugins from `core.overrides` (core.clock and
+ * core.http.fetch apply the first two). A plugin adds its own by declaration
+ * merging on this interface (chat: `modelClient`).
+ */
+export interface ServiceOverrides {
+  clock?: Clock;
+  /** The fetch of every outbound call (core.http.fetch) instead of the private-network guarded one: a stub, or a recording fetch. */
+  fetch?: typeof fetch;
+}
+
+// The plugin contract and the core's services.
+export { coreOf, definePlugin } from '../plugin-contract.ts';
+export type { Clock, CoreServices, OutboundHttp, PlatformPlugin, PlatformPluginModule } from '../plugin-contract.ts';
+export { PluginContractError } from '../contract-error.ts';
+export type { PlatformConfig } from '../config.ts';
+export { ConfigError } from '../config.ts';
+
+// Data: the tables' types, tenant transactions.
+export type { CoreTables } from '../db/types.ts';
+export type { TenantTransaction, WithTenant } from '../db/tenant.ts';
+export { isValidTenantAlias } from '../db/tenant.ts';
+
+// Errors: Boom errors with a stable `code`.
+export { badRequest, conflict, domainError, forbidden, notFound, unauthorized } from '../errors.ts';
+
+// Routes: who calls, for which tenant, and what a route requires.
+export type { Principal, Memberships } from '../auth/principal.ts';
+export { principalTenants, rolesIn } from '../auth/principal.ts';
+export { principalOf, type ApiKeyResolver } from '../auth/index.ts';
+export { tenantOf, type RouteAccess } from '../auth/tenant-context.ts';
+export { addReadinessDetails } from '../http/ops.ts';
+
+// Jobs (tasks and schedules), events, platform functions.
+export type {
+  EnqueueLongOptions, EnqueueOptions, FastTaskHandler, JobContext, JobsApi, LongTaskHandler, LongTaskOptions, ScheduleOptions,
+} from '../jobs/types.ts';
+export type {
+  EventBackend, EventInput, EventsApi, EventTypeCatalog, EventTypeDefinition, RegisteredEventType,
+} from '../events.ts';
+export type {
+  CallObserver, CompletedCall, FunctionCallContext, FunctionDefinition, FunctionDescriptor, FunctionFilter, FunctionProvider, FunctionStatus, JsonSchema,
+} from '../functions/registry.ts';
+export { FunctionRegistry } from '../functions/registry.ts';
+
+// GraphQL: the facade (graphql.extend), the access guards (a field takes the
+// principals and roles of the REST route owning its data) and connections.
+export * from '../graphql/facade.ts';
+export * from '../graphql/access.ts';
+export * from '../graphql/connection.ts';
+
+// Secrets, outbound HTTP, tenant-written patterns and schemas.
+export type { SecretBox } from '../secrets.ts';
+export { hashSecret, randomToken, secretMatches } from '../secrets.ts';
+export { BlockedAddressError } from '../http/guarded-fetch.ts';
+export { readCapped } from '../http/read-capped.ts';
+export { cachedSchemaCount, createAjv } from '../json-schema.ts';
+export { compileLinear, linearPatternProblem, type LinearRegExp } from '../linear-regexp.ts';
+
+// The libraries a plugin's code speaks, re-exported so that a partner plugin
+// depends on the platform only: hapi's route types, joi (the platform's own
+// instance: routes are validated with it), kysely's table types and `sql`.
+export type { Lifecycle, Request, ResponseToolkit, Server, ServerRoute } from '@hapi/hapi';
+export { default as Joi } from 'joi';
+export { sql } from 'kysely';
+export type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+// CLI commands.
+export { defineCli, UsageError } from '../cli/commands.ts';
+export type {
+  CliArgs, CliCommand, CliCommandInfo, CliOption, CliOptions, CliValues, CommandDeclarer, PluginCli,
+} from '../cli/commands.ts';
+
+// Testing: the real platform on a throwaway database (also agent-platform/sdk/testing).
+export * from './testing.ts';

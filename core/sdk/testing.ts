@@ -1,0 +1,256 @@
+// The test harness of the SDK (agent-platform/sdk and agent-platform/sdk/testing):
+// starts the real platform on a fresh real database for one test file (or one
+// test) and tears both down; runs CLI commands as a child process.
+// TEST_DATABASE_URL names a throwaway PostgreSQL cluster (this repo's
+// scripts/with-test-db.sh starts one). A fresh database is a copy of a
+// template migrated once per run (test-template.ts); the boot then applies
+// only what the test's manifest adds (a partner plugin's migrations).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import type { Platform } from '../boot.ts';
+import { loadConfig } from '../config.ts';
+import { validateManifest, type ManifestEntry } from '../manifest.ts';
+import { ROOT_DIR } from '../paths.ts';
+import type { ServiceOverrides } from '../plugin-contract.ts';
+import { migratedTemplate } from './test-template.ts';
+
+/** What the harness needs of a test (node-tap's `t`). */
+export interface Tap {
+  teardown(fn: () => unknown): void;
+}
+
+function clusterUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set: run tests through `npm test` (scripts/with-test-db.sh)');
+  return url;
+}
+
+function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+/**
+ * Creates a database on the test cluster, dropped at teardown: empty, or with
+ * `migrated`, a copy of the template that has every migration of core and of
+ * the repo's plugins.
+ */
+export async function createTestDatabase(t: Tap, options: { migrated?: boolean } = {}): Promise<string> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const template = options.migrated ? await migratedTemplate(clusterUrl()) : undefined;
+  const admin = new pg.Client({ connectionString: clusterUrl() });
+  await admin.connect();
+  // FILE_COPY copies the template's files (a few ms with fsync off) instead of logging every block.
+  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY` : `CREATE DATABASE ${name}`);
+  await admin.end();
+  t.teardown(async () => {
+    const client = new pg.Client({ connectionString: clusterUrl() });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  });
+  return withDatabase(clusterUrl(), name);
+}
+
+/** A manifest as a value: plugin references as in a manifest file (paths from the repo root, or package names). */
+export interface ManifestValue {
+  server?: { port?: number; host?: string };
+  plugins: { plugin: string; options?: Record<string, unknown> }[];
+}
+
+export interface TestPlatformOptions {
+  /** The manifest: a file (absolute, or relative to the repo root) or a value; default PLATFORM_MANIFEST, else manifests/default.yaml. */
+  manifest?: string | ManifestValue;
+  env?: Record<string, string | undefined>;
+  /** Services to replace: `clock`, `fetch` (every outbound call), `modelClient` (chat's LLM client). */
+  services?: ServiceOverrides;
+  /** Collect log lines (as parsed JSON) instead of discarding them. */
+  captureLogs?: boolean;
+  /** Listen on a loopback port (needed for real HTTP clients); inject works either way. */
+  listen?: boolean;
+  /** Reuse a database (e.g. to restart on the same data). */
+  databaseUrl?: string;
+}
+
+export interface TestPlatform {
+  platform: Platform;
+  adminToken: string;
+  databaseUrl: string;
+  env: Record<string, string | undefined>;
+  logs: string[];
+  /** Injects a request; `token` becomes a bearer header, `tenant` X-Tenant-ID. */
+  request(options: RequestOptions): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
+  url(path: string): string;
+  stop(): Promise<void>;
+}
+
+export interface RequestOptions {
+  method?: string;
+  url: string;
+  token?: string;
+  apiKey?: string;
+  tenant?: string;
+  payload?: unknown;
+  headers?: Record<string, string>;
+}
+
+export function testSecrets() {
+  return {
+    ADMIN_TOKEN: `adm_${randomBytes(16).toString('hex')}`,
+    PLATFORM_MASTER_KEY: randomBytes(32).toString('hex'),
+    SERVICE_JWT_SECRET: randomBytes(32).toString('hex'),
+  };
+}
+
+export async function startTestPlatform(t: Tap, options: TestPlatformOptions = {}): Promise<TestPlatform> {
+  // Imported here: a plugin imports this module through the SDK, and the boot imports the plugins.
+  const { createPlatform } = await import('../boot.ts');
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase(t, { migrated: true }));
+  const manifestFile = typeof options.manifest === 'string' ? { PLATFORM_MANIFEST: options.manifest } : {};
+  const env = {
+    ...process.env,
+    ...testSecrets(),
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: options.captureLogs ? 'debug' : 'silent',
+    JOBS_POLL_INTERVAL_MS: '100',
+    SHUTDOWN_TIMEOUT_MS: '10000',
+    ...manifestFile,
+    ...options.env,
+  };
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const manifest = typeof options.manifest === 'object'
+    ? validateManifest({
+      ...options.manifest,
+      plugins: options.manifest.plugins.map((entry): ManifestEntry => ({ plugin: entry.plugin, options: entry.options ?? {} })),
+    })
+    : undefined;
+  const platform = await createPlatform({
+    config: loadConfig(env),
+    logStream: logStream as never,
+    port: 0,
+    host: '127.0.0.1',
+    announceAdminToken: () => {},
+    manifest,
+    services: options.services,
+  });
+  if (options.listen) await platform.start();
+  else await platform.server.initialize();
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await platform.stop();
+  };
+  t.teardown(stop);
+  return {
+    platform,
+    adminToken: env.ADMIN_TOKEN!,
+    databaseUrl,
+    env,
+    logs,
+    url: (route) => `${platform.server.info.uri}${route}`,
+    stop,
+    async request({ method = 'GET', url, token, apiKey, tenant, payload, headers = {} }) {
+      const all: Record<string, string> = { ...headers };
+      if (token) all.authorization = `Bearer ${token}`;
+      if (apiKey) all['x-api-key'] = apiKey;
+      if (tenant) all['x-tenant-id'] = tenant;
+      const response = await platform.server.inject({ method, url, headers: all, payload: payload as never });
+      let body: unknown = response.payload;
+      try {
+        body = JSON.parse(response.payload);
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: response.statusCode, body, headers: response.headers };
+    },
+  };
+}
+
+/** A tenant with an admin user and that user's token, created through the API. */
+export async function tenantWithAdmin(tp: TestPlatform, alias: string, sub = `${alias}-admin`) {
+  const created = await tp.request({ method: 'POST', url: '/api/admin/tenants', token: tp.adminToken, payload: { id: alias } });
+  if (created.status !== 201) throw new Error(`tenant ${alias}: ${JSON.stringify(created.body)}`);
+  const user = await tp.request({
+    method: 'POST', url: '/api/admin/users', token: tp.adminToken, payload: { sub, display_name: sub, organizations: [alias], roles: ['admin'] },
+  });
+  if (user.status !== 201) throw new Error(`user ${sub}: ${JSON.stringify(user.body)}`);
+  const token = await tp.request({ method: 'POST', url: `/api/admin/users/${sub}/tokens`, token: tp.adminToken });
+  return { alias, sub, token: token.body.access_token as string };
+}
+
+/** Polls `check` every 50 ms until it returns something truthy (returned), or fails after timeoutMs. */
+export async function until<T>(check: () => Promise<T | undefined | false | null>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const found = await check();
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+export const CLI_BIN = path.join(ROOT_DIR, 'core', 'cli', 'bin.ts');
+
+export interface CliResult {
+  /** The exit code (1 when killed at the timeout). */
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON (--json), undefined when it is not JSON. */
+  json: any;
+}
+
+export interface RunCliOptions {
+  /** Run against this test platform: its database, master key and manifest. */
+  platform?: TestPlatform;
+  /** More environment (over the process's and the platform's); a value '' unsets a setting. */
+  env?: Record<string, string | undefined>;
+  /** false: `env` is the whole environment (nothing from this process's). */
+  inheritEnv?: boolean;
+  /** Written to the command's stdin, which is then closed. */
+  stdin?: string;
+  timeoutMs?: number;
+}
+
+/** Runs `platform <args>` (core/cli/bin.ts) as a child process, as an operator would. */
+export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
+  const { platform } = options;
+  const env = options.inheritEnv === false ? { ...options.env } : {
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    ...(platform ? {
+      DATABASE_URL: platform.databaseUrl, PLATFORM_MASTER_KEY: platform.env.PLATFORM_MASTER_KEY, PLATFORM_MANIFEST: platform.env.PLATFORM_MANIFEST,
+    } : {}),
+    ...options.env,
+  };
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd: ROOT_DIR, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdin.end(options.stdin ?? '');
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      let json: unknown;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        // not JSON
+      }
+      resolve({ code: code ?? 1, stdout, stderr, json });
+    });
+  });
+}

@@ -1,0 +1,160 @@
+// The core's services, assembled once for the server (core/boot.ts) and for
+// CLI commands (core/cli/bin.ts): the database (external, or the embedded
+// default), migrations of core and the manifest's plugins, secrets, tokens,
+// jobs, the event hub, the function registry, GraphQL, the tenant directory,
+// the clock and outbound HTTP. In `cli` mode nothing runs in the background:
+// the jobs are enqueue-only (the server's workers run them) and the logger is
+// silent.
+import type { Logger } from 'pino';
+import type { PlatformConfig } from './config.ts';
+import { createLogger } from './logging.ts';
+import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { createWithTenant } from './db/tenant.ts';
+import { EmbeddedBusyError, runningEmbeddedUrl, startEmbeddedDatabase } from './db/embedded.ts';
+import { createSecretBox, loadMasterKey } from './secrets.ts';
+import { JobService } from './jobs/index.ts';
+import { EventHub } from './events.ts';
+import { FunctionRegistry } from './functions/registry.ts';
+import { GraphqlFacade } from './graphql/facade.ts';
+import { graphqlLimitsFrom } from './graphql/limits.ts';
+import { TokenService } from './auth/tokens.ts';
+import type { ApiKeyResolver } from './auth/index.ts';
+import { TenantDirectory } from './tenants.ts';
+import { createGuardedFetch } from './http/guarded-fetch.ts';
+import { migrationSourcesOf, type ResolvedPlugin } from './plugin-loader.ts';
+import type { Clock, CoreServices, ServiceOverrides } from './plugin-contract.ts';
+
+export interface CoreServicesOptions {
+  mode: 'server' | 'cli';
+  /** The manifest's plugins, in dependency order: their migrations are applied after core's. */
+  plugins: ResolvedPlugin[];
+  /** The server's logger; the CLI's is silent. */
+  logger?: Logger;
+  overrides?: ServiceOverrides;
+}
+
+export interface CoreHandle {
+  core: CoreServices;
+  /** The core as one plugin sees it (what it registers is recorded under its name). */
+  forPlugin(name: string): CoreServices;
+  jobs: JobService;
+  database: DatabaseHandle;
+  masterKey: Buffer;
+  /** The embedded default (PGlite) is in use. */
+  embedded: boolean;
+  /** The API-key lookup the tenancy plugin installed, if any. */
+  apiKeyResolver(): ApiKeyResolver | undefined;
+  /** Closes the database (and the embedded one this process opened). */
+  close(): Promise<void>;
+}
+
+const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * A CLI command on the embedded default uses the running server's PGlite
+ * socket when one is up (PGlite cannot open one data dir twice), else opens
+ * PGlite itself for the length of the command.
+ */
+async function cliEmbeddedUrl(dataDir: string): Promise<{ url: string; stop?: () => Promise<void> }> {
+  for (let attempt = 0; ; attempt++) {
+    const url = await runningEmbeddedUrl(dataDir);
+    if (url) return { url };
+    try {
+      const embedded = await startEmbeddedDatabase(dataDir, { role: 'cli' });
+      return { url: embedded.url, stop: () => embedded.stop() };
+    } catch (err) {
+      // A server took the data dir between the two calls: connect to it instead.
+      if (!(err instanceof EmbeddedBusyError) || attempt > 0) throw err;
+    }
+  }
+}
+
+async function databaseUrlOf(config: PlatformConfig, mode: 'server' | 'cli'): Promise<{ url: string; embedded: boolean; stop?: () => Promise<void> }> {
+  if (config.databaseUrl) return { url: config.databaseUrl, embedded: false };
+  if (mode === 'cli') return { ...(await cliEmbeddedUrl(config.dataDir)), embedded: true };
+  const embedded = await startEmbeddedDatabase(config.dataDir);
+  return { url: embedded.url, embedded: true, stop: () => embedded.stop() };
+}
+
+export async function createCoreServices(config: PlatformConfig, options: CoreServicesOptions): Promise<CoreHandle> {
+  const { mode, overrides = {} } = options;
+  const logger = options.logger ?? createLogger('silent');
+  const { url, embedded, stop: stopEmbedded } = await databaseUrlOf(config, mode);
+  let database: DatabaseHandle | undefined;
+  try {
+    const masterKey = await loadMasterKey(config.masterKey, config.dataDir, embedded);
+    database = openDatabase(url, mode === 'cli' ? 4 : embedded ? 8 : 20);
+    await migrate(database.pool, migrationSourcesOf(options.plugins));
+    const secrets = createSecretBox(masterKey);
+    const jobs = new JobService({
+      pool: database.pool,
+      connectionString: url,
+      logger: logger.child({ component: 'jobs' }),
+      pollIntervalMs: config.jobsPollIntervalMs,
+      concurrency: mode === 'cli' ? 1 : config.jobsConcurrency,
+      shutdownTimeoutMs: config.shutdownTimeoutMs,
+      workerStaleSeconds: config.jobsWorkerStaleSeconds,
+      embedded,
+    });
+    const tokens = new TokenService({
+      issuer: config.tokenIssuer,
+      ttlSeconds: config.tokenTtlSeconds,
+      signingKey: secrets.deriveKey('platform-jwt'),
+      serviceSecret: config.serviceJwtSecret,
+      serviceIssuers: config.serviceJwtIssuers,
+      serviceAudience: config.serviceJwtAudience,
+      serviceMaxTtlSeconds: config.serviceJwtMaxTtlSeconds,
+      oidcIssuerUrl: config.oidcIssuerUrl,
+      oidcAudience: config.oidcAudience,
+    });
+    const events = new EventHub(logger);
+    let apiKeyResolver: ApiKeyResolver | undefined;
+    const core: CoreServices = {
+      mode,
+      config,
+      db: database.db,
+      pool: database.pool,
+      withTenant: createWithTenant(database.db),
+      jobs,
+      events,
+      functions: new FunctionRegistry(),
+      graphql: new GraphqlFacade(graphqlLimitsFrom(config.env)),
+      auth: {
+        tokens,
+        setApiKeyResolver(resolver) {
+          apiKeyResolver = resolver;
+        },
+      },
+      secrets,
+      tenants: new TenantDirectory(database.db),
+      logger,
+      clock: overrides.clock ?? systemClock,
+      http: { fetch: ({ allowPrivateNetworks }) => overrides.fetch ?? createGuardedFetch(allowPrivateNetworks) },
+      overrides,
+    };
+    const views = new Map<string, CoreServices>();
+    const opened = database;
+    return {
+      core,
+      forPlugin(name) {
+        let view = views.get(name);
+        if (!view) views.set(name, (view = { ...core, events: events.forPlugin(name) }));
+        return view;
+      },
+      jobs,
+      database: opened,
+      masterKey,
+      embedded,
+      apiKeyResolver: () => apiKeyResolver,
+      async close() {
+        await opened.close();
+        await stopEmbedded?.();
+      },
+    };
+  } catch (err) {
+    await database?.close().catch(() => {});
+    await stopEmbedded?.().catch(() => {});
+    throw err;
+  }
+}

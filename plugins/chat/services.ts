@@ -1,0 +1,56 @@
+// The one factory of the chat plugin's services: its register builds them
+// here from the core's services and the manifest's options (its CLI command
+// is an HTTP client of the server and needs none). Ingestion and citations
+// are used when the manifest loads them (their APIs, read per turn).
+import { randomUUID } from 'node:crypto';
+import type { CoreServices } from 'agent-platform/sdk';
+import type { CitationsApi } from '../citations/api.ts';
+import type { IngestionApi } from '../ingestion/api.ts';
+import { createAgentsService } from './agents/service.ts';
+import type { ChatApi } from './api.ts';
+import { emitterOf } from './events.ts';
+import { createOpenAiClient } from './model/openai-client.ts';
+import { chatLimitsFrom, defaultOptions, modelSettingsFrom, type ChatOptions } from './options.ts';
+import { createSessionsService } from './sessions/service.ts';
+import { FrameWriter } from './turn/frame-writer.ts';
+import { LocalRuns } from './turn/local-runs.ts';
+import type { Runtime } from './turn/runtime.ts';
+import { createTurnsService, type TurnsService } from './turn/service.ts';
+
+export interface ChatPeers {
+  ingestion(): IngestionApi | undefined;
+  citations(): CitationsApi | undefined;
+}
+
+const noPeers: ChatPeers = { ingestion: () => undefined, citations: () => undefined };
+
+export function createServices(core: CoreServices, given: Partial<ChatOptions>, peers: ChatPeers = noPeers) {
+  const options: ChatOptions = { ...defaultOptions, ...given };
+  const settings = modelSettingsFrom(core.config.env);
+  const limits = chatLimitsFrom(core.config.env);
+  const model = core.overrides.modelClient ?? (settings.baseUrl
+    ? createOpenAiClient({
+      baseUrl: settings.baseUrl, apiKey: settings.apiKey, attempts: options.modelAttempts,
+      retryBaseMs: options.modelRetryBaseMs, idleTimeoutMs: options.modelIdleTimeoutMs,
+    })
+    : undefined);
+  const emit = emitterOf(core);
+  const writer = new FrameWriter(core.withTenant, options.frameFlushMs, core.logger);
+  const runs = new LocalRuns(randomUUID(), core.db, core.withTenant, core.logger);
+  const rt: Runtime = {
+    core, options, limits, model, modelName: settings.model, emit, writer, runs,
+    ingestion: () => peers.ingestion(),
+    citations: () => peers.citations(),
+  };
+  const agents = createAgentsService(core, emit);
+  let turns: TurnsService | undefined;
+  const sessions = createSessionsService(core, {
+    emit,
+    stopActiveTurn: (tenantId, sessionId) => turns!.stopActive(tenantId, sessionId),
+  });
+  turns = createTurnsService(rt, sessions);
+  const api: ChatApi = { agents, sessions, turns, sessionOwner: sessions.sessionOwner };
+  return { options, limits, emit, writer, runs, agents, sessions, turns, api };
+}
+
+export type ChatServices = ReturnType<typeof createServices>;

@@ -1,0 +1,32 @@
+// The one factory of the citations plugin's services: its register and its
+// CLI commands both build them here, from the core's services and the
+// manifest's options. Verification reads chunks through the ingestion
+// plugin's API, which only the server has (the CLI lists and counts).
+import { type CoreServices, UsageError } from 'agent-platform/sdk';
+import type { IngestionApi } from '../ingestion/api.ts';
+import { createLive } from './live.ts';
+import type { CitationsOptions } from './options.ts';
+import { createCitationsService } from './service.ts';
+import { citationsStore } from './store/citations.ts';
+import { citationView } from './view.ts';
+
+const serverOnly = (): IngestionApi => {
+  throw new UsageError('verifying citations needs the server (verify_citation or POST /api/citations/verify)');
+};
+
+export function createServices(core: CoreServices, options: CitationsOptions, ingestion: () => IngestionApi = serverOnly) {
+  const logger = core.logger.child({ component: 'citations' });
+  // Nothing listens until a subscriber comes (GraphQL citationVerified).
+  const live = createLive({
+    pool: core.pool,
+    logger,
+    // The embedded default (no DATABASE_URL) is one process whose NOTIFY does not cross connections.
+    crossProcess: core.config.databaseUrl !== undefined,
+    load: async (tenantId, ids) =>
+      (await core.withTenant(tenantId, (trx) => citationsStore.getMany(trx, ids))).map(citationView),
+  });
+  const citations = createCitationsService({ core, ingestion, live, options, logger });
+  return { live, citations };
+}
+
+export type CitationsServices = ReturnType<typeof createServices>;

@@ -1,0 +1,32 @@
+// The one factory of the events plugin's services: its register and its CLI
+// commands both build them here, from the core's services and the manifest's
+// options. Starting workflows goes through the workflows plugin, which only
+// the server has: the CLI's backfills and dispatches run in its workers.
+import { type CoreServices, UsageError } from 'agent-platform/sdk';
+import type { WorkflowsApi } from '../workflows/api.ts';
+import { maxChainDepthFrom } from './chain.ts';
+import { createContext } from './context.ts';
+import type { EventsOptions } from './options.ts';
+import { createStreamService } from './stream-service.ts';
+import { createTriggerService } from './trigger-service.ts';
+import { createTypeRegistry } from './type-registry.ts';
+
+const serverOnly = (): WorkflowsApi => {
+  throw new UsageError('starting workflows needs the server: this command should have gone through it');
+};
+
+export function createServices(core: CoreServices, options: EventsOptions, workflows: () => WorkflowsApi = serverOnly) {
+  const context = createContext({
+    withTenant: core.withTenant,
+    jobs: core.jobs,
+    workflows,
+    // In the CLI no plugin's register runs, so no type is registered there (it creates no custom types).
+    registry: createTypeRegistry(core.events),
+    logger: core.logger.child({ component: 'events' }),
+    options,
+    maxChainDepth: maxChainDepthFrom(core.config.env),
+  });
+  return { context, stream: createStreamService(context), triggers: createTriggerService(context) };
+}
+
+export type EventsServices = ReturnType<typeof createServices>;

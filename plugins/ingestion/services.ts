@@ -1,0 +1,48 @@
+// The one factory of the ingestion plugin's services: its register builds
+// them here from the core's services and the manifest's options (its CLI
+// commands are HTTP clients of the server and need none). Settings come from
+// the environment (INGESTION_*, settings.ts).
+import type { CoreServices } from 'agent-platform/sdk';
+import { createEmbedder, createImageEmbedder } from './embeddings/embedder.ts';
+import { createCollectionsService } from './service/collections.ts';
+import { createDocumentsService } from './service/documents.ts';
+import { createStatusService } from './service/status.ts';
+import { createSyncService } from './sync/service.ts';
+import { hybridSearch, queryImageVector, queryVector } from './search/search.ts';
+import { readSettings } from './settings.ts';
+
+export interface IngestionOptions {
+  /** Overrides INGESTION_MAX_CONCURRENT (spec 8: 5 workflows per tenant). */
+  maxConcurrent?: number;
+}
+
+export async function createServices(core: CoreServices, options: IngestionOptions) {
+  const settings = readSettings(core.config.env, core.config.dataDir, { maxConcurrent: options?.maxConcurrent });
+  const embedder = await createEmbedder(settings);
+  const imageEmbedder = await createImageEmbedder(settings);
+  const runDeps = { core, settings };
+  const searchDeps = { embedder, imageEmbedder, logger: core.logger };
+  const search = async (tenantId: string, q: Record<string, unknown>) => {
+    // Embedded before the transaction: no connection held during the HTTP calls.
+    const [vector, imageVector] = await Promise.all([queryVector(searchDeps, String(q.query)), queryImageVector(searchDeps, String(q.query))]);
+    const results = await core.withTenant(tenantId, (trx) => hybridSearch(trx, searchDeps, {
+      query: String(q.query), collection_ids: q.collection_id as number[] | undefined,
+      include_descendants: q.include_descendants as boolean, top_k: q.top_k as number,
+    }, vector, imageVector));
+    return { query: q.query, mode: vector ? 'hybrid' : 'keyword', results };
+  };
+  return {
+    settings,
+    embedder,
+    imageEmbedder,
+    runDeps,
+    searchDeps,
+    search,
+    collections: createCollectionsService(core),
+    documents: createDocumentsService(runDeps),
+    status: createStatusService(runDeps),
+    sync: createSyncService(runDeps),
+  };
+}
+
+export type IngestionServices = Awaited<ReturnType<typeof createServices>>;

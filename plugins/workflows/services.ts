@@ -1,0 +1,23 @@
+// The one factory of the workflows plugin's services: its register and its
+// CLI commands both build them here, from the core's services and the
+// manifest's options.
+import type { CoreServices } from 'agent-platform/sdk';
+import type { WorkflowsApi } from './api.ts';
+import type { WorkflowsOptions } from './options.ts';
+import { createRunner } from './runner.ts';
+import { createWorkflowsService } from './service.ts';
+
+export function createServices(core: CoreServices, options: WorkflowsOptions) {
+  // A step job may also fail after its action ran (the database was briefly
+  // away): two attempts beyond the action's own let it still record the result.
+  const runner = createRunner(core, { stepMaxAttempts: options.actionAttempts + 2 });
+  const workflows = createWorkflowsService(core, runner);
+  const api: WorkflowsApi = {
+    start: (trx, tenantId, name, inputs, origin) => runner.start(trx, tenantId, name, inputs, origin),
+    startBatch: (trx, tenantId, names) => runner.startBatch(trx, tenantId, names),
+    signal: (tenantId, executionId, signal) => runner.signal(tenantId, executionId, signal),
+  };
+  return { runner, workflows, api };
+}
+
+export type WorkflowsServices = ReturnType<typeof createServices>;

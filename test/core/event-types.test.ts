@@ -1,0 +1,44 @@
+// Event types come through the plugin contract: each plugin registers the
+// types it emits (core.events.registerTypes); with the default manifest the
+// catalogue is the spec's complete built-in list; a type has one owner.
+import t from 'tap';
+import { createTestDatabase, runCli, startTestPlatform, tenantWithAdmin } from '../harness.ts';
+
+const SPEC_BUILT_IN = [
+  'document.uploaded', 'document.ingested', 'document.ingestion_failed', 'workflow.completed', 'workflow.failed',
+  'approval.created', 'approval.resolved', 'webhook.received', 'schedule.fired', 'deadman.fired',
+  'chat.session.created', 'chat.session.ended', 'chat.tool.called', 'chat.tool.completed', 'chat.tool.failed',
+  'agent.loop.started', 'agent.loop.completed', 'agent.loop.iteration', 'agent.loop.failed',
+  'definition.created', 'definition.updated', 'definition.deleted',
+];
+
+t.test('with the default manifest the catalogue is the spec\'s built-in list, each type registered by the plugin that emits it', async (t) => {
+  const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: 'manifests/default.yaml' } });
+  const { token } = await tenantWithAdmin(tp, 'acme');
+  const listed = await tp.request({ url: '/api/admin/triggers/events/types', token });
+  t.equal(listed.status, 200);
+  t.same(listed.body.items.map((item: { type: string }) => item.type).sort(), [...SPEC_BUILT_IN].sort());
+  t.ok(listed.body.items.every((item: { description: string; builtin: boolean }) => item.description.length > 10 && item.builtin));
+
+  const owners = Object.fromEntries(tp.platform.core.events.registeredTypes().map((entry) => [entry.type, entry.plugin]));
+  t.same(
+    [owners['document.ingested'], owners['chat.tool.called'], owners['webhook.received'], owners['schedule.fired'], owners['workflow.failed'], owners['approval.created']],
+    ['ingestion', 'chat', 'webhooks', 'events', 'workflows', 'events'],
+  );
+
+  const taken = await tp.request({ method: 'POST', url: '/api/admin/triggers/events/types/custom', token, payload: { type: 'document.ingested' } });
+  t.equal(taken.status, 400, 'a custom type may not take a registered name');
+  t.same(taken.body.fields, ['type']);
+  t.match(taken.body.message, /registered by the ingestion plugin/);
+});
+
+t.test('a type registered by two plugins stops the boot with one line naming both', async (t) => {
+  const databaseUrl = await createTestDatabase(t, { migrated: true });
+  const result = await runCli(['serve'], {
+    env: { PLATFORM_MANIFEST: 'test/fixtures/manifests/type-clash.yaml', DATABASE_URL: databaseUrl, PLATFORM_MASTER_KEY: 'a'.repeat(64), ADMIN_TOKEN: 'adm_type_clash', PORT: '0' },
+  });
+  t.equal(result.code, 1, result.stderr);
+  const lines = result.stderr.trim().split('\n');
+  t.equal(lines.length, 1, result.stderr);
+  t.equal(lines[0], 'error: event type "webhook.received" is registered twice: by plugin "webhooks" and by plugin "type-clash"');
+});
