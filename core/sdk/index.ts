@@ -50,7 +50,7 @@ export { addReadinessDetails } from '../http/ops.ts';
 
 // Jobs (tasks and schedules), events, platform functions.
 export type {
-  EnqueueLongOptions, EnqueueOptions, FastTaskHandler, JobContext, JobsApi, LongTaskHandler, LongTaskOptions, ScheduleOptions,
+  EnqueueLongOptions, EnqueueOptions, FastTaskHandler, JobContext, JobSpec, JobsApi, LongTaskHandler, LongTaskOptions, ScheduleOptions,
 } from '../jobs/types.ts';
 export type {
   EventBackend, EventInput, EventsApi, EventTypeCatalog, EventTypeDefinition, RegisteredEventType,

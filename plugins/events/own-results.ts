@@ -2,7 +2,7 @@
 // workflow.failed of an execution it started itself. Which triggers started
 // an execution is read from the dispatch records, once per event and only
 // when a trigger with the option matched it.
-import type { TenantTransaction } from '../../core/db/tenant.ts';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import { dispatchesStore } from './store/triggers.ts';
 
 const WORKFLOW_END = new Set(['workflow.completed', 'workflow.failed']);

@@ -8,7 +8,7 @@
 // decrypting; rows sealed before binding existed got theirs from a
 // migration, sql/0061) and is part of the AES-GCM associated data of every
 // value sealed since, so a binding edited in the database does not open.
-import { domainError } from '../../core/errors.ts';
+import { domainError } from 'agent-platform/sdk';
 import type { AuthConfig } from './model.ts';
 
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };

@@ -13,9 +13,7 @@
 // that may be dispatching the stream; or the CLI, which has the queue but no
 // event backend) a `workflows.start` job takes it in the server's workers.
 import { randomUUID } from 'node:crypto';
-import type { JobSpec, JobsApi } from '../../core/jobs/types.ts';
-import type { TenantTransaction } from '../../core/db/tenant.ts';
-import { notFound } from '../../core/errors.ts';
+import { type JobSpec, type JobsApi, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import { advance, type EngineCommand } from '../../workflows/engine/index.ts';
 import type { StartBatch, StartedExecution, WorkflowOrigin } from './api.ts';
 import { definitionsStore, executionsStore, type NewExecution } from './store.ts';

@@ -2,10 +2,11 @@
 // operation deeper than GRAPHQL_MAX_DEPTH, with more aliases than
 // GRAPHQL_MAX_ALIASES or costing more than GRAPHQL_MAX_COST is a 400 that
 // names the limit, before any resolver runs (no tenant transaction is opened:
-// core.withTenant is watched); normal queries and the standard introspection
+// the statements sent are watched); normal queries and the standard introspection
 // query pass; the settings move the limits.
 import t from 'tap';
 import { getIntrospectionQuery } from 'graphql';
+import pg from 'pg';
 import { startTestPlatform, tenantWithAdmin, type Tap } from '../harness.ts';
 
 const MANIFEST = 'test/fixtures/manifests/citations.yaml';
@@ -13,16 +14,18 @@ const MANIFEST = 'test/fixtures/manifests/citations.yaml';
 async function platform(t: Tap, env: Record<string, string> = {}) {
   const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: MANIFEST, ...env } });
   const admin = await tenantWithAdmin(tp, 'acme');
-  // Counts tenant transactions: every resolver that reads tenant data opens one.
-  const core = tp.platform.core;
-  const original = core.withTenant;
+  // Counts tenant transactions: withTenant opens each with `SET LOCAL
+  // app.tenant_id = '<tenant>'` (the services hold their own withTenant, so
+  // the statement on the wire is the one place to watch).
   const opened = { count: 0 };
-  core.withTenant = ((tenantId: string, work: never) => {
-    opened.count += 1;
-    return original(tenantId, work);
-  }) as typeof core.withTenant;
+  const original = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
+    if (text?.includes("app.tenant_id = 'acme'")) opened.count += 1;
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
   t.teardown(() => {
-    core.withTenant = original;
+    pg.Client.prototype.query = original;
   });
   const gql = async (query: string, variables: Record<string, unknown> = {}) => {
     const response = await tp.request({ method: 'POST', url: '/graphql', token: admin.token, payload: { query, variables } });

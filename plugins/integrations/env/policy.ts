@@ -6,7 +6,7 @@
 //
 // A refused name reads as unset: the caller cannot tell a refused variable
 // from a missing one.
-import { ConfigError } from '../../../core/config.ts';
+import { ConfigError } from 'agent-platform/sdk';
 import { isPlatformSetting } from './platform-settings.ts';
 
 export const ALLOWLIST_SETTING = 'INTEGRATIONS_ENV_ALLOWLIST';
