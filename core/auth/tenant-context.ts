@@ -9,9 +9,25 @@ import { principalTenants, rolesIn, type Principal } from './principal.ts';
 
 export interface RouteAccess {
   tenant?: 'required' | 'optional' | 'none';
-  /** A role the principal must hold in the tenant (super-admin and service tokens hold all). */
-  role?: string;
+  /**
+   * The tenant must be named by the request (X-Tenant-ID, or a tenant_id
+   * parameter): never taken from the principal's only membership, so that
+   * token claims never select it (the data-pipeline API, spec document 3, 5.1).
+   */
+  explicitTenant?: boolean;
+  /** A role the principal must hold in the tenant, or a list of roles of which it must hold one (super-admin and service tokens hold all). */
+  role?: string | string[];
   superAdmin?: boolean;
+}
+
+/** Whether `roles` (a principal's in a tenant) satisfy a route's `role`. */
+export function holdsRole(roles: string[] | 'all', required: string | string[]): boolean {
+  if (roles === 'all') return true;
+  return (typeof required === 'string' ? [required] : required).some((role) => roles.includes(role));
+}
+
+function describeRole(required: string | string[]): string {
+  return typeof required === 'string' ? `the role "${required}"` : `one of the roles ${required.map((r) => `"${r}"`).join(', ')}`;
 }
 
 declare module '@hapi/hapi' {
@@ -47,7 +63,7 @@ export function registerTenantContext(server: Server, tenantExists: (id: string)
     }
     let tenantId = requestedTenant(request);
     if (tenantId === undefined || tenantId === '') {
-      if (allowed !== 'any' && allowed.length === 1) tenantId = allowed[0];
+      if (allowed !== 'any' && allowed.length === 1 && !access.explicitTenant) tenantId = allowed[0];
       else if (mode === 'optional') return h.continue;
       else throw badRequest('A tenant is required: send X-Tenant-ID', 'TENANT_REQUIRED');
     }
@@ -57,11 +73,8 @@ export function registerTenantContext(server: Server, tenantExists: (id: string)
     if (allowed !== 'any' && !allowed.includes(tenantId)) {
       throw forbidden(`Not a member of tenant ${tenantId}`, 'TENANT_FORBIDDEN');
     }
-    if (access.role) {
-      const roles = rolesIn(principal, tenantId);
-      if (roles !== 'all' && !roles.includes(access.role)) {
-        throw forbidden(`This operation needs the role "${access.role}" in tenant ${tenantId}`, 'ROLE_REQUIRED');
-      }
+    if (access.role && !holdsRole(rolesIn(principal, tenantId), access.role)) {
+      throw forbidden(`This operation needs ${describeRole(access.role)} in tenant ${tenantId}`, 'ROLE_REQUIRED');
     }
     if (!(await tenantExists(tenantId))) throw notFound(`Tenant not found: ${tenantId}`, 'TENANT_NOT_FOUND');
     request.app.tenantId = tenantId;

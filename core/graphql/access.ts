@@ -22,6 +22,7 @@
 import { GraphQLError } from 'graphql';
 import { isValidTenantAlias } from '../db/tenant.ts';
 import { principalTenants, rolesIn, type Principal } from '../auth/principal.ts';
+import { holdsRole } from '../auth/tenant-context.ts';
 import type { GraphqlContext } from './facade.ts';
 
 /** What a guard grants: the tenant, and for an API key the one client whose records it may see. */
@@ -71,12 +72,12 @@ export function requireMember(context: GraphqlContext, explicitTenant?: string):
   return actingTenant(context, principal, explicitTenant);
 }
 
-/** REST's `auth: 'bearer'` with `role`: a member holding the role in the tenant (super-admin and service tokens hold all). */
-export function requireRole(context: GraphqlContext, role: string, explicitTenant?: string): string {
+/** REST's `auth: 'bearer'` with `role`: a member holding the role (or one of the roles) in the tenant (super-admin and service tokens hold all). */
+export function requireRole(context: GraphqlContext, role: string | string[], explicitTenant?: string): string {
   const tenantId = requireMember(context, explicitTenant);
-  const roles = rolesIn(requirePrincipal(context), tenantId);
-  if (roles !== 'all' && !roles.includes(role)) {
-    throw refuse(`This field needs the role "${role}" in tenant ${tenantId}`, 'ROLE_REQUIRED');
+  if (!holdsRole(rolesIn(requirePrincipal(context), tenantId), role)) {
+    const named = typeof role === 'string' ? `the role "${role}"` : `one of the roles ${role.map((r) => `"${r}"`).join(', ')}`;
+    throw refuse(`This field needs ${named} in tenant ${tenantId}`, 'ROLE_REQUIRED');
   }
   return tenantId;
 }
