@@ -112,7 +112,10 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
     registerAuth(server, { tokens: core.auth.tokens, adminTokenHash, resolveApiKey: handle.apiKeyResolver });
     registerTenantContext(server, (id) => core.tenants.exists(id));
     await registerOpenApi(server, VERSION);
-    registerOps(server, { pool: database.pool, migrations: migrationSourcesOf(plugins), masterKeyPresent: () => masterKey.length === 32 });
+    registerOps(server, {
+      pool: database.pool, version: VERSION, plugins: plugins.map((plugin) => plugin.module.plugin.name),
+      migrations: migrationSourcesOf(plugins), masterKeyPresent: () => masterKey.length === 32,
+    });
     registerMetrics(server, () => jobs.counts(), config.metricsToken);
     registerFunctionRoutes(server, core.functions, core.withTenant, logger);
     core.graphql.registerRoute(server);

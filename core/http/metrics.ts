@@ -14,9 +14,24 @@ function tokenMatches(header: unknown, token: string): boolean {
   return timingSafeEqual(digest(match[1]!), digest(token));
 }
 
+/** Each server's registry, for plugins that add metrics (metricsRegistryOf). */
+const registries = new WeakMap<object, client.Registry>();
+
+/**
+ * The registry /api/v1/metrics serves, for a plugin's own metrics (prom-client
+ * collectors created with `registers: [metricsRegistryOf(server)]`).
+ */
+export function metricsRegistryOf(server: Server): client.Registry {
+  const registry = registries.get(server.info);
+  if (!registry) throw new Error('metrics are not registered on this server');
+  return registry;
+}
+
 /** `metricsToken` (METRICS_TOKEN), when set, is the bearer token a scraper must send; unset keeps metrics open. */
 export function registerMetrics(server: Server, jobCounts: () => Promise<JobCount[]>, metricsToken?: string): client.Registry {
   const registry = new client.Registry();
+  // server.info is the one object all plugin realms of a server share.
+  registries.set(server.info, registry);
   client.collectDefaultMetrics({ register: registry });
   const latency = new client.Histogram({
     name: 'http_request_duration_seconds',

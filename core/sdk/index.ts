@@ -45,8 +45,9 @@ export { badRequest, conflict, domainError, forbidden, notFound, unauthorized } 
 export type { Principal, Memberships } from '../auth/principal.ts';
 export { principalTenants, rolesIn } from '../auth/principal.ts';
 export { principalOf, type ApiKeyResolver } from '../auth/index.ts';
-export { tenantOf, type RouteAccess } from '../auth/tenant-context.ts';
-export { addReadinessDetails } from '../http/ops.ts';
+export { holdsRole, tenantOf, type RouteAccess } from '../auth/tenant-context.ts';
+export { addReadinessCheck, addReadinessDetails } from '../http/ops.ts';
+export { metricsRegistryOf } from '../http/metrics.ts';
 
 // Jobs (tasks and schedules), events, platform functions.
 export type {
@@ -70,6 +71,7 @@ export * from '../graphql/connection.ts';
 export type { SecretBox } from '../secrets.ts';
 export { hashSecret, randomToken, secretMatches } from '../secrets.ts';
 export { BlockedAddressError } from '../http/guarded-fetch.ts';
+export { isPrivateAddress } from '../http/addresses.ts';
 export { readCapped } from '../http/read-capped.ts';
 export { cachedSchemaCount, createAjv } from '../json-schema.ts';
 export { compileLinear, linearPatternProblem, type LinearRegExp } from '../linear-regexp.ts';

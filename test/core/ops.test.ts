@@ -9,7 +9,8 @@ t.test('health, readiness, metrics and docs', async (t) => {
 
   const ready = await tp.request({ url: '/readyz' });
   t.equal(ready.status, 200);
-  t.same(ready.body.checks, { database: 'ok', migrations: 'ok', master_key: 'ok' });
+  t.match(ready.body.checks, { database: 'ok', migrations: 'ok', master_key: 'ok' });
+  t.ok(Object.values(ready.body.checks).every((value) => value === 'ok'), 'every check, the plugins\' too, is ok');
 
   await tp.request({ url: '/api/admin/tenants', token: tp.adminToken });
   const metrics = await tp.request({ url: '/api/v1/metrics' });
@@ -36,7 +37,8 @@ t.test('readyz answers 503 naming the failed check', async (t) => {
   t.match(ready.body.checks.migrations, /pending core\/0002_tenancy\.sql/);
   const anonymous = await tp.request({ url: '/readyz' });
   t.equal(anonymous.status, 503);
-  t.same(anonymous.body.checks, { database: 'ok', migrations: 'failed', master_key: 'ok' }, 'anonymous callers see no details');
+  t.match(anonymous.body.checks, { database: 'ok', migrations: 'failed', master_key: 'ok' }, 'anonymous callers see no details');
+  t.ok(Object.values(anonymous.body.checks).every((value) => value === 'ok' || value === 'failed'), 'no check shows details');
 });
 
 t.test('readyz shows raw database errors to the super-admin only', async (t) => {
@@ -74,4 +76,29 @@ t.test('METRICS_TOKEN protects the metrics endpoint', async (t) => {
   const right = await tp.request({ url: '/api/v1/metrics', token: 'scrape-secret-123' });
   t.equal(right.status, 200);
   t.match(right.body, /# TYPE platform_jobs gauge/);
+});
+
+t.test('/api/v1/status and /api/v1/services/health (spec document 3, 4.1)', async (t) => {
+  const tp = await startTestPlatform(t);
+  const status = await tp.request({ url: '/api/v1/status' });
+  t.equal(status.status, 200);
+  t.equal(status.body.status, 'ok');
+  t.equal(status.body.version, '0.1.0');
+  t.type(status.body.uptime_seconds, 'number');
+
+  const health = await tp.request({ url: '/api/v1/services/health' });
+  t.equal(health.status, 200);
+  t.equal(health.body.status, 'healthy');
+  t.same(health.body.services.database, { status: 'ok' });
+  t.notOk(health.body.plugins, 'the loaded plugins are for the super-admin');
+  const admin = await tp.request({ url: '/api/v1/services/health', token: tp.adminToken });
+  t.ok(admin.body.plugins.includes('tenancy'), 'the super-admin sees the loaded plugins');
+
+  await tp.platform.core.pool.query(`DELETE FROM platform_migrations WHERE name = '0002_tenancy.sql'`);
+  const failing = await tp.request({ url: '/api/v1/services/health' });
+  t.equal(failing.status, 503);
+  t.equal(failing.body.status, 'unhealthy');
+  t.same(failing.body.services.migrations, { status: 'failed' }, 'anonymous callers see which service, not why');
+  const detailed = await tp.request({ url: '/api/v1/services/health', token: tp.adminToken });
+  t.match(detailed.body.services.migrations.detail, /pending core\/0002_tenancy\.sql/);
 });
