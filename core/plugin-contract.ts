@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type Joi from 'joi';
 import type { PlatformConfig } from './config.ts';
 import type { Database } from './db/types.ts';
-import type { WithTenant } from './db/tenant.ts';
+import type { WithTenant, WithTenantSession } from './db/tenant.ts';
 import type { JobsApi } from './jobs/types.ts';
 import type { EventsApi } from './events.ts';
 import type { FunctionRegistry } from './functions/registry.ts';
@@ -40,6 +40,8 @@ export interface CoreServices {
   db: Kysely<Database>;
   pool: pg.Pool;
   withTenant: WithTenant;
+  /** withTenant with the transaction's pg connection too (COPY streams). */
+  withTenantSession: WithTenantSession;
   jobs: JobsApi;
   events: EventsApi;
   functions: FunctionRegistry;

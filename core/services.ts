@@ -10,7 +10,7 @@ import type { PlatformConfig } from './config.ts';
 import { createLogger } from './logging.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
-import { createWithTenant } from './db/tenant.ts';
+import { createWithTenant, createWithTenantSession } from './db/tenant.ts';
 import { EmbeddedBusyError, runningEmbeddedUrl, startEmbeddedDatabase } from './db/embedded.ts';
 import { createSecretBox, loadMasterKey } from './secrets.ts';
 import { JobService } from './jobs/index.ts';
@@ -116,6 +116,7 @@ export async function createCoreServices(config: PlatformConfig, options: CoreSe
       db: database.db,
       pool: database.pool,
       withTenant: createWithTenant(database.db),
+      withTenantSession: createWithTenantSession(database.pool),
       jobs,
       events,
       functions: new FunctionRegistry(),

@@ -2,7 +2,8 @@
 // transaction, drops to the platform_tenant role (so row-level security holds
 // even for a superuser connection) and sets app.tenant_id transaction-locally
 // (session settings would leak between connections on PGlite).
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
+import type pg from 'pg';
 import type { Database } from './types.ts';
 import { badRequest } from '../errors.ts';
 import { withOpeningStatements, type OpeningStatements } from './database.ts';
@@ -17,17 +18,59 @@ export function isValidTenantAlias(value: unknown): value is string {
 export type TenantTransaction = Transaction<Database>;
 export type WithTenant = <T>(tenantId: string, work: (trx: TenantTransaction) => Promise<T>) => Promise<T>;
 
+/** A tenant transaction and the pg connection it runs on (for what kysely cannot send: COPY streams). */
+export interface TenantSession {
+  trx: TenantTransaction;
+  /** The transaction's own connection: statements sent on it are part of the transaction. */
+  client: pg.PoolClient;
+}
+export type WithTenantSession = <T>(tenantId: string, work: (session: TenantSession) => Promise<T>) => Promise<T>;
+
+function openingSql(tenantId: string): string {
+  if (!isValidTenantAlias(tenantId)) throw badRequest(`Invalid tenant id: ${JSON.stringify(tenantId)}`, 'TENANT_INVALID');
+  return `SET LOCAL ROLE platform_tenant; SET LOCAL app.tenant_id = '${tenantId}'`;
+}
+
 export function createWithTenant(db: Kysely<Database>): WithTenant {
   return async (tenantId, work) => {
     // The alias is validated strictly, so it can be written into the statement:
     // one round trip begins the transaction and sets both the role and the tenant
     // (openDatabase's driver sends them with the BEGIN). With a kysely instance
     // that did not send them, they go out here, before any work.
-    if (!isValidTenantAlias(tenantId)) throw badRequest(`Invalid tenant id: ${JSON.stringify(tenantId)}`, 'TENANT_INVALID');
-    const opening: OpeningStatements = { sql: `SET LOCAL ROLE platform_tenant; SET LOCAL app.tenant_id = '${tenantId}'`, sent: false };
+    const opening: OpeningStatements = { sql: openingSql(tenantId), sent: false };
     return withOpeningStatements(opening, () => db.transaction().execute(async (trx) => {
       if (!opening.sent) await sql.raw(opening.sql).execute(trx);
       return work(trx);
     }));
+  };
+}
+
+/**
+ * withTenant for work that needs the connection itself (COPY FROM STDIN into
+ * a tenant's lake table): a kysely transaction over one pooled connection,
+ * handed over with it. The same role and tenant setting as withTenant, so
+ * row-level security holds for statements sent either way. A connection
+ * whose work failed is discarded, not returned to the pool (an interrupted
+ * COPY leaves it in an unknown state).
+ */
+export function createWithTenantSession(pool: pg.Pool): WithTenantSession {
+  return async (tenantId, work) => {
+    const opening = openingSql(tenantId);
+    const client = await pool.connect();
+    let failed = false;
+    try {
+      // kysely's dialect borrows this one connection and never ends it.
+      const single = { connect: async () => ({ query: client.query.bind(client), release: () => {} }), end: async () => {} };
+      const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: single as never }) });
+      return await db.transaction().execute(async (trx) => {
+        await sql.raw(opening).execute(trx);
+        return work({ trx, client });
+      });
+    } catch (err) {
+      failed = true;
+      throw err;
+    } finally {
+      client.release(failed);
+    }
   };
 }

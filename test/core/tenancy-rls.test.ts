@@ -56,3 +56,38 @@ t.test('withTenant refuses a malformed tenant id', async (t) => {
   const tp = await startTestPlatform(t);
   await t.rejects(tp.platform.core.withTenant("x'; DROP TABLE clients; --", async () => 1), /Invalid tenant id/);
 });
+
+t.test('withTenantSession: one tenant transaction on one connection, COPY included, under row-level security', async (t) => {
+  const tp = await startTestPlatform(t);
+  await tenantWithAdmin(tp, 'sess-a');
+  await tenantWithAdmin(tp, 'sess-b');
+  const { withTenant, withTenantSession } = tp.platform.core;
+  const { from } = await import('pg-copy-streams');
+  const { pipeline } = await import('node:stream/promises');
+  const { Readable } = await import('node:stream');
+  // PostgreSQL refuses COPY FROM into a table under row-level security: rows
+  // land in a temporary table, then one INSERT … SELECT (checked by the policy).
+  const land = async (client: import('pg').PoolClient, line: string) => {
+    await client.query('CREATE TEMP TABLE landed (tenant_id text, name text, client_key text) ON COMMIT DROP');
+    await pipeline(Readable.from([line]), client.query(from('COPY landed FROM STDIN')));
+    await client.query('INSERT INTO clients (tenant_id, name, client_key) SELECT * FROM landed');
+  };
+
+  // COPY on the session's connection and a kysely insert commit together.
+  await withTenantSession('sess-a', async ({ trx, client }) => {
+    await land(client, 'sess-a\tcopied\tck_copied\n');
+    await trx.insertInto('clients').values({ tenant_id: 'sess-a', name: 'inserted', client_key: 'ck_inserted' }).execute();
+  });
+  const names = await withTenant('sess-a', (trx) => trx.selectFrom('clients').select('name').orderBy('name').execute());
+  t.same(names.map((row) => row.name), ['copied', 'inserted']);
+
+  // Row-level security holds on the session: another tenant's rows are refused.
+  await t.rejects(withTenantSession('sess-b', ({ client }) => land(client, 'sess-a\tsneaky\tck_sneaky\n')), /row-level security/);
+  // A failure rolls back both handles' statements.
+  await t.rejects(withTenantSession('sess-b', async ({ trx, client }) => {
+    await trx.insertInto('clients').values({ tenant_id: 'sess-b', name: 'lost', client_key: 'ck_lost' }).execute();
+    await client.query('SELECT 1/0');
+  }), /division by zero/);
+  t.same(await withTenant('sess-b', (trx) => trx.selectFrom('clients').select('name').execute()), [], 'nothing of the failed session committed');
+  t.same(await withTenant('sess-a', (trx) => trx.selectFrom('clients').select('name').where('name', '=', 'sneaky').execute()), []);
+});
