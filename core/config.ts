@@ -27,6 +27,8 @@ export interface PlatformConfig {
   jobsPollIntervalMs: number;
   jobsConcurrency: number;
   jobsWorkerStaleSeconds: number;
+  /** How often pg-boss looks for long jobs whose expiry or heartbeat passed (JOBS_SUPERVISE_INTERVAL_SECONDS). */
+  jobsSuperviseIntervalSeconds: number;
   shutdownTimeoutMs: number;
   env: Record<string, string | undefined>;
 }
@@ -90,6 +92,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobsPollIntervalMs: positiveInt(env, 'JOBS_POLL_INTERVAL_MS', 1000),
     jobsConcurrency: positiveInt(env, 'JOBS_CONCURRENCY', 5),
     jobsWorkerStaleSeconds: positiveInt(env, 'JOBS_WORKER_STALE_SECONDS', 120),
+    jobsSuperviseIntervalSeconds: positiveInt(env, 'JOBS_SUPERVISE_INTERVAL_SECONDS', 60),
     shutdownTimeoutMs: positiveInt(env, 'SHUTDOWN_TIMEOUT_MS', 10000),
     env,
   };

@@ -95,6 +95,7 @@ export async function createCoreServices(config: PlatformConfig, options: CoreSe
       concurrency: mode === 'cli' ? 1 : config.jobsConcurrency,
       shutdownTimeoutMs: config.shutdownTimeoutMs,
       workerStaleSeconds: config.jobsWorkerStaleSeconds,
+      superviseIntervalSeconds: config.jobsSuperviseIntervalSeconds,
       embedded,
     });
     const tokens = new TokenService({

@@ -42,6 +42,8 @@ interface JobServiceOptions {
   shutdownTimeoutMs: number;
   /** A worker without a heartbeat for this long is dead and its job locks are released. */
   workerStaleSeconds: number;
+  /** pg-boss's supervision: long jobs past their expiry or heartbeat are failed (and retried) this often. */
+  superviseIntervalSeconds: number;
   /** PGlite cannot run prepared statements across its shared session; only this process uses it. */
   embedded: boolean;
 }
@@ -85,6 +87,8 @@ export class JobService implements JobsApi {
       max: 4,
       schema: PGBOSS_SCHEMA,
       useListenNotify: false,
+      superviseIntervalSeconds: this.options.superviseIntervalSeconds,
+      monitorIntervalSeconds: this.options.superviseIntervalSeconds,
     });
     this.boss.on('error', (err) => this.options.logger.error({ err }, 'pg-boss error'));
     await this.boss.start();
@@ -244,6 +248,7 @@ export class JobService implements JobsApi {
       retryDelay: options.retryDelaySeconds ?? 5,
       retryBackoff: options.retryBackoff ?? true,
       expireInSeconds: options.expireInSeconds ?? 900,
+      ...(options.heartbeatSeconds ? { heartbeatSeconds: options.heartbeatSeconds } : {}),
       deadLetter,
     };
     await boss.createQueue(name, policy);

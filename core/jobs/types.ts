@@ -19,6 +19,12 @@ export interface LongTaskOptions {
   retryDelaySeconds?: number;
   retryBackoff?: boolean;
   expireInSeconds?: number;
+  /**
+   * The worker running a job refreshes it this often (seconds, at least 10);
+   * a job whose worker died (a killed process) is failed, and retried, once
+   * its heartbeat is this old, instead of after its whole expiry.
+   */
+  heartbeatSeconds?: number;
   /** Concurrent jobs of this task in this process. */
   concurrency?: number;
   /** At most this many jobs of one group (EnqueueLongOptions.group) active at once, across processes. */

@@ -176,3 +176,25 @@ t.test("a long task's signal aborts when pg-boss expires its job, before the ret
   await waitFor(async () => (await marks(tp.databaseUrl)).includes('probe:x1:2:aborted'), 'the retry to expire as well');
   t.notOk((await marks(tp.databaseUrl)).some((key) => key.endsWith(':done')), 'no run outlived its expiry');
 });
+
+t.test('a long job of a killed process is retried by another once its heartbeat stops (heartbeatSeconds)', async (t) => {
+  const { spawn } = await import('node:child_process');
+  // The database and settings of a platform that runs no workers itself.
+  const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: manifest } });
+  const child = spawn(process.execPath, ['core/cli/bin.ts', 'serve'], {
+    cwd: ROOT_DIR, env: { ...tp.env, PORT: '0', LOG_LEVEL: 'silent', JOBS_POLL_INTERVAL_MS: '100' }, stdio: 'ignore',
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  t.teardown(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  await tp.platform.core.jobs.enqueueLong('probe_heartbeat', { id: 'hb', ms: 600_000 });
+  await waitFor(async () => (await marks(tp.databaseUrl)).includes('probe:hb:1:started'), 'the child to start the job');
+  child.kill('SIGKILL');
+  await exited;
+
+  const next = await startTestPlatform(t, { databaseUrl: tp.databaseUrl, env: { PLATFORM_MANIFEST: manifest, JOBS_SUPERVISE_INTERVAL_SECONDS: '1' } });
+  await next.platform.start();
+  await until(async () => (await marks(tp.databaseUrl)).includes('probe:hb:2:done'), 'the retry in the new process', 40_000);
+  t.notOk((await marks(tp.databaseUrl)).includes('probe:hb:1:done'), 'the killed attempt never finished');
+});
