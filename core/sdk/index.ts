@@ -67,6 +67,12 @@ export * from '../graphql/facade.ts';
 export * from '../graphql/access.ts';
 export * from '../graphql/connection.ts';
 
+// Schedules: cron in IANA zones (DST-correct walks) and the missed-run policy.
+export {
+  canonicalTimeZone, cronProblem, dueOccurrence, MISSED_RUN_POLICIES, nextOccurrence, nextOccurrences, walkTo,
+  type DueOccurrence, type MissedRunPolicy, type Walk,
+} from '../cron.ts';
+
 // Secrets, outbound HTTP, tenant-written patterns and schemas.
 export type { SecretBox } from '../secrets.ts';
 export { hashSecret, randomToken, secretMatches } from '../secrets.ts';

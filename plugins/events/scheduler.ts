@@ -8,7 +8,7 @@
 // occurrence that fell due, with missed_count saying how many were collapsed.
 import type { EventsContext } from './context.ts';
 import { EVENT_SOURCE, SCHEDULE_FIRED } from './event-types.ts';
-import { walkTo } from './schedule.ts';
+import { dueOccurrence } from './schedule.ts';
 import { dispatchRecord, startForTrigger } from './starter.ts';
 import { dispatchesStore, triggersStore, type NewDispatch } from './store/triggers.ts';
 import { armSchedule, type SchedulePayload } from './timers.ts';
@@ -21,13 +21,12 @@ export async function runScheduleTimer(context: EventsContext, payload: Schedule
     // A timer left over from before an update, a deactivation or a delete.
     if (!trigger || !trigger.active || trigger.kind !== 'scheduled' || trigger.next_fire_at?.getTime() !== scheduled.getTime()) return;
     const config = trigger.schedule_config!;
-    // Occurrences after this one that are already due too (only when the timer is late).
-    const walk = walkTo(config.cron, config.timezone, scheduled, now);
-    const latest = walk.latest ?? scheduled;
-    const due = 1 + walk.due;
-    const onTime = now.getTime() - latest.getTime() <= context.options.scheduleGraceSeconds * 1000;
+    // The occurrences that fell due, and the missed-run policy's verdict (core/cron.ts).
+    const { fire, latest, due, late, next } = dueOccurrence(
+      config.cron, config.timezone, scheduled, now, context.options.scheduleGraceSeconds, config.missed_fire_policy,
+    );
     const records: NewDispatch[] = [];
-    if (onTime || config.missed_fire_policy === 'catch_up_once') {
+    if (fire) {
       const fired = await context.emit(trx, tenantId, {
         type: SCHEDULE_FIRED,
         source: EVENT_SOURCE,
@@ -38,7 +37,7 @@ export async function runScheduleTimer(context: EventsContext, payload: Schedule
           timezone: config.timezone,
           note: config.note ?? null,
           missed_count: due - 1,
-          late: !onTime,
+          late,
         },
       });
       const outcome = await startForTrigger(context, trx, tenantId, trigger, fired.event, 'schedule');
@@ -50,7 +49,7 @@ export async function runScheduleTimer(context: EventsContext, payload: Schedule
       }));
     }
     await dispatchesStore.insertMany(trx, records);
-    await triggersStore.setState(trx, trigger.name, { next_fire_at: walk.next, last_fired_at: onTime || config.missed_fire_policy === 'catch_up_once' ? latest : trigger.last_fired_at });
-    await armSchedule(context.jobs, trx, tenantId, trigger.name, walk.next);
+    await triggersStore.setState(trx, trigger.name, { next_fire_at: next, last_fired_at: fire ?? trigger.last_fired_at });
+    await armSchedule(context.jobs, trx, tenantId, trigger.name, next);
   });
 }

@@ -2,7 +2,7 @@
 // functions the scheduler arms its timers with ("drive the clock, not a sleep").
 import t from 'tap';
 import { CronExpressionParser } from 'cron-parser';
-import { canonicalTimeZone, cronProblem, nextOccurrences, walkTo } from '../../../plugins/events/schedule.ts';
+import { canonicalTimeZone, cronProblem, dueOccurrence, nextOccurrences, walkTo } from '../../../plugins/events/schedule.ts';
 
 const iso = (dates: Date[]) => dates.map((d) => d.toISOString());
 const wallClock = (date: Date, timeZone: string) =>
@@ -89,4 +89,17 @@ t.test('cron expressions and time zones are checked', async (t) => {
   t.equal(canonicalTimeZone('Mars/Olympus'), undefined);
   t.equal(canonicalTimeZone('+05:00'), undefined);
   t.equal(canonicalTimeZone(''), undefined);
+});
+
+t.test('dueOccurrence: the missed-run policy every schedule shares (core/cron.ts)', async (t) => {
+  const cron = '0 * * * *';
+  const scheduled = new Date('2025-06-01T10:00:00Z');
+  const onTime = dueOccurrence(cron, 'UTC', scheduled, new Date('2025-06-01T10:00:30Z'), 60, 'skip');
+  t.same(onTime, { fire: scheduled, latest: scheduled, due: 1, late: false, next: new Date('2025-06-01T11:00:00Z') }, 'on time: fires its own occurrence');
+  const down = new Date('2025-06-01T13:20:00Z');
+  const skipped = dueOccurrence(cron, 'UTC', scheduled, down, 60, 'skip');
+  t.same(skipped, { fire: null, latest: new Date('2025-06-01T13:00:00Z'), due: 4, late: true, next: new Date('2025-06-01T14:00:00Z') }, 'late, skip: fires nothing');
+  const caught = dueOccurrence(cron, 'UTC', scheduled, down, 60, 'catch_up_once');
+  t.same(caught.fire, new Date('2025-06-01T13:00:00Z'), 'late, catch_up_once: fires once, for the latest occurrence');
+  t.equal(caught.due, 4);
 });
