@@ -4,6 +4,7 @@
 // handlers, routes, GraphQL, the retention schedule; exposes its services.
 import type { Server } from '@hapi/hapi';
 import { coreOf } from 'agent-platform/sdk';
+import type { EventsApi, StreamEvent } from './api.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { BACKFILL_TASK, DEADMAN_TASK, DISPATCH_TASK, RETENTION_TASK, SCHEDULE_TASK } from './jobs.ts';
 import { optionsSchema, type EventsOptions } from './options.ts';
@@ -24,7 +25,7 @@ export { optionsSchema };
 
 declare module '@hapi/hapi' {
   interface PluginProperties {
-    events: { stream: StreamService; triggers: TriggerService };
+    events: { stream: StreamService; triggers: TriggerService; api: EventsApi };
   }
 }
 
@@ -49,5 +50,7 @@ export const plugin = {
     core.graphql.extend({ typeDefs, resolvers: resolvers(stream, triggers) });
     server.expose('stream', stream);
     server.expose('triggers', triggers);
+    const api: EventsApi = { after: (tenantId, afterSeq, limit, type) => stream.after(tenantId, afterSeq, limit, type) as Promise<StreamEvent[]> };
+    server.expose('api', api);
   },
 };

@@ -1,0 +1,21 @@
+// What the events plugin exposes to other plugins (server.plugins.events.api,
+// declared in plugin.ts):
+// reading a tenant's stream in order, e.g. the pipelines' platform_events
+// source. Others import only these types.
+
+/** One event of the stream: a CloudEvent in structured JSON, with its position. */
+export interface StreamEvent {
+  id: string;
+  type: string;
+  source: string;
+  time: string;
+  data: unknown;
+  /** Gap-free position in the tenant's stream. */
+  seq: number;
+  [attribute: string]: unknown;
+}
+
+export interface EventsApi {
+  /** The tenant's events after a sequence number, oldest first (at most `limit`; `type` exact or `prefix*`). */
+  after(tenantId: string, afterSeq: number, limit: number, type?: string): Promise<StreamEvent[]>;
+}
