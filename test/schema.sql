@@ -1,3 +1,11 @@
+CREATE SCHEMA derived;
+
+CREATE SCHEMA raw;
+
+CREATE SCHEMA registry;
+
+CREATE SCHEMA sandbox;
+
 CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
 
 CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public;
@@ -667,6 +675,63 @@ CREATE TABLE public.integration_specs (
 
 ALTER TABLE ONLY public.integration_specs FORCE ROW LEVEL SECURITY;
 
+CREATE TABLE public.lake_datasets (
+    id bigint NOT NULL,
+    tenant_id text NOT NULL,
+    dataset_id text NOT NULL,
+    namespace text NOT NULL,
+    layer text NOT NULL,
+    table_name text NOT NULL,
+    physical_table text NOT NULL,
+    shared boolean DEFAULT false NOT NULL,
+    producer_kind text NOT NULL,
+    producer_id text NOT NULL,
+    producer_name text,
+    columns jsonb DEFAULT '[]'::jsonb NOT NULL,
+    primary_key text[] DEFAULT '{}'::text[] NOT NULL,
+    latest_snapshot_id bigint,
+    row_count bigint DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT lake_datasets_dataset_id_check CHECK ((char_length(dataset_id) <= 200)),
+    CONSTRAINT lake_datasets_namespace_check CHECK ((namespace = ANY (ARRAY['raw'::text, 'derived'::text, 'registry'::text, 'sandbox'::text])))
+);
+
+ALTER TABLE ONLY public.lake_datasets FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.lake_datasets ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.lake_datasets_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE SEQUENCE public.lake_snapshot_ids
+    START WITH 9007199254740993
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+CREATE TABLE public.lake_snapshots (
+    snapshot_id bigint NOT NULL,
+    tenant_id text NOT NULL,
+    dataset_ref bigint NOT NULL,
+    parent_snapshot_id bigint,
+    shared boolean DEFAULT false NOT NULL,
+    operation text NOT NULL,
+    rows_staged bigint DEFAULT 0 NOT NULL,
+    rows_added bigint DEFAULT 0 NOT NULL,
+    rows_removed bigint DEFAULT 0 NOT NULL,
+    row_count bigint DEFAULT 0 NOT NULL,
+    summary jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.lake_snapshots FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.platform_job_workers (
     worker_id text NOT NULL,
     heartbeat_at timestamp with time zone DEFAULT now() NOT NULL
@@ -1008,6 +1073,18 @@ ALTER TABLE ONLY public.integration_specs
 ALTER TABLE ONLY public.integration_specs
     ADD CONSTRAINT integration_specs_tenant_id_name_key UNIQUE (tenant_id, name);
 
+ALTER TABLE ONLY public.lake_datasets
+    ADD CONSTRAINT lake_datasets_dataset_id_key UNIQUE (dataset_id);
+
+ALTER TABLE ONLY public.lake_datasets
+    ADD CONSTRAINT lake_datasets_namespace_physical_table_key UNIQUE (namespace, physical_table);
+
+ALTER TABLE ONLY public.lake_datasets
+    ADD CONSTRAINT lake_datasets_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.lake_snapshots
+    ADD CONSTRAINT lake_snapshots_pkey PRIMARY KEY (snapshot_id);
+
 ALTER TABLE ONLY public.platform_job_workers
     ADD CONSTRAINT platform_job_workers_pkey PRIMARY KEY (worker_id);
 
@@ -1132,6 +1209,10 @@ CREATE INDEX ingestion_page_images_current_idx ON public.ingestion_page_images U
 CREATE INDEX ingestion_terms_trgm_idx ON public.ingestion_terms USING gin (term public.gin_trgm_ops) WITH (fastupdate=off);
 
 CREATE INDEX integration_functions_spec_idx ON public.integration_functions USING btree (tenant_id, spec_id, name);
+
+CREATE INDEX lake_datasets_tenant ON public.lake_datasets USING btree (tenant_id, dataset_id);
+
+CREATE INDEX lake_snapshots_dataset ON public.lake_snapshots USING btree (dataset_ref, snapshot_id DESC);
 
 CREATE INDEX trigger_dedup_window_idx ON public.trigger_dedup USING btree (tenant_id, window_start);
 
@@ -1304,6 +1385,15 @@ ALTER TABLE ONLY public.integration_session_credentials
 ALTER TABLE ONLY public.integration_specs
     ADD CONSTRAINT integration_specs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.lake_datasets
+    ADD CONSTRAINT lake_datasets_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.lake_snapshots
+    ADD CONSTRAINT lake_snapshots_dataset_ref_fkey FOREIGN KEY (dataset_ref) REFERENCES public.lake_datasets(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.lake_snapshots
+    ADD CONSTRAINT lake_snapshots_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.trigger_backfills
     ADD CONSTRAINT trigger_backfills_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
@@ -1405,6 +1495,14 @@ ALTER TABLE public.integration_session_credentials ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.integration_specs ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.lake_datasets ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.lake_snapshots ENABLE ROW LEVEL SECURITY;
+
+CREATE POLICY shared_read ON public.lake_datasets FOR SELECT USING (shared);
+
+CREATE POLICY shared_read ON public.lake_snapshots FOR SELECT USING (shared);
+
 CREATE POLICY tenant_isolation ON public.api_keys USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.chat_agents USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
@@ -1466,6 +1564,10 @@ CREATE POLICY tenant_isolation ON public.integration_secrets USING ((tenant_id =
 CREATE POLICY tenant_isolation ON public.integration_session_credentials USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.integration_specs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.lake_datasets USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.lake_snapshots USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.trigger_backfills USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 

@@ -1,0 +1,39 @@
+// Lakehouse: PostgreSQL as the lake. Datasets (<namespace>.<layer>.<table>)
+// are system-versioned tables under forced row-level security; every write is
+// a snapshot. Registration only: routes, GraphQL, event types, the readiness
+// check; exposes the API the sources, transform and ontology plugins write
+// and read through.
+import type { Server } from '@hapi/hapi';
+import { addReadinessCheck, coreOf, definePlugin } from 'agent-platform/sdk';
+import type { LakehouseApi } from './api.ts';
+import { EVENT_TYPES } from './event-types.ts';
+import { typeDefs, resolvers } from './graphql.ts';
+import { optionsSchema, type LakehouseOptions } from './options.ts';
+import { lakehouseCheck } from './readiness.ts';
+import { lakehouseRoutes } from './routes.ts';
+import { createServices } from './services.ts';
+import './tables.ts';
+
+export { cli } from './cli.ts';
+export { optionsSchema };
+
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    lakehouse: { api: LakehouseApi };
+  }
+}
+
+export const plugin = definePlugin<LakehouseOptions>({
+  name: 'lakehouse',
+  version: '0.1.0',
+  dependencies: ['tenancy'],
+  register(server: Server, options) {
+    const core = coreOf(server);
+    core.events.registerTypes(EVENT_TYPES);
+    const { datasets, api } = createServices(core, options);
+    server.route(lakehouseRoutes(datasets));
+    core.graphql.extend({ typeDefs, resolvers: resolvers(datasets) });
+    addReadinessCheck(server, 'lakehouse', lakehouseCheck(core));
+    server.expose('api', api);
+  },
+});

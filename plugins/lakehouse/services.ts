@@ -1,0 +1,50 @@
+// The one factory of the lakehouse's services, for its register and its CLI:
+// the dataset registry, the writer, reads, retention, and the API other
+// plugins use.
+import type { CoreServices } from 'agent-platform/sdk';
+import type { LakehouseApi } from './api.ts';
+import { datasetIdOf, parseDatasetId, tableSegmentOf } from './naming.ts';
+import type { LakehouseOptions } from './options.ts';
+import { createRegistry } from './registry.ts';
+import { createRetention } from './retention.ts';
+import { createDatasetService, infoOf } from './service.ts';
+import { rowsStore } from './store/rows.ts';
+import { createWriter, targetOf } from './writer.ts';
+
+export function createServices(core: CoreServices, options: LakehouseOptions) {
+  const registry = createRegistry(core);
+  const datasets = createDatasetService(core, options);
+  const retention = createRetention(core, options.snapshotRetention);
+  const writer = createWriter(core);
+
+  const api: LakehouseApi = {
+    parseDatasetId: (datasetId) => {
+      const { namespace, layer, table } = parseDatasetId(datasetId);
+      return { namespace, layer, table };
+    },
+    datasetIdFor: (namespace, tenantId, name) => datasetIdOf(namespace, tenantId, tableSegmentOf(name)),
+    async ensureDataset(tenantId, spec) {
+      await registry.ensure(tenantId, spec);
+      const row = await datasets.readableRow(tenantId, spec.datasetId);
+      return infoOf(row, tenantId);
+    },
+    async write(tenantId, datasetId, request, inTransaction) {
+      const { result, snapshotCount } = await writer(tenantId, datasetId, request, inTransaction);
+      // Retention runs after the write committed: its own transaction, never holding the write back.
+      if (result.created && snapshotCount > retention.keep) {
+        await retention.vacuum(tenantId, datasetId).catch((err) => core.logger.warn({ err, dataset: datasetId }, 'lake retention failed'));
+      }
+      return result;
+    },
+    readable: (tenantId, datasetId) => datasets.readable(tenantId, datasetId),
+    asOf: (dataset, snapshotId) => {
+      const snapshot = snapshotId ?? dataset.latestSnapshotId;
+      const target = { relation: dataset.relation, columns: dataset.columns };
+      // A dataset without a snapshot has no rows: select nothing from it.
+      return snapshot === null ? `${rowsStore.selectAt(target, '0')} AND false` : rowsStore.selectAt(target, snapshot);
+    },
+  };
+  return { datasets, retention, api, targetOf };
+}
+
+export type LakehouseServices = ReturnType<typeof createServices>;

@@ -1,0 +1,137 @@
+// The SQL of lake tables' rows: staging, the set-based statements that make a
+// snapshot, reads as of a snapshot, retention. Every statement runs in a
+// tenant transaction, so row-level security on _tenant_id holds (PostgreSQL
+// refuses COPY into a table under row-level security: rows are COPYed into a
+// temporary staging table, which has none, then inserted from it).
+// Identifiers come quoted from naming.ts; snapshot ids are checked digits.
+import { CompiledQuery } from 'kysely';
+import { sql, type TenantTransaction } from 'agent-platform/sdk';
+import { quoteIdent } from '../naming.ts';
+import { LAKE_TYPES, type LakeColumn } from '../types.ts';
+
+/** A lake table as one write or read sees it. */
+export interface RowsTarget {
+  /** schema."table", quoted. */
+  relation: string;
+  /** Every data column of the table (a write stages them all: what a source does not send is null). */
+  columns: LakeColumn[];
+}
+
+const DIGITS = /^\d{1,19}$/;
+function snapshotLiteral(id: string): string {
+  if (!DIGITS.test(id)) throw new Error('a snapshot id is a 64-bit unsigned integer');
+  return `${id}::bigint`;
+}
+
+async function affected(trx: TenantTransaction, statement: string): Promise<number> {
+  const result = await sql.raw(statement).execute(trx);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+const list = (columns: LakeColumn[], prefix = '') => columns.map((column) => `${prefix}${quoteIdent(column.column)}`).join(', ');
+const rowOf = (columns: LakeColumn[], alias: string) => (columns.length ? `ROW(${list(columns, `${alias}.`)})` : 'ROW(0)');
+const keyMatch = (keys: string[], left: string, right: string) =>
+  keys.map((key) => `${left}.${quoteIdent(key)} = ${right}.${quoteIdent(key)}`).join(' AND ');
+const current = (alias: string) => `${alias}._snapshot_to IS NULL`;
+
+export const rowsStore = {
+  /** A temporary table with every data column (and the arrival order), dropped at commit. */
+  async createStage(trx: TenantTransaction, stage: string, columns: LakeColumn[]): Promise<void> {
+    const definitions = columns.map((column) => `${quoteIdent(column.column)} ${LAKE_TYPES[column.type]}`);
+    await sql.raw(`CREATE TEMP TABLE ${quoteIdent(stage)} (${[...definitions, '_ord bigint GENERATED ALWAYS AS IDENTITY'].join(', ')}) ON COMMIT DROP`).execute(trx);
+  },
+
+  /** The COPY … FROM STDIN statement landing `columns` (in that order) into the stage. */
+  copyInto: (stage: string, columns: LakeColumn[]) => `COPY ${quoteIdent(stage)} (${list(columns)}) FROM STDIN`,
+
+  /** Lands a SELECT's rows (its columns in the order of `columns`). */
+  async insertFromQuery(trx: TenantTransaction, stage: string, columns: LakeColumn[], query: string, parameters: unknown[]): Promise<void> {
+    await trx.executeQuery(CompiledQuery.raw(`INSERT INTO ${quoteIdent(stage)} (${list(columns)}) ${query}`, parameters));
+  },
+
+  /** Rows staged, and the cursor column's maximum as text. */
+  async stageStats(trx: TenantTransaction, stage: string, cursor: LakeColumn | undefined): Promise<{ count: number; cursorMax: string | null }> {
+    const max = cursor ? `max(${quoteIdent(cursor.column)})::text` : 'NULL::text';
+    const { rows } = await sql.raw<{ count: number; cursor_max: string | null }>(
+      `SELECT count(*)::int AS count, ${max} AS cursor_max FROM ${quoteIdent(stage)}`,
+    ).execute(trx);
+    return { count: rows[0]!.count, cursorMax: rows[0]!.cursor_max };
+  },
+
+  /** One row per key: the newest by cursor, then by arrival. */
+  async dedupe(trx: TenantTransaction, stage: string, batch: string, keys: string[], cursor: LakeColumn | undefined): Promise<void> {
+    const order = [...keys.map(quoteIdent), ...(cursor ? [`${quoteIdent(cursor.column)} DESC NULLS LAST`] : []), '_ord DESC'];
+    await sql.raw(`CREATE TEMP TABLE ${quoteIdent(batch)} ON COMMIT DROP AS
+      SELECT DISTINCT ON (${keys.map(quoteIdent).join(', ')}) * FROM ${quoteIdent(stage)} ORDER BY ${order.join(', ')}`).execute(trx);
+  },
+
+  /** Every staged row as a new version (append; a first overwrite). */
+  appendAll: (trx: TenantTransaction, target: RowsTarget, from: string, snapshot: string) =>
+    affected(trx, `INSERT INTO ${target.relation} (_snapshot_from${target.columns.length ? `, ${list(target.columns)}` : ''})
+      SELECT ${snapshotLiteral(snapshot)}${target.columns.length ? `, ${list(target.columns)}` : ''} FROM ${quoteIdent(from)}`),
+
+  /** Closes every current version (an overwrite without a key). */
+  closeAll: (trx: TenantTransaction, target: RowsTarget, snapshot: string) =>
+    affected(trx, `UPDATE ${target.relation} SET _snapshot_to = ${snapshotLiteral(snapshot)} WHERE _snapshot_to IS NULL`),
+
+  /** Whether the current rows are exactly the staged ones (as multisets): an overwrite that changes nothing. */
+  async sameAsCurrent(trx: TenantTransaction, target: RowsTarget, stage: string): Promise<boolean> {
+    const columns = target.columns.length ? list(target.columns) : '0';
+    const { rows } = await sql.raw<{ same: boolean }>(`SELECT
+      NOT EXISTS (SELECT ${columns} FROM ${target.relation} WHERE _snapshot_to IS NULL EXCEPT ALL SELECT ${columns} FROM ${quoteIdent(stage)})
+      AND NOT EXISTS (SELECT ${columns} FROM ${quoteIdent(stage)} EXCEPT ALL SELECT ${columns} FROM ${target.relation} WHERE _snapshot_to IS NULL) AS same`).execute(trx);
+    return rows[0]!.same;
+  },
+
+  /**
+   * New versions of the batch rows that differ from their key's current
+   * version (or have none). With a cursor, a row older than the current
+   * version of its key is not taken (a late arrival never replaces newer data).
+   */
+  insertChanged: (trx: TenantTransaction, target: RowsTarget, batch: string, keys: string[], snapshot: string, cursor?: LakeColumn) =>
+    affected(trx, `INSERT INTO ${target.relation} (_snapshot_from, ${list(target.columns)})
+      SELECT ${snapshotLiteral(snapshot)}, ${list(target.columns, 'b.')} FROM ${quoteIdent(batch)} b
+      WHERE NOT EXISTS (SELECT 1 FROM ${target.relation} l WHERE ${current('l')} AND ${keyMatch(keys, 'l', 'b')}
+        AND (${rowOf(target.columns, 'l')} IS NOT DISTINCT FROM ${rowOf(target.columns, 'b')}${cursor ? ` OR l.${quoteIdent(cursor.column)} > b.${quoteIdent(cursor.column)}` : ''}))`),
+
+  /** Overwrite: closes the current versions older than the snapshot that the batch does not hold unchanged. */
+  closeNotIn: (trx: TenantTransaction, target: RowsTarget, batch: string, keys: string[], snapshot: string) =>
+    affected(trx, `UPDATE ${target.relation} l SET _snapshot_to = ${snapshotLiteral(snapshot)}
+      WHERE ${current('l')} AND l._snapshot_from < ${snapshotLiteral(snapshot)}
+        AND NOT EXISTS (SELECT 1 FROM ${quoteIdent(batch)} b WHERE ${keyMatch(keys, 'b', 'l')}
+          AND ${rowOf(target.columns, 'b')} IS NOT DISTINCT FROM ${rowOf(target.columns, 'l')})`),
+
+  /** Append-dedup: closes the older current version of every key that got a new one in the snapshot. */
+  closeReplaced: (trx: TenantTransaction, target: RowsTarget, keys: string[], snapshot: string) =>
+    affected(trx, `UPDATE ${target.relation} l SET _snapshot_to = ${snapshotLiteral(snapshot)}
+      WHERE ${current('l')} AND l._snapshot_from < ${snapshotLiteral(snapshot)}
+        AND EXISTS (SELECT 1 FROM ${target.relation} n WHERE ${current('n')} AND n._snapshot_from = ${snapshotLiteral(snapshot)} AND ${keyMatch(keys, 'n', 'l')})`),
+
+  /** The visibility predicate of a snapshot. */
+  visibleAt: (snapshot: string, alias = '') =>
+    `${alias}_snapshot_from <= ${snapshotLiteral(snapshot)} AND (${alias}_snapshot_to IS NULL OR ${alias}_snapshot_to > ${snapshotLiteral(snapshot)})`,
+
+  /** SELECT of the rows as of a snapshot, each property under its own name. */
+  selectAt(target: RowsTarget, snapshot: string, textTypes = false): string {
+    const columns = target.columns.map((column) => {
+      // bigint and numeric leave as text so that no digit is lost on the way to JSON.
+      const value = textTypes && (column.type === 'bigint' || column.type === 'numeric') ? `${quoteIdent(column.column)}::text` : quoteIdent(column.column);
+      return `${value} AS ${quoteIdent(column.name)}`;
+    });
+    return `SELECT ${columns.length ? columns.join(', ') : '1 AS "?column?"'} FROM ${target.relation} WHERE ${rowsStore.visibleAt(snapshot)}`;
+  },
+
+  async readAt(trx: TenantTransaction, target: RowsTarget, snapshot: string, limit: number, offset: number): Promise<Record<string, unknown>[]> {
+    const { rows } = await sql.raw<Record<string, unknown>>(`${rowsStore.selectAt(target, snapshot, true)} LIMIT ${Math.trunc(limit)} OFFSET ${Math.trunc(offset)}`).execute(trx);
+    return rows;
+  },
+
+  async countAt(trx: TenantTransaction, target: RowsTarget, snapshot: string): Promise<number> {
+    const { rows } = await sql.raw<{ n: number }>(`SELECT count(*)::int AS n FROM ${target.relation} WHERE ${rowsStore.visibleAt(snapshot)}`).execute(trx);
+    return rows[0]!.n;
+  },
+
+  /** Retention: versions closed at or before the boundary are visible at no kept snapshot. */
+  vacuum: (trx: TenantTransaction, target: RowsTarget, boundary: string) =>
+    affected(trx, `DELETE FROM ${target.relation} WHERE _snapshot_to IS NOT NULL AND _snapshot_to <= ${snapshotLiteral(boundary)}`),
+};

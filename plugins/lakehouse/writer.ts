@@ -1,0 +1,154 @@
+// One write = one snapshot, in one tenant transaction on one connection
+// (core.withTenantSession): lock the dataset's registry row (one writer per
+// dataset), COPY the rows into a temporary staging table, then the
+// set-based statements of the write mode, the snapshot record, the
+// dataset.snapshot_created event and the caller's own statements (a sync's
+// cursor and counters). A crash anywhere rolls all of it back: nothing is
+// lost (the source is read again from the committed cursor) and nothing is
+// doubled. A write that changes nothing makes no snapshot.
+//
+// Write modes:
+// - overwrite: the snapshot holds exactly the staged rows. With a primary
+//   key, rows unchanged since the last snapshot keep their versions (only
+//   changes make new versions); without one, the whole table is replaced
+//   unless it is identical.
+// - append: every staged row is a new row.
+// - append_dedup: by primary key, a staged row replaces its key's current
+//   version when it differs and is not older by the cursor field; keys not in
+//   the batch stay. Within a batch the newest row of a key wins (cursor, then
+//   arrival).
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { from as copyFrom } from 'pg-copy-streams';
+import { badRequest, notFound, sql, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
+import type { WriteRequest, WriteResult } from './api.ts';
+import { encodeRows } from './copy-text.ts';
+import { EVENT_SOURCE, SNAPSHOT_CREATED } from './event-types.ts';
+import { qualified } from './naming.ts';
+import { datasetsStore, snapshotsStore, type DatasetRow } from './store/datasets.ts';
+import { rowsStore, type RowsTarget } from './store/rows.ts';
+import type { LakeColumn } from './types.ts';
+
+const STAGE = 'lake_stage';
+const BATCH = 'lake_batch';
+const MODES = ['overwrite', 'append', 'append_dedup'];
+
+export function targetOf(row: Pick<DatasetRow, 'namespace' | 'physical_table' | 'columns'>): RowsTarget {
+  return { relation: qualified(row.namespace, row.physical_table), columns: row.columns };
+}
+
+function columnsNamed(dataset: DatasetRow, names: string[], what: string): LakeColumn[] {
+  const byName = new Map(dataset.columns.map((column) => [column.name, column]));
+  return names.map((name) => {
+    const column = byName.get(name);
+    if (!column) throw badRequest(`${what} "${name}" is not a column of ${dataset.dataset_id}`, 'DATASET_COLUMN_UNKNOWN');
+    return column;
+  });
+}
+
+async function* encoded(batches: WriteRequest['source'] & { kind: 'records' }, columns: LakeColumn[], counts: { typeErrors: number }) {
+  for await (const rows of batches.batches) {
+    if (rows.length === 0) continue;
+    const batch = encodeRows(rows, columns);
+    counts.typeErrors += batch.typeErrors;
+    yield batch.text;
+  }
+}
+
+/** Lands the source's rows in the stage. */
+async function land(session: { trx: TenantTransaction; client: import('pg').PoolClient }, dataset: DatasetRow, request: WriteRequest): Promise<number> {
+  const { source } = request;
+  const counts = { typeErrors: 0 };
+  if (source.kind === 'records') {
+    await pipeline(Readable.from(encoded(source, dataset.columns, counts)), session.client.query(copyFrom(rowsStore.copyInto(STAGE, dataset.columns))));
+  } else if (source.kind === 'copy') {
+    const columns = columnsNamed(dataset, source.properties, 'Property');
+    await pipeline(source.stream, session.client.query(copyFrom(rowsStore.copyInto(STAGE, columns))));
+  } else {
+    const columns = columnsNamed(dataset, source.properties, 'Property');
+    await rowsStore.insertFromQuery(session.trx, STAGE, columns, source.sql, source.parameters ?? []);
+  }
+  return counts.typeErrors;
+}
+
+interface Changes {
+  added: number;
+  removed: number;
+}
+
+/** The statements of the write mode; `empty`: the dataset has no current rows (everything staged is new). */
+async function applyMode(trx: TenantTransaction, target: RowsTarget, request: WriteRequest, keys: LakeColumn[], cursor: LakeColumn | undefined, snapshot: string, empty: boolean): Promise<Changes> {
+  const keyColumns = keys.map((key) => key.column);
+  const staged = () => (request.uniqueKeys || keys.length === 0 ? Promise.resolve(STAGE) : rowsStore.dedupe(trx, STAGE, BATCH, keyColumns, cursor).then(() => BATCH));
+  switch (request.mode) {
+    case 'append':
+      return { added: await rowsStore.appendAll(trx, target, STAGE, snapshot), removed: 0 };
+    case 'append_dedup': {
+      const batch = await staged();
+      if (empty) return { added: await rowsStore.appendAll(trx, target, batch, snapshot), removed: 0 };
+      const added = await rowsStore.insertChanged(trx, target, batch, keyColumns, snapshot, cursor);
+      return { added, removed: added ? await rowsStore.closeReplaced(trx, target, keyColumns, snapshot) : 0 };
+    }
+    default: {
+      if (keys.length === 0) {
+        if (!empty && (await rowsStore.sameAsCurrent(trx, target, STAGE))) return { added: 0, removed: 0 };
+        const removed = empty ? 0 : await rowsStore.closeAll(trx, target, snapshot);
+        return { added: await rowsStore.appendAll(trx, target, STAGE, snapshot), removed };
+      }
+      const batch = await staged();
+      if (empty) return { added: await rowsStore.appendAll(trx, target, batch, snapshot), removed: 0 };
+      const added = await rowsStore.insertChanged(trx, target, batch, keyColumns, snapshot);
+      return { added, removed: await rowsStore.closeNotIn(trx, target, batch, keyColumns, snapshot) };
+    }
+  }
+}
+
+export function createWriter(core: CoreServices) {
+  return async function write(
+    tenantId: string, datasetId: string, request: WriteRequest,
+    inTransaction?: (trx: TenantTransaction, result: WriteResult) => Promise<void>,
+  ): Promise<{ result: WriteResult; datasetRef: number; snapshotCount: number }> {
+    if (!MODES.includes(request.mode)) throw badRequest(`Unknown write mode "${String(request.mode)}"`, 'WRITE_MODE_INVALID');
+    return core.withTenantSession(tenantId, async (session) => {
+      const { trx } = session;
+      // Timestamps without a zone are UTC, whatever the server's setting.
+      await sql`SET LOCAL TimeZone = 'UTC'`.execute(trx);
+      const dataset = await datasetsStore.lockOwn(trx, tenantId, datasetId);
+      if (!dataset) throw notFound(`Dataset ${datasetId} does not exist in this tenant`, 'DATASET_NOT_FOUND');
+      const keys = columnsNamed(dataset, request.primaryKey ?? dataset.primary_key, 'Primary key');
+      if (request.mode === 'append_dedup' && keys.length === 0) throw badRequest('append_dedup needs a primary key', 'PRIMARY_KEY_REQUIRED');
+      const cursor = request.cursorField ? columnsNamed(dataset, [request.cursorField], 'Cursor field')[0] : undefined;
+      const target = targetOf(dataset);
+
+      await rowsStore.createStage(trx, STAGE, dataset.columns);
+      const typeErrors = await land(session, dataset, request);
+      const staged = await rowsStore.stageStats(trx, STAGE, cursor);
+      const snapshot = await snapshotsStore.nextId(trx);
+      const changes = await applyMode(trx, target, request, keys, cursor, snapshot, dataset.row_count === 0);
+      const created = changes.added + changes.removed > 0 || dataset.latest_snapshot_id === null;
+      const rowCount = dataset.row_count + changes.added - changes.removed;
+      const result: WriteResult = {
+        datasetId, snapshotId: created ? snapshot : dataset.latest_snapshot_id, created, rowsStaged: staged.count,
+        rowsAdded: changes.added, rowsRemoved: changes.removed, rowCount, cursorMax: staged.cursorMax, typeErrors,
+      };
+      if (created) {
+        await snapshotsStore.insert(trx, {
+          snapshot_id: snapshot, tenant_id: tenantId, dataset_ref: dataset.id, parent_snapshot_id: dataset.latest_snapshot_id,
+          shared: dataset.shared, operation: request.mode, rows_staged: staged.count, rows_added: changes.added,
+          rows_removed: changes.removed, row_count: rowCount, summary: request.summary ?? {},
+        });
+        await datasetsStore.setLatest(trx, dataset.id, snapshot, rowCount);
+        await core.events.emit(trx, tenantId, {
+          type: SNAPSHOT_CREATED, source: EVENT_SOURCE,
+          data: {
+            dataset_id: datasetId, snapshot_id: snapshot, parent_snapshot_id: dataset.latest_snapshot_id, operation: request.mode,
+            rows_added: changes.added, rows_removed: changes.removed, row_count: rowCount,
+            producer: { kind: dataset.producer_kind, id: dataset.producer_id },
+          },
+        });
+      }
+      if (inTransaction) await inTransaction(trx, result);
+      return { result, datasetRef: dataset.id, snapshotCount: dataset.snapshot_count + (created ? 1 : 0) };
+    });
+  };
+}
