@@ -36,3 +36,10 @@ export async function rawGet(tp: TestPlatform, url: string, token: string, tenan
   const response = await tp.platform.server.inject({ url, headers: { authorization: `Bearer ${token}`, 'x-tenant-id': tenant } });
   return { status: response.statusCode, text: response.payload, headers: response.headers };
 }
+
+/** A user of the given organizations (no roles unless given), and its token. */
+export async function userToken(tp: TestPlatform, sub: string, organizations: string[], roles: string[] = []): Promise<string> {
+  const created = await tp.request({ method: 'POST', url: '/api/admin/users', token: tp.adminToken, payload: { sub, display_name: sub, organizations, roles } });
+  if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+  return (await tp.request({ method: 'POST', url: `/api/admin/users/${sub}/tokens`, token: tp.adminToken })).body.access_token as string;
+}
