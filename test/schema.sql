@@ -732,6 +732,66 @@ CREATE TABLE public.lake_snapshots (
 
 ALTER TABLE ONLY public.lake_snapshots FORCE ROW LEVEL SECURITY;
 
+CREATE TABLE public.pipeline_credentials (
+    tenant_id text NOT NULL,
+    ref text NOT NULL,
+    name text NOT NULL,
+    kind text NOT NULL,
+    field_names text[] NOT NULL,
+    sealed text NOT NULL,
+    version integer DEFAULT 1 NOT NULL,
+    status text DEFAULT 'active'::text NOT NULL,
+    rotated_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT pipeline_credentials_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
+    CONSTRAINT pipeline_credentials_ref_check CHECK ((ref ~ '^cred_[A-Za-z0-9_-]{16,64}$'::text)),
+    CONSTRAINT pipeline_credentials_status_check CHECK ((status = ANY (ARRAY['active'::text, 'revoked'::text])))
+);
+
+ALTER TABLE ONLY public.pipeline_credentials FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.pipeline_sources (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    name text NOT NULL,
+    pattern_id text NOT NULL,
+    source_config jsonb DEFAULT '{}'::jsonb NOT NULL,
+    credential_ref text,
+    state text DEFAULT 'ready'::text NOT NULL,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT pipeline_sources_name_check CHECK ((name ~ '^[A-Za-z0-9_]{1,63}$'::text)),
+    CONSTRAINT pipeline_sources_state_check CHECK ((state = ANY (ARRAY['ready'::text, 'active'::text])))
+);
+
+ALTER TABLE ONLY public.pipeline_sources FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.pipeline_streams (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    source_id uuid NOT NULL,
+    name text NOT NULL,
+    namespace text,
+    schema jsonb DEFAULT '{}'::jsonb NOT NULL,
+    supported_sync_modes text[] DEFAULT '{full_refresh}'::text[] NOT NULL,
+    sync_mode text DEFAULT 'full_refresh'::text NOT NULL,
+    write_mode text DEFAULT 'overwrite'::text NOT NULL,
+    cursor_field text,
+    primary_key text[] DEFAULT '{}'::text[] NOT NULL,
+    enabled boolean DEFAULT true NOT NULL,
+    destination text NOT NULL,
+    state jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT pipeline_streams_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
+    CONSTRAINT pipeline_streams_namespace_check CHECK ((char_length(namespace) <= 200)),
+    CONSTRAINT pipeline_streams_sync_mode_check CHECK ((sync_mode = ANY (ARRAY['full_refresh'::text, 'incremental'::text]))),
+    CONSTRAINT pipeline_streams_write_mode_check CHECK ((write_mode = ANY (ARRAY['overwrite'::text, 'append'::text, 'append_dedup'::text])))
+);
+
+ALTER TABLE ONLY public.pipeline_streams FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.platform_job_workers (
     worker_id text NOT NULL,
     heartbeat_at timestamp with time zone DEFAULT now() NOT NULL
@@ -1085,6 +1145,18 @@ ALTER TABLE ONLY public.lake_datasets
 ALTER TABLE ONLY public.lake_snapshots
     ADD CONSTRAINT lake_snapshots_pkey PRIMARY KEY (snapshot_id);
 
+ALTER TABLE ONLY public.pipeline_credentials
+    ADD CONSTRAINT pipeline_credentials_pkey PRIMARY KEY (tenant_id, ref);
+
+ALTER TABLE ONLY public.pipeline_sources
+    ADD CONSTRAINT pipeline_sources_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.pipeline_sources
+    ADD CONSTRAINT pipeline_sources_tenant_id_name_key UNIQUE (tenant_id, name);
+
+ALTER TABLE ONLY public.pipeline_streams
+    ADD CONSTRAINT pipeline_streams_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.platform_job_workers
     ADD CONSTRAINT platform_job_workers_pkey PRIMARY KEY (worker_id);
 
@@ -1213,6 +1285,12 @@ CREATE INDEX integration_functions_spec_idx ON public.integration_functions USIN
 CREATE INDEX lake_datasets_tenant ON public.lake_datasets USING btree (tenant_id, dataset_id);
 
 CREATE INDEX lake_snapshots_dataset ON public.lake_snapshots USING btree (dataset_ref, snapshot_id DESC);
+
+CREATE INDEX pipeline_sources_credential ON public.pipeline_sources USING btree (tenant_id, credential_ref) WHERE (credential_ref IS NOT NULL);
+
+CREATE UNIQUE INDEX pipeline_streams_destination ON public.pipeline_streams USING btree (tenant_id, destination);
+
+CREATE UNIQUE INDEX pipeline_streams_name ON public.pipeline_streams USING btree (source_id, COALESCE(namespace, ''::text), name);
 
 CREATE INDEX trigger_dedup_window_idx ON public.trigger_dedup USING btree (tenant_id, window_start);
 
@@ -1394,6 +1472,18 @@ ALTER TABLE ONLY public.lake_snapshots
 ALTER TABLE ONLY public.lake_snapshots
     ADD CONSTRAINT lake_snapshots_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.pipeline_credentials
+    ADD CONSTRAINT pipeline_credentials_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_sources
+    ADD CONSTRAINT pipeline_sources_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_streams
+    ADD CONSTRAINT pipeline_streams_source_id_fkey FOREIGN KEY (source_id) REFERENCES public.pipeline_sources(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_streams
+    ADD CONSTRAINT pipeline_streams_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.trigger_backfills
     ADD CONSTRAINT trigger_backfills_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
@@ -1499,6 +1589,12 @@ ALTER TABLE public.lake_datasets ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.lake_snapshots ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.pipeline_credentials ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipeline_sources ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipeline_streams ENABLE ROW LEVEL SECURITY;
+
 CREATE POLICY shared_read ON public.lake_datasets FOR SELECT USING (shared);
 
 CREATE POLICY shared_read ON public.lake_snapshots FOR SELECT USING (shared);
@@ -1568,6 +1664,12 @@ CREATE POLICY tenant_isolation ON public.integration_specs USING ((tenant_id = c
 CREATE POLICY tenant_isolation ON public.lake_datasets USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.lake_snapshots USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipeline_credentials USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipeline_sources USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipeline_streams USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.trigger_backfills USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 

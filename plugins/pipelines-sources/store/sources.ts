@@ -1,0 +1,54 @@
+// SQL of sources (pipeline_sources), in tenant transactions.
+import { sql, type TenantTransaction } from 'agent-platform/sdk';
+import '../tables.ts';
+
+const columns = ['id', 'tenant_id', 'name', 'pattern_id', 'source_config', 'credential_ref', 'state', 'created_by', 'created_at', 'updated_at'] as const;
+
+export interface NewSource {
+  id: string;
+  tenant_id: string;
+  name: string;
+  pattern_id: string;
+  source_config: Record<string, unknown>;
+  credential_ref: string | null;
+  created_by: string | null;
+}
+
+export const sourcesStore = {
+  insert: (trx: TenantTransaction, source: NewSource) =>
+    trx.insertInto('pipeline_sources').values({ ...source, source_config: JSON.stringify(source.source_config) }).returning(columns).executeTakeFirstOrThrow(),
+
+  find: (trx: TenantTransaction, id: string) =>
+    trx.selectFrom('pipeline_sources').select(columns).where('id', '=', id).executeTakeFirst(),
+
+  lock: (trx: TenantTransaction, id: string) =>
+    trx.selectFrom('pipeline_sources').select(columns).where('id', '=', id).forUpdate().executeTakeFirst(),
+
+  list: (trx: TenantTransaction, page: { limit: number; offset: number }) =>
+    trx.selectFrom('pipeline_sources').select(columns).orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset).execute(),
+
+  count: async (trx: TenantTransaction) =>
+    (await trx.selectFrom('pipeline_sources').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n,
+
+  update: (trx: TenantTransaction, id: string, change: { name?: string; source_config?: Record<string, unknown>; credential_ref?: string | null }) =>
+    trx.updateTable('pipeline_sources')
+      .set({
+        ...(change.name !== undefined ? { name: change.name } : {}),
+        ...(change.source_config !== undefined ? { source_config: JSON.stringify(change.source_config) } : {}),
+        ...(change.credential_ref !== undefined ? { credential_ref: change.credential_ref } : {}),
+        updated_at: sql`now()` as never,
+      })
+      .where('id', '=', id).returning(columns).executeTakeFirstOrThrow(),
+
+  markActive: (trx: TenantTransaction, id: string) =>
+    trx.updateTable('pipeline_sources').set({ state: 'active' }).where('id', '=', id).where('state', '=', 'ready').execute(),
+
+  delete: (trx: TenantTransaction, id: string) =>
+    trx.deleteFrom('pipeline_sources').where('id', '=', id).executeTakeFirst(),
+
+  /** How many sources use a credential. */
+  referencing: async (trx: TenantTransaction, ref: string) =>
+    (await trx.selectFrom('pipeline_sources').select(sql<number>`count(*)::int`.as('n')).where('credential_ref', '=', ref).executeTakeFirstOrThrow()).n,
+};
+
+export type SourceRow = NonNullable<Awaited<ReturnType<typeof sourcesStore.find>>>;
