@@ -750,6 +750,42 @@ CREATE TABLE public.pipeline_credentials (
 
 ALTER TABLE ONLY public.pipeline_credentials FORCE ROW LEVEL SECURITY;
 
+CREATE TABLE public.pipeline_discoveries (
+    workflow_id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    source_id uuid NOT NULL,
+    apply boolean DEFAULT false NOT NULL,
+    status text DEFAULT 'queued'::text NOT NULL,
+    streams jsonb,
+    error text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    finished_at timestamp with time zone,
+    CONSTRAINT pipeline_discoveries_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text])))
+);
+
+ALTER TABLE ONLY public.pipeline_discoveries FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.pipeline_run_logs (
+    id bigint NOT NULL,
+    tenant_id text NOT NULL,
+    run_id uuid NOT NULL,
+    at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    level text NOT NULL,
+    message text NOT NULL,
+    CONSTRAINT pipeline_run_logs_level_check CHECK ((level = ANY (ARRAY['info'::text, 'warn'::text, 'error'::text])))
+);
+
+ALTER TABLE ONLY public.pipeline_run_logs FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipeline_run_logs ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.pipeline_run_logs_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
 CREATE TABLE public.pipeline_sources (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     tenant_id text NOT NULL,
@@ -791,6 +827,54 @@ CREATE TABLE public.pipeline_streams (
 );
 
 ALTER TABLE ONLY public.pipeline_streams FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.pipeline_sync_run_streams (
+    tenant_id text NOT NULL,
+    run_id uuid NOT NULL,
+    stream_id uuid NOT NULL,
+    stream_name text NOT NULL,
+    namespace text,
+    destination text NOT NULL,
+    sync_mode text NOT NULL,
+    write_mode text NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    rows_read bigint DEFAULT 0 NOT NULL,
+    rows_added bigint DEFAULT 0 NOT NULL,
+    rows_removed bigint DEFAULT 0 NOT NULL,
+    type_errors bigint DEFAULT 0 NOT NULL,
+    snapshot_id bigint,
+    snapshot_created boolean DEFAULT false NOT NULL,
+    cursor_before text,
+    cursor_after text,
+    error text,
+    finished_at timestamp with time zone,
+    CONSTRAINT pipeline_sync_run_streams_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'succeeded'::text, 'failed'::text])))
+);
+
+ALTER TABLE ONLY public.pipeline_sync_run_streams FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.pipeline_sync_runs (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    source_id uuid NOT NULL,
+    workflow_id text,
+    trigger text DEFAULT 'manual'::text NOT NULL,
+    status text DEFAULT 'queued'::text NOT NULL,
+    requested_streams text[],
+    attempts integer DEFAULT 0 NOT NULL,
+    rows_read bigint DEFAULT 0 NOT NULL,
+    rows_added bigint DEFAULT 0 NOT NULL,
+    rows_removed bigint DEFAULT 0 NOT NULL,
+    error text,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    started_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    CONSTRAINT pipeline_sync_runs_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'partial'::text, 'failed'::text]))),
+    CONSTRAINT pipeline_sync_runs_trigger_check CHECK ((trigger = ANY (ARRAY['manual'::text, 'schedule'::text])))
+);
+
+ALTER TABLE ONLY public.pipeline_sync_runs FORCE ROW LEVEL SECURITY;
 
 CREATE TABLE public.platform_job_workers (
     worker_id text NOT NULL,
@@ -1148,6 +1232,12 @@ ALTER TABLE ONLY public.lake_snapshots
 ALTER TABLE ONLY public.pipeline_credentials
     ADD CONSTRAINT pipeline_credentials_pkey PRIMARY KEY (tenant_id, ref);
 
+ALTER TABLE ONLY public.pipeline_discoveries
+    ADD CONSTRAINT pipeline_discoveries_pkey PRIMARY KEY (workflow_id);
+
+ALTER TABLE ONLY public.pipeline_run_logs
+    ADD CONSTRAINT pipeline_run_logs_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.pipeline_sources
     ADD CONSTRAINT pipeline_sources_pkey PRIMARY KEY (id);
 
@@ -1156,6 +1246,12 @@ ALTER TABLE ONLY public.pipeline_sources
 
 ALTER TABLE ONLY public.pipeline_streams
     ADD CONSTRAINT pipeline_streams_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.pipeline_sync_run_streams
+    ADD CONSTRAINT pipeline_sync_run_streams_pkey PRIMARY KEY (run_id, stream_id);
+
+ALTER TABLE ONLY public.pipeline_sync_runs
+    ADD CONSTRAINT pipeline_sync_runs_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY public.platform_job_workers
     ADD CONSTRAINT platform_job_workers_pkey PRIMARY KEY (worker_id);
@@ -1286,11 +1382,19 @@ CREATE INDEX lake_datasets_tenant ON public.lake_datasets USING btree (tenant_id
 
 CREATE INDEX lake_snapshots_dataset ON public.lake_snapshots USING btree (dataset_ref, snapshot_id DESC);
 
+CREATE INDEX pipeline_run_logs_run ON public.pipeline_run_logs USING btree (run_id, id);
+
 CREATE INDEX pipeline_sources_credential ON public.pipeline_sources USING btree (tenant_id, credential_ref) WHERE (credential_ref IS NOT NULL);
 
 CREATE UNIQUE INDEX pipeline_streams_destination ON public.pipeline_streams USING btree (tenant_id, destination);
 
 CREATE UNIQUE INDEX pipeline_streams_name ON public.pipeline_streams USING btree (source_id, COALESCE(namespace, ''::text), name);
+
+CREATE UNIQUE INDEX pipeline_sync_runs_one_live ON public.pipeline_sync_runs USING btree (source_id) WHERE (status = ANY (ARRAY['queued'::text, 'running'::text]));
+
+CREATE INDEX pipeline_sync_runs_source ON public.pipeline_sync_runs USING btree (tenant_id, source_id, created_at DESC);
+
+CREATE INDEX pipeline_sync_runs_workflow ON public.pipeline_sync_runs USING btree (workflow_id);
 
 CREATE INDEX trigger_dedup_window_idx ON public.trigger_dedup USING btree (tenant_id, window_start);
 
@@ -1475,6 +1579,18 @@ ALTER TABLE ONLY public.lake_snapshots
 ALTER TABLE ONLY public.pipeline_credentials
     ADD CONSTRAINT pipeline_credentials_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.pipeline_discoveries
+    ADD CONSTRAINT pipeline_discoveries_source_id_fkey FOREIGN KEY (source_id) REFERENCES public.pipeline_sources(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_discoveries
+    ADD CONSTRAINT pipeline_discoveries_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_run_logs
+    ADD CONSTRAINT pipeline_run_logs_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.pipeline_sync_runs(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_run_logs
+    ADD CONSTRAINT pipeline_run_logs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.pipeline_sources
     ADD CONSTRAINT pipeline_sources_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
@@ -1483,6 +1599,18 @@ ALTER TABLE ONLY public.pipeline_streams
 
 ALTER TABLE ONLY public.pipeline_streams
     ADD CONSTRAINT pipeline_streams_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_sync_run_streams
+    ADD CONSTRAINT pipeline_sync_run_streams_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.pipeline_sync_runs(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_sync_run_streams
+    ADD CONSTRAINT pipeline_sync_run_streams_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_sync_runs
+    ADD CONSTRAINT pipeline_sync_runs_source_id_fkey FOREIGN KEY (source_id) REFERENCES public.pipeline_sources(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_sync_runs
+    ADD CONSTRAINT pipeline_sync_runs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.trigger_backfills
     ADD CONSTRAINT trigger_backfills_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -1591,9 +1719,17 @@ ALTER TABLE public.lake_snapshots ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_credentials ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.pipeline_discoveries ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipeline_run_logs ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.pipeline_sources ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_streams ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipeline_sync_run_streams ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipeline_sync_runs ENABLE ROW LEVEL SECURITY;
 
 CREATE POLICY shared_read ON public.lake_datasets FOR SELECT USING (shared);
 
@@ -1667,9 +1803,17 @@ CREATE POLICY tenant_isolation ON public.lake_snapshots USING ((tenant_id = curr
 
 CREATE POLICY tenant_isolation ON public.pipeline_credentials USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
+CREATE POLICY tenant_isolation ON public.pipeline_discoveries USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipeline_run_logs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
 CREATE POLICY tenant_isolation ON public.pipeline_sources USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.pipeline_streams USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipeline_sync_run_streams USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipeline_sync_runs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.trigger_backfills USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 

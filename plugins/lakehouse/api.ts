@@ -86,6 +86,12 @@ export interface LakehouseApi {
   parseDatasetId(datasetId: string): { namespace: string; layer: string; table: string };
   /** The id a tenant's dataset gets in a namespace: `<namespace>.<tenant>.<table segment of name>`. */
   datasetIdFor(namespace: string, tenantId: string, name: string): string;
+  /**
+   * The columns of rows a JSON Schema describes ({type: object, properties}):
+   * integer → bigint, number → double (numeric with format decimal), boolean,
+   * string → text (timestamptz, date or uuid by format), object/array → jsonb.
+   */
+  columnsOfSchema(schema: Record<string, unknown>): { name: string; type: LakeType }[];
   /** Creates the dataset's table (or adds new columns to it) and its registry entry. */
   ensureDataset(tenantId: string, spec: DatasetSpec): Promise<DatasetInfo>;
   /**

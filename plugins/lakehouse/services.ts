@@ -9,6 +9,7 @@ import { createRegistry } from './registry.ts';
 import { createRetention } from './retention.ts';
 import { createDatasetService, infoOf } from './service.ts';
 import { rowsStore } from './store/rows.ts';
+import { lakeTypeOfSchema } from './types.ts';
 import { createWriter, targetOf } from './writer.ts';
 
 export function createServices(core: CoreServices, options: LakehouseOptions) {
@@ -23,6 +24,8 @@ export function createServices(core: CoreServices, options: LakehouseOptions) {
       return { namespace, layer, table };
     },
     datasetIdFor: (namespace, tenantId, name) => datasetIdOf(namespace, tenantId, tableSegmentOf(name)),
+    columnsOfSchema: (schema) => Object.entries((schema.properties ?? {}) as Record<string, unknown>)
+      .map(([name, property]) => ({ name, type: lakeTypeOfSchema(property) })),
     async ensureDataset(tenantId, spec) {
       await registry.ensure(tenantId, spec);
       const row = await datasets.readableRow(tenantId, spec.datasetId);

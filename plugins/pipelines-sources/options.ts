@@ -6,9 +6,15 @@ export const optionsSchema = Joi.object({
   credentialMode: Joi.string().valid('vault', 'legacy_inline').default('vault'),
   /** PIPELINES_ALLOW_PRIVATE_NETWORKS: sources may reach loopback and private addresses. */
   allowPrivateNetworks: Joi.boolean().default(false),
+  /** PIPELINES_SYNC_RETRY_LIMIT: retries of a sync attempt that failed or whose worker died. */
+  syncRetryLimit: Joi.number().integer().min(0).max(20).default(2),
+  /** PIPELINES_SYNC_TIMEOUT_SECONDS: an attempt running longer is failed (and retried). */
+  syncTimeoutSeconds: Joi.number().integer().min(30).max(86_400).default(6 * 3600),
 });
 
 export interface SourcesOptions {
   credentialMode: 'vault' | 'legacy_inline';
   allowPrivateNetworks: boolean;
+  syncRetryLimit: number;
+  syncTimeoutSeconds: number;
 }

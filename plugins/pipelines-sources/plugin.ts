@@ -8,9 +8,13 @@ import { createContext } from './context.ts';
 import { optionsSchema, type SourcesOptions } from './options.ts';
 import { patternRoutes } from './routes-patterns.ts';
 import { sourceRoutes } from './routes-sources.ts';
+import { runRoutes } from './routes-runs.ts';
 import { streamRoutes } from './routes-streams.ts';
+import { createRunService } from './service-runs.ts';
 import { createSourceService } from './service-sources.ts';
 import { createStreamService } from './service-streams.ts';
+import { createDiscoveryRunner, DISCOVER_TASK, type DiscoverJob } from './sync/discovery.ts';
+import { createSyncRunner, SYNC_TASK, type SyncJob } from './sync/runner.ts';
 import './tables.ts';
 
 export { optionsSchema };
@@ -30,7 +34,15 @@ export const plugin = definePlugin<SourcesOptions>({
     const context = createContext(core, options, () => server.plugins.lakehouse.api);
     const sources = createSourceService(context);
     const streams = createStreamService(context, sources);
-    server.route([...patternRoutes(context.patterns), ...sourceRoutes(sources), ...streamRoutes(streams)]);
+    const runs = createRunService(context, sources);
+    const runSync = createSyncRunner(context, sources);
+    const runDiscovery = createDiscoveryRunner(context, sources, streams);
+    // A killed worker's sync is retried once its heartbeat stops (core jobs: heartbeatSeconds).
+    core.jobs.defineLongTask(SYNC_TASK, (data: SyncJob, job) => runSync(data, job.attempt, job.signal), {
+      retryLimit: options.syncRetryLimit, retryDelaySeconds: 1, expireInSeconds: options.syncTimeoutSeconds, heartbeatSeconds: 10,
+    });
+    core.jobs.defineLongTask(DISCOVER_TASK, (data: DiscoverJob, job) => runDiscovery(data, job.signal), { retryLimit: 0, expireInSeconds: 600 });
+    server.route([...patternRoutes(context.patterns), ...sourceRoutes(sources), ...streamRoutes(streams), ...runRoutes(runs)]);
     const api: PipelineSourcesApi = { registerPattern: (pattern) => context.patterns.register(pattern) };
     server.expose('api', api);
   },

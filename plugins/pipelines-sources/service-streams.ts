@@ -35,6 +35,7 @@ export function createStreamService(context: SourcesContext, sources: SourceServ
     const known = (field: string) => properties.length === 0 || properties.includes(field);
     if (!settings.supported_sync_modes.includes(settings.sync_mode)) throw invalid(`sync_mode ${settings.sync_mode} is not among the stream's supported_sync_modes`);
     if (settings.sync_mode === 'incremental' && !settings.cursor_field) throw invalid('An incremental stream needs a cursor_field');
+    if (settings.sync_mode === 'incremental' && settings.write_mode === 'overwrite') throw invalid('An incremental stream appends (write_mode append or append_dedup): overwrite would keep only the changed rows');
     if (settings.cursor_field && !known(settings.cursor_field)) throw invalid(`cursor_field "${settings.cursor_field}" is not a property of the stream's schema`);
     const unknownKey = settings.primary_key.find((field) => !known(field));
     if (unknownKey !== undefined) throw invalid(`primary_key field "${unknownKey}" is not a property of the stream's schema`);

@@ -68,3 +68,77 @@ declare module 'agent-platform/sdk' {
     pipeline_credentials: PipelineCredentialsTable;
   }
 }
+
+export type RunStatus = 'queued' | 'running' | 'succeeded' | 'partial' | 'failed';
+type Int8 = ColumnType<number, number | undefined, number>;
+
+export interface PipelineDiscoveriesTable {
+  workflow_id: Generated<string>;
+  tenant_id: string;
+  source_id: string;
+  apply: ColumnType<boolean, boolean | undefined, boolean>;
+  status: ColumnType<'queued' | 'running' | 'succeeded' | 'failed', 'queued' | undefined, 'running' | 'succeeded' | 'failed'>;
+  streams: ColumnType<unknown[] | null, string | undefined, string>;
+  error: string | null;
+  created_at: CreatedAt;
+  finished_at: Date | null;
+}
+
+export interface PipelineSyncRunsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  source_id: string;
+  workflow_id: string | null;
+  trigger: ColumnType<'manual' | 'schedule', 'manual' | 'schedule' | undefined, never>;
+  status: ColumnType<RunStatus, RunStatus | undefined, RunStatus>;
+  requested_streams: string[] | null;
+  attempts: Int8;
+  rows_read: Int8;
+  rows_added: Int8;
+  rows_removed: Int8;
+  error: string | null;
+  created_by: string | null;
+  created_at: CreatedAt;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+export interface PipelineSyncRunStreamsTable {
+  tenant_id: string;
+  run_id: string;
+  stream_id: string;
+  stream_name: string;
+  namespace: string | null;
+  destination: string;
+  sync_mode: string;
+  write_mode: string;
+  status: ColumnType<'pending' | 'succeeded' | 'failed', 'pending' | undefined, 'pending' | 'succeeded' | 'failed'>;
+  rows_read: Int8;
+  rows_added: Int8;
+  rows_removed: Int8;
+  type_errors: Int8;
+  snapshot_id: ColumnType<string | null, string | null | undefined, string | null>;
+  snapshot_created: ColumnType<boolean, boolean | undefined, boolean>;
+  cursor_before: string | null;
+  cursor_after: string | null;
+  error: string | null;
+  finished_at: Date | null;
+}
+
+export interface PipelineRunLogsTable {
+  id: Generated<number>;
+  tenant_id: string;
+  run_id: string;
+  at: CreatedAt;
+  level: 'info' | 'warn' | 'error';
+  message: string;
+}
+
+declare module 'agent-platform/sdk' {
+  interface Database {
+    pipeline_discoveries: PipelineDiscoveriesTable;
+    pipeline_sync_runs: PipelineSyncRunsTable;
+    pipeline_sync_run_streams: PipelineSyncRunStreamsTable;
+    pipeline_run_logs: PipelineRunLogsTable;
+  }
+}

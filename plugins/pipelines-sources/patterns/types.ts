@@ -1,8 +1,7 @@
 // What a source pattern (a connector) is: a configuration schema, discovery of
 // streams, and a reader of one stream. Built-in patterns live beside this
 // file; partner plugins add theirs through the api (registerPattern).
-import type { WriteSource } from '../../lakehouse/api.ts';
-import type { LakeColumn } from '../../lakehouse/api.ts';
+import type { LakeType, WriteSource } from '../../lakehouse/api.ts';
 
 export type JsonSchemaObject = Record<string, unknown>;
 
@@ -34,7 +33,7 @@ export interface StreamRead {
   name: string;
   namespace: string | null;
   /** The dataset's columns (from the stream's schema), in order. */
-  columns: LakeColumn[];
+  columns: { name: string; type: LakeType }[];
   syncMode: 'full_refresh' | 'incremental';
   cursorField: string | null;
   /** The committed cursor of the last sync (incremental), as text. */

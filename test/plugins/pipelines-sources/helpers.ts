@@ -5,8 +5,9 @@ import { createTestDatabase, startTestPlatform, tenantWithAdmin, type TestPlatfo
 
 type Tap = Parameters<typeof startTestPlatform>[0];
 
-export async function sourcesPlatform(t: Tap, env: Record<string, string> = {}, options: { captureLogs?: boolean } = {}) {
-  const tp = await startTestPlatform(t, { env: { PIPELINES_ALLOW_PRIVATE_NETWORKS: 'true', ...env }, captureLogs: options.captureLogs });
+/** With `workers`, the platform is started (job workers on: discoveries and syncs run). */
+export async function sourcesPlatform(t: Tap, env: Record<string, string> = {}, options: { captureLogs?: boolean; workers?: boolean } = {}) {
+  const tp = await startTestPlatform(t, { env: { PIPELINES_ALLOW_PRIVATE_NETWORKS: 'true', ...env }, captureLogs: options.captureLogs, listen: options.workers });
   const acme = await tenantWithAdmin(tp, 'acme');
   const beta = await tenantWithAdmin(tp, 'beta');
   const as = (who: { token: string; alias: string }) =>

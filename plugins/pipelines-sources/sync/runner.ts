@@ -1,0 +1,103 @@
+// The pg-boss job of a sync run. Each attempt syncs the run's streams that
+// have not succeeded yet (a stream commits with its rows, so an attempt after
+// a crash or a failure redoes only what did not commit). While attempts
+// remain, a failed stream makes the attempt fail and pg-boss retries it; the
+// last attempt settles the run: succeeded, partial (some streams failed) or
+// failed.
+import type { SourcesContext } from '../context.ts';
+import type { SourceService } from '../service-sources.ts';
+import { logsStore, runStreamsStore, runsStore } from '../store/runs.ts';
+import { sourcesStore } from '../store/sources.ts';
+import { streamsStore } from '../store/streams.ts';
+import type { RunStatus } from '../tables.ts';
+import { messageOf, sourceAccess, type SourceAccess } from './pattern-context.ts';
+import { syncStream } from './stream-sync.ts';
+
+export const SYNC_TASK = 'pipelines.sync';
+
+export interface SyncJob {
+  tenant_id: string;
+  run_id: string;
+}
+
+const TERMINAL: RunStatus[] = ['succeeded', 'partial', 'failed'];
+
+export function createSyncRunner(context: SourcesContext, sources: SourceService) {
+  const { core } = context;
+
+  /** Starts the attempt: the run is running, its streams planned, the source's access opened; undefined when nothing is left to do. */
+  async function begin(job: SyncJob, attempt: number, signal: AbortSignal) {
+    return core.withTenant(job.tenant_id, async (trx) => {
+      const run = await runsStore.lock(trx, job.run_id);
+      if (!run || TERMINAL.includes(run.status)) return undefined;
+      const source = (await sourcesStore.find(trx, run.source_id))!;
+      await runsStore.start(trx, run.id, attempt);
+      const streams = (await streamsStore.list(trx, source.id))
+        .filter((stream) => stream.enabled && (run.requested_streams === null || run.requested_streams.includes(stream.name)));
+      await runStreamsStore.plan(trx, streams.map((stream) => ({
+        tenant_id: job.tenant_id, run_id: run.id, stream_id: stream.id, stream_name: stream.name, namespace: stream.namespace,
+        destination: stream.destination, sync_mode: stream.sync_mode, write_mode: stream.write_mode, cursor_before: stream.state.cursor ?? null,
+      })));
+      const done = new Set((await runStreamsStore.list(trx, run.id)).filter((r) => r.status === 'succeeded').map((r) => r.stream_id));
+      const todo = streams.filter((stream) => !done.has(stream.id));
+      await logsStore.add(trx, job.tenant_id, run.id, 'info', `attempt ${attempt}: ${todo.length} stream(s) to sync, ${done.size} already committed`);
+      let access: SourceAccess | undefined;
+      let problem: string | undefined;
+      try {
+        access = sourceAccess(context, job.tenant_id, source, await sources.storedCredentials(trx, job.tenant_id, source), signal);
+      } catch (err) {
+        problem = messageOf(err);
+      }
+      return { source, todo, access, problem };
+    });
+  }
+
+  async function settle(job: SyncJob, attempt: number, lastAttempt: boolean, problem: string | undefined): Promise<boolean> {
+    return core.withTenant(job.tenant_id, async (trx) => {
+      const planned = await runStreamsStore.list(trx, job.run_id);
+      const failed = planned.filter((r) => r.status !== 'succeeded');
+      const succeeded = planned.length - failed.length;
+      if ((failed.length > 0 || problem) && !lastAttempt) {
+        await logsStore.add(trx, job.tenant_id, job.run_id, 'warn', `attempt ${attempt} failed; it will be retried`);
+        await runsStore.finish(trx, job.run_id, 'queued', problem ?? `${failed.length} stream(s) failed`);
+        return true;
+      }
+      const status: RunStatus = problem || (failed.length > 0 && succeeded === 0) ? 'failed' : failed.length > 0 ? 'partial' : 'succeeded';
+      const error = problem ?? (failed.length ? `${failed.length} stream(s) failed: ${failed.map((r) => r.stream_name).join(', ')}` : null);
+      await runsStore.finish(trx, job.run_id, status, error);
+      if (planned.length === 0) await logsStore.add(trx, job.tenant_id, job.run_id, 'warn', 'the source has no enabled stream to sync');
+      await logsStore.add(trx, job.tenant_id, job.run_id, status === 'succeeded' ? 'info' : 'error', `run ${status}`);
+      if (succeeded > 0) {
+        const run = (await runsStore.find(trx, job.run_id))!;
+        await sourcesStore.markActive(trx, run.source_id);
+      }
+      return false;
+    });
+  }
+
+  return async function runSync(job: SyncJob, attempt: number, signal: AbortSignal): Promise<void> {
+    const lastAttempt = attempt >= context.options.syncRetryLimit + 1;
+    const started = await begin(job, attempt, signal);
+    if (!started) return;
+    const { source, todo, access } = started;
+    let problem = started.problem;
+    if (access) {
+      for (const stream of todo) {
+        try {
+          await syncStream(context, job.tenant_id, job.run_id, source, stream, access);
+        } catch (err) {
+          const message = messageOf(err, access.redact);
+          await core.withTenant(job.tenant_id, async (trx) => {
+            await runStreamsStore.failed(trx, job.run_id, stream.id, message);
+            await logsStore.add(trx, job.tenant_id, job.run_id, 'error', `stream ${stream.name} failed: ${message}`);
+          });
+        }
+        if (signal.aborted) {
+          problem = 'the run was interrupted (shutdown or expiry)';
+          break;
+        }
+      }
+    }
+    if (await settle(job, attempt, lastAttempt, problem)) throw new Error(`sync run ${job.run_id}: attempt ${attempt} failed`);
+  };
+}
