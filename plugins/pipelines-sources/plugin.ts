@@ -2,14 +2,17 @@
 // credentials (vault or legacy_inline), discovery and syncs that land streams
 // in the lakehouse. Registration only.
 import type { Server } from '@hapi/hapi';
-import { coreOf, definePlugin } from 'agent-platform/sdk';
+import { addReadinessCheck, coreOf, definePlugin } from 'agent-platform/sdk';
 import type { PipelineSourcesApi } from './api.ts';
 import { createContext } from './context.ts';
 import { optionsSchema, type SourcesOptions } from './options.ts';
+import { credentialRoutes } from './routes-credentials.ts';
 import { patternRoutes } from './routes-patterns.ts';
+import { credentialPolicyCheck } from './readiness.ts';
 import { sourceRoutes } from './routes-sources.ts';
 import { runRoutes } from './routes-runs.ts';
 import { streamRoutes } from './routes-streams.ts';
+import { createCredentialService } from './service-credentials.ts';
 import { createRunService } from './service-runs.ts';
 import { createSourceService } from './service-sources.ts';
 import { createStreamService } from './service-streams.ts';
@@ -43,6 +46,8 @@ export const plugin = definePlugin<SourcesOptions>({
     });
     core.jobs.defineLongTask(DISCOVER_TASK, (data: DiscoverJob, job) => runDiscovery(data, job.signal), { retryLimit: 0, expireInSeconds: 600 });
     server.route([...patternRoutes(context.patterns), ...sourceRoutes(sources), ...streamRoutes(streams), ...runRoutes(runs)]);
+    server.route(credentialRoutes(createCredentialService(context, sources)));
+    addReadinessCheck(server, 'source_credentials', credentialPolicyCheck(core));
     const api: PipelineSourcesApi = { registerPattern: (pattern) => context.patterns.register(pattern) };
     server.expose('api', api);
   },

@@ -39,8 +39,10 @@ export function createSourceService(context: SourcesContext) {
 
   /** The credential values the source has now (opened), whatever the mode. */
   async function storedCredentials(trx: TenantTransaction, tenantId: string, row: SourceRow): Promise<Record<string, string>> {
-    if (!vaultMode) return inline.open(tenantId, row.id, row.source_config);
-    return row.credential_ref ? vault.open(trx, tenantId, row.credential_ref) : {};
+    const inlineValues = inline.open(tenantId, row.id, row.source_config);
+    if (!vaultMode) return inlineValues;
+    // Values left inline from legacy_inline mode serve until migrated; the vault's win.
+    return { ...inlineValues, ...(row.credential_ref ? await vault.open(trx, tenantId, row.credential_ref) : {}) };
   }
 
   async function view(trx: TenantTransaction, row: SourceRow) {
@@ -56,7 +58,7 @@ export function createSourceService(context: SourcesContext) {
       credential_ref: vaultMode ? row.credential_ref : null,
       credential_name: credential?.name ?? null,
       credential_fields: pattern?.credentialFields ?? [],
-      credential_fields_set: vaultMode ? (credential?.field_names ?? []) : sealedFields,
+      credential_fields_set: [...new Set([...sealedFields, ...(credential?.field_names ?? [])])].sort(),
       state: row.state,
       created_by: row.created_by,
       created_at: row.created_at,

@@ -31,9 +31,10 @@ export function createVault(secrets: SecretBox) {
       return JSON.parse(secrets.open(row.sealed, aad(tenantId, ref, row.version))) as Record<string, string>;
     },
 
-    /** A tenant-owned, active credential of the pattern `kind` (what a source may reference). */
+    /** A tenant-owned, active credential of the pattern `kind` (what a source may reference), locked until the transaction ends. */
     async usable(trx: TenantTransaction, ref: string, kind: string): Promise<void> {
-      const row = await credentialsStore.sealed(trx, ref);
+      // Locked: a revoke waits for this attach (and then sees the reference), or this sees the revoke.
+      const row = await credentialsStore.lock(trx, ref);
       if (!row) throw badRequest(`No credential "${ref}" in this tenant`, 'CREDENTIAL_NOT_FOUND');
       if (row.status !== 'active') throw badRequest(`The credential "${ref}" is revoked`, 'CREDENTIAL_REVOKED');
       if (row.kind !== kind) throw badRequest(`The credential "${ref}" holds ${row.kind} fields, not ${kind}`, 'CREDENTIAL_KIND_MISMATCH');
