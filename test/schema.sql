@@ -786,6 +786,25 @@ ALTER TABLE public.pipeline_run_logs ALTER COLUMN id ADD GENERATED ALWAYS AS IDE
     CACHE 1
 );
 
+CREATE TABLE public.pipeline_source_schedules (
+    tenant_id text NOT NULL,
+    source_id uuid NOT NULL,
+    cron text NOT NULL,
+    timezone text DEFAULT 'UTC'::text NOT NULL,
+    missed_run_policy text DEFAULT 'skip'::text NOT NULL,
+    paused boolean DEFAULT false NOT NULL,
+    next_run_at timestamp with time zone,
+    last_run_at timestamp with time zone,
+    last_outcome text,
+    last_sync_run_id uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT pipeline_source_schedules_cron_check CHECK ((char_length(cron) <= 200)),
+    CONSTRAINT pipeline_source_schedules_missed_run_policy_check CHECK ((missed_run_policy = ANY (ARRAY['skip'::text, 'catch_up_once'::text])))
+);
+
+ALTER TABLE ONLY public.pipeline_source_schedules FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.pipeline_sources (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     tenant_id text NOT NULL,
@@ -1238,6 +1257,9 @@ ALTER TABLE ONLY public.pipeline_discoveries
 ALTER TABLE ONLY public.pipeline_run_logs
     ADD CONSTRAINT pipeline_run_logs_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.pipeline_source_schedules
+    ADD CONSTRAINT pipeline_source_schedules_pkey PRIMARY KEY (source_id);
+
 ALTER TABLE ONLY public.pipeline_sources
     ADD CONSTRAINT pipeline_sources_pkey PRIMARY KEY (id);
 
@@ -1383,6 +1405,8 @@ CREATE INDEX lake_datasets_tenant ON public.lake_datasets USING btree (tenant_id
 CREATE INDEX lake_snapshots_dataset ON public.lake_snapshots USING btree (dataset_ref, snapshot_id DESC);
 
 CREATE INDEX pipeline_run_logs_run ON public.pipeline_run_logs USING btree (run_id, id);
+
+CREATE INDEX pipeline_source_schedules_tenant ON public.pipeline_source_schedules USING btree (tenant_id);
 
 CREATE INDEX pipeline_sources_credential ON public.pipeline_sources USING btree (tenant_id, credential_ref) WHERE (credential_ref IS NOT NULL);
 
@@ -1591,6 +1615,12 @@ ALTER TABLE ONLY public.pipeline_run_logs
 ALTER TABLE ONLY public.pipeline_run_logs
     ADD CONSTRAINT pipeline_run_logs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.pipeline_source_schedules
+    ADD CONSTRAINT pipeline_source_schedules_source_id_fkey FOREIGN KEY (source_id) REFERENCES public.pipeline_sources(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_source_schedules
+    ADD CONSTRAINT pipeline_source_schedules_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.pipeline_sources
     ADD CONSTRAINT pipeline_sources_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
@@ -1723,6 +1753,8 @@ ALTER TABLE public.pipeline_discoveries ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_run_logs ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.pipeline_source_schedules ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.pipeline_sources ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_streams ENABLE ROW LEVEL SECURITY;
@@ -1806,6 +1838,8 @@ CREATE POLICY tenant_isolation ON public.pipeline_credentials USING ((tenant_id 
 CREATE POLICY tenant_isolation ON public.pipeline_discoveries USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.pipeline_run_logs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipeline_source_schedules USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.pipeline_sources USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 

@@ -10,6 +10,8 @@ export const optionsSchema = Joi.object({
   syncRetryLimit: Joi.number().integer().min(0).max(20).default(2),
   /** PIPELINES_SYNC_TIMEOUT_SECONDS: an attempt running longer is failed (and retried). */
   syncTimeoutSeconds: Joi.number().integer().min(30).max(86_400).default(6 * 3600),
+  /** PIPELINES_SCHEDULE_GRACE_SECONDS: a schedule's timer later than this after its occurrence is late (missed-run policy applies). */
+  scheduleGraceSeconds: Joi.number().integer().min(1).max(86_400).default(60),
 });
 
 export interface SourcesOptions {
@@ -17,4 +19,5 @@ export interface SourcesOptions {
   allowPrivateNetworks: boolean;
   syncRetryLimit: number;
   syncTimeoutSeconds: number;
+  scheduleGraceSeconds: number;
 }

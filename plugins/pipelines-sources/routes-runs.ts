@@ -40,7 +40,7 @@ export function runRoutes(runs: RunService): ServerRoute[] {
       },
       handler: async (request, h) => {
         const body = (request.payload ?? {}) as { streams?: string[] };
-        return h.response(await runs.start(tenantOf(request), p(request.params).source_id, { streams: body.streams, createdBy: principalOf(request).sub })).code(202);
+        return h.response(await runs.start(tenantOf(request), p(request.params).source_id, { streams: body.streams, trigger: 'manual', createdBy: principalOf(request).sub })).code(202);
       },
     },
     {

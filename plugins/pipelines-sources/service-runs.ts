@@ -1,15 +1,13 @@
 // Syncs and discoveries as the API sees them: starting one (a row and its
 // pg-boss job in one transaction), and reading runs, their streams, logs,
 // statistics and the snapshot refs they made.
-import { conflict, notFound, type TenantTransaction } from 'agent-platform/sdk';
+import { notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { SourcesContext } from './context.ts';
 import type { SourceService } from './service-sources.ts';
 import { discoveriesStore, logsStore, runStreamsStore, runsStore, type RunRow, type RunStreamRow } from './store/runs.ts';
 import { DISCOVER_TASK } from './sync/discovery.ts';
-import { SYNC_TASK } from './sync/runner.ts';
+import { isLive, startRun, type StartRun } from './sync/start.ts';
 import type { RunStatus } from './tables.ts';
-
-const isLive = (status: RunStatus) => status === 'queued' || status === 'running';
 
 export function viewRun(run: RunRow) {
   return { ...run, sync_run_id: run.id, is_terminal: !isLive(run.status) };
@@ -32,18 +30,10 @@ export function createRunService(context: SourcesContext, sources: SourceService
     findRun,
 
     /** Queues a run of the source (its enabled streams, or those named): 409 while one is queued or running. */
-    start: (tenantId: string, sourceId: string, input: { streams?: string[]; trigger?: 'manual' | 'schedule'; createdBy: string | null }) =>
-      core.withTenant(tenantId, async (trx) => {
-        await sources.find(trx, sourceId, true);
-        const live = await runsStore.latest(trx, sourceId);
-        if (live && isLive(live.status)) throw conflict(`A sync of this source is already ${live.status} (run ${live.id})`, 'SYNC_IN_PROGRESS');
-        const run = await runsStore.insert(trx, {
-          tenant_id: tenantId, source_id: sourceId, trigger: input.trigger ?? 'manual', requested_streams: input.streams ?? null, created_by: input.createdBy,
-        });
-        const workflowId = await core.jobs.enqueueLong(SYNC_TASK, { tenant_id: tenantId, run_id: run.id }, { trx, group: tenantId });
-        await runsStore.setWorkflow(trx, run.id, workflowId!);
-        return viewRun({ ...run, workflow_id: workflowId });
-      }),
+    start: (tenantId: string, sourceId: string, input: StartRun) => core.withTenant(tenantId, async (trx) => {
+      await sources.find(trx, sourceId, true);
+      return viewRun(await startRun(context, trx, tenantId, sourceId, input));
+    }),
 
     status: (tenantId: string, sourceId: string) => core.withTenant(tenantId, async (trx) => {
       const source = await sources.find(trx, sourceId);
