@@ -5,6 +5,7 @@ import type { Server } from '@hapi/hapi';
 import { addReadinessCheck, coreOf, definePlugin } from 'agent-platform/sdk';
 import type { PipelineSourcesApi } from './api.ts';
 import { createContext } from './context.ts';
+import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type SourcesOptions } from './options.ts';
 import { credentialRoutes } from './routes-credentials.ts';
 import { patternRoutes } from './routes-patterns.ts';
@@ -53,6 +54,7 @@ export const plugin = definePlugin<SourcesOptions>({
     server.route(credentialRoutes(createCredentialService(context, sources)));
     core.jobs.defineTask(SCHEDULE_TASK, (payload: ScheduleTimer) => fireSchedule(context, payload));
     server.route(scheduleRoutes(createScheduleService(context, sources, runs)));
+    core.graphql.extend({ typeDefs, resolvers: resolvers(sources, streams, runs) });
     addReadinessCheck(server, 'source_credentials', credentialPolicyCheck(core));
     const api: PipelineSourcesApi = { registerPattern: (pattern) => context.patterns.register(pattern) };
     server.expose('api', api);

@@ -35,6 +35,17 @@ export function createRunService(context: SourcesContext, sources: SourceService
       return viewRun(await startRun(context, trx, tenantId, sourceId, input));
     }),
 
+    /** Runs newest first after a (created_at, id) cursor, of one source or all (GraphQL). */
+    page: (tenantId: string, sourceId: string | undefined, after: { createdAt: string; id: string } | undefined, limit: number) =>
+      core.withTenant(tenantId, async (trx) => (await runsStore.page(trx, sourceId, after, limit)).map(viewRun)),
+
+    get: (tenantId: string, runId: string) => core.withTenant(tenantId, async (trx) => {
+      const run = await runsStore.find(trx, runId);
+      return run ? { ...viewRun(run), streams: (await runStreamsStore.list(trx, run.id)).map(viewRunStream) } : null;
+    }),
+
+    streamsOf: (tenantId: string, runId: string) => core.withTenant(tenantId, async (trx) => (await runStreamsStore.list(trx, runId)).map(viewRunStream)),
+
     status: (tenantId: string, sourceId: string) => core.withTenant(tenantId, async (trx) => {
       const source = await sources.find(trx, sourceId);
       const run = await runsStore.latest(trx, sourceId);

@@ -119,6 +119,12 @@ export function createSourceService(context: SourcesContext) {
       return { items: await Promise.all(rows.map((row) => view(trx, row))), total: await sourcesStore.count(trx), ...page };
     }),
 
+    /** A page of sources for GraphQL (offset cursors: sources are few). */
+    page: (tenantId: string, offset: number, limit: number) => core.withTenant(tenantId, async (trx) => {
+      const rows = await sourcesStore.list(trx, { limit, offset });
+      return Promise.all(rows.map(async (row, index) => ({ ...(await view(trx, row)), offset: offset + index + 1 })));
+    }),
+
     async update(tenantId: string, id: string, input: SourceInput) {
       checkCredentialInput(input);
       return core.withTenant(tenantId, async (trx) => {

@@ -37,6 +37,12 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string }> = 
   'Query.citations': { access: 'member_or_api_key', rest: 'GET /api/citations', query: '{ citations { edges { node { id quotedText } } } }' },
   'Query.citation': { access: 'member_or_api_key', rest: 'GET /api/citations/{id}', query: `{ citation(id: "${NO_ID}") { id } }` },
   'Query.citationStats': { access: 'member_or_api_key', rest: 'GET /api/citations/stats', query: '{ citationStats { total } }' },
+  'Query.datasets': { access: 'member', rest: 'GET /api/v1/datasets', query: '{ datasets { edges { node { id snapshots { edges { node { snapshotId } } } } } } }' },
+  'Query.dataset': { access: 'member', rest: 'GET /api/v1/datasets/{id}', query: '{ dataset(id: "raw.ga.nothing") { id } }' },
+  'Query.sources': { access: 'member', rest: 'GET /api/v1/sources', query: '{ sources { edges { node { id sourceConfig streams { name } runs { edges { node { id } } } } } } }' },
+  'Query.source': { access: 'member', rest: 'GET /api/v1/sources/{id}', query: `{ source(id: "${NO_ID}") { id } }` },
+  'Query.runs': { access: 'member', rest: 'GET /api/v1/sources/{id}/sync-history', query: '{ runs { edges { node { id status streams { snapshotId } } } } }' },
+  'Query.run': { access: 'member', rest: 'GET /api/v1/sources/sync-runs/{id}/streams', query: `{ run(id: "${NO_ID}") { id } }` },
   'Subscription.citationVerified': { access: 'member_or_api_key', rest: 'GET /api/citations (live)', query: 'subscription { citationVerified(tenant: "ga") { id } }' },
 };
 
