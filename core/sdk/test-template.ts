@@ -4,8 +4,9 @@
 // (CREATE DATABASE ... TEMPLATE copies it in milliseconds). Its name carries a
 // hash of every migration file, so an edited or added migration makes a new
 // one. A partner plugin's migrations are not in it: the boot applies them.
-// tap runs test files in parallel processes: each builds under a unique name
-// and renames it into place; a process that loses the race drops its own.
+// tap runs test files in parallel processes: one builds (under an advisory
+// lock) under a unique name and renames it into place; the others wait for
+// the lock and find it. Should two still race, the loser drops its own.
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -47,11 +48,28 @@ async function build(clusterUrl: string, admin: pg.Client, name: string): Promis
     } finally {
       await pool.end();
     }
-    await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+    await renameWhenIdle(admin, building, name);
   } catch (err) {
     await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
     // Another process renamed its template into place first: use that one.
-    if ((err as { code?: string }).code !== '42P04') throw err;
+    if (!['42P04', '23505'].includes((err as { code?: string }).code ?? '')) throw err;
+  }
+}
+
+/**
+ * A backend whose client has ended may still be exiting when the rename
+ * comes (55006: the database is being accessed): wait for it, never kill it
+ * (a forced drop would break the ended pool's late error handling).
+ */
+async function renameWhenIdle(admin: pg.Client, from: string, to: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await admin.query(`ALTER DATABASE ${from} RENAME TO ${to}`);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '55006' || attempt === 100) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 }
 
@@ -64,6 +82,8 @@ export function migratedTemplate(clusterUrl: string): Promise<string> {
     const admin = new pg.Client({ connectionString: clusterUrl });
     await admin.connect();
     try {
+      // One process builds while the others wait, then find it (the lock ends with the session).
+      await admin.query(`SELECT pg_advisory_lock(hashtext('platform-test-template'))`);
       const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
       if (found.rows.length === 0) await build(clusterUrl, admin, name);
     } finally {
