@@ -2,7 +2,7 @@
 // credentials (vault or legacy_inline), discovery and syncs that land streams
 // in the lakehouse. Registration only.
 import type { Server } from '@hapi/hapi';
-import { addReadinessCheck, coreOf, definePlugin } from 'agent-platform/sdk';
+import { addReadinessCheck, coreOf, definePlugin, metricsRegistryOf } from 'agent-platform/sdk';
 import type { PipelineSourcesApi } from './api.ts';
 import { createContext } from './context.ts';
 import { resolvers, typeDefs } from './graphql.ts';
@@ -22,6 +22,7 @@ import { createScheduleService } from './service-schedules.ts';
 import { createSourceService } from './service-sources.ts';
 import { createStreamService } from './service-streams.ts';
 import { createDiscoveryRunner, DISCOVER_TASK, type DiscoverJob } from './sync/discovery.ts';
+import { createSyncMetrics } from './sync/metrics.ts';
 import { createSyncRunner, SYNC_TASK, type SyncJob } from './sync/runner.ts';
 import './tables.ts';
 
@@ -43,7 +44,7 @@ export const plugin = definePlugin<SourcesOptions>({
     const sources = createSourceService(context);
     const streams = createStreamService(context, sources);
     const runs = createRunService(context, sources);
-    const runSync = createSyncRunner(context, sources);
+    const runSync = createSyncRunner(context, sources, createSyncMetrics(metricsRegistryOf(server)));
     const runDiscovery = createDiscoveryRunner(context, sources, streams);
     // A killed worker's sync is retried once its heartbeat stops (core jobs: heartbeatSeconds).
     core.jobs.defineLongTask(SYNC_TASK, (data: SyncJob, job) => runSync(data, job.attempt, job.signal), {

@@ -10,6 +10,7 @@ import { logsStore, runStreamsStore, runsStore } from '../store/runs.ts';
 import { sourcesStore } from '../store/sources.ts';
 import { streamsStore } from '../store/streams.ts';
 import type { RunStatus } from '../tables.ts';
+import type { SyncMetrics, SyncPhase } from './metrics.ts';
 import { messageOf, sourceAccess, type SourceAccess } from './pattern-context.ts';
 import { syncStream } from './stream-sync.ts';
 
@@ -22,7 +23,7 @@ export interface SyncJob {
 
 const TERMINAL: RunStatus[] = ['succeeded', 'partial', 'failed'];
 
-export function createSyncRunner(context: SourcesContext, sources: SourceService) {
+export function createSyncRunner(context: SourcesContext, sources: SourceService, metrics: SyncMetrics) {
   const { core } = context;
 
   /** Starts the attempt: the run is running, its streams planned, the source's access opened; undefined when nothing is left to do. */
@@ -48,7 +49,7 @@ export function createSyncRunner(context: SourcesContext, sources: SourceService
       } catch (err) {
         problem = messageOf(err);
       }
-      return { source, todo, access, problem };
+      return { source, todo, access, problem, window: run.trigger, queuedSeconds: attempt === 1 ? (Date.now() - run.created_at.getTime()) / 1000 : undefined };
     });
   }
 
@@ -77,11 +78,17 @@ export function createSyncRunner(context: SourcesContext, sources: SourceService
 
   return async function runSync(job: SyncJob, attempt: number, signal: AbortSignal): Promise<void> {
     const lastAttempt = attempt >= context.options.syncRetryLimit + 1;
+    const attemptStart = performance.now();
     const started = await begin(job, attempt, signal);
     if (!started) return;
     const { source, todo, access } = started;
+    // Phases measured in this attempt; one that did not happen stays absent (sync/metrics.ts).
+    const measured: Partial<Record<SyncPhase, number>> = {};
+    if (started.queuedSeconds !== undefined) measured.queue_to_attempt_start = Math.max(0, started.queuedSeconds);
     let problem = started.problem;
     if (access) {
+      const ready = performance.now();
+      measured.attempt_start_to_source_ready = (ready - attemptStart) / 1000;
       for (const stream of todo) {
         try {
           await syncStream(context, job.tenant_id, job.run_id, source, stream, access);
@@ -97,7 +104,12 @@ export function createSyncRunner(context: SourcesContext, sources: SourceService
           break;
         }
       }
+      measured.source_ready_to_streams_done = (performance.now() - ready) / 1000;
     }
-    if (await settle(job, attempt, lastAttempt, problem)) throw new Error(`sync run ${job.run_id}: attempt ${attempt} failed`);
+    const settling = performance.now();
+    const retry = await settle(job, attempt, lastAttempt, problem);
+    if (access && !signal.aborted) measured.streams_done_to_settled = (performance.now() - settling) / 1000;
+    metrics.report({ window: started.window, jobName: SYNC_TASK }, measured, !retry);
+    if (retry) throw new Error(`sync run ${job.run_id}: attempt ${attempt} failed`);
   };
 }

@@ -10,6 +10,7 @@ import { sourcesPlatform, userToken } from './helpers.ts';
 
 async function rawClient(t: Parameters<typeof sourcesPlatform>[0], url: string) {
   const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {});
   await client.connect();
   t.teardown(() => client.end());
   return client;

@@ -80,3 +80,23 @@ t.test('one run of a source at a time; editors start syncs and discoveries, memb
   t.equal((await asAcme('GET', `/api/v1/sources/${sourceId}/runs/00000000-0000-4000-8000-000000000000/logs`)).status, 404);
   t.equal((await asAcme('GET', '/api/v1/sources/sync-runs/not-a-uuid/streams')).status, 400);
 });
+
+t.test('a run whose credentials cannot be opened fails whole and counts as a bootstrap capture failure', async (t) => {
+  const { tp, asAcme } = await sourcesPlatform(t, { PIPELINES_SYNC_RETRY_LIMIT: '0' }, { workers: true });
+  const sourceId = (await asAcme('POST', '/api/v1/sources', { name: 'shop', pattern_id: 'postgres', source_config: { host: '127.0.0.1', database: 'x', user: 'y' }, credential_values: { password: SECRET }, credential_name: 'c' })).body.id;
+  await asAcme('POST', `/api/v1/sources/${sourceId}/streams`, { name: 'orders', schema: { type: 'object', properties: { id: { type: 'integer' } } } });
+  // A sealed value moved to another version no longer opens (the additional data binds the version).
+  await tp.platform.core.pool.query(`UPDATE pipeline_credentials SET version = version + 1`);
+  await asAcme('POST', `/api/v1/sources/${sourceId}/sync`);
+  const run = await until(async () => {
+    const status = (await asAcme('GET', `/api/v1/sources/${sourceId}/sync/status`)).body;
+    return status.run?.is_terminal ? status.run : undefined;
+  }, 'the run to settle', 60_000);
+  t.equal(run.status, 'failed');
+  t.ok(run.error);
+  t.notOk(run.error.includes(SECRET));
+  const metrics = (await tp.request({ url: '/api/v1/metrics' })).body as string;
+  t.match(metrics, /service_orchestration_window_worker_bootstrap_timing_capture_failures\{window="manual",job_name="pipelines.sync"\} 1/);
+  t.match(metrics, /phase_seconds_count\{window="manual",job_name="pipelines.sync",phase="queue_to_attempt_start"\} 1/);
+  t.notMatch(metrics, /phase="attempt_start_to_source_ready"/, 'a phase that did not complete is missing, not zero');
+});

@@ -119,6 +119,14 @@ t.test('discover, then full refresh and incremental syncs land the source in the
   t.match(download.headers['content-disposition'], /attachment/);
   t.match(download.payload, /INFO stream orders: read 4 row\(s\)/);
 
+  const metrics = (await tp.request({ url: '/api/v1/metrics' })).body as string;
+  for (const phase of ['queue_to_attempt_start', 'attempt_start_to_source_ready', 'source_ready_to_streams_done', 'streams_done_to_settled']) {
+    t.match(metrics, new RegExp(`service_orchestration_window_phase_seconds_count\\{window="manual",job_name="pipelines.sync",phase="${phase}"\\} 4`), `${phase}: one observation per run`);
+    t.match(metrics, new RegExp(`service_orchestration_window_phase_seconds_max\\{window="manual",job_name="pipelines.sync",phase="${phase}"\\} `));
+  }
+  t.notMatch(metrics, /phase="worker_entrypoint_to_python_startup_hook"/, 'phases our runner does not have are absent, not zero');
+  t.notMatch(metrics, /service_orchestration_window_worker_bootstrap_timing_capture_failures\{/, 'every run had a complete report');
+
   t.equal((await asBeta('GET', `/api/v1/sources/sync-runs/${first.id}/streams`)).status, 404, 'runs are the tenant\'s own');
   t.equal((await asBeta('GET', `/api/v1/sources/sync-runs/${sync.body.workflow_id}/details`)).status, 404);
   t.notOk(tp.logs.some((line) => line.includes(SECRET)), 'no log line carries the credential value');
