@@ -36,6 +36,8 @@ export interface StreamRead {
   columns: { name: string; type: LakeType }[];
   syncMode: 'full_refresh' | 'incremental';
   cursorField: string | null;
+  /** The stream's primary key (a reader that knows the upstream enforces it says so: uniqueKeys). */
+  primaryKey: string[];
   /** The committed cursor of the last sync (incremental), as text. */
   cursor: string | null;
   /** Read rows whose cursor equals the last one again (append_dedup drops the repeats): no row sharing the cursor's value is ever lost. */

@@ -22,7 +22,7 @@ export async function syncStream(context: SourcesContext, tenantId: string, runI
   const incremental = stream.sync_mode === 'incremental';
   const cursor = incremental ? (stream.state.cursor ?? null) : null;
   const reader = await pattern.read(access.context, {
-    name: stream.name, namespace: stream.namespace, columns, syncMode: stream.sync_mode, cursorField: stream.cursor_field, cursor,
+    name: stream.name, namespace: stream.namespace, columns, syncMode: stream.sync_mode, cursorField: stream.cursor_field, primaryKey: stream.primary_key, cursor,
     inclusiveCursor: stream.write_mode === 'append_dedup',
   });
   try {
