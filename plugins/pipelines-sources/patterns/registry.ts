@@ -5,6 +5,7 @@
 import { createAjv, notFound } from 'agent-platform/sdk';
 import type { ValidateFunction } from 'ajv';
 import { credentialFieldsOf } from '../credentials/fields.ts';
+import { httpJsonPattern } from './http-json.ts';
 import { postgresPattern } from './postgres.ts';
 import type { SourcePattern } from './types.ts';
 
@@ -36,6 +37,7 @@ export function createPatternRegistry() {
   }
 
   add(postgresPattern, true);
+  add(httpJsonPattern, true);
 
   return {
     register: (pattern: SourcePattern) => add(pattern, false),
