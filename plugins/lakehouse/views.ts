@@ -57,7 +57,7 @@ export function snapshotView(row: SnapshotRow) {
   };
 }
 
-/** Preview values as JSON: bigint within 2^53 as numbers, beyond as decimal strings; numeric as strings. */
+/** Preview values as JSON: bigint within 2^53 as numbers, beyond as decimal strings; numeric and date as strings. */
 export function previewRow(row: Record<string, unknown>, columns: LakeColumn[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const column of columns) {

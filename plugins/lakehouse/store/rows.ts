@@ -114,8 +114,9 @@ export const rowsStore = {
   /** SELECT of the rows as of a snapshot, each property under its own name. */
   selectAt(target: RowsTarget, snapshot: string, textTypes = false): string {
     const columns = target.columns.map((column) => {
-      // bigint and numeric leave as text so that no digit is lost on the way to JSON.
-      const value = textTypes && (column.type === 'bigint' || column.type === 'numeric') ? `${quoteIdent(column.column)}::text` : quoteIdent(column.column);
+      // bigint and numeric leave as text so that no digit is lost on the way to JSON; a date as
+      // text so that it stays a calendar day (not a midnight instant in the process's zone).
+      const value = textTypes && ['bigint', 'numeric', 'date'].includes(column.type) ? `${quoteIdent(column.column)}::text` : quoteIdent(column.column);
       return `${value} AS ${quoteIdent(column.name)}`;
     });
     return `SELECT ${columns.length ? columns.join(', ') : '1 AS "?column?"'} FROM ${target.relation} WHERE ${rowsStore.visibleAt(snapshot)}`;

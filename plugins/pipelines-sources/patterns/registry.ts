@@ -5,6 +5,7 @@
 import { createAjv, notFound } from 'agent-platform/sdk';
 import type { ValidateFunction } from 'ajv';
 import { credentialFieldsOf } from '../credentials/fields.ts';
+import { csvPattern } from './csv.ts';
 import { httpJsonPattern } from './http-json.ts';
 import { postgresPattern } from './postgres.ts';
 import type { SourcePattern } from './types.ts';
@@ -38,6 +39,7 @@ export function createPatternRegistry() {
 
   add(postgresPattern, true);
   add(httpJsonPattern, true);
+  add(csvPattern, true);
 
   return {
     register: (pattern: SourcePattern) => add(pattern, false),
