@@ -2,6 +2,7 @@
 // pattern registry, the credential modes and the lakehouse's api (read when
 // used: the lakehouse registers first).
 import type { CoreServices } from 'agent-platform/sdk';
+import type { EventsApi } from '../events/api.ts';
 import type { LakehouseApi } from '../lakehouse/api.ts';
 import { createInline, type Inline } from './credentials/inline.ts';
 import { createVault, type Vault } from './credentials/vault.ts';
@@ -17,6 +18,6 @@ export interface SourcesContext {
   lake(): LakehouseApi;
 }
 
-export function createContext(core: CoreServices, options: SourcesOptions, lake: () => LakehouseApi): SourcesContext {
-  return { core, options, patterns: createPatternRegistry(), vault: createVault(core.secrets), inline: createInline(core.secrets), lake };
+export function createContext(core: CoreServices, options: SourcesOptions, lake: () => LakehouseApi, events: () => EventsApi | undefined): SourcesContext {
+  return { core, options, patterns: createPatternRegistry(events), vault: createVault(core.secrets), inline: createInline(core.secrets), lake };
 }

@@ -40,7 +40,7 @@ export const plugin = definePlugin<SourcesOptions>({
   dependencies: ['tenancy', 'lakehouse'],
   register(server: Server, options) {
     const core = coreOf(server);
-    const context = createContext(core, options, () => server.plugins.lakehouse.api);
+    const context = createContext(core, options, () => server.plugins.lakehouse.api, () => server.plugins.events?.api);
     const sources = createSourceService(context);
     const streams = createStreamService(context, sources);
     const runs = createRunService(context, sources);

@@ -4,9 +4,11 @@
 // `credential: true` or `type: "password"`) are found once.
 import { createAjv, notFound } from 'agent-platform/sdk';
 import type { ValidateFunction } from 'ajv';
+import type { EventsApi } from '../../events/api.ts';
 import { credentialFieldsOf } from '../credentials/fields.ts';
 import { csvPattern } from './csv.ts';
 import { httpJsonPattern } from './http-json.ts';
+import { platformEventsPattern } from './platform-events.ts';
 import { postgresPattern } from './postgres.ts';
 import type { SourcePattern } from './types.ts';
 
@@ -26,7 +28,8 @@ export interface RegisteredPattern {
   builtIn: boolean;
 }
 
-export function createPatternRegistry() {
+/** `events`: the events plugin's api, when the deployment has it (read when used). */
+export function createPatternRegistry(events: () => EventsApi | undefined) {
   const ajv = createAjv({ useDefaults: true });
   const patterns = new Map<string, RegisteredPattern>();
 
@@ -40,6 +43,7 @@ export function createPatternRegistry() {
   add(postgresPattern, true);
   add(httpJsonPattern, true);
   add(csvPattern, true);
+  add(platformEventsPattern(events), true);
 
   return {
     register: (pattern: SourcePattern) => add(pattern, false),
