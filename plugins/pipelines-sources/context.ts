@@ -19,5 +19,5 @@ export interface SourcesContext {
 }
 
 export function createContext(core: CoreServices, options: SourcesOptions, lake: () => LakehouseApi, events: () => EventsApi | undefined): SourcesContext {
-  return { core, options, patterns: createPatternRegistry(events), vault: createVault(core.secrets), inline: createInline(core.secrets), lake };
+  return { core, options, patterns: createPatternRegistry(core, events), vault: createVault(core.secrets), inline: createInline(core.secrets), lake };
 }

@@ -2,13 +2,14 @@
 // plugins register through the api (registerPattern) while they register.
 // Each configuration schema is compiled once; its credential fields (declared
 // `credential: true` or `type: "password"`) are found once.
-import { createAjv, notFound } from 'agent-platform/sdk';
+import { createAjv, notFound, type CoreServices } from 'agent-platform/sdk';
 import type { ValidateFunction } from 'ajv';
 import type { EventsApi } from '../../events/api.ts';
 import { credentialFieldsOf } from '../credentials/fields.ts';
 import { csvPattern } from './csv.ts';
 import { httpJsonPattern } from './http-json.ts';
 import { platformEventsPattern } from './platform-events.ts';
+import { platformFunctionPattern } from './platform-function.ts';
 import { postgresPattern } from './postgres.ts';
 import type { SourcePattern } from './types.ts';
 
@@ -29,7 +30,7 @@ export interface RegisteredPattern {
 }
 
 /** `events`: the events plugin's api, when the deployment has it (read when used). */
-export function createPatternRegistry(events: () => EventsApi | undefined) {
+export function createPatternRegistry(core: CoreServices, events: () => EventsApi | undefined) {
   const ajv = createAjv({ useDefaults: true });
   const patterns = new Map<string, RegisteredPattern>();
 
@@ -44,6 +45,7 @@ export function createPatternRegistry(events: () => EventsApi | undefined) {
   add(httpJsonPattern, true);
   add(csvPattern, true);
   add(platformEventsPattern(events), true);
+  add(platformFunctionPattern(core), true);
 
   return {
     register: (pattern: SourcePattern) => add(pattern, false),
