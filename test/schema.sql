@@ -765,6 +765,21 @@ CREATE TABLE public.pipeline_discoveries (
 
 ALTER TABLE ONLY public.pipeline_discoveries FORCE ROW LEVEL SECURITY;
 
+CREATE TABLE public.pipeline_pattern_registrations (
+    id text NOT NULL,
+    base_pattern text NOT NULL,
+    name text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    defaults jsonb DEFAULT '{}'::jsonb NOT NULL,
+    managed_by text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT pipeline_pattern_registrations_description_check CHECK ((char_length(description) <= 2000)),
+    CONSTRAINT pipeline_pattern_registrations_id_check CHECK ((id ~ '^[a-z0-9_]{1,63}$'::text)),
+    CONSTRAINT pipeline_pattern_registrations_managed_by_check CHECK ((managed_by = ANY (ARRAY['register'::text, 'reconcile'::text]))),
+    CONSTRAINT pipeline_pattern_registrations_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200)))
+);
+
 CREATE TABLE public.pipeline_run_logs (
     id bigint NOT NULL,
     tenant_id text NOT NULL,
@@ -1253,6 +1268,9 @@ ALTER TABLE ONLY public.pipeline_credentials
 
 ALTER TABLE ONLY public.pipeline_discoveries
     ADD CONSTRAINT pipeline_discoveries_pkey PRIMARY KEY (workflow_id);
+
+ALTER TABLE ONLY public.pipeline_pattern_registrations
+    ADD CONSTRAINT pipeline_pattern_registrations_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY public.pipeline_run_logs
     ADD CONSTRAINT pipeline_run_logs_pkey PRIMARY KEY (id);
@@ -1750,6 +1768,8 @@ ALTER TABLE public.lake_snapshots ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.pipeline_credentials ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_discoveries ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipeline_pattern_registrations ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_run_logs ENABLE ROW LEVEL SECURITY;
 

@@ -113,9 +113,25 @@ export const pattern = Joi.object({
   id: Joi.string(),
   name: Joi.string(),
   description: Joi.string(),
-  built_in: Joi.boolean().description('false: added by a plugin (registerPattern)'),
+  built_in: Joi.boolean().description('false: added by a plugin (registerPattern) or registered as a preset'),
+  base_pattern: Joi.string().allow(null).description('A preset\'s base pattern'),
   config_schema: jsonObject.description('JSON Schema of source_config; credential: true or type: password marks write-only fields'),
   credential_fields: Joi.array().items(Joi.string()),
 }).label('SourcePattern');
 
 export const patternList = Joi.object({ items: Joi.array().items(pattern) }).label('SourcePatternList');
+
+export const registration = Joi.object({
+  id: patternId.required().description('The preset\'s pattern id (not a built-in or plugin one)'),
+  base_pattern: patternId.required().description('The code pattern it presets'),
+  name: Joi.string().min(1).max(200).required(),
+  description: Joi.string().max(2000).allow('').default(''),
+  defaults: jsonObject.default({}).description('Values of the base\'s non-credential fields, applied as defaults'),
+}).label('PatternRegistration');
+
+export const reconcile = Joi.object({
+  patterns: Joi.array().items(registration).max(1000).required().description('The complete list of presets the registry owns'),
+}).label('PatternReconcile');
+
+export const registered = Joi.object({ id: Joi.string(), managed_by: Joi.string() }).label('PatternRegistered');
+export const reconciled = Joi.object({ upserted: Joi.array().items(Joi.string()), removed: Joi.array().items(Joi.string()) }).label('PatternReconciled');

@@ -43,8 +43,9 @@ export function createCredentialService(context: SourcesContext, sources: Source
   }
 
   /** Runs `work` on the source, locked, in vault mode. */
-  function onSource<T>(tenantId: string, sourceId: string, work: (trx: TenantTransaction, row: SourceRow) => Promise<T>): Promise<T> {
+  async function onSource<T>(tenantId: string, sourceId: string, work: (trx: TenantTransaction, row: SourceRow) => Promise<T>): Promise<T> {
     requireVault();
+    await patterns.refresh();
     return core.withTenant(tenantId, async (trx) => work(trx, await sources.find(trx, sourceId, true)));
   }
 

@@ -95,6 +95,7 @@ export function createSourceService(context: SourcesContext) {
     storedCredentials,
 
     async create(tenantId: string, createdBy: string | null, input: SourceInput & { name: string; pattern_id: string }) {
+      await patterns.refresh();
       const pattern = patterns.get(input.pattern_id);
       checkCredentialFields(pattern, input.source_config, input.credential_values);
       checkCredentialInput(input);
@@ -127,6 +128,7 @@ export function createSourceService(context: SourcesContext) {
 
     async update(tenantId: string, id: string, input: SourceInput) {
       checkCredentialInput(input);
+      await patterns.refresh();
       return core.withTenant(tenantId, async (trx) => {
         const current = await find(trx, id, true);
         const pattern = patterns.get(current.pattern_id);

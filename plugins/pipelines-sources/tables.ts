@@ -163,3 +163,20 @@ declare module 'agent-platform/sdk' {
     pipeline_source_schedules: PipelineSourceSchedulesTable;
   }
 }
+
+export interface PipelinePatternRegistrationsTable {
+  id: string;
+  base_pattern: string;
+  name: string;
+  description: ColumnType<string, string | undefined, string>;
+  defaults: ColumnType<Record<string, unknown>, string | undefined, string>;
+  managed_by: 'register' | 'reconcile';
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+declare module 'agent-platform/sdk' {
+  interface Database {
+    pipeline_pattern_registrations: PipelinePatternRegistrationsTable;
+  }
+}

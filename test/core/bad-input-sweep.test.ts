@@ -143,8 +143,11 @@ function casesFor(doc: any, path: string, method: string, op: { parameters?: Par
 const CASE_TIMEOUT_MS = 10_000;
 
 t.test('no route answers malformed input with a 5xx', async (t) => {
-  // WEBHOOK_SECRET: without one the event receiver answers 503 by design (a deployment not set up), not input-related.
-  const tp = await startTestPlatform(t, { env: { INTEGRATIONS_CALL_TIMEOUT_MS: '2000', WEBHOOK_SECRET: 'sweep-webhook-secret' } });
+  // WEBHOOK_SECRET, PATTERN_*_SECRET: without them the event receiver and the pattern registry answer 503 by
+  // design (a deployment not set up), not input-related.
+  const tp = await startTestPlatform(t, { env: {
+    INTEGRATIONS_CALL_TIMEOUT_MS: '2000', WEBHOOK_SECRET: 'sweep-webhook-secret', PATTERN_ADMIN_SECRET: 'sweep-pattern-admin', PATTERN_WEBHOOK_SECRET: 'sweep-pattern-webhook',
+  } });
   const tenant = await tenantWithAdmin(tp, 'sweep');
   const docs = await tp.request({ url: '/docs/openapi.json' });
   t.equal(docs.status, 200);

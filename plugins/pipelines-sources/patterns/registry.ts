@@ -11,6 +11,8 @@ import { httpJsonPattern } from './http-json.ts';
 import { platformEventsPattern } from './platform-events.ts';
 import { platformFunctionPattern } from './platform-function.ts';
 import { postgresPattern } from './postgres.ts';
+import { registrationsStore } from '../store/registrations.ts';
+import { presetPattern } from './presets.ts';
 import type { SourcePattern } from './types.ts';
 
 const PATTERN_ID = /^[a-z0-9_]{1,63}$/;
@@ -27,6 +29,8 @@ export interface RegisteredPattern {
   validate: ValidateFunction;
   credentialFields: string[];
   builtIn: boolean;
+  /** A preset registered over HTTP: its base pattern. */
+  basePattern?: string;
 }
 
 /** `events`: the events plugin's api, when the deployment has it (read when used). */
@@ -34,11 +38,17 @@ export function createPatternRegistry(core: CoreServices, events: () => EventsAp
   const ajv = createAjv({ useDefaults: true });
   const patterns = new Map<string, RegisteredPattern>();
 
+  // Code patterns (built in, from plugins), and presets registered over HTTP (reloaded from the database).
+  let presets = new Map<string, RegisteredPattern>();
+
+  function compiled(pattern: SourcePattern, builtIn: boolean, basePattern?: string): RegisteredPattern {
+    return { pattern, validate: ajv.compile(compilable(pattern.configSchema)), credentialFields: credentialFieldsOf(pattern.configSchema), builtIn, basePattern };
+  }
+
   function add(pattern: SourcePattern, builtIn: boolean) {
     if (!PATTERN_ID.test(pattern.id)) throw new Error(`pattern id "${pattern.id}" must match ${PATTERN_ID}`);
     if (patterns.has(pattern.id)) throw new Error(`pattern "${pattern.id}" is already registered`);
-    const validate = ajv.compile(compilable(pattern.configSchema));
-    patterns.set(pattern.id, { pattern, validate, credentialFields: credentialFieldsOf(pattern.configSchema), builtIn });
+    patterns.set(pattern.id, compiled(pattern, builtIn));
   }
 
   add(postgresPattern, true);
@@ -49,9 +59,21 @@ export function createPatternRegistry(core: CoreServices, events: () => EventsAp
 
   return {
     register: (pattern: SourcePattern) => add(pattern, false),
-    list: () => [...patterns.values()],
+    list: () => [...patterns.values(), ...presets.values()].sort((a, b) => a.pattern.id.localeCompare(b.pattern.id)),
+    /** A code pattern a preset may be based on. */
+    base: (id: string) => patterns.get(id),
+    /** Replaces the presets with what the database holds (after a change, and before work in any process). */
+    async refresh(): Promise<void> {
+      const next = new Map<string, RegisteredPattern>();
+      for (const registration of await registrationsStore.all(core.db)) {
+        const base = patterns.get(registration.base_pattern);
+        if (!base || patterns.has(registration.id)) continue; // a plugin left, or took the id: the code pattern wins
+        next.set(registration.id, compiled(presetPattern(registration, base.pattern), false, registration.base_pattern));
+      }
+      presets = next;
+    },
     get(id: string): RegisteredPattern {
-      const found = patterns.get(id);
+      const found = patterns.get(id) ?? presets.get(id);
       if (!found) throw notFound(`No source pattern "${id}"`, 'PATTERN_NOT_FOUND');
       return found;
     },

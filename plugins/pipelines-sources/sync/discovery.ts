@@ -22,6 +22,7 @@ export function createDiscoveryRunner(context: SourcesContext, sources: SourceSe
   return async function runDiscovery(job: DiscoverJob, signal: AbortSignal): Promise<void> {
     let access: SourceAccess | undefined;
     try {
+      await context.patterns.refresh();
       const started = await core.withTenant(job.tenant_id, async (trx) => {
         const discovery = await discoveriesStore.find(trx, job.workflow_id);
         if (!discovery || discovery.status !== 'queued') return undefined;

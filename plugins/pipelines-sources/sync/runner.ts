@@ -79,6 +79,7 @@ export function createSyncRunner(context: SourcesContext, sources: SourceService
   return async function runSync(job: SyncJob, attempt: number, signal: AbortSignal): Promise<void> {
     const lastAttempt = attempt >= context.options.syncRetryLimit + 1;
     const attemptStart = performance.now();
+    await context.patterns.refresh();
     const started = await begin(job, attempt, signal);
     if (!started) return;
     const { source, todo, access } = started;
