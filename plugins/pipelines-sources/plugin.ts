@@ -5,6 +5,7 @@ import type { Server } from '@hapi/hapi';
 import { addReadinessCheck, coreOf, definePlugin, metricsRegistryOf } from 'agent-platform/sdk';
 import type { PipelineSourcesApi } from './api.ts';
 import { createContext } from './context.ts';
+import { EVENT_TYPES } from './event-types.ts';
 import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type SourcesOptions } from './options.ts';
 import { credentialRoutes } from './routes-credentials.ts';
@@ -42,6 +43,7 @@ export const plugin = definePlugin<SourcesOptions>({
   dependencies: ['tenancy', 'lakehouse'],
   register(server: Server, options) {
     const core = coreOf(server);
+    core.events.registerTypes(EVENT_TYPES);
     const context = createContext(core, options, () => server.plugins.lakehouse.api, () => server.plugins.events?.api);
     const sources = createSourceService(context);
     const streams = createStreamService(context, sources);

@@ -5,6 +5,7 @@
 // last attempt settles the run: succeeded, partial (some streams failed) or
 // failed.
 import type { SourcesContext } from '../context.ts';
+import { EVENT_SOURCE, SYNC_COMPLETED, SYNC_FAILED } from '../event-types.ts';
 import type { SourceService } from '../service-sources.ts';
 import { logsStore, runStreamsStore, runsStore } from '../store/runs.ts';
 import { sourcesStore } from '../store/sources.ts';
@@ -68,10 +69,18 @@ export function createSyncRunner(context: SourcesContext, sources: SourceService
       await runsStore.finish(trx, job.run_id, status, error);
       if (planned.length === 0) await logsStore.add(trx, job.tenant_id, job.run_id, 'warn', 'the source has no enabled stream to sync');
       await logsStore.add(trx, job.tenant_id, job.run_id, status === 'succeeded' ? 'info' : 'error', `run ${status}`);
-      if (succeeded > 0) {
-        const run = (await runsStore.find(trx, job.run_id))!;
-        await sourcesStore.markActive(trx, run.source_id);
-      }
+      const run = (await runsStore.find(trx, job.run_id))!;
+      if (succeeded > 0) await sourcesStore.markActive(trx, run.source_id);
+      const source = await sourcesStore.find(trx, run.source_id);
+      await core.events.emit(trx, job.tenant_id, {
+        type: status === 'failed' ? SYNC_FAILED : SYNC_COMPLETED,
+        source: EVENT_SOURCE,
+        data: {
+          source_id: run.source_id, source_name: source?.name, sync_run_id: run.id, status, trigger: run.trigger, error,
+          rows_read: run.rows_read, rows_added: run.rows_added, rows_removed: run.rows_removed,
+          streams: planned.map((r) => ({ name: r.stream_name, destination: r.destination, status: r.status, snapshot_id: r.snapshot_id })),
+        },
+      });
       return false;
     });
   }

@@ -33,6 +33,11 @@ t.test('a failing stream is retried alone; the run ends partial, with the upstre
   t.equal((await asAcme('GET', `/api/v1/sources/${sourceId}`)).body.state, 'active');
   t.notOk(tp.logs.some((line) => line.includes(SECRET)), 'no log line carries the credential value');
   t.notOk(JSON.stringify(run).includes(SECRET));
+  const events = (await asAcme('GET', '/api/admin/triggers/events/recent?type=source.sync.completed')).body.items;
+  t.match(events, [{ type: 'source.sync.completed', source: '/pipelines/sources', data: {
+    source_id: sourceId, source_name: 'shop', sync_run_id: run.id, status: 'partial', trigger: 'manual', rows_added: 3,
+    streams: [{ name: 'ghost', status: 'failed' }, { name: 'orders', status: 'succeeded', destination: 'raw.acme.shop_orders' }],
+  } }], 'the outcome is an event (one, for the settled run)');
 });
 
 t.test('the private-network guard: without PIPELINES_ALLOW_PRIVATE_NETWORKS a loopback source is refused', async (t) => {
@@ -99,4 +104,7 @@ t.test('a run whose credentials cannot be opened fails whole and counts as a boo
   t.match(metrics, /service_orchestration_window_worker_bootstrap_timing_capture_failures\{window="manual",job_name="pipelines.sync"\} 1/);
   t.match(metrics, /phase_seconds_count\{window="manual",job_name="pipelines.sync",phase="queue_to_attempt_start"\} 1/);
   t.notMatch(metrics, /phase="attempt_start_to_source_ready"/, 'a phase that did not complete is missing, not zero');
+  const failed = (await asAcme('GET', '/api/admin/triggers/events/recent?type=source.sync.failed')).body.items;
+  t.match(failed, [{ data: { sync_run_id: run.id, status: 'failed' } }]);
+  t.notOk(JSON.stringify(failed).includes(SECRET));
 });
