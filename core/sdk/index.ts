@@ -36,6 +36,7 @@ export { ConfigError } from '../config.ts';
 // Data: the tables' types, tenant transactions.
 export type { CoreTables } from '../db/types.ts';
 export type { TenantTransaction, WithTenant } from '../db/tenant.ts';
+export type { TenantDirectory } from '../tenants.ts';
 export { isValidTenantAlias } from '../db/tenant.ts';
 
 // Errors: Boom errors with a stable `code`.

@@ -42,7 +42,7 @@ export const plugin = {
     core.jobs.defineTask(SCHEDULE_TASK, scheduleFireTask(context));
     core.jobs.defineTask(DEADMAN_TASK, deadmanFireTask(context));
     core.jobs.defineTask(BACKFILL_TASK, backfillTask(context));
-    core.jobs.defineLongTask(RETENTION_TASK, retentionTask(context, core.db, () => core.clock.now().getTime()), { retryLimit: 2, expireInSeconds: 3600 });
+    core.jobs.defineLongTask(RETENTION_TASK, retentionTask(context, core.tenants, () => core.clock.now().getTime()), { retryLimit: 2, expireInSeconds: 3600 });
     await core.jobs.schedule(RETENTION_TASK, 'daily', '17 3 * * *', { tz: 'UTC' });
 
     server.route(eventsRoutes(stream, triggers));

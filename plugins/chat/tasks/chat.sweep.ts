@@ -14,12 +14,11 @@ import type { TurnState } from '../turn/state.ts';
 export const SWEEP_TASK = 'chat.sweep';
 export const SWEEP_CRON = '* * * * *';
 
-export function sweepHandler(core: Pick<CoreServices, 'db' | 'withTenant' | 'logger' | 'clock'>, options: ChatOptions, emit: Emit) {
+export function sweepHandler(core: Pick<CoreServices, 'db' | 'tenants' | 'withTenant' | 'logger' | 'clock'>, options: ChatOptions, emit: Emit) {
   return async () => {
-    const tenants = await core.db.selectFrom('tenants').select('id').execute();
     let orphans = 0;
     let frames = 0;
-    for (const { id: tenantId } of tenants) {
+    await core.tenants.each(async (tenantId) => {
       await core.withTenant(tenantId, async (trx) => {
         for (const turn of await turnsStore.orphaned(trx, options.runnerStaleSeconds)) {
           const locked = await turnsStore.getForUpdate(trx, turn.id);
@@ -46,7 +45,7 @@ export function sweepHandler(core: Pick<CoreServices, 'db' | 'withTenant' | 'log
         }
         frames += await framesStore.prune(trx, new Date(core.clock.now().getTime() - options.frameRetentionHours * 3_600_000));
       });
-    }
+    });
     await runnersStore.prune(core.db, Math.max(options.runnerStaleSeconds * 10, 3600));
     core.logger.debug({ orphans, frames }, 'chat: sweep');
     return { orphans, frames };

@@ -4,7 +4,6 @@
 // free quota slots, so a big retry drains at a limited rate instead of
 // flooding the workers. It runs every minute (cron) and is kicked right after
 // a retry; documents ingesting or ready are never touched.
-import { sql } from 'kysely';
 import type { CoreServices } from 'agent-platform/sdk';
 import { documentsStore } from '../store/documents.ts';
 import { beginRun, freeSlots, type RunDeps } from './runs.ts';
@@ -25,8 +24,9 @@ export async function reconcileTenant(deps: RunDeps, tenantId: string): Promise<
 
 /** Tenants are a global table: listed with the system handle, then each is reconciled in its own context. */
 async function allTenants(core: CoreServices): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`SELECT id FROM tenants ORDER BY id`.execute(core.db);
-  return rows.map((row) => row.id);
+  const ids: string[] = [];
+  await core.tenants.each((id) => ids.push(id));
+  return ids;
 }
 
 export function reconcileHandler(deps: RunDeps) {
