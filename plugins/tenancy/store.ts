@@ -2,6 +2,7 @@
 // api_keys) take a tenant transaction; tenants and users are global.
 import { sql, type Kysely } from 'kysely';
 import type { Database, TenantTransaction } from 'agent-platform/sdk';
+import './tables.ts';
 
 type Db = Kysely<Database>;
 export type Memberships = Record<string, { roles: string[] }>;
