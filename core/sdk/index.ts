@@ -72,6 +72,7 @@ export type { SecretBox } from '../secrets.ts';
 export { hashSecret, randomToken, secretMatches } from '../secrets.ts';
 export { BlockedAddressError } from '../http/guarded-fetch.ts';
 export { readCapped } from '../http/read-capped.ts';
+export { CREDENTIAL_HEADERS, followRedirect, isRedirect, MAX_REDIRECTS } from '../http/redirect.ts';
 export { cachedSchemaCount, createAjv } from '../json-schema.ts';
 export { compileLinear, linearPatternProblem, type LinearRegExp } from '../linear-regexp.ts';
 
