@@ -37,6 +37,8 @@ export const clientsStore = {
     trx.selectFrom('clients').select(['id', 'client_key', 'name', 'created_at']).where('id', '>', afterId).orderBy('id').limit(limit).execute(),
   get: (trx: TenantTransaction, id: number) =>
     trx.selectFrom('clients').select(['id', 'client_key', 'name', 'created_at']).where('id', '=', id).executeTakeFirst(),
+  rename: (trx: TenantTransaction, id: number, name: string) =>
+    trx.updateTable('clients').set({ name }).where('id', '=', id).returning(['id', 'client_key', 'name', 'created_at']).executeTakeFirst(),
   delete: async (trx: TenantTransaction, id: number) =>
     (await trx.deleteFrom('clients').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
 };
