@@ -87,7 +87,7 @@ export type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 // CLI commands.
 export { defineCli, UsageError } from '../cli/commands.ts';
 export type {
-  CliArgs, CliCommand, CliCommandInfo, CliOption, CliOptions, CliValues, CommandDeclarer, PluginCli,
+  CliArgs, CliCommand, CliCommandInfo, CliInput, CliOption, CliOptions, CliProgress, CliValues, CommandDeclarer, PluginCli,
 } from '../cli/commands.ts';
 
 // Testing: the real platform on a throwaway database (also agent-platform/sdk/testing).
