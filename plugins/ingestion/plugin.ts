@@ -2,9 +2,7 @@
 // embed, index), revisions, status and retries, sync sources, hybrid search,
 // the search_documents/read_document platform functions, GraphQL and CLI.
 // Registration only: the logic is in service/, pipeline/, search/.
-import type { Server } from '@hapi/hapi';
-import Joi from 'joi';
-import { coreOf } from 'agent-platform/sdk';
+import { coreOf, definePlugin } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';
 import { createTokenCounter, type TokenCounter } from './chunking/tokenizer.ts';
 import { ensurePageImageIndex, ensureVectorIndex } from './embeddings/vector-index.ts';
@@ -21,20 +19,17 @@ import { registerFunctions } from './functions.ts';
 import { createIngestionApi } from './api-impl.ts';
 import { graphqlPart } from './graphql.ts';
 import { readinessCheck } from './readiness.ts';
-import { createServices, type IngestionOptions } from './services.ts';
+import { createServices } from './services.ts';
+import type { IngestionOptions } from './options.ts';
 
 export { cli } from './cli.ts';
+export { optionsSchema } from './options.ts';
 
-export const optionsSchema = Joi.object({
-  /** Overrides INGESTION_MAX_CONCURRENT (spec 8: 5 workflows per tenant). */
-  maxConcurrent: Joi.number().integer().min(1),
-});
-
-export const plugin = {
+export const plugin = definePlugin<IngestionOptions>({
   name: 'ingestion',
   version: '0.1.0',
   dependencies: ['tenancy'],
-  async register(server: Server, options: IngestionOptions) {
+  async register(server, options) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
     const { settings, embedder, imageEmbedder, runDeps, searchDeps, search, collections, documents, status, sync } = await createServices(core, options);
@@ -68,4 +63,4 @@ export const plugin = {
     readinessCheck(server, settings);
     server.expose('api', createIngestionApi(searchDeps));
   },
-};
+});

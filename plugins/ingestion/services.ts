@@ -1,7 +1,7 @@
 // The one factory of the ingestion plugin's services: its register builds
-// them here from the core's services and the manifest's options (its CLI
-// commands are HTTP clients of the server and need none). Settings come from
-// the environment (INGESTION_*, settings.ts).
+// them here from the core's services and the manifest's options (options.ts,
+// validated by the loader for the server and the CLI alike; its CLI commands
+// are HTTP clients of the server and need none of them).
 import type { CoreServices } from 'agent-platform/sdk';
 import { createEmbedder, createImageEmbedder } from './embeddings/embedder.ts';
 import { createCollectionsService } from './service/collections.ts';
@@ -9,15 +9,11 @@ import { createDocumentsService } from './service/documents.ts';
 import { createStatusService } from './service/status.ts';
 import { createSyncService } from './sync/service.ts';
 import { hybridSearch, queryImageVector, queryVector } from './search/search.ts';
-import { readSettings } from './settings.ts';
-
-export interface IngestionOptions {
-  /** Overrides INGESTION_MAX_CONCURRENT (spec 8: 5 workflows per tenant). */
-  maxConcurrent?: number;
-}
+import { settingsOf } from './settings.ts';
+import type { IngestionOptions } from './options.ts';
 
 export async function createServices(core: CoreServices, options: IngestionOptions) {
-  const settings = readSettings(core.config.env, core.config.dataDir, { maxConcurrent: options?.maxConcurrent });
+  const settings = settingsOf(options, core.config.env, core.config.dataDir);
   const embedder = await createEmbedder(settings);
   const imageEmbedder = await createImageEmbedder(settings);
   const runDeps = { core, settings };
