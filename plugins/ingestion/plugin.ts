@@ -18,7 +18,7 @@ import { SYNC_TASK, syncHandler } from './sync/task.ts';
 import { registerFunctions } from './functions.ts';
 import { createIngestionApi } from './api-impl.ts';
 import { graphqlPart } from './graphql.ts';
-import { readinessCheck } from './readiness.ts';
+import { readinessCheck, warnIncompleteSettings } from './readiness.ts';
 import { createServices } from './services.ts';
 import type { IngestionOptions } from './options.ts';
 
@@ -33,6 +33,7 @@ export const plugin = definePlugin<IngestionOptions>({
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
     const { settings, embedder, imageEmbedder, runDeps, searchDeps, search, collections, documents, status, sync } = await createServices(core, options);
+    warnIncompleteSettings(core, settings);
     if (settings.embedding.provider === 'endpoint') await ensureVectorIndex(core, settings.embedding.dims);
     if (imageEmbedder) await ensurePageImageIndex(core, settings.visionRetrieval.dims);
     let counter: Promise<TokenCounter> | undefined;
