@@ -3,7 +3,10 @@
 // validated by the loader for the server and the CLI alike; its CLI commands
 // are HTTP clients of the server and need none of them).
 import type { CoreServices } from 'agent-platform/sdk';
+import { createTokenCounter, type TokenCounter } from './chunking/tokenizer.ts';
 import { createEmbedder, createImageEmbedder } from './embeddings/embedder.ts';
+import { ParserPool } from './pipeline/parser-pool.ts';
+import type { StageDeps } from './pipeline/stages.ts';
 import { createCollectionsService } from './service/collections.ts';
 import { createDocumentsService } from './service/documents.ts';
 import { createStatusService } from './service/status.ts';
@@ -17,6 +20,13 @@ export async function createServices(core: CoreServices, options: IngestionOptio
   const embedder = await createEmbedder(settings);
   const imageEmbedder = await createImageEmbedder(settings);
   const runDeps = { core, settings };
+  // The tokenizer loads on first use; parser threads start on demand (none in the CLI).
+  let counter: Promise<TokenCounter> | undefined;
+  const stageDeps: StageDeps = {
+    ...runDeps, embedder, imageEmbedder,
+    parsers: new ParserPool({ maxMemoryMb: settings.parserMaxMemoryMb }),
+    counter: () => (counter ??= createTokenCounter(settings.tokenizer)),
+  };
   const searchDeps = { embedder, imageEmbedder, logger: core.logger };
   const search = async (tenantId: string, q: Record<string, unknown>) => {
     // Embedded before the transaction: no connection held during the HTTP calls.
@@ -32,6 +42,7 @@ export async function createServices(core: CoreServices, options: IngestionOptio
     embedder,
     imageEmbedder,
     runDeps,
+    stageDeps,
     searchDeps,
     search,
     collections: createCollectionsService(core),

@@ -10,7 +10,8 @@ import { revisionsStore, chunksStore } from '../store/revisions.ts';
 import { quotaStore } from '../store/quota.ts';
 import { detectContentType } from '../content-type.ts';
 import { ingestionErrors } from '../errors.ts';
-import { beginRun, EVENT_SOURCE, requireSlot, type RunDeps } from '../pipeline/runs.ts';
+import { EVENT_SOURCE } from '../event-types.ts';
+import { beginRun, requireSlot, type RunDeps } from '../pipeline/runs.ts';
 import { documentView, revisionView } from '../view.ts';
 import type { IngestionStatus } from '../tables.ts';
 
