@@ -4,7 +4,7 @@
 // Registration only: the logic is in service/, pipeline/, search/.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';
-import { ensurePageImageIndex, ensureVectorIndex } from './embeddings/vector-index.ts';
+import { ensureVectorIndexes } from './embeddings/vector-index.ts';
 import { collectionRoutes } from './routes/collections.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { statusRoutes } from './routes/status.ts';
@@ -30,10 +30,9 @@ export const plugin = definePlugin<IngestionOptions>({
   async register(server, options) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
-    const { settings, imageEmbedder, runDeps, stageDeps, searchDeps, search, collections, documents, status, sync } = await createServices(core, options);
+    const { settings, runDeps, stageDeps, searchDeps, search, collections, documents, status, sync } = await createServices(core, options);
     warnIncompleteSettings(core, settings);
-    if (settings.embedding.provider === 'endpoint') await ensureVectorIndex(core, settings.embedding.dims);
-    if (imageEmbedder) await ensurePageImageIndex(core, settings.visionRetrieval.dims);
+    await ensureVectorIndexes(core, settings);
     server.ext('onPostStop', () => stageDeps.parsers.close());
 
     server.route([

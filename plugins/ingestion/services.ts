@@ -11,7 +11,8 @@ import { createCollectionsService } from './service/collections.ts';
 import { createDocumentsService } from './service/documents.ts';
 import { createStatusService } from './service/status.ts';
 import { createSyncService } from './sync/service.ts';
-import { hybridSearch, queryImageVector, queryVector } from './search/search.ts';
+import { searchDocuments, type SearchService } from './service/search.ts';
+import type { SearchDeps } from './search/search.ts';
 import { settingsOf } from './settings.ts';
 import type { IngestionOptions } from './options.ts';
 
@@ -27,20 +28,10 @@ export async function createServices(core: CoreServices, options: IngestionOptio
     parsers: new ParserPool({ maxMemoryMb: settings.parserMaxMemoryMb }),
     counter: () => (counter ??= createTokenCounter(settings.tokenizer)),
   };
-  const searchDeps = { embedder, imageEmbedder, logger: core.logger };
-  const search = async (tenantId: string, q: Record<string, unknown>) => {
-    // Embedded before the transaction: no connection held during the HTTP calls.
-    const [vector, imageVector] = await Promise.all([queryVector(searchDeps, String(q.query)), queryImageVector(searchDeps, String(q.query))]);
-    const results = await core.withTenant(tenantId, (trx) => hybridSearch(trx, searchDeps, {
-      query: String(q.query), collection_ids: q.collection_id as number[] | undefined,
-      include_descendants: q.include_descendants as boolean, top_k: q.top_k as number,
-    }, vector, imageVector));
-    return { query: q.query, mode: vector ? 'hybrid' : 'keyword', results };
-  };
+  const searchDeps: SearchDeps = { embedder, imageEmbedder, logger: core.logger };
+  const search: SearchService = (tenantId, request) => searchDocuments(core.withTenant, searchDeps, tenantId, request);
   return {
     settings,
-    embedder,
-    imageEmbedder,
     runDeps,
     stageDeps,
     searchDeps,
@@ -51,5 +42,3 @@ export async function createServices(core: CoreServices, options: IngestionOptio
     sync: createSyncService(runDeps),
   };
 }
-
-export type IngestionServices = Awaited<ReturnType<typeof createServices>>;

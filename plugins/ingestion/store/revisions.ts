@@ -153,6 +153,18 @@ export const chunksStore = {
       WHERE c.revision_id = ${revisionId} AND char_length(word) BETWEEN 3 AND 40 AND word !~ '^[0-9.,:/-]+$'
       ON CONFLICT DO NOTHING`.execute(trx),
 
+  /** A page of a revision's chunks (read_document), optionally of one page or of the sections whose title contains `section`; with the total. */
+  readPage: async (trx: Trx, revisionId: string, filter: { page?: number; section?: string }, offset: number, limit: number) => {
+    let query = trx.selectFrom('ingestion_chunks').where('revision_id', '=', revisionId);
+    if (filter.page !== undefined) query = query.where('page', '=', filter.page);
+    if (filter.section) query = query.where('section', 'ilike', `%${filter.section.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const [rows, count] = await Promise.all([
+      query.select(['id', 'page', 'section', 'text']).orderBy('ordinal').offset(offset).limit(limit).execute(),
+      query.select(trx.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  },
+
   ofRevision: (trx: Trx, revisionId: string, offset: number, limit: number) =>
     trx.selectFrom('ingestion_chunks')
       .select(['id', 'ordinal', 'kind', 'text', 'page', 'section', 'char_start', 'char_end', 'token_count', 'ts_config', 'embedding_model'])

@@ -3,6 +3,7 @@
 // released after INGESTION_QUOTA_TTL), retry of chosen statuses, aggregate status figures. A loopback embeddings server that
 // holds its answers keeps documents in `ingesting` for as long as a test needs.
 import t from 'tap';
+import { sql } from 'kysely';
 import { startTestPlatform, tenantWithAdmin, until } from '../../harness.ts';
 import { corruptPdf } from './fixtures.ts';
 import { startEmbeddingsServer } from './embeddings-server.ts';
@@ -199,6 +200,13 @@ t.test('embeddings: hybrid search through the endpoint; a failing endpoint still
   const hybrid = await search(tp, token, 'subject number 3');
   t.equal(hybrid.mode, 'hybrid');
   t.match(hybrid.results[0].text, /subject number 3/);
+  const hnsw = () => sql<{ indexdef: string }>`SELECT indexdef FROM pg_indexes WHERE indexname = ${`ingestion_chunks_hnsw_${DIMS}`}`
+    .execute(tp.platform.server.plugins.core.services.db);
+  t.match((await hnsw()).rows[0]?.indexdef, new RegExp(`USING hnsw .*vector\\(${DIMS}\\).* WHERE .*embedding_dims = ${DIMS}.*is_current`),
+    'the boot made the HNSW index of the configured dimension (the migration has 384, 768, 1024, 1536)');
+  const again = await startTestPlatform(t, { databaseUrl: tp.databaseUrl, env: { PLATFORM_MANIFEST: MANIFEST, ...embedderEnv(embeddings.url) } });
+  t.equal((await hnsw()).rows.length, 1, 'a second boot on the same database finds it made');
+  await again.stop();
 
   embeddings.mode = 'fail';
   const failing = await ingest(tp, token, collection, 'keyword.txt', 'Zircon crystals are found in granite.');
