@@ -10,8 +10,8 @@
 // LLM_API_KEY). settings.ts reads them from the environment.
 import Joi from 'joi';
 
-export const TOKENIZERS = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'] as const;
-export const EMBEDDING_PROVIDERS = ['auto', 'local', 'endpoint', 'none'] as const;
+const TOKENIZERS = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'] as const;
+const EMBEDDING_PROVIDERS = ['auto', 'local', 'endpoint', 'none'] as const;
 
 export interface IngestionOptions {
   chunkSize: number;

@@ -1,7 +1,8 @@
 // Ingestion: collections, document upload, the staged pipeline (parse, chunk,
 // embed, index), revisions, status and retries, sync sources, hybrid search,
 // the search_documents/read_document platform functions, GraphQL and CLI.
-// Registration only: the logic is in service/, pipeline/, search/.
+// Registration only: the services come from services.ts (the factory its CLI
+// shares), the logic is in service/, pipeline/, search/, sync/ and tasks/.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';
 import { ensureVectorIndexes } from './embeddings/vector-index.ts';

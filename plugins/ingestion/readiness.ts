@@ -8,7 +8,7 @@ import { addReadinessDetails, type CoreServices } from 'agent-platform/sdk';
 import type { IngestionSettings } from './settings.ts';
 
 /** Settings that are switched on but cannot work: the missing setting, and what is therefore not done. */
-export function incompleteSettings(settings: IngestionSettings): { setting: string; missing: string; consequence: string }[] {
+function incompleteSettings(settings: IngestionSettings): { setting: string; missing: string; consequence: string }[] {
   const found = [];
   if (settings.vlm.enabled && !settings.vlm.baseUrl) {
     found.push({ setting: 'INGESTION_VLM_ENABLED', missing: 'INGESTION_VLM_BASE_URL', consequence: 'drawing pages are not described' });

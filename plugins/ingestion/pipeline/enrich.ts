@@ -80,7 +80,7 @@ async function embedPageImages(deps: StageDeps, job: StagePayload, revisionId: s
   }
 }
 
-export async function enrichRevision(deps: StageDeps, job: StagePayload, document: DocumentRow, signal: AbortSignal): Promise<Record<string, unknown>> {
+export async function enrichRevision(deps: StageDeps, job: StagePayload, document: DocumentRow, signal: AbortSignal): Promise<EnrichmentReport> {
   const revisionId = document.run_revision_id!;
   let vision: EnrichmentReport['vision'] = { status: 'skipped' };
   if (deps.settings.vlm.enabled && deps.settings.vlm.baseUrl) {
@@ -95,5 +95,5 @@ export async function enrichRevision(deps: StageDeps, job: StagePayload, documen
   const embeddings = await embedChunks(deps, job, revisionId, signal);
   const report: EnrichmentReport = { embeddings, vision };
   if (deps.imageEmbedder) report.page_images = await embedPageImages(deps, job, revisionId, signal);
-  return report as unknown as Record<string, unknown>;
+  return report;
 }

@@ -3,7 +3,7 @@
 // chunks, delete (search forgets it; revisions and chunks stay for citations),
 // reingest (a new revision; 409 while ingesting; 429 over the quota).
 import { createHash } from 'node:crypto';
-import { badRequest, type CoreServices } from 'agent-platform/sdk';
+import { badRequest } from 'agent-platform/sdk';
 import { collectionsStore } from '../store/collections.ts';
 import { documentsStore, blobsStore, type DocumentFilter } from '../store/documents.ts';
 import { revisionsStore, chunksStore } from '../store/revisions.ts';

@@ -54,10 +54,6 @@ export const revisionsStore = {
     trx.selectFrom('ingestion_revisions').select([...revisionSummary]).where('document_id', '=', documentId)
       .orderBy('revision_number', 'desc').execute(),
 
-  listOfMany: (trx: Trx, documentIds: readonly string[]) =>
-    documentIds.length === 0 ? Promise.resolve([]) : trx.selectFrom('ingestion_revisions').select([...revisionSummary])
-      .where('document_id', 'in', [...documentIds]).orderBy('revision_number', 'desc').execute(),
-
   saveParsed: (trx: Trx, id: string, values: {
     parser: string; language: string; text: string; pages: PageInfo[]; sections: SectionInfo[]; page_count: number; warnings: string[];
   }) =>
@@ -76,7 +72,8 @@ export const revisionsStore = {
       .where('id', '=', id).where('status', '=', 'building')
       .execute(),
 
-  setEnrichment: (trx: Trx, id: string, enrichment: Record<string, unknown>) =>
+  /** The enrich stage's report (what was embedded or described, what failed). */
+  setEnrichment: (trx: Trx, id: string, enrichment: object) =>
     trx.updateTable('ingestion_revisions').set({ enrichment: JSON.stringify(enrichment) })
       .where('id', '=', id).where('status', '=', 'building').execute(),
 

@@ -9,7 +9,7 @@
 // INGESTION_SYNC_CONCURRENCY), so a tenant's slow source never holds up another
 // tenant's sync; one source never runs twice at once (begin() in the store).
 import { createHash } from 'node:crypto';
-import { badRequest, type CoreServices } from 'agent-platform/sdk';
+import { badRequest } from 'agent-platform/sdk';
 import { collectionsStore } from '../store/collections.ts';
 import { documentsStore, blobsStore } from '../store/documents.ts';
 import { chunksStore } from '../store/revisions.ts';
