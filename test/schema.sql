@@ -1065,7 +1065,9 @@ CREATE INDEX chat_client_agents_agent_idx ON public.chat_client_agents USING btr
 
 CREATE INDEX chat_messages_session_idx ON public.chat_messages USING btree (session_id, id);
 
-CREATE INDEX chat_sessions_owner_idx ON public.chat_sessions USING btree (tenant_id, client_id, owner_key, last_active DESC) WHERE is_active;
+CREATE INDEX chat_sessions_idle_idx ON public.chat_sessions USING btree (tenant_id, last_active) WHERE is_active;
+
+CREATE INDEX chat_sessions_owner_idx ON public.chat_sessions USING btree (tenant_id, client_id, owner_key, last_active DESC) WHERE (deleted_at IS NULL);
 
 CREATE INDEX chat_turns_finished_idx ON public.chat_turns USING btree (tenant_id, finished_at) WHERE (finished_at IS NOT NULL);
 

@@ -1,10 +1,12 @@
 // Scheduled housekeeping: turns whose runner process died (no heartbeat for
 // runnerStaleSeconds) are ended as interrupted, so their session takes new
 // questions again and readers stop following; frames of turns that ended
-// long ago are deleted (messages stay). Tenant rows need each tenant's context.
+// long ago are deleted (messages stay); sessions idle too long end
+// (sessions/idle.ts). Tenant rows need each tenant's context.
 import type { CoreServices } from 'agent-platform/sdk';
 import type { ChatOptions } from '../options.ts';
 import type { Emit } from '../events.ts';
+import { endIdleSessions } from '../sessions/idle.ts';
 import { messagesStore } from '../store/sessions.ts';
 import { framesStore, runnersStore, turnsStore } from '../store/turns.ts';
 import { batchOfPrepared } from '../turn/runtime.ts';
@@ -18,6 +20,7 @@ export function sweepHandler(core: Pick<CoreServices, 'db' | 'tenants' | 'withTe
   return async () => {
     let orphans = 0;
     let frames = 0;
+    let idle = 0;
     await core.tenants.each(async (tenantId) => {
       await core.withTenant(tenantId, async (trx) => {
         for (const turn of await turnsStore.orphaned(trx, options.runnerStaleSeconds)) {
@@ -44,10 +47,11 @@ export function sweepHandler(core: Pick<CoreServices, 'db' | 'tenants' | 'withTe
           orphans++;
         }
         frames += await framesStore.prune(trx, new Date(core.clock.now().getTime() - options.frameRetentionHours * 3_600_000));
+        idle += await endIdleSessions(trx, tenantId, options.sessionIdleTimeoutSeconds, core.clock.now(), emit);
       });
     });
     await runnersStore.prune(core.db, Math.max(options.runnerStaleSeconds * 10, 3600));
-    core.logger.debug({ orphans, frames }, 'chat: sweep');
-    return { orphans, frames };
+    core.logger.debug({ orphans, frames, idle }, 'chat: sweep');
+    return { orphans, frames, idle };
   };
 }
