@@ -1,7 +1,7 @@
 // The human (non --json) output of every `platform` command: one formatter,
 // so that all commands print alike. Dates are ISO 8601; a list (an array, or
 // a page `{items, total, skip, limit}`) is an aligned table; one record is
-// aligned `key  value` lines, its nested records flattened to dotted keys and
+// `key: value` lines with the values aligned, its nested records flattened to dotted keys and
 // its lists of records printed as tables under their key.
 
 /** Widest table cell: longer text is cut (the whole value is in --json). */
@@ -37,7 +37,7 @@ export function table(rows: Row[]): string {
   return [line(columns), ...cells.map(line)].join('\n');
 }
 
-/** A record's scalar fields as aligned lines (nested records as dotted keys), then each list of records as a table under its key. */
+/** A record's scalar fields as `key: value` lines, values aligned (nested records as dotted keys), then each list of records as a table under its key. */
 function record(row: Row): string {
   const fields: [string, unknown][] = [];
   const tables: [string, Row[]][] = [];
@@ -49,8 +49,8 @@ function record(row: Row): string {
     }
   };
   walk(row, '');
-  const width = Math.max(0, ...fields.map(([key]) => key.length));
-  const parts = fields.length > 0 ? [fields.map(([key, value]) => `${key.padEnd(width)}  ${text(value)}`).join('\n')] : [];
+  const width = Math.max(0, ...fields.map(([key]) => key.length + 1));
+  const parts = fields.length > 0 ? [fields.map(([key, value]) => `${`${key}:`.padEnd(width)} ${text(value)}`).join('\n')] : [];
   for (const [key, rows] of tables) parts.push(`${key}:\n${indent(table(rows))}`);
   return parts.join('\n\n');
 }

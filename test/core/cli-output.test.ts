@@ -1,6 +1,6 @@
 // The `platform` command's human output (without --json), through the real
-// CLI: dates as ISO 8601, lists as aligned tables, one record as aligned
-// lines; --json stays the result as JSON.
+// CLI: dates as ISO 8601, lists as aligned tables, one record as `key: value`
+// lines with aligned values; --json stays the result as JSON.
 import t from 'tap';
 import type tap from 'tap';
 import { runCli, startTestPlatform, type TestPlatform } from '../harness.ts';
@@ -22,13 +22,13 @@ t.test('human output: a record as aligned lines, a list as a table, dates as ISO
   const tp = await startTestPlatform(t);
 
   const created = await human(t, tp, ['tenants', 'create', 'cli-out', '--display-name', 'CLI Output Inc']);
-  const fields = Object.fromEntries(created.map((line) => cells(line)));
+  const fields = Object.fromEntries(created.map((line) => /^(\S+): +(.*)$/.exec(line)!.slice(1)));
   t.equal(fields.id, 'cli-out');
   t.equal(fields.display_name, 'CLI Output Inc');
   t.match(fields.created_at, ISO, 'a date as ISO 8601, not Date#toString');
   t.equal(fields['default_client.name'], 'default', 'a nested record as dotted keys');
   t.match(fields['default_client.client_key'], /^ck_[0-9a-f]{24}$/);
-  t.same(new Set(created.map((line) => /^\S+ {2,}/.exec(line)![0].length)).size, 1, 'the values start in one column');
+  t.same(new Set(created.map((line) => /^\S+: +/.exec(line)![0].length)).size, 1, 'the values start in one column');
   await human(t, tp, ['tenants', 'create', 'cli-out-2']);
 
   const tenants = await human(t, tp, ['tenants', 'list']);
@@ -58,6 +58,6 @@ t.test('the formatter: empty lists, long and multi-line cells, lists inside a re
   t.equal(cells(long[1])[1], 'two lines');
   t.equal(
     formatHuman({ status: 'synced', at: new Date('2026-01-02T03:04:05Z'), tags: ['a', 'b'], functions: [{ name: 'f', action: 'create' }] }),
-    'status  synced\nat      2026-01-02T03:04:05.000Z\ntags    a, b\n\nfunctions:\n  name  action\n  f     create',
+    'status: synced\nat:     2026-01-02T03:04:05.000Z\ntags:   a, b\n\nfunctions:\n  name  action\n  f     create',
   );
 });
