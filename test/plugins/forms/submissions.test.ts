@@ -4,6 +4,7 @@
 // (REST and GraphQL); a definition edited later leaves old submissions on
 // their version.
 import t from 'tap';
+import { runCli } from '../../harness.ts';
 import { api, assetForm, eventsOf, formsPlatform, MODEL, PNG, rows } from './helpers.ts';
 
 t.test('a submission is stored, hydrated and reported; old submissions keep their version', async (t) => {
@@ -88,6 +89,13 @@ t.test('a submission is stored, hydrated and reported; old submissions keep thei
   });
   t.same(next.body.data.formSubmissions.edges.map((edge: { node: { id: string } }) => edge.node.id), [sent.body.id]);
   t.match(gql.body.data.formSubmission, { id: sent.body.id, formVersion: 1, hydratedModel: MODEL, payload: { code: 'LP-012' } });
+
+  // The CLI lists them too, without payloads.
+  const cli = await runCli(['forms', 'submissions', '--tenant', 'acme', '--json'], { platform: tp });
+  t.equal(cli.code, 0, cli.stderr);
+  const listed = JSON.parse(cli.stdout);
+  t.same(listed.map((item: { id: string }) => item.id), [second.body.id, sent.body.id]);
+  t.notOk('payload_json' in listed[0], 'the CLI does not print payloads');
 
   // Submissions are never updated or deleted through the API.
   for (const method of ['PUT', 'PATCH', 'DELETE']) {
