@@ -3,7 +3,7 @@
 // (run its target again: a new attempt, recorded whatever its outcome), and
 // redact one — the only change a submission ever gets: named fields and every
 // file's name and bytes become a tombstone, and the redaction is recorded.
-import { sql, badRequest, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
+import { badRequest, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
 import type { FormValidationError, SubmissionFile } from '../api.ts';
 import { FORM_HYDRATED, FORM_HYDRATION_FAILED } from '../event-types.ts';
 import { formsErrors } from '../errors.ts';
@@ -98,7 +98,7 @@ export function createAdminSubmissionsService(core: CoreServices, registry: Targ
       }));
       const attempt = (row.attempts ?? 0) + 1;
       const source = `/forms/use-cases/${useCase.id}`;
-      await sql`SAVEPOINT forms_rehydrate`.execute(trx);
+      await submissionsStore.savepoint(trx);
       try {
         const hydrated = await hydrate({
           tenantId, trx, target, useCase, schema: form.schema, submittedBy: row.submitted_by, preview: false,
@@ -107,7 +107,7 @@ export function createAdminSubmissionsService(core: CoreServices, registry: Targ
             id, form_definition_id: row.definition_id, form_version: row.form_version, payload_json: row.payload_json, municipality: row.municipality, files,
           },
         });
-        await sql`RELEASE SAVEPOINT forms_rehydrate`.execute(trx);
+        await submissionsStore.releaseSavepoint(trx);
         await submissionsStore.addHydration(trx, tenantId, { submission_id: id, attempt, status: 'hydrated', ...hydrated, errors: [], created_by: by });
         await core.events.emit(trx, tenantId, {
           type: FORM_HYDRATED, source,
@@ -117,7 +117,7 @@ export function createAdminSubmissionsService(core: CoreServices, registry: Targ
       } catch (err) {
         const payload = (err as { output?: { statusCode?: number; payload?: { errors?: FormValidationError[]; message?: string } } }).output;
         if (payload?.statusCode !== 422) throw err;
-        await sql`ROLLBACK TO SAVEPOINT forms_rehydrate`.execute(trx);
+        await submissionsStore.rollbackToSavepoint(trx);
         const errors = payload.payload?.errors?.length ? payload.payload.errors : [{ path: '', message: payload.payload?.message ?? 'hydration failed' }];
         await submissionsStore.addHydration(trx, tenantId, {
           submission_id: id, attempt, status: 'failed', target_model: target.model, object_id: null, object: null,

@@ -87,6 +87,11 @@ export const submissionsStore = {
   addRedaction: (trx: TenantTransaction, tenantId: string, values: { submission_id: string; redacted_by: string; reason: string; fields: string[]; files: number }) =>
     trx.insertInto('forms_redactions').values({ tenant_id: tenantId, ...values, fields: JSON.stringify(values.fields) }).execute(),
 
+  /** A rehydration runs the target behind a savepoint: its failure undoes the target's work, not the attempt's record. */
+  savepoint: (trx: TenantTransaction) => sql`SAVEPOINT forms_rehydrate`.execute(trx),
+  releaseSavepoint: (trx: TenantTransaction) => sql`RELEASE SAVEPOINT forms_rehydrate`.execute(trx),
+  rollbackToSavepoint: (trx: TenantTransaction) => sql`ROLLBACK TO SAVEPOINT forms_rehydrate`.execute(trx),
+
   redactions: (trx: TenantTransaction, submissionId: string) =>
     trx.selectFrom('forms_redactions').select(['redacted_by', 'reason', 'fields', 'files', 'created_at'])
       .where('submission_id', '=', submissionId).orderBy('id').execute(),
