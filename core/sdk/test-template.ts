@@ -4,8 +4,8 @@
 // (CREATE DATABASE ... TEMPLATE copies it in milliseconds). Its name carries a
 // hash of every migration file, so an edited or added migration makes a new
 // one. A partner plugin's migrations are not in it: the boot applies them.
-// tap runs test files in parallel processes: each builds under a unique name
-// and renames it into place; a process that loses the race drops its own.
+// tap runs test files in parallel processes: one at a time (an advisory lock)
+// builds under a unique name and renames it into place; the others then find it.
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -50,10 +50,13 @@ async function build(clusterUrl: string, admin: pg.Client, name: string): Promis
     await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
   } catch (err) {
     await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
-    // Another process renamed its template into place first: use that one.
-    if ((err as { code?: string }).code !== '42P04') throw err;
+    // Another process renamed its template into place first (42P04, or 23505 when the two renames race): use that one.
+    if ((err as { code?: string }).code !== '42P04' && (err as { code?: string }).code !== '23505') throw err;
   }
 }
+
+/** The advisory lock key that serializes template builds across test processes. */
+const TEMPLATE_LOCK = 7_316_401;
 
 let template: Promise<string> | undefined;
 
@@ -64,10 +67,12 @@ export function migratedTemplate(clusterUrl: string): Promise<string> {
     const admin = new pg.Client({ connectionString: clusterUrl });
     await admin.connect();
     try {
+      // One builder at a time on the cluster: the others wait here, then find it built.
+      await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK]);
       const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
       if (found.rows.length === 0) await build(clusterUrl, admin, name);
     } finally {
-      await admin.end();
+      await admin.end(); // ends the session, and with it the lock
     }
     return name;
   })();
