@@ -108,3 +108,39 @@ t.test('admin routes need the admin role; tenants see nothing of each other', as
   const gql = await a.call('POST', '/graphql', foreign, { query: `{ formSubmissions { edges { node { id } } } formSubmission(id: "${sent.body.id}") { id } }` });
   t.same(gql.body.data, { formSubmissions: { edges: [] }, formSubmission: null });
 });
+
+t.test('the OpenAPI document lists every forms route, tagged, with labelled response schemas', async (t) => {
+  const { tp } = await formsPlatform(t);
+  const docs = await tp.request({ url: '/docs/openapi.json' });
+  t.equal(docs.status, 200);
+  const paths = docs.body.paths;
+  const expected: Record<string, string[]> = {
+    '/api/admin/forms/definitions': ['get', 'post'],
+    '/api/admin/forms/definitions/{id}': ['get', 'put', 'delete'],
+    '/api/admin/forms/definitions/{id}/versions': ['get'],
+    '/api/admin/forms/definitions/{id}/versions/{version}': ['get'],
+    '/api/admin/forms/use-cases': ['get', 'post'],
+    '/api/admin/forms/use-cases/{id}': ['get', 'put', 'delete'],
+    '/api/admin/forms/use-cases/{id}/bindings': ['get', 'put'],
+    '/api/admin/forms/use-cases/{id}/preview': ['post'],
+    '/api/admin/forms/targets': ['get'],
+    '/api/admin/forms/targets/{model}/fields': ['get'],
+    '/api/admin/forms/targets/{model}/suggestions': ['post'],
+    '/api/admin/forms/targets/{model}/standard-mappings': ['get'],
+    '/api/admin/forms/submissions': ['get'],
+    '/api/admin/forms/submissions/{id}': ['get'],
+    '/api/admin/forms/submissions/{id}/files/{file_id}': ['get'],
+    '/api/admin/forms/submissions/{id}/rehydrate': ['post'],
+    '/api/admin/forms/submissions/{id}/redact': ['post'],
+    '/api/forms/use-cases/{id}': ['get'],
+    '/api/forms/use-cases/{id}/submissions': ['post'],
+    '/api/forms/files': ['post'],
+  };
+  for (const [path, methods] of Object.entries(expected)) {
+    t.same(Object.keys(paths[path] ?? {}).sort(), [...methods].sort(), path);
+    for (const method of methods) t.ok(paths[path]?.[method]?.tags?.includes('forms'), `${method} ${path} is tagged forms`);
+  }
+  for (const label of ['FormDefinition', 'UseCase', 'FieldBindings', 'HydrationTargetList', 'FormSubmitted', 'FormSubmission', 'FormFileToken']) {
+    t.ok(docs.body.definitions[label], `${label} is a named schema`);
+  }
+});
