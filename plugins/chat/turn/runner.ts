@@ -66,10 +66,14 @@ export class TurnRun {
     if (!this.signal.aborted) this.channel.publish(frame);
   }
 
-  private context(): FunctionCallContext & { clientId: number } {
+  /** What a function called by this turn knows of its caller (the call's id, when it is a tool call). */
+  private context(call?: ToolCall): FunctionCallContext & { clientId: number } {
     return {
-      tenantId: this.ref.tenantId, principal: this.state.principal, withTenant: this.rt.core.withTenant,
-      logger: this.rt.core.logger, executionContext: { type: 'chat_session', id: this.ref.sessionId }, clientId: this.state.client_id,
+      tenantId: this.ref.tenantId, principal: this.state.principal, withTenant: this.rt.core.withTenant, logger: this.rt.core.logger,
+      executionContext: {
+        type: 'chat_session', id: this.ref.sessionId, ...(call ? { turn: { id: this.ref.turnId, tool_call_id: call.id } } : {}),
+      },
+      clientId: this.state.client_id,
     };
   }
 
@@ -234,7 +238,7 @@ export class TurnRun {
     const args = parseArgs(call);
     try {
       if (!args) throw new ToolInputError('The arguments are not a JSON object');
-      const result = await abortable(this.rt.core.functions.call(name, args, this.context()), this.signal);
+      const result = await abortable(this.rt.core.functions.call(name, args, this.context(call)), this.signal);
       this.publish({ type: 'tool_status', status: 'completed', tool_call_id: call.id, name });
       await this.emit('chat.tool.completed', { ...base, duration_ms: Date.now() - started });
       return { result, record: { id: call.id, name, status: 'completed' } };
