@@ -79,6 +79,8 @@ export function approvalsRoutes(service: ApprovalsService, rateLimit: LinkRateLi
       method: 'POST', path: '/api/approvals/links/{token}',
       options: {
         auth: false, tags, description: 'Use a decision link (once): records its approver\'s decision; answers a short HTML page',
+        // The confirmation page's form posts urlencoded; JSON is taken too.
+        payload: { allow: ['application/x-www-form-urlencoded', 'application/json'], maxBytes: 16 * 1024 },
         validate: { params: s.linkParam, payload: s.linkForm },
       },
       handler: async (request, h) => {
