@@ -73,3 +73,18 @@ t.test('a link expires with its case', async (t) => {
   t.equal((await tp.request({ method: 'POST', url })).body.code, 'LINK_EXPIRED');
   t.same((await caseOf(tp, admin, opened.body.id)).decisions, []);
 });
+
+t.test('the public link pages are rate limited per client address (429 with Retry-After)', async (t) => {
+  const { tp, admin } = await approvalsFixture(t, { manifest: 'test/fixtures/manifests/approvals-link-limit.yaml' });
+  await person(tp, 'acme', 'ann');
+  const opened = await tp.request({ method: 'POST', url: '/api/approvals', token: admin, payload: { title: 'Limited', approvers: { users: ['ann'] }, links: true } });
+  const url = pathOf(opened.body.links[0].approve_url);
+  // 3 a minute: 8 requests cross at most one minute boundary, so some are refused whatever the timing.
+  const answers = [];
+  for (let i = 0; i < 8; i++) answers.push(await tp.request({ url }));
+  const limited = answers.filter((a) => a.status === 429);
+  t.ok(limited.length >= 2, `refused past the limit (${answers.map((a) => a.status).join(' ')})`);
+  t.equal(limited[0].body.code, 'RATE_LIMITED');
+  t.match(String(limited[0].headers['retry-after']), /^\d+$/);
+  t.ok(answers.every((a) => a.status === 200 || a.status === 429));
+});

@@ -129,6 +129,21 @@ t.test('a trigger on approval.resolved starts a workflow with the case in its in
   t.match(run.context.inputs, { case_id: opened.body.id, status: 'approved' });
 });
 
+t.test('request_approval in a workflow ACTION opens a case and returns its id without waiting', async (t) => {
+  const { tp, admin } = await approvalsFixture(t);
+  await defineWorkflow(tp, admin, {
+    name: 'ask-and-go',
+    steps: [{ id: 'ask', type: 'ACTION', handler: 'request_approval', arguments: { title: 'FYI {{inputs.what}}', approvers: { roles: ['admin'] } }, output_key: 'asked' }],
+  });
+  const id = await execute(tp, admin, 'ask-and-go', { what: 'deploy' });
+  const done = await settled(tp, admin, id);
+  t.equal(done.status, 'completed', 'the ACTION does not block');
+  t.equal(done.context.asked.status, 'pending');
+  t.match(await caseOf(tp, admin, done.context.asked.case_id), {
+    title: 'FYI deploy', status: 'pending', source: { type: 'workflow', execution_id: id, step_id: 'ask' }, requested_by: 'workflows',
+  });
+});
+
 t.test('without the approvals plugin an APPROVAL step is refused, naming the plugin', async (t) => {
   const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: 'test/fixtures/manifests/workflows.yaml' } });
   const { token } = await tenantWithAdmin(tp, 'acme');
