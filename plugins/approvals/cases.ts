@@ -6,12 +6,11 @@
 // transaction: it exists exactly when the resolution committed, survives a
 // restart, and its calls are idempotent.
 import { randomUUID } from 'node:crypto';
-import { badRequest, conflict, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
+import { badRequest, conflict, Joi, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
 import type { ApprovalCase, ApprovalSource, CaseOutcome, CaseStatus, Decision, NewCase } from './api.ts';
 import { APPROVAL_CREATED, APPROVAL_RESOLVED, EVENT_SOURCE } from './event-types.ts';
 import { newCaseFields } from './schemas.ts';
 import { casesStore } from './store.ts';
-import { Joi } from 'agent-platform/sdk';
 
 export const EXPIRE_TASK = 'approvals.expire';
 export const NOTIFY_TASK = 'approvals.notify';

@@ -1,6 +1,6 @@
 // Approval cases as the routes, GraphQL and the CLI see them: create, list,
 // read, decide, cancel, and decisions by one-time link. Knows nothing of HTTP.
-import { conflict, forbidden, notFound, type CoreServices, type Principal } from 'agent-platform/sdk';
+import { conflict, forbidden, notFound, type CoreServices, type Principal, type TenantTransaction } from 'agent-platform/sdk';
 import { assertMayDecide, deciderOf, eligible, isAdmin, maySee } from './access.ts';
 import type { ApprovalCase, Decision } from './api.ts';
 import type { Cases } from './cases.ts';
@@ -28,7 +28,7 @@ export function createApprovalsService(core: Pick<CoreServices, 'withTenant' | '
   const linkKey = core.secrets.deriveKey(LINK_KEY_PURPOSE);
 
   /** The case, locked, or a 404 (also for a malformed id: nothing to find). */
-  async function locked(trx: Parameters<Parameters<typeof withTenant>[1]>[0], id: string): Promise<ApprovalCase> {
+  async function locked(trx: TenantTransaction, id: string): Promise<ApprovalCase> {
     const row = UUID.test(id) ? await casesStore.lock(trx, id) : undefined;
     if (!row) throw missing(id);
     return row;
