@@ -74,7 +74,7 @@ export const casesStore = {
   /** The database's clock (resolved_at is stamped by it). */
   now: async (trx: TenantTransaction): Promise<Date> => (await sql<{ now: Date }>`SELECT clock_timestamp() AS now`.execute(trx)).rows[0].now,
 
-  /** Newest first, `limit` after (created_at, id) `after`; with the total of the filter. */
+  /** Newest first, a page (skip, limit), with the total of the filter. */
   list: async (trx: TenantTransaction, filter: CaseFilter, skip: number, limit: number) => {
     let query = trx.selectFrom('approval_cases');
     if (filter.status) query = query.where('status', '=', filter.status);
@@ -112,7 +112,7 @@ export const directoryStore = {
     return membership ? (membership.roles ?? []) : undefined;
   },
 
-  /** Human members of the tenant listed by sub or holding one of the roles (for decision links). */
+  /** Human members of the tenant listed by sub or holding one of the roles (for decision links; the first 1000 members by sub). */
   holders: async (db: CoreServices['db'], tenantId: string, approvers: Approvers): Promise<string[]> => {
     const rows = await db.selectFrom('users').select(['sub', 'organizations']).where('service_account', '=', false)
       .where(sql<boolean>`organizations ? ${tenantId}`).orderBy('sub').limit(1000).execute();
