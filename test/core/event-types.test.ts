@@ -11,19 +11,21 @@ const SPEC_BUILT_IN = [
   'agent.loop.started', 'agent.loop.completed', 'agent.loop.iteration', 'agent.loop.failed',
   'definition.created', 'definition.updated', 'definition.deleted',
 ];
+/** Types of the default deployment's plugins beyond the spec's list (issue 19: forms). */
+const PLUGIN_TYPES = ['form.submitted', 'form.hydrated', 'form.hydration_failed'];
 
 t.test('with the default manifest the catalogue is the spec\'s built-in list, each type registered by the plugin that emits it', async (t) => {
   const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: 'manifests/default.yaml' } });
   const { token } = await tenantWithAdmin(tp, 'acme');
   const listed = await tp.request({ url: '/api/admin/triggers/events/types', token });
   t.equal(listed.status, 200);
-  t.same(listed.body.items.map((item: { type: string }) => item.type).sort(), [...SPEC_BUILT_IN].sort());
+  t.same(listed.body.items.map((item: { type: string }) => item.type).sort(), [...SPEC_BUILT_IN, ...PLUGIN_TYPES].sort());
   t.ok(listed.body.items.every((item: { description: string; builtin: boolean }) => item.description.length > 10 && item.builtin));
 
   const owners = Object.fromEntries(tp.platform.core.events.registeredTypes().map((entry) => [entry.type, entry.plugin]));
   t.same(
     [owners['document.ingested'], owners['chat.tool.called'], owners['webhook.received'], owners['schedule.fired'], owners['workflow.failed'], owners['approval.created']],
-    ['ingestion', 'chat', 'webhooks', 'events', 'workflows', 'events'],
+    ['ingestion', 'chat', 'webhooks', 'events', 'workflows', 'approvals'],
   );
 
   const taken = await tp.request({ method: 'POST', url: '/api/admin/triggers/events/types/custom', token, payload: { type: 'document.ingested' } });
