@@ -9,6 +9,9 @@ import autocannon from 'autocannon';
 export interface LoadOptions {
   url: string;
   headers?: Record<string, string>;
+  /** Default GET; a POST sends `body` on every request. */
+  method?: 'GET' | 'POST';
+  body?: string;
   connections: number;
   warmupSeconds: number;
   seconds: number;
@@ -25,7 +28,7 @@ export interface LoadResult {
 
 function run(options: LoadOptions, duration: number, latencies?: number[]): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    const settings = { url: options.url, headers: options.headers, connections: options.connections, duration };
+    const settings = { url: options.url, headers: options.headers, method: options.method, body: options.body, connections: options.connections, duration };
     const instance = autocannon(settings, (err, result) => (err ? reject(err) : resolve(result)));
     if (latencies) instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
   });

@@ -4,9 +4,8 @@
 // (CREATE DATABASE ... TEMPLATE copies it in milliseconds). Its name carries a
 // hash of every migration file, so an edited or added migration makes a new
 // one. A partner plugin's migrations are not in it: the boot applies them.
-// tap runs test files in parallel processes: one builds (under an advisory
-// lock) under a unique name and renames it into place; the others wait for
-// the lock and find it. Should two still race, the loser drops its own.
+// tap runs test files in parallel processes: each builds under a unique name
+// and renames it into place; a process that loses the race drops its own.
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -35,6 +34,21 @@ function databaseUrl(clusterUrl: string, name: string): string {
   return parsed.toString();
 }
 
+const codeOf = (err: unknown) => (err as { code?: string }).code;
+
+/** Renames a database once the backends of its just-closed connections have exited (55006 until then). */
+async function renameWhenFree(admin: pg.Client, from: string, to: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.query(`ALTER DATABASE ${from} RENAME TO ${to}`);
+      return;
+    } catch (err) {
+      if (codeOf(err) !== '55006' || attempt >= 50) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 async function build(clusterUrl: string, admin: pg.Client, name: string): Promise<void> {
   const building = `tpl_tmp_${randomBytes(6).toString('hex')}`;
   await admin.query(`CREATE DATABASE ${building}`);
@@ -42,34 +56,21 @@ async function build(clusterUrl: string, admin: pg.Client, name: string): Promis
     // Every repo plugin, in the default deployment's dependency order.
     const plugins = await resolvePlugins(await readManifest(path.join(ROOT_DIR, 'manifests', 'default.yaml'), {}), ROOT_DIR);
     const pool = new pg.Pool({ connectionString: databaseUrl(clusterUrl, building), max: 2 });
+    // A backend of an ended client may still be exiting when a loser drops its copy (FORCE).
+    pool.on('error', () => {});
     try {
       await migrate(pool, migrationSourcesOf(plugins));
       await installJobSchemas(pool);
     } finally {
       await pool.end();
     }
-    await renameWhenIdle(admin, building, name);
+    await renameWhenFree(admin, building, name);
   } catch (err) {
     await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
     // Another process renamed its template into place first: use that one.
-    if (!['42P04', '23505'].includes((err as { code?: string }).code ?? '')) throw err;
-  }
-}
-
-/**
- * A backend whose client has ended may still be exiting when the rename
- * comes (55006: the database is being accessed): wait for it, never kill it
- * (a forced drop would break the ended pool's late error handling).
- */
-async function renameWhenIdle(admin: pg.Client, from: string, to: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await admin.query(`ALTER DATABASE ${from} RENAME TO ${to}`);
-      return;
-    } catch (err) {
-      if ((err as { code?: string }).code !== '55006' || attempt === 100) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    // The loser sees duplicate_database, or, when both renames meet in the
+    // catalog at once, the unique violation of pg_database's name index.
+    if (codeOf(err) !== '42P04' && codeOf(err) !== '23505') throw err;
   }
 }
 
@@ -82,8 +83,6 @@ export function migratedTemplate(clusterUrl: string): Promise<string> {
     const admin = new pg.Client({ connectionString: clusterUrl });
     await admin.connect();
     try {
-      // One process builds while the others wait, then find it (the lock ends with the session).
-      await admin.query(`SELECT pg_advisory_lock(hashtext('platform-test-template'))`);
       const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
       if (found.rows.length === 0) await build(clusterUrl, admin, name);
     } finally {

@@ -2,8 +2,10 @@
 // result carries `chunk_id` and `revision_id`: the citations plugin observes
 // these results to know which chunks an execution context was shown.
 import type { CoreServices } from 'agent-platform/sdk';
-import { hybridSearch, queryImageVector, queryVector, DEFAULT_TOP_K, MAX_TOP_K, type SearchDeps } from './search/search.ts';
-import { readDocument } from './service/reader.ts';
+import { DEFAULT_TOP_K, MAX_TOP_K, type SearchDeps } from './search/search.ts';
+import { searchDocuments } from './service/search.ts';
+import type { SearchRequest } from './api.ts';
+import { readDocument, type ReadRequest } from './service/reader.ts';
 
 export function registerFunctions(core: CoreServices, deps: SearchDeps): void {
   core.functions.register('search_documents', {
@@ -20,9 +22,8 @@ export function registerFunctions(core: CoreServices, deps: SearchDeps): void {
       additionalProperties: false,
     },
     handler: async (args, context) => {
-      const [vector, imageVector] = await Promise.all([queryVector(deps, args.query), queryImageVector(deps, args.query)]);
-      const results = await context.withTenant(context.tenantId, (trx) => hybridSearch(trx, deps, args as never, vector, imageVector));
-      return { query: args.query, results };
+      const { query, results } = await searchDocuments(context.withTenant, deps, context.tenantId, args as SearchRequest);
+      return { query, results };
     },
   });
   core.functions.register('read_document', {
@@ -39,6 +40,6 @@ export function registerFunctions(core: CoreServices, deps: SearchDeps): void {
       required: ['document_id'],
       additionalProperties: false,
     },
-    handler: (args, context) => context.withTenant(context.tenantId, (trx) => readDocument(trx, args as never)),
+    handler: (args, context) => context.withTenant(context.tenantId, (trx) => readDocument(trx, args as ReadRequest)),
   });
 }

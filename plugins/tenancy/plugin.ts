@@ -1,20 +1,15 @@
 // Tenancy: tenants, clients, API keys, users and service accounts.
-// Registers its routes, GraphQL types, the API-key lookup for core auth, and
-// a platform function; exposes its service for other plugins and the CLI.
+// Registration only: its routes, GraphQL types, the API-key lookup core auth
+// uses, and a platform function (the CLI builds the same services from
+// services.ts).
 import type { Server } from '@hapi/hapi';
 import { coreOf } from 'agent-platform/sdk';
-import type { TenancyService } from './service.ts';
 import { createServices } from './services.ts';
 import { tenancyRoutes } from './routes.ts';
 import { typeDefs, resolvers } from './graphql.ts';
+import './tables.ts';
 
 export { cli } from './cli.ts';
-
-declare module '@hapi/hapi' {
-  interface PluginProperties {
-    tenancy: { service: TenancyService };
-  }
-}
 
 export const plugin = {
   name: 'tenancy',
@@ -36,6 +31,5 @@ export const plugin = {
       },
       handler: (args, context) => service.listClients(context.tenantId, args.skip, args.limit),
     });
-    server.expose('service', service);
   },
 };

@@ -11,6 +11,8 @@ const SPEC_BUILT_IN = [
   'agent.loop.started', 'agent.loop.completed', 'agent.loop.iteration', 'agent.loop.failed',
   'definition.created', 'definition.updated', 'definition.deleted',
 ];
+/** Types of the default deployment's plugins beyond the spec's list (issue 19: forms). */
+const PLUGIN_TYPES = ['form.submitted', 'form.hydrated', 'form.hydration_failed'];
 
 // Types the spec leaves open (document 3: the data-pipeline service's outbound types are "not shown").
 const PLATFORM_ADDED = ['dataset.snapshot_created', 'source.sync.completed', 'source.sync.failed'];
@@ -20,13 +22,13 @@ t.test('with the default manifest the catalogue is the spec\'s built-in list, ea
   const { token } = await tenantWithAdmin(tp, 'acme');
   const listed = await tp.request({ url: '/api/admin/triggers/events/types', token });
   t.equal(listed.status, 200);
-  t.same(listed.body.items.map((item: { type: string }) => item.type).sort(), [...SPEC_BUILT_IN, ...PLATFORM_ADDED].sort());
+  t.same(listed.body.items.map((item: { type: string }) => item.type).sort(), [...SPEC_BUILT_IN, ...PLUGIN_TYPES, ...PLATFORM_ADDED].sort());
   t.ok(listed.body.items.every((item: { description: string; builtin: boolean }) => item.description.length > 10 && item.builtin));
 
   const owners = Object.fromEntries(tp.platform.core.events.registeredTypes().map((entry) => [entry.type, entry.plugin]));
   t.same(
     [owners['document.ingested'], owners['chat.tool.called'], owners['webhook.received'], owners['schedule.fired'], owners['workflow.failed'], owners['approval.created']],
-    ['ingestion', 'chat', 'webhooks', 'events', 'workflows', 'events'],
+    ['ingestion', 'chat', 'webhooks', 'events', 'workflows', 'approvals'],
   );
 
   const taken = await tp.request({ method: 'POST', url: '/api/admin/triggers/events/types/custom', token, payload: { type: 'document.ingested' } });

@@ -16,14 +16,18 @@ export const turnsStore = {
   get: (trx: TenantTransaction, id: string) =>
     trx.selectFrom('chat_turns').select([...turnColumns]).where('id', '=', id).executeTakeFirst(),
 
+  // The turn locks are FOR NO KEY UPDATE: they still serialize every change of
+  // a turn, but not against the key-share lock a frame insert's foreign key
+  // takes. With FOR UPDATE, a sweep ending a turn (row locked, then frames)
+  // and that turn's frame writer (frames, waiting on the row) deadlocked.
   getForUpdate: (trx: TenantTransaction, id: string) =>
-    trx.selectFrom('chat_turns').select([...turnColumns]).where('id', '=', id).forUpdate().executeTakeFirst(),
+    trx.selectFrom('chat_turns').select([...turnColumns]).where('id', '=', id).forNoKeyUpdate().executeTakeFirst(),
 
   /** The session's unfinished turn, locked (cancel, human-input and a new question serialize on it). */
   activeForUpdate: (trx: TenantTransaction, sessionId: string) =>
     trx.selectFrom('chat_turns').select([...turnColumns])
       .where('session_id', '=', sessionId).where('status', 'in', ACTIVE)
-      .forUpdate().executeTakeFirst(),
+      .forNoKeyUpdate().executeTakeFirst(),
 
   active: (trx: TenantTransaction, sessionId: string) =>
     trx.selectFrom('chat_turns').select([...turnColumns])

@@ -31,10 +31,6 @@ export const collectionsStore = {
     return { items, total: Number(count.n) };
   },
 
-  /** Keyset page for GraphQL: collections with id > after. */
-  after: (trx: Trx, after: number, limit: number) =>
-    trx.selectFrom('ingestion_collections').select([...columns]).where('id', '>', after).orderBy('id').limit(limit).execute(),
-
   update: (trx: Trx, id: number, values: { name?: string; description?: string; metadata?: Record<string, unknown>; parent_id?: number | null }) =>
     trx.updateTable('ingestion_collections')
       .set({

@@ -107,13 +107,11 @@ t.test('adversarial blocks: bounded time and entries', async (t) => {
     `<citations><citation ref="1" chunk_id="${A}" revision_id="r" doc_name="d">${'<quote>'.repeat(20_000)}</citation></citations>`,
     '<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]><citations><citation ref="1" chunk_id="' + A + '" revision_id="r" doc_name="&b;"/></citations>',
   ];
+  // Linear work on these sizes takes milliseconds; a backtracking parser takes
+  // minutes or more and fails the file by its timeout (no clock in the assertion).
   for (const text of hostile) {
-    const started = performance.now();
     const result = parseBlock(text);
-    const elapsed = performance.now() - started;
     t.ok(Array.isArray(result.entries) && Array.isArray(result.errors), `parsed ${text.slice(0, 30)}…`);
-    // Generous: linear work on these sizes takes milliseconds; a backtracking parser takes minutes.
-    t.ok(elapsed < 5000, `bounded time (${elapsed.toFixed(1)} ms)`);
   }
   const entity = parseBlock(hostile.at(-1)!);
   t.equal(entity.entries[0]?.doc_name, '&b;', 'no DTD: entities are not expanded');
