@@ -25,7 +25,7 @@ t.test('platform_function: the tenant\'s clients through list_clients', async (t
   }, 'the sync', 60_000);
   t.equal(run.status, 'succeeded', run.error ?? '');
   const names = (await asAcme('GET', '/api/v1/datasets/raw.acme.clients_all/preview')).body.rows.map((r: { name: string }) => r.name).sort();
-  t.same(names, ['acme-app', 'acme-web'], 'the tenant\'s own clients only');
+  t.same(names, ['acme-app', 'acme-web', 'default'], 'the tenant\'s own clients only (its default one included), never beta\'s');
 
   const missing = (await asAcme('POST', '/api/v1/sources', { name: 'nothing', pattern_id: 'platform_function', source_config: { function: 'no_such_function' } })).body.id;
   const failed = (await asAcme('POST', '/api/v1/sources/discover', { source_id: missing })).body;
