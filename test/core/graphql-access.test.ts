@@ -39,6 +39,9 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string }> = 
   'Query.citationStats': { access: 'member_or_api_key', rest: 'GET /api/citations/stats', query: '{ citationStats { total } }' },
   'Query.formSubmissions': { access: 'admin', rest: 'GET /api/admin/forms/submissions', query: '{ formSubmissions { edges { node { id payload } } } }' },
   'Query.formSubmission': { access: 'admin', rest: 'GET /api/admin/forms/submissions/{id}', query: `{ formSubmission(id: "${NO_ID}") { id payload } }` },
+  // Staff fields: role staff or admin; the plain member (no roles) gets ROLE_REQUIRED as for admin fields.
+  'Query.occurrences': { access: 'admin', rest: 'GET /api/backoffice/occurrences (staff)', query: '{ occurrences { edges { node { id reporterEmail } } } }' },
+  'Query.occurrence': { access: 'admin', rest: 'GET /api/backoffice/occurrences/{id} (staff)', query: '{ occurrence(id: "1") { id reporterEmail } }' },
   'Subscription.citationVerified': { access: 'member_or_api_key', rest: 'GET /api/citations (live)', query: 'subscription { citationVerified(tenant: "ga") { id } }' },
 };
 

@@ -1,0 +1,182 @@
+// joi schemas of the occurrences routes (and so of the OpenAPI document).
+// Free JSON (a Form.io schema, dynamic field values, a service area) is
+// bounded in depth so that nothing deeper than the text guard walks reaches
+// the database.
+import { Joi } from 'agent-platform/sdk';
+import { V0_TYPES } from './domain/dynamic-fields.ts';
+
+const MAX_DEPTH = 32;
+
+function depthWithin(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= limit) return false;
+    for (const child of Object.values(item as object)) stack.push([child, depth + 1]);
+  }
+  return true;
+}
+
+const json = (label: string) => Joi.object().unknown(true).custom((value, helpers) =>
+  depthWithin(value, MAX_DEPTH) ? value : helpers.message({ custom: `{{#label}} is nested deeper than ${MAX_DEPTH} levels` }),
+).label(label);
+
+export const intId = Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER);
+export const idParams = Joi.object({ id: intId.required().description('An integer id') });
+
+export const paging = {
+  skip: Joi.number().integer().min(0).max(1_000_000).default(0),
+  limit: Joi.number().integer().min(1).max(500).default(50),
+};
+
+export const listOf = (item: Joi.Schema, label: string) =>
+  Joi.object({ items: Joi.array().items(item), total: Joi.number().integer(), skip: Joi.number(), limit: Joi.number() }).label(label);
+
+// Occurrence types.
+
+const v0Field = Joi.object({
+  key: Joi.string().pattern(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/).required(),
+  label: Joi.string().trim().min(1).max(200).required(),
+  type: Joi.string().valid(...V0_TYPES).required(),
+  required: Joi.boolean().default(false),
+  options: Joi.array().items(Joi.string().max(200)).max(200),
+}).label('LegacyDynamicField');
+
+export const formSchema = Joi.alternatives(
+  Joi.object({ version: Joi.string().valid('v1').required(), format: Joi.string().valid('FORMIO').required(), schema: json('FormioSchema').required() }).label('FormSchemaV1'),
+  Joi.object({ version: Joi.string().valid('v0').required(), dynamic_fields: Joi.array().items(v0Field).max(200).required() }).label('FormSchemaV0'),
+).description('{version: "v1", format: "FORMIO", schema} or legacy {version: "v0", dynamic_fields: [{key, label, type, required, options?}]}');
+
+export const typeBody = Joi.object({
+  name: Joi.string().trim().min(1).max(200).required(),
+  code: Joi.string().pattern(/^[A-Za-z0-9_.-]{1,64}$/).required(),
+  form_schema: formSchema.required(),
+  duplicate_policy: Joi.string().valid('allow', 'warn', 'reject').default('warn'),
+  duplicate_radius_m: Joi.number().integer().min(1).max(100_000).default(50),
+  duplicate_window_days: Joi.number().integer().min(1).max(3650).default(30),
+  active: Joi.boolean().default(true),
+}).label('OccurrenceTypeInput');
+
+const storedSchema = Joi.object().unknown(true).label('StoredFormSchema');
+
+export const publicType = Joi.object({ id: Joi.number().integer(), name: Joi.string(), code: Joi.string(), form_schema: storedSchema }).label('PublicOccurrenceType');
+export const staffType = publicType.keys({
+  duplicate_policy: Joi.string(), duplicate_radius_m: Joi.number().integer(), duplicate_window_days: Joi.number().integer(), active: Joi.boolean(),
+  created_at: Joi.date(), updated_at: Joi.date(),
+}).label('OccurrenceType');
+export const publicTypeList = Joi.object({ items: Joi.array().items(publicType) }).label('PublicOccurrenceTypeList');
+export const staffTypeList = Joi.object({ items: Joi.array().items(staffType) }).label('OccurrenceTypeList');
+
+// Submissions and the duplicate check.
+
+const text = (max: number) => Joi.string().max(max);
+export const submission = Joi.object({
+  title: Joi.string().trim().min(1).max(300).required(),
+  description: text(10_000).allow('').default(''),
+  occurrence_type: intId.required(),
+  latitude: Joi.number().min(-90).max(90).required(),
+  longitude: Joi.number().min(-180).max(180).required(),
+  address: text(500).allow('', null),
+  reporter_name: text(200).allow('', null),
+  reporter_email: Joi.string().email({ tlds: false }).max(320).allow('', null),
+  reporter_phone: Joi.string().pattern(/^[0-9+()\-. ]{3,40}$/).allow('', null),
+  dynamic_fields: json('DynamicFields').default({}),
+}).label('OccurrenceSubmission');
+
+export const similarReport = Joi.object({
+  id: Joi.number().integer(), reference: Joi.string(), title: Joi.string(), state: Joi.string(),
+  distance_m: Joi.number(), text_similarity: Joi.number(), created_at: Joi.date(),
+}).label('SimilarReport');
+
+export const duplicateCheck = Joi.object({
+  has_duplicates: Joi.boolean(),
+  suggested_action: Joi.string().valid('create', 'review', 'link'),
+  similar_reports: Joi.array().items(similarReport),
+}).label('DuplicateCheck');
+
+export const submitted = Joi.object({
+  id: Joi.number().integer(), reference: Joi.string(), state: Joi.string(), created_at: Joi.date(),
+  possible_duplicates: Joi.array().items(similarReport).description('Policy warn: the similar reports found'),
+}).label('OccurrenceSubmitted');
+
+// Occurrences as staff see them.
+
+const publicFields = {
+  id: Joi.number().integer(), reference: Joi.string(), occurrence_type: Joi.number().integer(), title: Joi.string(), description: Joi.string().allow(''),
+  latitude: Joi.number(), longitude: Joi.number(), address: Joi.string().allow('', null), state: Joi.string(),
+  duplicate_of: Joi.number().integer().allow(null), created_at: Joi.date(), updated_at: Joi.date(),
+};
+export const staffOccurrence = Joi.object({
+  ...publicFields,
+  reporter_name: Joi.string().allow('', null), reporter_email: Joi.string().allow('', null), reporter_phone: Joi.string().allow('', null),
+  dynamic_fields: Joi.object().unknown(true), attachments: Joi.array().items(Joi.object().unknown(true)),
+  source: Joi.string(), submitted_by: Joi.string().allow(null),
+}).label('Occurrence');
+
+const historyEntry = Joi.object({
+  id: Joi.number().integer(), from_state: Joi.string().allow(null), to_state: Joi.string(), comment: Joi.string().allow(''),
+  actor: Joi.string().allow(null), created_at: Joi.date(),
+}).label('OccurrenceHistoryEntry');
+export const message = Joi.object({
+  id: Joi.number().integer(), template_id: Joi.number().integer().allow(null), channel: Joi.string(), subject: Joi.string().allow(''),
+  body: Joi.string().allow(''), created_by: Joi.string().allow(null), created_at: Joi.date(),
+}).label('OccurrenceMessage');
+const linked = Joi.object({ id: Joi.number().integer(), reference: Joi.string(), title: Joi.string(), state: Joi.string(), created_at: Joi.date() }).label('LinkedOccurrence');
+
+export const occurrenceDetail = staffOccurrence.keys({
+  type: Joi.object({ id: Joi.number().integer(), name: Joi.string(), code: Joi.string() }).allow(null),
+  history: Joi.array().items(historyEntry), messages: Joi.array().items(message), duplicates: Joi.array().items(linked),
+}).label('OccurrenceDetail');
+
+const SORTS = ['created_at', '-created_at', 'reference', '-reference', 'state', '-state', 'title', '-title'];
+const coords = /^-?\d{1,3}(\.\d{1,12})?,-?\d{1,3}(\.\d{1,12})?$/;
+export const listQuery = Joi.object({
+  state: Joi.string().pattern(/^[a-z][a-z0-9_]{0,63}$/),
+  type: intId,
+  reference: Joi.string().pattern(/^[A-Za-z0-9-]{1,40}$/),
+  text: Joi.string().trim().min(1).max(200).pattern(/^[^\u0000]*$/),
+  created_from: Joi.date().iso(),
+  created_to: Joi.date().iso(),
+  bbox: Joi.string().pattern(/^-?\d{1,3}(\.\d{1,12})?(,-?\d{1,3}(\.\d{1,12})?){3}$/).description('min_lon,min_lat,max_lon,max_lat'),
+  near: Joi.string().pattern(coords).description('lat,lon: with radius'),
+  radius: Joi.number().integer().min(1).max(100_000).default(500).description('Metres around `near`'),
+  sort: Joi.string().valid(...SORTS).default('-created_at'),
+  ...paging,
+}).label('OccurrenceListQuery');
+
+// States.
+
+const stateKey = Joi.string().pattern(/^[a-z][a-z0-9_]{0,63}$/);
+const state = Joi.object({
+  key: stateKey.required(), label: Joi.string().trim().min(1).max(200).required(),
+  is_initial: Joi.boolean().default(false), is_final: Joi.boolean().default(false),
+}).label('OccurrenceStateInput');
+const transition = Joi.object({ from_state: stateKey.required(), to_state: stateKey.required() }).label('OccurrenceTransitionEdge');
+export const graphBody = Joi.object({ states: Joi.array().items(state).min(1).max(100).required(), transitions: Joi.array().items(transition).max(2000).required() }).label('OccurrenceStateGraphInput');
+export const graph = Joi.object({
+  states: Joi.array().items(Joi.object({ key: Joi.string(), label: Joi.string(), is_initial: Joi.boolean(), is_final: Joi.boolean(), position: Joi.number().integer() }).label('OccurrenceState')),
+  transitions: Joi.array().items(transition),
+}).label('OccurrenceStateGraph');
+export const occurrenceQuery = Joi.object({ occurrence_id: intId.required() });
+export const allowed = Joi.object({
+  occurrence_id: Joi.number().integer(), current_state: Joi.string(),
+  allowed_transitions: Joi.array().items(Joi.object({
+    to_state: Joi.string(), label: Joi.string(), is_final: Joi.boolean(), requires: Joi.array().items(Joi.string()),
+  }).label('AllowedTransition')),
+}).label('AllowedTransitions');
+export const transitionBody = Joi.object({
+  to_state: stateKey.required(), comment: Joi.string().allow('').max(5000).default(''), expected_state: stateKey,
+  duplicate_of: intId.description('Required when to_state is duplicate'),
+}).label('TransitionInput');
+
+// Settings.
+
+const ring = Joi.array().items(Joi.array().items(Joi.number().min(-180).max(180)).length(2)).min(4).max(10_000);
+export const settingsBody = Joi.object({
+  service_area: Joi.alternatives(
+    Joi.object({ type: Joi.string().valid('Polygon').required(), coordinates: Joi.array().items(ring).min(1).max(100).required() }),
+    Joi.object({ type: Joi.string().valid('MultiPolygon').required(), coordinates: Joi.array().items(Joi.array().items(ring).min(1).max(100)).min(1).max(100).required() }),
+  ).allow(null).required().description('A GeoJSON Polygon or MultiPolygon ([longitude, latitude]); null: no area check'),
+}).label('OccurrenceSettingsInput');
+export const settings = Joi.object({ service_area: Joi.object().unknown(true).allow(null) }).label('OccurrenceSettings');
