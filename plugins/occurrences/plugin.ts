@@ -14,6 +14,7 @@ import { publicTenant } from './routes/public-caller.ts';
 import { publicRoutes } from './routes/public.ts';
 import { typeRoutes } from './routes/types.ts';
 import { createServices } from './services.ts';
+import { occurrenceTarget } from './target.ts';
 import './tables.ts';
 
 export { cli } from './cli.ts';
@@ -29,6 +30,7 @@ export const plugin = definePlugin<OccurrencesOptions>({
     const services = createServices(core, options, () => forms);
     const tenantOfPublic = publicTenant(core, options, services.limiter);
     core.events.registerTypes(EVENT_TYPES);
+    forms.registerTarget(occurrenceTarget(services.intake));
     server.route([
       ...typeRoutes(services.types, tenantOfPublic),
       ...publicRoutes(services.intake, tenantOfPublic),

@@ -65,6 +65,8 @@ export function createIntake(core: CoreServices, forms: () => FormsApi) {
     const type = await typeAndPlace(trx, input);
     const errors: FieldError[] = [];
     if (typeof input.title !== 'string' || !input.title.trim()) errors.push({ field: 'title', message: 'is required' });
+    else if (input.title.trim().length > 300) errors.push({ field: 'title', message: 'at most 300 characters' });
+    if ((input.description ?? '').length > 10_000) errors.push({ field: 'description', message: 'at most 10000 characters' });
     const fields = validateDynamicFields(forms(), type.form_schema as unknown as FormSchema, input.dynamic_fields ?? {});
     errors.push(...fields.errors);
     if (errors.length) throw occurrenceErrors.validationFailed(errors);
