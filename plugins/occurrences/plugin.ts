@@ -12,6 +12,7 @@ import { optionsSchema, type OccurrencesOptions } from './options.ts';
 import { backofficeRoutes } from './routes/backoffice.ts';
 import { publicTenant } from './routes/public-caller.ts';
 import { publicRoutes } from './routes/public.ts';
+import { templateRoutes } from './routes/templates.ts';
 import { typeRoutes } from './routes/types.ts';
 import { createServices } from './services.ts';
 import { occurrenceTarget } from './target.ts';
@@ -35,6 +36,7 @@ export const plugin = definePlugin<OccurrencesOptions>({
       ...typeRoutes(services.types, tenantOfPublic),
       ...publicRoutes(services.intake, tenantOfPublic),
       ...backofficeRoutes(services.backoffice, services.states, services.settings),
+      ...templateRoutes(services.templates),
     ]);
     core.graphql.extend({ typeDefs, resolvers: resolvers(services.backoffice) });
     const api: OccurrencesApi = {

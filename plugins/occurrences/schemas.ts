@@ -180,3 +180,35 @@ export const settingsBody = Joi.object({
   ).allow(null).required().description('A GeoJSON Polygon or MultiPolygon ([longitude, latitude]); null: no area check'),
 }).label('OccurrenceSettingsInput');
 export const settings = Joi.object({ service_area: Joi.object().unknown(true).allow(null) }).label('OccurrenceSettings');
+
+// Message templates.
+
+const templateText = (max: number) => Joi.string().max(max).pattern(/^[^\u0000]*$/);
+export const templateBody = Joi.object({
+  name: Joi.string().trim().min(1).max(200).required(),
+  channel: Joi.string().valid('email', 'sms', 'note').required(),
+  subject: templateText(1000).allow('').default(''),
+  body: templateText(20_000).min(1).required(),
+  type_ids: Joi.array().items(intId).max(1000).default([]).description('Occurrence types it applies to; empty: all'),
+  states: Joi.array().items(stateKey).max(100).default([]).description('States it applies to; empty: all'),
+}).label('OccurrenceTemplateInput');
+export const template = Joi.object({
+  id: Joi.number().integer(), name: Joi.string(), channel: Joi.string(), subject: Joi.string().allow(''), body: Joi.string(),
+  type_ids: Joi.array().items(Joi.number().integer()), states: Joi.array().items(Joi.string()), created_at: Joi.date(), updated_at: Joi.date(),
+}).label('OccurrenceTemplate');
+export const templateList = Joi.object({
+  items: Joi.array().items(template),
+  variables: Joi.object().pattern(Joi.string(), Joi.string()).description('The variables a template may use, with what each holds'),
+}).label('OccurrenceTemplateList');
+export const applicableTemplates = Joi.object({ items: Joi.array().items(template) }).label('ApplicableTemplates');
+export const previewBody = Joi.object({
+  occurrence_id: intId.required(),
+  template_id: intId,
+  subject: templateText(1000).allow(''),
+  body: templateText(20_000),
+}).or('template_id', 'body').label('TemplatePreviewInput');
+export const preview = Joi.object({
+  channel: Joi.string().allow(null), subject: Joi.string().allow(''), body: Joi.string().allow(''),
+  unknown_variables: Joi.array().items(Joi.string()), applicable: Joi.boolean().allow(null),
+}).label('TemplatePreview');
+export const applyBody = Joi.object({ occurrence_id: intId.required(), template_id: intId.required() }).label('TemplateApplyInput');

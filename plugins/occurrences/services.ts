@@ -10,6 +10,7 @@ import { createBackofficeService } from './service/backoffice.ts';
 import { createIntake } from './service/intake.ts';
 import { createSettingsService } from './service/settings.ts';
 import { createStatesService } from './service/states.ts';
+import { createTemplatesService } from './service/templates.ts';
 import { createTypesService } from './service/types.ts';
 
 const noForms = (): FormsApi => {
@@ -23,6 +24,7 @@ export function createServices(core: CoreServices, options: OccurrencesOptions, 
     states: createStatesService(core),
     backoffice: createBackofficeService(core),
     settings: createSettingsService(core),
+    templates: createTemplatesService(core, options),
     limiter: createRateLimiter(options.publicRatePerMinute, () => core.clock.now().getTime()),
   };
 }
