@@ -10,6 +10,7 @@ import { EVENT_TYPES } from './event-types.ts';
 import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type OccurrencesOptions } from './options.ts';
 import { backofficeRoutes } from './routes/backoffice.ts';
+import { open311Routes } from './routes/open311.ts';
 import { publicTenant } from './routes/public-caller.ts';
 import { publicRoutes } from './routes/public.ts';
 import { templateRoutes } from './routes/templates.ts';
@@ -37,6 +38,7 @@ export const plugin = definePlugin<OccurrencesOptions>({
       ...publicRoutes(services.intake, tenantOfPublic),
       ...backofficeRoutes(services.backoffice, services.states, services.settings),
       ...templateRoutes(services.templates),
+      ...open311Routes(services.open311, tenantOfPublic),
     ]);
     core.graphql.extend({ typeDefs, resolvers: resolvers(services.backoffice) });
     const api: OccurrencesApi = {

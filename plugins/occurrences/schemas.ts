@@ -212,3 +212,57 @@ export const preview = Joi.object({
   unknown_variables: Joi.array().items(Joi.string()), applicable: Joi.boolean().allow(null),
 }).label('TemplatePreview');
 export const applyBody = Joi.object({ occurrence_id: intId.required(), template_id: intId.required() }).label('TemplateApplyInput');
+
+// Open311 GeoReport v2.
+
+export const open311Tenant = Joi.object({ tenant: Joi.string().max(64).required().description('The tenant alias') });
+const serviceCode = Joi.string().pattern(/^[A-Za-z0-9_.-]{1,64}$/);
+export const open311Service = open311Tenant.keys({ code: serviceCode.required() });
+export const open311Request = open311Tenant.keys({ id: Joi.string().pattern(/^[A-Za-z0-9-]{1,40}$/).required().description('service_request_id (the reference)') });
+const jurisdiction = Joi.string().max(200).description('Accepted and ignored: the tenant is in the path');
+export const open311JurisdictionQuery = Joi.object({ jurisdiction_id: jurisdiction });
+export const open311RequestsQuery = Joi.object({
+  jurisdiction_id: jurisdiction,
+  service_request_id: Joi.string().max(2000).pattern(/^[A-Za-z0-9-]+(,[A-Za-z0-9-]+)*$/).description('Comma-separated references'),
+  service_code: serviceCode,
+  start_date: Joi.date().iso(),
+  end_date: Joi.date().iso(),
+  status: Joi.string().valid('open', 'closed'),
+}).label('Open311RequestsQuery');
+export const open311Post = Joi.object({
+  service_code: serviceCode.required(),
+  lat: Joi.number().min(-90).max(90).required(),
+  long: Joi.number().min(-180).max(180).required(),
+  address_string: Joi.string().max(500).allow(''),
+  description: Joi.string().max(10_000).allow(''),
+  email: Joi.string().email({ tlds: false }).max(320),
+  first_name: Joi.string().max(100).allow(''),
+  last_name: Joi.string().max(100).allow(''),
+  phone: Joi.string().pattern(/^[0-9+()\-. ]{3,40}$/),
+  attribute: Joi.object().pattern(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, Joi.alternatives(Joi.string().max(2000), Joi.number(), Joi.boolean(), Joi.array().items(Joi.string().max(200)).max(100))),
+  jurisdiction_id: jurisdiction, api_key: Joi.string().max(200), address_id: Joi.string().max(200), device_id: Joi.string().max(200),
+  account_id: Joi.string().max(200), media_url: Joi.string().max(2000),
+}).pattern(/^attribute\[[A-Za-z_][A-Za-z0-9_]{0,63}\]$/, Joi.string().max(2000)).label('Open311ServiceRequestInput');
+
+const open311RequestItem = Joi.object({
+  service_request_id: Joi.string(), status: Joi.string().valid('open', 'closed'), status_notes: Joi.string().allow(null), service_name: Joi.string().allow(null),
+  service_code: Joi.string().allow(null), description: Joi.string().allow(''), agency_responsible: Joi.any().valid(null), service_notice: Joi.any().valid(null),
+  requested_datetime: Joi.string(), updated_datetime: Joi.string(), expected_datetime: Joi.any().valid(null), address: Joi.string().allow('', null),
+  address_id: Joi.any().valid(null), zipcode: Joi.any().valid(null), lat: Joi.number(), long: Joi.number(), media_url: Joi.any().valid(null),
+}).label('Open311ServiceRequest');
+export const open311Requests = Joi.array().items(open311RequestItem).label('Open311ServiceRequestList');
+export const open311Created = Joi.array().items(Joi.object({ service_request_id: Joi.string(), service_notice: Joi.any(), account_id: Joi.any() }).label('Open311Created')).label('Open311CreatedList');
+export const open311Services = Joi.array().items(Joi.object({
+  service_code: Joi.string(), service_name: Joi.string(), description: Joi.string(), metadata: Joi.boolean(), type: Joi.string(), keywords: Joi.string().allow(''), group: Joi.string().allow(''),
+}).label('Open311Service')).label('Open311ServiceList');
+export const open311Definition = Joi.object({
+  service_code: Joi.string(),
+  attributes: Joi.array().items(Joi.object({
+    variable: Joi.boolean(), code: Joi.string(), datatype: Joi.string(), required: Joi.boolean(), datatype_description: Joi.any(), order: Joi.number().integer(),
+    description: Joi.string(), values: Joi.array().items(Joi.object({ key: Joi.string().allow(''), name: Joi.string().allow('') }).label('Open311AttributeValue')),
+  }).label('Open311Attribute')),
+}).label('Open311ServiceDefinition');
+export const open311Discovery = Joi.object({
+  changeset: Joi.string(), contact: Joi.string(), key_service: Joi.string(),
+  endpoints: Joi.array().items(Joi.object({ specification: Joi.string(), url: Joi.string(), changeset: Joi.string(), type: Joi.string(), formats: Joi.array().items(Joi.string()) }).label('Open311Endpoint')),
+}).label('Open311Discovery');

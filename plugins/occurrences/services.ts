@@ -8,6 +8,7 @@ import type { OccurrencesOptions } from './options.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { createBackofficeService } from './service/backoffice.ts';
 import { createIntake } from './service/intake.ts';
+import { createOpen311Service } from './service/open311.ts';
 import { createSettingsService } from './service/settings.ts';
 import { createStatesService } from './service/states.ts';
 import { createTemplatesService } from './service/templates.ts';
@@ -18,9 +19,11 @@ const noForms = (): FormsApi => {
 };
 
 export function createServices(core: CoreServices, options: OccurrencesOptions, forms: () => FormsApi = noForms) {
+  const intake = createIntake(core, forms);
   return {
     types: createTypesService(core, forms),
-    intake: createIntake(core, forms),
+    intake,
+    open311: createOpen311Service(core, intake),
     states: createStatesService(core),
     backoffice: createBackofficeService(core),
     settings: createSettingsService(core),

@@ -12,7 +12,7 @@
 // bound to is read from the payload's field of the same key.
 import Boom from '@hapi/boom';
 import type { ConfigItem, FieldInfo, HydrationTarget, StandardMapping } from '../forms/api.ts';
-import type { FormSchema } from './domain/dynamic-fields.ts';
+import { formioFields, type FormSchema } from './domain/dynamic-fields.ts';
 import type { FieldError } from './errors.ts';
 import type { Intake, SubmissionInput } from './service/intake.ts';
 import { publicOccurrence } from './service/views.ts';
@@ -39,23 +39,6 @@ const STANDARD: StandardMapping[] = [
 ];
 
 const DYNAMIC = 'dynamic_fields.';
-const LAYOUT_TYPES = new Set(['button', 'htmlelement', 'content']);
-
-/** The data fields of a Form.io schema (top level, through layout components). */
-function formioFields(components: unknown, out: { key: string; label: string; type: string; required: boolean }[] = []) {
-  if (!Array.isArray(components)) return out;
-  for (const component of components as Record<string, any>[]) {
-    if (!component || typeof component !== 'object') continue;
-    if (component.input && typeof component.key === 'string' && !LAYOUT_TYPES.has(component.type)) {
-      out.push({ key: component.key, label: String(component.label ?? component.key), type: String(component.type), required: Boolean(component.validate?.required) });
-    } else {
-      formioFields(component.components, out);
-      if (Array.isArray(component.columns)) for (const column of component.columns) formioFields(column?.components, out);
-    }
-  }
-  return out;
-}
-
 function dynamicFields(schema: FormSchema): FieldInfo[] {
   const fields = schema.version === 'v0' ? schema.dynamic_fields : formioFields(schema.schema?.components);
   return fields.map((field) => ({

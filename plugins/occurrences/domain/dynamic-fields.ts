@@ -82,3 +82,37 @@ export function formSchemaProblems(forms: FormsApi, schema: FormSchema): string[
   }
   return problems;
 }
+
+const LAYOUT_TYPES = new Set(['button', 'htmlelement', 'content']);
+
+/** The data fields of a Form.io schema (top level, through layout components). */
+export interface FormioField {
+  key: string;
+  label: string;
+  type: string;
+  required: boolean;
+  /** A select's or radio's values. */
+  options?: string[];
+}
+
+function optionsOf(component: Record<string, any>): string[] | undefined {
+  const values = component.data?.values ?? component.values;
+  return Array.isArray(values) ? values.map((v: { value?: unknown }) => String(v?.value ?? '')) : undefined;
+}
+
+export function formioFields(components: unknown, out: FormioField[] = []): FormioField[] {
+  if (!Array.isArray(components)) return out;
+  for (const component of components as Record<string, any>[]) {
+    if (!component || typeof component !== 'object') continue;
+    if (component.input && typeof component.key === 'string' && !LAYOUT_TYPES.has(component.type)) {
+      out.push({
+        key: component.key, label: String(component.label ?? component.key), type: String(component.type),
+        required: Boolean(component.validate?.required), options: optionsOf(component),
+      });
+    } else {
+      formioFields(component.components, out);
+      if (Array.isArray(component.columns)) for (const column of component.columns) formioFields(column?.components, out);
+    }
+  }
+  return out;
+}

@@ -37,6 +37,10 @@ export interface ListFilter {
   box?: { minLat: number; maxLat: number; minLon: number; maxLon: number };
   /** Within `radius` metres of a point (haversine, after the box). */
   near?: { lat: number; lon: number; radius: number };
+  /** In one of these states / in none of them (Open311 open and closed). */
+  inStates?: string[];
+  notInStates?: string[];
+  references?: string[];
   /** Ids after this one (GraphQL cursors, newest first). */
   beforeId?: number;
 }
@@ -49,6 +53,9 @@ function filtered(trx: TenantTransaction, filter: ListFilter) {
   if (filter.typeId !== undefined) query = query.where('type_id', '=', filter.typeId);
   if (filter.reference) query = query.where('reference', '=', filter.reference);
   if (filter.text) query = query.where(sql<boolean>`(search_text ILIKE ${`%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} OR to_tsvector('simple', search_text) @@ plainto_tsquery('simple', ${filter.text}))`);
+  if (filter.inStates) query = filter.inStates.length ? query.where('state', 'in', filter.inStates) : query.where(sql<boolean>`false`);
+  if (filter.notInStates?.length) query = query.where('state', 'not in', filter.notInStates);
+  if (filter.references) query = filter.references.length ? query.where('reference', 'in', filter.references) : query.where(sql<boolean>`false`);
   if (filter.createdFrom) query = query.where('created_at', '>=', filter.createdFrom);
   if (filter.createdTo) query = query.where('created_at', '<', filter.createdTo);
   if (filter.box) {
