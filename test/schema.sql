@@ -990,6 +990,7 @@ CREATE TABLE public.occurrences (
     source text NOT NULL,
     submitted_by text,
     search_text text GENERATED ALWAYS AS (((title || ' '::text) || description)) STORED,
+    search_vector tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, ((title || ' '::text) || description))) STORED,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT occurrences_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
@@ -1578,7 +1579,7 @@ CREATE UNIQUE INDEX occurrence_states_one_initial ON public.occurrence_states US
 
 CREATE INDEX occurrences_box ON public.occurrences USING btree (tenant_id, type_id, latitude, longitude, created_at);
 
-CREATE INDEX occurrences_fts ON public.occurrences USING gin (to_tsvector('simple'::regconfig, search_text));
+CREATE INDEX occurrences_fts ON public.occurrences USING gin (search_vector);
 
 CREATE INDEX occurrences_recent ON public.occurrences USING btree (tenant_id, created_at DESC, id DESC);
 

@@ -71,6 +71,7 @@ export interface OccurrencesTable {
   source: OccurrenceSource;
   submitted_by: string | null;
   search_text: ColumnType<string, never, never>;
+  search_vector: ColumnType<string, never, never>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

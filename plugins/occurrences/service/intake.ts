@@ -113,10 +113,13 @@ export function createIntake(core: CoreServices, forms: () => FormsApi) {
       };
     },
 
-    /** The pre-submission check: the same answer whatever the type's policy (dynamic fields are not checked). */
+    /**
+     * The pre-submission check: the same answer whatever the type's policy
+     * (dynamic fields are not checked). It seeds no states: a tenant without
+     * them has had no submission, so nothing to find.
+     */
     check: (tenantId: string, input: SubmissionInput) => core.withTenant(tenantId, async (trx) => {
       const type = await typeAndPlace(trx, input);
-      await statesStore.ensureSeeded(trx, tenantId);
       return findDuplicates(trx, type, report(input), core.clock.now());
     }),
   };

@@ -84,6 +84,8 @@ CREATE TABLE occurrences (
   source text NOT NULL CHECK (source IN ('public', 'staff', 'form', 'open311')),
   submitted_by text,
   search_text text GENERATED ALWAYS AS (title || ' ' || description) STORED,
+  -- Kept, not computed per candidate: the duplicate check ranks by it.
+  search_vector tsvector GENERATED ALWAYS AS (to_tsvector('simple', title || ' ' || description)) STORED,
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now(),
   UNIQUE (tenant_id, reference),
@@ -97,7 +99,7 @@ CREATE INDEX occurrences_box ON occurrences (tenant_id, type_id, latitude, longi
 CREATE INDEX occurrences_recent ON occurrences (tenant_id, created_at DESC, id DESC);
 CREATE INDEX occurrences_state ON occurrences (tenant_id, state, created_at DESC);
 CREATE INDEX occurrences_trgm ON occurrences USING gin (search_text gin_trgm_ops);
-CREATE INDEX occurrences_fts ON occurrences USING gin (to_tsvector('simple', search_text));
+CREATE INDEX occurrences_fts ON occurrences USING gin (search_vector);
 SELECT platform_enable_tenant_rls('occurrences');
 
 CREATE TABLE occurrence_history (

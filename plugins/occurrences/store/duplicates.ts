@@ -25,8 +25,8 @@ export async function candidates(trx: TenantTransaction, typeId: number, box: Bo
   const result = await sql<Candidate>`
     SELECT id, reference, title, state, latitude, longitude, created_at,
            similarity(search_text, ${text})::float8 AS trigram,
-           ts_rank(to_tsvector('simple', search_text), replace(plainto_tsquery('simple', ${text})::text, '&', '|')::tsquery, 32)::float8 AS rank
-      FROM occurrences
+           ts_rank(search_vector, query.any_word, 32)::float8 AS rank
+      FROM occurrences, (SELECT replace(plainto_tsquery('simple', ${text})::text, '&', '|')::tsquery AS any_word) AS query
      WHERE type_id = ${typeId}
        AND latitude BETWEEN ${box.minLat} AND ${box.maxLat}
        AND longitude BETWEEN ${box.minLon} AND ${box.maxLon}

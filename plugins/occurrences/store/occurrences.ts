@@ -52,7 +52,7 @@ function filtered(trx: TenantTransaction, filter: ListFilter) {
   if (filter.state) query = query.where('state', '=', filter.state);
   if (filter.typeId !== undefined) query = query.where('type_id', '=', filter.typeId);
   if (filter.reference) query = query.where('reference', '=', filter.reference);
-  if (filter.text) query = query.where(sql<boolean>`(search_text ILIKE ${`%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} OR to_tsvector('simple', search_text) @@ plainto_tsquery('simple', ${filter.text}))`);
+  if (filter.text) query = query.where(sql<boolean>`(search_text ILIKE ${`%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} OR search_vector @@ plainto_tsquery('simple', ${filter.text}))`);
   if (filter.inStates) query = filter.inStates.length ? query.where('state', 'in', filter.inStates) : query.where(sql<boolean>`false`);
   if (filter.notInStates?.length) query = query.where('state', 'not in', filter.notInStates);
   if (filter.references) query = filter.references.length ? query.where('reference', 'in', filter.references) : query.where(sql<boolean>`false`);
