@@ -2,7 +2,7 @@
 // sorting and pagination, the detail, roles (staff or admin), tenant
 // isolation, and the GraphQL connection with the same access.
 import t from 'tap';
-import { tenantWithAdmin } from '../../harness.ts';
+import { runCli, tenantWithAdmin } from '../../harness.ts';
 import { api, occurrencesPlatform, report } from './helpers.ts';
 
 t.test('staff list occurrences with filters, sorting and pages', async (t) => {
@@ -57,6 +57,11 @@ t.test('staff list occurrences with filters, sorting and pages', async (t) => {
   t.equal((await a.call('GET', '/api/backoffice/occurrences', { tenant: 'acme' })).status, 401);
   t.equal((await a.call('GET', `/api/backoffice/occurrences/${made[0].id}`, { token: member })).status, 403);
   t.equal((await a.call('GET', '/api/backoffice/occurrences/987654', { token: staff })).status, 404);
+
+  const cli = await runCli(['occurrences', 'list', '--tenant', 'acme', '--state', 'triaged', '--json'], { platform: tp, env: { PLATFORM_MANIFEST: 'manifests/default.yaml' } });
+  t.equal(cli.code, 0, cli.stderr);
+  t.same((cli.json as { id: number }[]).map((row) => row.id), [made[1].id], 'the CLI lists them');
+  t.notOk(cli.stdout.includes('ana@example.org'), 'without reporter data');
 
   const other = await tenantWithAdmin(tp, 'other');
   t.same((await a.call('GET', '/api/backoffice/occurrences', { token: other.token })).body.items, [], 'another tenant sees none');

@@ -97,3 +97,19 @@ t.test('a staff admin replaces the graph; staff cannot; states in use stay', asy
   const next = await a.submit('acme', report(type.id));
   t.equal(next.body.state, 'submitted', 'new reports start in the initial state');
 });
+
+t.test('two staff moving one occurrence at once: the row lock orders them, the stale one gets 409', async (t) => {
+  const { tp, admin, staff } = await occurrencesPlatform(t);
+  const a = api(tp);
+  const type = await a.type(admin, { duplicate_policy: 'allow' });
+  const one = (await a.submit('acme', report(type.id))).body;
+  const answers = await Promise.all([
+    a.transition(staff, one.id, { to_state: 'triaged', expected_state: 'submitted' }),
+    a.transition(admin, one.id, { to_state: 'rejected', expected_state: 'submitted' }),
+  ]);
+  t.same(answers.map((r) => r.status).sort(), [200, 409], 'one wins, the other sees the change');
+  t.equal(answers.find((r) => r.status === 409)!.body.code, 'STATE_CHANGED');
+  const detail = (await a.call('GET', `/api/backoffice/occurrences/${one.id}`, { token: staff })).body;
+  t.equal(detail.history.length, 2, 'one change recorded');
+  t.equal(detail.state, answers.find((r) => r.status === 200)!.body.state);
+});
