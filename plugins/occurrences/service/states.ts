@@ -30,6 +30,7 @@ function graphProblems(graph: GraphInput, inUse: string[]): string[] {
   const keys = new Set<string>();
   for (const state of graph.states) {
     if (keys.has(state.key)) problems.push(`state ${state.key} appears twice`);
+    if (state.is_initial && state.is_final) problems.push(`state ${state.key} cannot be both initial and final`);
     keys.add(state.key);
   }
   const initial = graph.states.filter((state) => state.is_initial);
