@@ -404,7 +404,9 @@ CREATE TABLE public.ingestion_collections (
     metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT ingestion_collections_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200)))
+    scope text,
+    CONSTRAINT ingestion_collections_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
+    CONSTRAINT ingestion_collections_scope_check CHECK (((scope IS NULL) OR ((char_length(scope) >= 1) AND (char_length(scope) <= 200))))
 );
 
 ALTER TABLE ONLY public.ingestion_collections FORCE ROW LEVEL SECURITY;
@@ -1118,6 +1120,8 @@ CREATE INDEX ingestion_chunks_tsv_idx ON public.ingestion_chunks USING gin (tsv)
 CREATE UNIQUE INDEX ingestion_collections_name_idx ON public.ingestion_collections USING btree (tenant_id, COALESCE(parent_id, 0), lower(name));
 
 CREATE INDEX ingestion_collections_parent_idx ON public.ingestion_collections USING btree (tenant_id, parent_id);
+
+CREATE UNIQUE INDEX ingestion_collections_scope_idx ON public.ingestion_collections USING btree (tenant_id, scope) WHERE (scope IS NOT NULL);
 
 CREATE INDEX ingestion_documents_collection_idx ON public.ingestion_documents USING btree (tenant_id, collection_id, created_at DESC, id);
 

@@ -4,6 +4,8 @@
 import type { CoreServices } from 'agent-platform/sdk';
 import { hybridSearch, queryImageVector, queryVector, DEFAULT_TOP_K, MAX_TOP_K, type SearchDeps } from './search/search.ts';
 import { readDocument } from './service/reader.ts';
+import { scopeOf } from './service/private.ts';
+import type { SearchRequest } from './api.ts';
 
 export function registerFunctions(core: CoreServices, deps: SearchDeps): void {
   core.functions.register('search_documents', {
@@ -21,7 +23,9 @@ export function registerFunctions(core: CoreServices, deps: SearchDeps): void {
     },
     handler: async (args, context) => {
       const [vector, imageVector] = await Promise.all([queryVector(deps, args.query), queryImageVector(deps, args.query)]);
-      const results = await context.withTenant(context.tenantId, (trx) => hybridSearch(trx, deps, args as never, vector, imageVector));
+      // The caller's context also searches its own private collection (an embed session's uploads).
+      const request = { ...(args as object), scope: scopeOf(context.executionContext) } as SearchRequest;
+      const results = await context.withTenant(context.tenantId, (trx) => hybridSearch(trx, deps, request, vector, imageVector));
       return { query: args.query, results };
     },
   });
@@ -39,6 +43,6 @@ export function registerFunctions(core: CoreServices, deps: SearchDeps): void {
       required: ['document_id'],
       additionalProperties: false,
     },
-    handler: (args, context) => context.withTenant(context.tenantId, (trx) => readDocument(trx, args as never)),
+    handler: (args, context) => context.withTenant(context.tenantId, (trx) => readDocument(trx, args as never, scopeOf(context.executionContext))),
   });
 }

@@ -19,6 +19,7 @@ import { RECONCILE_CRON, RECONCILE_TASK, reconcileHandler } from './pipeline/rec
 import { SYNC_TASK, syncHandler } from './sync/task.ts';
 import { registerFunctions } from './functions.ts';
 import { createIngestionApi } from './api-impl.ts';
+import { createPrivateUploads } from './service/private.ts';
 import { graphqlPart } from './graphql.ts';
 import { readinessCheck } from './readiness.ts';
 import { createServices, type IngestionOptions } from './services.ts';
@@ -66,6 +67,6 @@ export const plugin = {
     registerFunctions(core, searchDeps);
     core.graphql.extend(graphqlPart({ collections, documents, status, search }));
     readinessCheck(server, settings);
-    server.expose('api', createIngestionApi(searchDeps));
+    server.expose('api', createIngestionApi(searchDeps, createPrivateUploads(runDeps, documents)));
   },
 };
