@@ -25,7 +25,8 @@ import { startTestPlatform, tenantWithAdmin } from '../test/harness.ts';
 import { MANIFEST, createCollection, uploaded, waitFor } from '../test/plugins/ingestion/helpers.ts';
 import { encodedImage, scannedPdf } from '../test/plugins/ingestion/fixtures.ts';
 import { writeModel } from './lib/ingestion-model.ts';
-import { readSettings } from '../plugins/ingestion/settings.ts';
+import { settingsOf } from '../plugins/ingestion/settings.ts';
+import { defaultOptions } from '../plugins/ingestion/options.ts';
 import { parseAndChunk, parseOptionsOf } from '../plugins/ingestion/pipeline/parse-step.ts';
 import { createTokenCounter } from '../plugins/ingestion/chunking/tokenizer.ts';
 import { createOcr } from '../plugins/ingestion/parsers/ocr.ts';
@@ -96,7 +97,7 @@ async function pdfjsBaseline(bytes: Buffer): Promise<number> {
 }
 
 async function benchPdf() {
-  const settings = readSettings({}, tmpdir());
+  const settings = settingsOf(defaultOptions(), {}, tmpdir());
   const counter = await createTokenCounter('cl100k_base');
   const sample = await textPdf(PDF_PAGES, 'sample');
   const baseline = await pdfjsBaseline(sample);
@@ -132,7 +133,7 @@ async function benchPdf() {
 }
 
 async function benchOcr() {
-  const settings = readSettings({}, tmpdir());
+  const settings = settingsOf(defaultOptions(), {}, tmpdir());
   const counter = await createTokenCounter('cl100k_base');
   const lines = Array.from({ length: 12 }, () => sentence(6));
   const pdf = await PDFDocument.create();

@@ -17,16 +17,30 @@ const connection = {
   tenant: { type: 'string', description: 'tenant alias (X-Tenant-ID)', required: true },
 } as const;
 
-interface Client {
-  call(method: string, path: string, body?: BodyInit): Promise<{ status: number; body: any; headers: Headers }>;
+/** What the server answered; `T` is the body of a success (an error body has `message`). */
+interface Answer<T> {
+  status: number;
+  body: Partial<T> & { message?: string };
+  headers: Headers;
 }
 
-export function clientOf(options: { url?: string; token?: string; tenant: string }, env = process.env): Client {
+interface Client {
+  call<T>(method: string, path: string, body?: BodyInit): Promise<Answer<T>>;
+}
+
+/** The aggregate status of a collection, as far as the progress bar reads it. */
+interface CollectionStatus {
+  total: number;
+  counts: { pending: number; ingesting: number; ready: number; error: number };
+  eta_seconds: number | null;
+}
+
+function clientOf(options: { url?: string; token?: string; tenant: string }, env = process.env): Client {
   const base = (options.url ?? env.PLATFORM_URL ?? `http://127.0.0.1:${env.PORT ?? 8080}`).replace(/\/+$/, '');
   const token = options.token ?? env.PLATFORM_TOKEN ?? env.ADMIN_TOKEN;
   if (!token) throw new UsageError('a token is needed: --token, PLATFORM_TOKEN or ADMIN_TOKEN');
   return {
-    async call(method, route, body) {
+    async call<T>(method: string, route: string, body?: BodyInit): Promise<Answer<T>> {
       const response = await fetch(`${base}${route}`, {
         method, body, headers: { authorization: `Bearer ${token}`, 'x-tenant-id': options.tenant },
       });
@@ -37,7 +51,7 @@ export function clientOf(options: { url?: string; token?: string; tenant: string
       } catch {
         // keep the text
       }
-      return { status: response.status, body: parsed, headers: response.headers };
+      return { status: response.status, body: (parsed ?? {}) as Answer<T>['body'], headers: response.headers };
     },
   };
 }
@@ -61,28 +75,28 @@ function bar(done: number, total: number, width = 30): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function ingestFiles(client: Client, files: string[], collectionId: number, progress: (line: string) => void, pollMs = 1000) {
+async function ingestFiles(client: Client, files: string[], collectionId: number, progress: (line: string) => void, pollMs = 1000) {
   const uploaded: { file: string; document_id?: string; error?: string }[] = [];
   for (const file of files) {
     for (;;) {
       const form = new FormData();
       form.append('file', new Blob([await readFile(file)]), path.basename(file));
-      const answer = await client.call('POST', `/api/admin/collections/${collectionId}/documents`, form);
+      const answer = await client.call<{ document_id: string }>('POST', `/api/admin/collections/${collectionId}/documents`, form);
       if (answer.status === 429) {
         await sleep(Number(answer.headers.get('retry-after') ?? 5) * 1000);
         continue;
       }
-      uploaded.push(answer.status === 202 ? { file, document_id: answer.body.document_id } : { file, error: `${answer.status} ${answer.body?.message ?? ''}`.trim() });
+      uploaded.push(answer.status === 202 ? { file, document_id: answer.body.document_id } : { file, error: `${answer.status} ${answer.body.message ?? ''}`.trim() });
       break;
     }
     progress(`uploaded ${uploaded.length}/${files.length}`);
   }
   const ids = new Set(uploaded.flatMap((u) => (u.document_id ? [u.document_id] : [])));
-  let status: any;
+  let status: CollectionStatus;
   for (;;) {
-    const answer = await client.call('GET', `/api/admin/collections/${collectionId}/ingestion-status?include_descendants=false`);
-    if (answer.status !== 200) throw new Error(`status: ${answer.status} ${answer.body?.message ?? ''}`);
-    status = answer.body;
+    const answer = await client.call<CollectionStatus>('GET', `/api/admin/collections/${collectionId}/ingestion-status?include_descendants=false`);
+    if (answer.status !== 200) throw new Error(`status: ${answer.status} ${answer.body.message ?? ''}`);
+    status = answer.body as CollectionStatus;
     const outstanding = status.counts.pending + status.counts.ingesting;
     const finished = status.total - outstanding;
     progress(`${bar(finished, status.total)} ready ${status.counts.ready} error ${status.counts.error}${status.eta_seconds !== null ? ` eta ${status.eta_seconds}s` : ''}`);
@@ -122,7 +136,7 @@ export const cli = defineCli(createServices, (command) => [
       const query = new URLSearchParams({ query: positionals[0], top_k: String(options.top ?? 5) });
       if (options.collection) query.set('collection_id', String(options.collection));
       const answer = await clientOf(options).call('GET', `/api/admin/search?${query}`);
-      if (answer.status !== 200) throw new Error(`search: ${answer.status} ${answer.body?.message ?? ''}`);
+      if (answer.status !== 200) throw new Error(`search: ${answer.status} ${answer.body.message ?? ''}`);
       return answer.body;
     },
   }),

@@ -2,10 +2,11 @@
 // result carries `chunk_id` and `revision_id`: the citations plugin observes
 // these results to know which chunks an execution context was shown.
 import type { CoreServices } from 'agent-platform/sdk';
-import { hybridSearch, queryImageVector, queryVector, DEFAULT_TOP_K, MAX_TOP_K, type SearchDeps } from './search/search.ts';
-import { readDocument } from './service/reader.ts';
-import { scopeOf } from './service/private.ts';
+import { DEFAULT_TOP_K, MAX_TOP_K, type SearchDeps } from './search/search.ts';
+import { searchDocuments } from './service/search.ts';
 import type { SearchRequest } from './api.ts';
+import { readDocument, type ReadRequest } from './service/reader.ts';
+import { scopeOf } from './service/private.ts';
 
 export function registerFunctions(core: CoreServices, deps: SearchDeps): void {
   core.functions.register('search_documents', {
@@ -22,11 +23,10 @@ export function registerFunctions(core: CoreServices, deps: SearchDeps): void {
       additionalProperties: false,
     },
     handler: async (args, context) => {
-      const [vector, imageVector] = await Promise.all([queryVector(deps, args.query), queryImageVector(deps, args.query)]);
       // The caller's context also searches its own private collection (an embed session's uploads).
-      const request = { ...(args as object), scope: scopeOf(context.executionContext) } as SearchRequest;
-      const results = await context.withTenant(context.tenantId, (trx) => hybridSearch(trx, deps, request, vector, imageVector));
-      return { query: args.query, results };
+      const request = { ...(args as SearchRequest), scope: scopeOf(context.executionContext) };
+      const { query, results } = await searchDocuments(context.withTenant, deps, context.tenantId, request);
+      return { query, results };
     },
   });
   core.functions.register('read_document', {
@@ -43,6 +43,6 @@ export function registerFunctions(core: CoreServices, deps: SearchDeps): void {
       required: ['document_id'],
       additionalProperties: false,
     },
-    handler: (args, context) => context.withTenant(context.tenantId, (trx) => readDocument(trx, args as never, scopeOf(context.executionContext))),
+    handler: (args, context) => context.withTenant(context.tenantId, (trx) => readDocument(trx, args as ReadRequest, scopeOf(context.executionContext))),
   });
 }

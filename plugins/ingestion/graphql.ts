@@ -10,6 +10,7 @@ import { GraphQLError } from 'graphql';
 import type { CollectionsService } from './service/collections.ts';
 import type { DocumentsService } from './service/documents.ts';
 import type { StatusService } from './service/status.ts';
+import type { SearchService } from './service/search.ts';
 import type { collectionView, documentView, statusView } from './view.ts';
 import type { IngestionStatus } from './tables.ts';
 
@@ -170,7 +171,7 @@ interface Services {
   collections: CollectionsService;
   documents: DocumentsService;
   status: StatusService;
-  search: (tenantId: string, query: Record<string, unknown>) => Promise<unknown>;
+  search: SearchService;
 }
 
 function offsetPage(args: ConnectionArgs) {
@@ -228,7 +229,7 @@ export function graphqlPart(services: Services) {
         const topK = args.topK ?? 5;
         if (topK < 1 || topK > 50) throw new GraphQLError('topK must be between 1 and 50', { extensions: { code: 'BAD_USER_INPUT' } });
         if (args.query.trim() === '') throw new GraphQLError('query must not be empty', { extensions: { code: 'BAD_USER_INPUT' } });
-        const result = await services.search(tenantId, { query: args.query, collection_id: args.collections ?? undefined, include_descendants: true, top_k: topK }) as { results: Record<string, unknown>[] };
+        const result = await services.search(tenantId, { query: args.query, collection_ids: args.collections ?? undefined, include_descendants: true, top_k: topK });
         return result.results.map((hit) => ({
           chunkId: hit.chunk_id, revisionId: hit.revision_id, documentId: hit.document_id, docName: hit.doc_name,
           collectionId: hit.collection_id, page: hit.page, section: hit.section, score: hit.score, text: hit.text,

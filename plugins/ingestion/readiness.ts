@@ -1,9 +1,29 @@
 // What /readyz says about ingestion (under details.ingestion): which embedder
 // is configured (or that search is keyword only), OCR, vision, parsers. Also
-// served alone at GET /readyz/ingestion.
+// served alone at GET /readyz/ingestion. A vision feature switched on without
+// its endpoint does nothing: besides saying so here, the boot logs one
+// warning line per such setting (warnIncompleteSettings).
 import type { Server } from '@hapi/hapi';
-import { addReadinessDetails } from 'agent-platform/sdk';
+import { addReadinessDetails, type CoreServices } from 'agent-platform/sdk';
 import type { IngestionSettings } from './settings.ts';
+
+/** Settings that are switched on but cannot work: the missing setting, and what is therefore not done. */
+function incompleteSettings(settings: IngestionSettings): { setting: string; missing: string; consequence: string }[] {
+  const found = [];
+  if (settings.vlm.enabled && !settings.vlm.baseUrl) {
+    found.push({ setting: 'INGESTION_VLM_ENABLED', missing: 'INGESTION_VLM_BASE_URL', consequence: 'drawing pages are not described' });
+  }
+  if (settings.visionRetrieval.enabled && !settings.visionRetrieval.active) {
+    found.push({ setting: 'INGESTION_VISION_RETRIEVAL_ENABLED', missing: 'INGESTION_IMAGE_EMBEDDING_BASE_URL', consequence: 'page images are not embedded or searched' });
+  }
+  return found;
+}
+
+export function warnIncompleteSettings(core: CoreServices, settings: IngestionSettings): void {
+  for (const { setting, missing, consequence } of incompleteSettings(settings)) {
+    core.logger.warn({ plugin: 'ingestion', setting, missing }, `ingestion: ${setting} is true but ${missing} is not set: ${consequence}`);
+  }
+}
 
 export function readinessDetails(settings: IngestionSettings) {
   const { embedding } = settings;

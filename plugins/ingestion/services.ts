@@ -1,48 +1,47 @@
 // The one factory of the ingestion plugin's services: its register builds
-// them here from the core's services and the manifest's options (its CLI
-// commands are HTTP clients of the server and need none). Settings come from
-// the environment (INGESTION_*, settings.ts).
+// them here from the core's services and the manifest's options (options.ts,
+// validated by the loader for the server and the CLI alike; its CLI commands
+// are HTTP clients of the server and need none of them).
 import type { CoreServices } from 'agent-platform/sdk';
+import { createTokenCounter, type TokenCounter } from './chunking/tokenizer.ts';
 import { createEmbedder, createImageEmbedder } from './embeddings/embedder.ts';
+import { ParserPool } from './pipeline/parser-pool.ts';
+import type { StageDeps } from './pipeline/stages.ts';
 import { createCollectionsService } from './service/collections.ts';
 import { createDocumentsService } from './service/documents.ts';
+import { createPrivateUploads } from './service/private.ts';
 import { createStatusService } from './service/status.ts';
 import { createSyncService } from './sync/service.ts';
-import { hybridSearch, queryImageVector, queryVector } from './search/search.ts';
-import { readSettings } from './settings.ts';
-
-export interface IngestionOptions {
-  /** Overrides INGESTION_MAX_CONCURRENT (spec 8: 5 workflows per tenant). */
-  maxConcurrent?: number;
-}
+import { searchDocuments, type SearchService } from './service/search.ts';
+import type { SearchDeps } from './search/search.ts';
+import { settingsOf } from './settings.ts';
+import type { IngestionOptions } from './options.ts';
 
 export async function createServices(core: CoreServices, options: IngestionOptions) {
-  const settings = readSettings(core.config.env, core.config.dataDir, { maxConcurrent: options?.maxConcurrent });
+  const settings = settingsOf(options, core.config.env, core.config.dataDir);
   const embedder = await createEmbedder(settings);
   const imageEmbedder = await createImageEmbedder(settings);
   const runDeps = { core, settings };
-  const searchDeps = { embedder, imageEmbedder, logger: core.logger };
-  const search = async (tenantId: string, q: Record<string, unknown>) => {
-    // Embedded before the transaction: no connection held during the HTTP calls.
-    const [vector, imageVector] = await Promise.all([queryVector(searchDeps, String(q.query)), queryImageVector(searchDeps, String(q.query))]);
-    const results = await core.withTenant(tenantId, (trx) => hybridSearch(trx, searchDeps, {
-      query: String(q.query), collection_ids: q.collection_id as number[] | undefined,
-      include_descendants: q.include_descendants as boolean, top_k: q.top_k as number,
-    }, vector, imageVector));
-    return { query: q.query, mode: vector ? 'hybrid' : 'keyword', results };
+  // The tokenizer loads on first use; parser threads start on demand (none in the CLI).
+  let counter: Promise<TokenCounter> | undefined;
+  const stageDeps: StageDeps = {
+    ...runDeps, embedder, imageEmbedder,
+    parsers: new ParserPool({ maxMemoryMb: settings.parserMaxMemoryMb }),
+    counter: () => (counter ??= createTokenCounter(settings.tokenizer)),
   };
+  const searchDeps: SearchDeps = { embedder, imageEmbedder, logger: core.logger };
+  const search: SearchService = (tenantId, request) => searchDocuments(core.withTenant, searchDeps, tenantId, request);
+  const documents = createDocumentsService(runDeps);
   return {
     settings,
-    embedder,
-    imageEmbedder,
     runDeps,
+    stageDeps,
     searchDeps,
     search,
     collections: createCollectionsService(core),
-    documents: createDocumentsService(runDeps),
+    documents,
+    privateUploads: createPrivateUploads(runDeps, documents),
     status: createStatusService(runDeps),
     sync: createSyncService(runDeps),
   };
 }
-
-export type IngestionServices = Awaited<ReturnType<typeof createServices>>;

@@ -1,26 +1,26 @@
-// The HNSW index for the configured embedding dimension. The migration creates
-// indexes for the common dimensions (384, 768, 1024, 1536); another dimension
-// (up to pgvector's 2000 for HNSW) gets its own partial expression index here,
-// at boot, with the system handle (CREATE INDEX IF NOT EXISTS is idempotent).
-import { sql } from 'kysely';
+// The HNSW indexes the configured embedders need, made sure of at boot
+// (store/vector-indexes.ts says why at boot and not in a migration): for the
+// endpoint's text dimension unless the migration has it already, and for the
+// image-embedding dimension of page-image retrieval. A local model's dimension
+// is known only once it has embedded: other than 384/768/1024/1536 it is
+// searched by a scan.
 import type { CoreServices } from 'agent-platform/sdk';
+import { vectorIndexesStore } from '../store/vector-indexes.ts';
+import type { IngestionSettings } from '../settings.ts';
 
-export const BUILT_IN_DIMS = [384, 768, 1024, 1536];
-export const HNSW_MAX_DIMS = 2000;
+/** The chunk dimensions sql/0001_init.sql indexes. */
+const BUILT_IN_DIMS = [384, 768, 1024, 1536];
+const HNSW_MAX_DIMS = 2000;
 
-export async function ensureVectorIndex(core: CoreServices, dims: number): Promise<void> {
-  if (BUILT_IN_DIMS.includes(dims)) return;
-  if (!Number.isInteger(dims) || dims < 1 || dims > HNSW_MAX_DIMS) {
-    core.logger.warn({ dims }, `ingestion: no HNSW index for ${dims} dimensions (pgvector indexes up to ${HNSW_MAX_DIMS}); vector search scans`);
-    return;
+const indexable = (dims: number) => Number.isInteger(dims) && dims >= 1 && dims <= HNSW_MAX_DIMS;
+
+export async function ensureVectorIndexes(core: CoreServices, settings: IngestionSettings): Promise<void> {
+  const { dims } = settings.embedding;
+  if (settings.embedding.provider === 'endpoint' && !BUILT_IN_DIMS.includes(dims)) {
+    if (indexable(dims)) await vectorIndexesStore.ensureChunkIndex(core.db, dims);
+    else core.logger.warn({ dims }, `ingestion: no HNSW index for ${dims} dimensions (pgvector indexes up to ${HNSW_MAX_DIMS}); vector search scans`);
   }
-  await sql.raw(`CREATE INDEX IF NOT EXISTS ingestion_chunks_hnsw_${dims} ON ingestion_chunks
-    USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WHERE embedding_dims = ${dims} AND is_current`).execute(core.db);
-}
-
-/** The HNSW index on page images for the image-embedding dimension (page-image retrieval). */
-export async function ensurePageImageIndex(core: CoreServices, dims: number): Promise<void> {
-  if (!Number.isInteger(dims) || dims < 1 || dims > HNSW_MAX_DIMS) return;
-  await sql.raw(`CREATE INDEX IF NOT EXISTS ingestion_page_images_hnsw_${dims} ON ingestion_page_images
-    USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WHERE embedding_dims = ${dims} AND is_current`).execute(core.db);
+  if (settings.visionRetrieval.active && indexable(settings.visionRetrieval.dims)) {
+    await vectorIndexesStore.ensurePageImageIndex(core.db, settings.visionRetrieval.dims);
+  }
 }

@@ -8,7 +8,7 @@ import { ParseError, TextBuilder, type ParsedDocument } from './types.ts';
 import type { TokenCounter } from '../chunking/tokenizer.ts';
 
 /** The raw text of each record (quoted newlines kept inside their record). */
-export function splitRecords(text: string): string[] {
+function splitRecords(text: string): string[] {
   const records: string[] = [];
   let quoted = false;
   let start = 0;

@@ -14,7 +14,7 @@ import { pageImagesStore } from '../store/page-images.ts';
 import { withTimeout } from './timeout.ts';
 import { describeDrawings } from './vision.ts';
 import type { StageDeps } from './stages.ts';
-import type { StageJob } from './runs.ts';
+import type { StagePayload } from '../tasks/payloads.ts';
 
 export interface EnrichmentReport {
   embeddings: { status: 'skipped' | 'done' | 'failed'; model?: string; embedded?: number; error?: string };
@@ -27,7 +27,7 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-async function embedChunks(deps: StageDeps, job: StageJob, revisionId: string, signal: AbortSignal): Promise<EnrichmentReport['embeddings']> {
+async function embedChunks(deps: StageDeps, job: StagePayload, revisionId: string, signal: AbortSignal): Promise<EnrichmentReport['embeddings']> {
   const embedder = deps.embedder;
   if (!embedder) return { status: 'skipped' };
   let embedded = 0;
@@ -56,7 +56,7 @@ async function embedChunks(deps: StageDeps, job: StageJob, revisionId: string, s
 }
 
 /** Page images as PNG data URLs to the image-embedding endpoint (a CLIP-style model: queries are embedded by the same endpoint as text). */
-async function embedPageImages(deps: StageDeps, job: StageJob, revisionId: string, signal: AbortSignal): Promise<NonNullable<EnrichmentReport['page_images']>> {
+async function embedPageImages(deps: StageDeps, job: StagePayload, revisionId: string, signal: AbortSignal): Promise<NonNullable<EnrichmentReport['page_images']>> {
   const embedder = deps.imageEmbedder!;
   let embedded = 0;
   try {
@@ -80,7 +80,7 @@ async function embedPageImages(deps: StageDeps, job: StageJob, revisionId: strin
   }
 }
 
-export async function enrichRevision(deps: StageDeps, job: StageJob, document: DocumentRow, signal: AbortSignal): Promise<Record<string, unknown>> {
+export async function enrichRevision(deps: StageDeps, job: StagePayload, document: DocumentRow, signal: AbortSignal): Promise<EnrichmentReport> {
   const revisionId = document.run_revision_id!;
   let vision: EnrichmentReport['vision'] = { status: 'skipped' };
   if (deps.settings.vlm.enabled && deps.settings.vlm.baseUrl) {
@@ -95,5 +95,5 @@ export async function enrichRevision(deps: StageDeps, job: StageJob, document: D
   const embeddings = await embedChunks(deps, job, revisionId, signal);
   const report: EnrichmentReport = { embeddings, vision };
   if (deps.imageEmbedder) report.page_images = await embedPageImages(deps, job, revisionId, signal);
-  return report as unknown as Record<string, unknown>;
+  return report;
 }

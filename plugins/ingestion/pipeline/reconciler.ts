@@ -2,15 +2,11 @@
 // by retry-ingestion, changed by a sync, refused a slot earlier): at most
 // INGESTION_RECONCILE_BATCH per pass and tenant, and never beyond the tenant's
 // free quota slots, so a big retry drains at a limited rate instead of
-// flooding the workers. It runs every minute (cron) and is kicked right after
-// a retry; documents ingesting or ready are never touched.
-import { sql } from 'kysely';
-import type { CoreServices } from 'agent-platform/sdk';
+// flooding the workers. The `ingestion.reconcile` task runs it every minute
+// (cron) and right after a run ends or a retry; documents ingesting or ready
+// are never touched.
 import { documentsStore } from '../store/documents.ts';
 import { beginRun, freeSlots, type RunDeps } from './runs.ts';
-
-export { RECONCILE_TASK } from './runs.ts';
-export const RECONCILE_CRON = '* * * * *';
 
 /** One pass for one tenant; returns how many documents it started. */
 export async function reconcileTenant(deps: RunDeps, tenantId: string): Promise<number> {
@@ -21,23 +17,4 @@ export async function reconcileTenant(deps: RunDeps, tenantId: string): Promise<
     for (const document of waiting) await beginRun(deps, trx, tenantId, document.id, 'pending');
     return waiting.length;
   });
-}
-
-/** Tenants are a global table: listed with the system handle, then each is reconciled in its own context. */
-async function allTenants(core: CoreServices): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`SELECT id FROM tenants ORDER BY id`.execute(core.db);
-  return rows.map((row) => row.id);
-}
-
-export function reconcileHandler(deps: RunDeps) {
-  return async (data: { tenant_id?: string }): Promise<void> => {
-    const tenants = data?.tenant_id ? [data.tenant_id] : await allTenants(deps.core);
-    for (const tenantId of tenants) {
-      try {
-        await reconcileTenant(deps, tenantId);
-      } catch (err) {
-        deps.core.logger.error({ tenantId, err: (err as Error).message }, 'ingestion reconciler pass failed');
-      }
-    }
-  };
 }

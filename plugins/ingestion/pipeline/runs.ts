@@ -9,27 +9,18 @@ import { documentsStore, type DocumentRow } from '../store/documents.ts';
 import { quotaStore } from '../store/quota.ts';
 import { revisionsStore } from '../store/revisions.ts';
 import { ingestionErrors } from '../errors.ts';
+import { EVENT_SOURCE } from '../event-types.ts';
 import type { IngestionSettings } from '../settings.ts';
 import type { Stage } from '../tables.ts';
-
-export const STAGE_TASK = 'ingestion.stage';
-export const EVENT_SOURCE = '/ingestion';
-export const RECONCILE_TASK = 'ingestion.reconcile';
-
-export interface StageJob {
-  tenant_id: string;
-  document_id: string;
-  run_id: string;
-  stage: Exclude<Stage, 'done'>;
-}
+import { enqueueTask, RECONCILE_TASK, STAGE_TASK, type StagePayload } from '../tasks/payloads.ts';
 
 export interface RunDeps {
   core: CoreServices;
   settings: IngestionSettings;
 }
 
-export async function enqueueStage(deps: RunDeps, trx: TenantTransaction, job: StageJob): Promise<void> {
-  await deps.core.jobs.enqueueLong(STAGE_TASK, { ...job }, { trx });
+export async function enqueueStage(deps: RunDeps, trx: TenantTransaction, payload: StagePayload): Promise<void> {
+  await enqueueTask(deps.core, STAGE_TASK, payload, { trx });
 }
 
 /** Free quota slots now (stale slots released first); locks the tenant's quota until the transaction ends. */
@@ -64,7 +55,7 @@ export async function beginRun(deps: RunDeps, trx: TenantTransaction, tenantId: 
 /** A run ended and freed a slot: documents waiting in pending can start now rather than at the next cron pass. */
 export async function kickReconciler(deps: RunDeps, trx: TenantTransaction, tenantId: string): Promise<void> {
   if (!(await documentsStore.hasPending(trx))) return;
-  await deps.core.jobs.enqueueLong(RECONCILE_TASK, { tenant_id: tenantId }, { trx, singletonKey: `reconcile/${tenantId}` });
+  await enqueueTask(deps.core, RECONCILE_TASK, { tenant_id: tenantId }, { trx, singletonKey: `reconcile/${tenantId}` });
 }
 
 /** Ends a run with a fatal error: `error` status, the parser's text, the event; the slot is released. */

@@ -1,4 +1,5 @@
-// The stages of an ingestion run, one pg-boss job each:
+// The stages of an ingestion run, run by `ingestion.stage` jobs (two per run,
+// see runStage):
 //   validate → create_revision → parse_and_chunk → enrich → finalize (→ done).
 // Every stage checks that its run is still the document's run (a reingest,
 // retry or delete supersedes it), does its work, and enqueues the next stage
@@ -13,32 +14,34 @@ import { isSupported } from '../content-type.ts';
 import { ParseError } from '../parsers/types.ts';
 import type { TokenCounter } from '../chunking/tokenizer.ts';
 import type { Embedder } from '../embeddings/embedder.ts';
-import { parseAndChunk, parseAndChunkInPool, parseOptionsOf } from './parse-step.ts';
+import { parseAndChunkInPool, parseOptionsOf } from './parse-step.ts';
 import type { ParserPool } from './parser-pool.ts';
 import { enrichRevision } from './enrich.ts';
-import { EVENT_SOURCE, enqueueStage, failRun, kickReconciler, type RunDeps, type StageJob } from './runs.ts';
+import { EVENT_SOURCE } from '../event-types.ts';
+import { enqueueStage, failRun, kickReconciler, type RunDeps } from './runs.ts';
+import type { StagePayload } from '../tasks/payloads.ts';
 
 export interface StageDeps extends RunDeps {
   counter: () => Promise<TokenCounter>;
   embedder: Embedder | undefined;
   /** The image-embedding endpoint of page-image retrieval (INGESTION_VISION_RETRIEVAL_ENABLED), when on. */
   imageEmbedder?: Embedder;
-  /** Parser threads; without it (tools) parsing runs in this thread. */
-  parsers?: ParserPool;
+  /** Parser threads: a stuck or runaway parser is terminated, not the process. */
+  parsers: ParserPool;
 }
 
 const PROGRESS = { validate: 5, create_revision: 10, parse_and_chunk: 20, parsed: 60, enrich: 60, enriched: 90, finalize: 95 } as const;
 
 /** The document, locked, when the job's run is still its run; undefined otherwise (the job does nothing). */
-async function current(trx: TenantTransaction, job: StageJob): Promise<DocumentRow | undefined> {
+async function current(trx: TenantTransaction, job: StagePayload): Promise<DocumentRow | undefined> {
   const document = await documentsStore.lock(trx, job.document_id);
   if (!document || document.deleted_at || document.run_id !== job.run_id) return undefined;
   return document;
 }
 
-type Next = StageJob['stage'] | undefined;
+type Next = StagePayload['stage'] | undefined;
 
-async function validate(deps: StageDeps, job: StageJob): Promise<Next> {
+async function validate(deps: StageDeps, job: StagePayload): Promise<Next> {
   return deps.core.withTenant(job.tenant_id, async (trx): Promise<Next> => {
     const document = await current(trx, job);
     if (!document) return undefined;
@@ -55,7 +58,7 @@ async function validate(deps: StageDeps, job: StageJob): Promise<Next> {
   });
 }
 
-async function createRevision(deps: StageDeps, job: StageJob): Promise<Next> {
+async function createRevision(deps: StageDeps, job: StagePayload): Promise<Next> {
   return deps.core.withTenant(job.tenant_id, async (trx): Promise<Next> => {
     const document = await current(trx, job);
     if (!document) return undefined;
@@ -69,7 +72,8 @@ async function createRevision(deps: StageDeps, job: StageJob): Promise<Next> {
   });
 }
 
-async function parseAndChunkStage(deps: StageDeps, job: StageJob, signal: AbortSignal): Promise<void> {
+/** Parsing and chunking run in a parser thread, under their own timeouts (the pool ends a stuck thread). */
+async function parseAndChunkStage(deps: StageDeps, job: StagePayload): Promise<void> {
   const loaded = await deps.core.withTenant(job.tenant_id, async (trx) => {
     const document = await current(trx, job);
     if (!document?.run_revision_id) return undefined;
@@ -80,9 +84,7 @@ async function parseAndChunkStage(deps: StageDeps, job: StageJob, signal: AbortS
   if (!loaded) return;
   const { document, bytes } = loaded;
   const options = parseOptionsOf(deps.settings, document.content_type, document.filename);
-  const { parsed, chunks, language } = deps.parsers
-    ? await parseAndChunkInPool(deps.parsers, bytes, options, deps.settings)
-    : await parseAndChunk(bytes, options, deps.settings, await deps.counter(), signal);
+  const { parsed, chunks, language } = await parseAndChunkInPool(deps.parsers, bytes, options, deps.settings);
   if (chunks.length === 0) throw new ParseError('The document has no text to index');
   await deps.core.withTenant(job.tenant_id, async (trx) => {
     const locked = await current(trx, job);
@@ -105,7 +107,7 @@ async function parseAndChunkStage(deps: StageDeps, job: StageJob, signal: AbortS
   });
 }
 
-async function enrich(deps: StageDeps, job: StageJob, signal: AbortSignal): Promise<Next> {
+async function enrich(deps: StageDeps, job: StagePayload, signal: AbortSignal): Promise<Next> {
   const document = await deps.core.withTenant(job.tenant_id, async (trx) => {
     const found = await current(trx, job);
     if (!found?.run_revision_id) return undefined;
@@ -124,7 +126,7 @@ async function enrich(deps: StageDeps, job: StageJob, signal: AbortSignal): Prom
   });
 }
 
-async function finalize(deps: StageDeps, job: StageJob): Promise<void> {
+async function finalize(deps: StageDeps, job: StagePayload): Promise<void> {
   await deps.core.withTenant(job.tenant_id, async (trx) => {
     const document = await current(trx, job);
     if (!document?.run_revision_id) return;
@@ -160,14 +162,14 @@ async function finalize(deps: StageDeps, job: StageJob): Promise<void> {
  * retries the job, whose stages find their work done (run and revision ids).
  * `job.stage` is moved along, so a failure names the stage it happened in.
  */
-export async function runStage(deps: StageDeps, job: StageJob, signal: AbortSignal): Promise<void> {
+export async function runStage(deps: StageDeps, job: StagePayload, signal: AbortSignal): Promise<void> {
   let next: Next = job.stage;
   while (next) {
     job.stage = next;
     switch (next) {
       case 'validate': next = await validate(deps, job); break;
       case 'create_revision': next = await createRevision(deps, job); break;
-      case 'parse_and_chunk': await parseAndChunkStage(deps, job, signal); next = undefined; break;
+      case 'parse_and_chunk': await parseAndChunkStage(deps, job); next = undefined; break;
       case 'enrich': next = await enrich(deps, job, signal); break;
       case 'finalize': await finalize(deps, job); next = undefined; break;
     }
@@ -175,11 +177,9 @@ export async function runStage(deps: StageDeps, job: StageJob, signal: AbortSign
 }
 
 /** Fails the run when the job's run is still current (fatal error, or the last attempt of an unexpected one). */
-export async function failStage(deps: StageDeps, job: StageJob, message: string): Promise<void> {
+export async function failStage(deps: StageDeps, job: StagePayload, message: string): Promise<void> {
   await deps.core.withTenant(job.tenant_id, async (trx) => {
     const document = await current(trx, job);
     if (document) await failRun(deps, trx, document, job.stage, message);
   });
 }
-
-export { EVENT_SOURCE };

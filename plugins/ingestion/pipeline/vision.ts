@@ -11,7 +11,7 @@ import { pageImagesStore } from '../store/page-images.ts';
 import type { DocumentRow } from '../store/documents.ts';
 import type { SectionInfo } from '../tables.ts';
 import type { StageDeps } from './stages.ts';
-import type { StageJob } from './runs.ts';
+import type { StagePayload } from '../tasks/payloads.ts';
 
 const PROMPT = 'Describe this page of a technical document for search: what the drawing shows, its labels, '
   + 'dimensions, parts and any text in it. Answer in the language of the text on the page.';
@@ -45,7 +45,7 @@ async function describe(deps: StageDeps, png: Buffer, signal: AbortSignal): Prom
 }
 
 /** Describes the revision's drawing pages; returns how many were described. */
-export async function describeDrawings(deps: StageDeps, job: StageJob, document: DocumentRow, signal: AbortSignal): Promise<number> {
+export async function describeDrawings(deps: StageDeps, job: StagePayload, document: DocumentRow, signal: AbortSignal): Promise<number> {
   const revisionId = document.run_revision_id!;
   const drawings = await deps.core.withTenant(job.tenant_id, (trx) => pageImagesStore.drawingsOf(trx, revisionId, deps.settings.vlm.maxDrawingPages));
   if (drawings.length === 0) return 0;

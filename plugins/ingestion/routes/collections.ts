@@ -1,7 +1,7 @@
 // REST routes of collections.
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf } from 'agent-platform/sdk';
-import type { CollectionsService } from '../service/collections.ts';
+import type { CollectionInput, CollectionsService } from '../service/collections.ts';
 import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;
@@ -16,7 +16,7 @@ export function collectionRoutes(collections: CollectionsService): ServerRoute[]
         auth: 'bearer', tags, plugins: { platform: admin }, description: 'Create a collection (optionally under a parent collection)',
         validate: { payload: s.createCollection }, response: { schema: s.collection },
       },
-      handler: async (request, h) => h.response(await collections.create(tenantOf(request), request.payload as never)).code(201),
+      handler: async (request, h) => h.response(await collections.create(tenantOf(request), request.payload as CollectionInput)).code(201),
     },
     {
       method: 'GET', path: '/api/admin/collections',
@@ -43,7 +43,7 @@ export function collectionRoutes(collections: CollectionsService): ServerRoute[]
         auth: 'bearer', tags, plugins: { platform: admin }, description: 'Rename, describe or move a collection',
         validate: { params: s.collectionIdParams, payload: s.updateCollection }, response: { schema: s.collection },
       },
-      handler: (request) => collections.update(tenantOf(request), Number(request.params.collection_id), request.payload as never),
+      handler: (request) => collections.update(tenantOf(request), Number(request.params.collection_id), request.payload as Partial<CollectionInput>),
     },
     {
       method: 'DELETE', path: '/api/admin/collections/{collection_id}',

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import Boom from '@hapi/boom';
 import { badRequest, tenantOf } from 'agent-platform/sdk';
 import type { DocumentsService } from '../service/documents.ts';
+import type { SearchService } from '../service/search.ts';
 import type { IngestionSettings } from '../settings.ts';
 import { ingestionErrors } from '../errors.ts';
 import * as s from '../schemas.ts';
@@ -46,7 +47,7 @@ function metadataOf(value: unknown): Record<string, unknown> | undefined {
   throw badRequest('`metadata` must be a JSON object', 'VALIDATION_FAILED');
 }
 
-export function documentRoutes(documents: DocumentsService, settings: IngestionSettings, search: (tenantId: string, query: Record<string, unknown>) => Promise<unknown>): ServerRoute[] {
+export function documentRoutes(documents: DocumentsService, settings: IngestionSettings, search: SearchService): ServerRoute[] {
   const tooLarge: Lifecycle.FailAction = (_request, _h, err) => {
     if (Boom.isBoom(err as Error) && (err as Boom.Boom).output.statusCode === 413) throw ingestionErrors.tooLarge(settings.maxDocSize);
     throw err;
@@ -151,7 +152,10 @@ export function documentRoutes(documents: DocumentsService, settings: IngestionS
         auth: 'bearer', tags, plugins: { platform: member }, description: 'Hybrid search over the latest revisions of live documents',
         validate: { query: s.searchQuery },
       },
-      handler: (request) => search(tenantOf(request), request.query as Record<string, unknown>),
+      handler: (request) => {
+        const q = request.query as { query: string; collection_id?: number[]; include_descendants: boolean; top_k: number };
+        return search(tenantOf(request), { query: q.query, collection_ids: q.collection_id, include_descendants: q.include_descendants, top_k: q.top_k });
+      },
     },
   ];
 }

@@ -1,7 +1,7 @@
 // REST routes of document sync sources (their status, errors and retry are in status.ts).
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf } from 'agent-platform/sdk';
-import type { SyncService } from '../sync/service.ts';
+import type { SyncService, SyncSourceInput } from '../sync/service.ts';
 import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;
@@ -16,7 +16,7 @@ export function syncRoutes(sync: SyncService): ServerRoute[] {
         description: 'Create a sync source: a directory relative to the tenant\'s folder <root>/<tenant_id>/ of INGESTION_SYNC_ROOTS (with a glob pattern) or a list of URLs, synced on a cron schedule',
         validate: { payload: s.syncSourceCreate },
       },
-      handler: async (request, h) => h.response(await sync.create(tenantOf(request), request.payload as never)).code(201),
+      handler: async (request, h) => h.response(await sync.create(tenantOf(request), request.payload as SyncSourceInput)).code(201),
     },
     {
       method: 'GET', path: '/api/admin/document-sync/sources',
@@ -37,7 +37,7 @@ export function syncRoutes(sync: SyncService): ServerRoute[] {
         auth: 'bearer', tags, plugins: { platform: admin }, description: 'Change a sync source (schedule, pattern, URLs, active)',
         validate: { params: s.sourceIdParams, payload: s.syncSourceUpdate },
       },
-      handler: (request) => sync.update(tenantOf(request), Number(request.params.source_id), request.payload as never),
+      handler: (request) => sync.update(tenantOf(request), Number(request.params.source_id), request.payload as Partial<SyncSourceInput>),
     },
     {
       method: 'DELETE', path: '/api/admin/document-sync/sources/{source_id}',

@@ -4,15 +4,13 @@
 // its page's first chunk), fused by reciprocal rank fusion
 // (score = Σ 1/(60 + rank)). Without an embedder, or when embedding the query
 // fails, keyword alone.
-import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
 import type { SearchHit, SearchRequest } from '../api.ts';
 import type { Embedder } from '../embeddings/embedder.ts';
 import { collectionsStore } from '../store/collections.ts';
+import { searchStore } from '../store/search.ts';
 import { scopedStore } from '../store/scoped.ts';
-import { fuzzyExpansions, keywordRanked, queryWords, type Ranked } from './keyword.ts';
-import { vectorRanked } from './vector.ts';
-import { pageImageRanked } from './page-images.ts';
+import { fuzzyExpansions, keywordRanked, queryWords } from './keyword.ts';
 
 export const DEFAULT_TOP_K = 5;
 export const MAX_TOP_K = 50;
@@ -25,10 +23,11 @@ export interface SearchDeps {
   logger: { warn(obj: object, msg: string): void };
 }
 
-function fuse(lists: Ranked[][]): Map<string, number> {
+/** Lists of chunk ids, best first, into one score per chunk. */
+function fuse(lists: string[][]): Map<string, number> {
   const scores = new Map<string, number>();
   for (const list of lists) {
-    list.forEach((item, rank) => scores.set(item.id, (scores.get(item.id) ?? 0) + 1 / (RRF_K + rank + 1)));
+    list.forEach((id, rank) => scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + rank + 1)));
   }
   return scores;
 }
@@ -45,7 +44,7 @@ async function embedQuery(embedder: Embedder | undefined, logger: SearchDeps['lo
 }
 
 /** The query's vector for chunk embeddings (undefined without an embedder or when it fails). */
-const queryVector = (deps: SearchDeps, query: string) => embedQuery(deps.embedder, deps.logger, query, 'keyword only');
+export const queryVector = (deps: SearchDeps, query: string) => embedQuery(deps.embedder, deps.logger, query, 'keyword only');
 
 /** The query's vector for page images (undefined without page-image retrieval or when it fails). */
 export const queryImageVector = (deps: SearchDeps, query: string) => embedQuery(deps.imageEmbedder, deps.logger, query, 'no page-image retrieval');
@@ -71,17 +70,12 @@ export async function hybridSearch(trx: TenantTransaction, deps: SearchDeps, req
   const expansions = await fuzzyExpansions(trx, words);
   const keyword = await keywordRanked(trx, words.map((word) => [word, ...(expansions.get(word) ?? [])]), collectionIds, candidates);
   const embedded = vector ?? (deps.embedder ? await queryVector(deps, query) : undefined);
-  const semantic = embedded && deps.embedder ? await vectorRanked(trx, embedded, deps.embedder.model, collectionIds, candidates) : [];
+  const semantic = embedded && deps.embedder ? await searchStore.nearestChunks(trx, embedded, deps.embedder.model, collectionIds, candidates) : [];
   const imageEmbedded = imageVector ?? (deps.imageEmbedder ? await queryImageVector(deps, query) : undefined);
-  const pages = imageEmbedded && deps.imageEmbedder ? await pageImageRanked(trx, imageEmbedded, deps.imageEmbedder.model, collectionIds, candidates) : [];
+  const pages = imageEmbedded && deps.imageEmbedder ? await searchStore.nearestPageChunks(trx, imageEmbedded, deps.imageEmbedder.model, collectionIds, candidates) : [];
   const scores = [...fuse([keyword, semantic, pages])].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, topK);
   if (scores.length === 0) return [];
-  const rows = await trx.selectFrom('ingestion_chunks as c')
-    .innerJoin('ingestion_documents as d', 'd.id', 'c.document_id')
-    .select(['c.id', 'c.revision_id', 'c.document_id', 'd.name', 'c.collection_id', 'c.page', 'c.section', 'c.text'])
-    .where('c.id', 'in', scores.map(([id]) => id))
-    .where(sql<boolean>`d.deleted_at IS NULL`)
-    .execute();
+  const rows = await searchStore.hits(trx, scores.map(([id]) => id));
   const byId = new Map(rows.map((row) => [row.id, row]));
   return scores.flatMap(([id, score]) => {
     const row = byId.get(id);
@@ -91,5 +85,3 @@ export async function hybridSearch(trx: TenantTransaction, deps: SearchDeps, req
     }] : [];
   });
 }
-
-export { queryVector };

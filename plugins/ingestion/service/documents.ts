@@ -1,16 +1,17 @@
 // Documents: upload (bytes checked, typed from their content, stored once per
 // hash, a run started in the same transaction), list, read with revisions and
 // chunks, delete (search forgets it; revisions and chunks stay for citations),
-// reingest (a new revision; 409 while a run is in flight; 429 over the quota).
+// reingest (a new revision; 409 while ingesting; 429 over the quota).
 import { createHash } from 'node:crypto';
-import { badRequest, type CoreServices } from 'agent-platform/sdk';
+import { badRequest } from 'agent-platform/sdk';
 import { collectionsStore } from '../store/collections.ts';
 import { documentsStore, blobsStore, type DocumentFilter } from '../store/documents.ts';
 import { revisionsStore, chunksStore } from '../store/revisions.ts';
 import { quotaStore } from '../store/quota.ts';
 import { detectContentType } from '../content-type.ts';
 import { ingestionErrors } from '../errors.ts';
-import { beginRun, EVENT_SOURCE, requireSlot, type RunDeps } from '../pipeline/runs.ts';
+import { EVENT_SOURCE } from '../event-types.ts';
+import { beginRun, requireSlot, type RunDeps } from '../pipeline/runs.ts';
 import { documentView, revisionView } from '../view.ts';
 import type { IngestionStatus } from '../tables.ts';
 
@@ -119,7 +120,11 @@ export function createDocumentsService(deps: RunDeps) {
         const document = await documentsStore.lock(trx, documentId);
         if (!document) throw ingestionErrors.documentNotFound(documentId);
         if (document.deleted_at) throw ingestionErrors.deleted(documentId);
-        if (document.run_id || document.ingestion_status === 'ingesting') throw ingestionErrors.ingesting(documentId);
+        // Spec: from any state but ingesting. A pending document's queued run
+        // is superseded (its job finds another run id and does nothing), and
+        // the slot it held is handed back before the new run asks for one.
+        if (document.ingestion_status === 'ingesting') throw ingestionErrors.ingesting(documentId);
+        if (document.run_id) await quotaStore.release(trx, documentId);
         await requireSlot(deps, trx, tenantId);
         return documentView(await beginRun(deps, trx, tenantId, documentId, 'ingesting'));
       });

@@ -7,7 +7,8 @@ import { badRequest, type TenantTransaction } from 'agent-platform/sdk';
 import type { PreparedUpload, PrivateDocument, PrivateUploads } from '../api.ts';
 import { blobsStore, documentsStore } from '../store/documents.ts';
 import { scopedStore } from '../store/scoped.ts';
-import { beginRun, EVENT_SOURCE, requireSlot, type RunDeps } from '../pipeline/runs.ts';
+import { beginRun, requireSlot, type RunDeps } from '../pipeline/runs.ts';
+import { EVENT_SOURCE } from '../event-types.ts';
 import type { DocumentsService } from './documents.ts';
 
 const SCOPE = /^[a-z_]{1,40}:[A-Za-z0-9_.:-]{1,150}$/;

@@ -1,10 +1,9 @@
 // read_document: a document's latest successful revision, as chunks (each with
 // chunk_id and revision_id, so citations can point at what was read),
 // optionally only one page or the sections whose title contains a text.
-import { sql } from 'kysely';
 import { notFound, type TenantTransaction } from 'agent-platform/sdk';
 import { documentsStore } from '../store/documents.ts';
-import { revisionsStore } from '../store/revisions.ts';
+import { chunksStore, revisionsStore } from '../store/revisions.ts';
 import { scopedStore } from '../store/scoped.ts';
 
 export interface ReadRequest {
@@ -29,14 +28,7 @@ export async function readDocument(trx: TenantTransaction, request: ReadRequest,
   const revision = (await revisionsStore.get(trx, document.latest_revision_id))!;
   const offset = request.offset ?? 0;
   const limit = Math.min(100, request.max_chunks ?? 20);
-  let query = trx.selectFrom('ingestion_chunks').where('revision_id', '=', revision.id);
-  if (request.page !== undefined) query = query.where('page', '=', request.page);
-  if (request.section) query = query.where(sql<boolean>`section ILIKE ${`%${request.section.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
-  const [rows, count] = await Promise.all([
-    query.select(['id', 'page', 'section', 'text']).orderBy('ordinal').offset(offset).limit(limit).execute(),
-    query.select(trx.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  const total = Number(count.n);
+  const { rows, total } = await chunksStore.readPage(trx, revision.id, { page: request.page, section: request.section }, offset, limit);
   return {
     document_id: document.id,
     revision_id: revision.id,

@@ -1,7 +1,7 @@
 // kysely queries for collections. Tenant-owned: every query takes a tenant
 // transaction (row-level security scopes it). Private collections (a `scope`,
-// store/scoped.ts) are left out of get, list and after: the tenant's surfaces
-// never see them.
+// store/scoped.ts) are left out of get and list: the tenant's surfaces never
+// see them.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
 import '../tables.ts';
@@ -32,10 +32,6 @@ export const collectionsStore = {
     ]);
     return { items, total: Number(count.n) };
   },
-
-  /** Keyset page for GraphQL: collections with id > after. */
-  after: (trx: Trx, after: number, limit: number) =>
-    trx.selectFrom('ingestion_collections').select([...columns]).where('id', '>', after).where('scope', 'is', null).orderBy('id').limit(limit).execute(),
 
   update: (trx: Trx, id: number, values: { name?: string; description?: string; metadata?: Record<string, unknown>; parent_id?: number | null }) =>
     trx.updateTable('ingestion_collections')

@@ -7,7 +7,7 @@ import '../tables.ts';
 
 type Trx = TenantTransaction;
 
-export const documentColumns = [
+const documentColumns = [
   'id', 'tenant_id', 'collection_id', 'source_id', 'source_key', 'name', 'filename', 'content_type', 'size_bytes', 'content_hash', 'metadata',
   'page_count', 'ingestion_status', 'stage', 'progress_pct', 'error', 'run_id', 'run_revision_id', 'latest_revision_id',
   'chunk_count', 'runs', 'started_at', 'completed_at', 'deleted_at', 'created_at', 'updated_at',
@@ -66,20 +66,6 @@ export const documentsStore = {
     ]);
     return { items, total: Number(count.n) };
   },
-
-  /** Keyset page (newest first) for GraphQL. */
-  after: (trx: Trx, filter: DocumentFilter, after: { created_at: string; id: string } | undefined, limit: number) => {
-    let query = trx.selectFrom('ingestion_documents').select([...documentColumns]);
-    if (filter.collectionIds) query = query.where('collection_id', 'in', filter.collectionIds.length ? filter.collectionIds : [-1]);
-    else query = query.where('collection_id', 'not in', privateCollections(trx));
-    if (filter.status) query = query.where('ingestion_status', '=', filter.status);
-    if (!filter.includeDeleted) query = query.where('deleted_at', 'is', null);
-    if (after) query = query.where(sql<boolean>`(created_at, id) < (${after.created_at}::timestamptz, ${after.id}::uuid)`);
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-  },
-
-  getMany: (trx: Trx, ids: readonly string[]) =>
-    ids.length === 0 ? Promise.resolve([]) : trx.selectFrom('ingestion_documents').select([...documentColumns]).where('id', 'in', [...ids]).execute(),
 
   /** Moves a document's run forward; only while `runId` is still its run (a stale job changes nothing). */
   progress: async (trx: Trx, id: string, runId: string, values: { stage?: Stage; progress_pct?: number; status?: IngestionStatus; started?: boolean; runRevisionId?: string }) => {

@@ -25,10 +25,6 @@ export const pageImagesStore = {
     trx.selectFrom('ingestion_page_images').select(['page', 'png']).where('revision_id', '=', revisionId)
       .where('embedding', 'is', null).orderBy('page').limit(limit).execute(),
 
-  countOfRevision: async (trx: Trx, revisionId: string) =>
-    Number((await trx.selectFrom('ingestion_page_images').select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('revision_id', '=', revisionId).executeTakeFirstOrThrow()).n),
-
   setEmbeddings: async (trx: Trx, revisionId: string, rows: { page: number; embedding: number[] }[], model: string) => {
     if (rows.length === 0) return;
     const values = sql.join(rows.map((row) => sql`(${row.page}::int, ${toVectorLiteral(row.embedding)}::vector, ${row.embedding.length}::int)`));

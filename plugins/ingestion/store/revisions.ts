@@ -54,10 +54,6 @@ export const revisionsStore = {
     trx.selectFrom('ingestion_revisions').select([...revisionSummary]).where('document_id', '=', documentId)
       .orderBy('revision_number', 'desc').execute(),
 
-  listOfMany: (trx: Trx, documentIds: readonly string[]) =>
-    documentIds.length === 0 ? Promise.resolve([]) : trx.selectFrom('ingestion_revisions').select([...revisionSummary])
-      .where('document_id', 'in', [...documentIds]).orderBy('revision_number', 'desc').execute(),
-
   saveParsed: (trx: Trx, id: string, values: {
     parser: string; language: string; text: string; pages: PageInfo[]; sections: SectionInfo[]; page_count: number; warnings: string[];
   }) =>
@@ -76,7 +72,8 @@ export const revisionsStore = {
       .where('id', '=', id).where('status', '=', 'building')
       .execute(),
 
-  setEnrichment: (trx: Trx, id: string, enrichment: Record<string, unknown>) =>
+  /** The enrich stage's report (what was embedded or described, what failed). */
+  setEnrichment: (trx: Trx, id: string, enrichment: object) =>
     trx.updateTable('ingestion_revisions').set({ enrichment: JSON.stringify(enrichment) })
       .where('id', '=', id).where('status', '=', 'building').execute(),
 
@@ -152,6 +149,18 @@ export const chunksStore = {
       FROM ingestion_chunks c, unnest(tsvector_to_array(to_tsvector('simple', c.text))) AS word
       WHERE c.revision_id = ${revisionId} AND char_length(word) BETWEEN 3 AND 40 AND word !~ '^[0-9.,:/-]+$'
       ON CONFLICT DO NOTHING`.execute(trx),
+
+  /** A page of a revision's chunks (read_document), optionally of one page or of the sections whose title contains `section`; with the total. */
+  readPage: async (trx: Trx, revisionId: string, filter: { page?: number; section?: string }, offset: number, limit: number) => {
+    let query = trx.selectFrom('ingestion_chunks').where('revision_id', '=', revisionId);
+    if (filter.page !== undefined) query = query.where('page', '=', filter.page);
+    if (filter.section) query = query.where('section', 'ilike', `%${filter.section.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const [rows, count] = await Promise.all([
+      query.select(['id', 'page', 'section', 'text']).orderBy('ordinal').offset(offset).limit(limit).execute(),
+      query.select(trx.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  },
 
   ofRevision: (trx: Trx, revisionId: string, offset: number, limit: number) =>
     trx.selectFrom('ingestion_chunks')

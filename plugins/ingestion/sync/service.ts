@@ -9,7 +9,7 @@
 // INGESTION_SYNC_CONCURRENCY), so a tenant's slow source never holds up another
 // tenant's sync; one source never runs twice at once (begin() in the store).
 import { createHash } from 'node:crypto';
-import { badRequest, type CoreServices } from 'agent-platform/sdk';
+import { badRequest } from 'agent-platform/sdk';
 import { collectionsStore } from '../store/collections.ts';
 import { documentsStore, blobsStore } from '../store/documents.ts';
 import { chunksStore } from '../store/revisions.ts';
@@ -17,10 +17,11 @@ import { quotaStore } from '../store/quota.ts';
 import { syncSourcesStore, type SyncSourceRow } from '../store/sync-sources.ts';
 import { detectContentType } from '../content-type.ts';
 import { ingestionErrors } from '../errors.ts';
-import { EVENT_SOURCE, kickReconciler, type RunDeps } from '../pipeline/runs.ts';
+import { EVENT_SOURCE } from '../event-types.ts';
+import { kickReconciler, type RunDeps } from '../pipeline/runs.ts';
 import { directoryItems, urlItems, type SyncItem } from './items.ts';
 import { relativeDirectory, tenantDirectory } from './directory.ts';
-import { SYNC_TASK } from './task-name.ts';
+import { enqueueTask, scheduleTask, SYNC_TASK } from '../tasks/payloads.ts';
 
 export interface SyncSourceInput {
   name: string;
@@ -59,7 +60,7 @@ export function createSyncService(deps: RunDeps) {
   async function applySchedule(tenantId: string, row: SyncSourceRow): Promise<void> {
     const key = scheduleKey(tenantId, row.id);
     if (row.active && row.schedule) {
-      await core.jobs.schedule(SYNC_TASK, key, row.schedule, { tz: row.timezone, group: tenantId, data: { tenant_id: tenantId, source_id: row.id } });
+      await scheduleTask(core, SYNC_TASK, key, row.schedule, { tenant_id: tenantId, source_id: row.id }, { tz: row.timezone, group: tenantId });
     } else {
       await core.jobs.unschedule(SYNC_TASK, key).catch(() => undefined);
     }
@@ -180,7 +181,7 @@ export function createSyncService(deps: RunDeps) {
     async requestSync(tenantId: string, id: number) {
       await core.withTenant(tenantId, async (trx) => {
         if (!(await syncSourcesStore.get(trx, id))) throw ingestionErrors.sourceNotFound(id);
-        await core.jobs.enqueueLong(SYNC_TASK, { tenant_id: tenantId, source_id: id }, { trx, singletonKey: `sync/${tenantId}/${id}`, group: tenantId });
+        await enqueueTask(core, SYNC_TASK, { tenant_id: tenantId, source_id: id }, { trx, singletonKey: `sync/${tenantId}/${id}`, group: tenantId });
       });
       return { source_id: id, sync: 'requested' };
     },

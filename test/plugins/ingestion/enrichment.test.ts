@@ -57,6 +57,27 @@ t.test('without an embedder, readiness says keyword only', async (t) => {
   t.match(JSON.stringify(core.body), /keyword only/);
 });
 
+t.test('vision switched on without its endpoint: one boot warning per missing setting, and readiness says so', async (t) => {
+  const switchedOn = { INGESTION_VLM_ENABLED: 'true', INGESTION_VISION_RETRIEVAL_ENABLED: 'true' };
+  const ingestionWarnings = (logs: string[]) => logs.map((line) => JSON.parse(line))
+    .filter((entry) => entry.level === 40 && entry.plugin === 'ingestion').map((entry) => `${entry.missing}: ${entry.msg}`);
+  const { tp } = await ingestionFixture(t, { captureLogs: true, env: { ...switchedOn, INGESTION_VLM_BASE_URL: '', INGESTION_IMAGE_EMBEDDING_BASE_URL: '' } });
+  t.same(ingestionWarnings(tp.logs), [
+    'INGESTION_VLM_BASE_URL: ingestion: INGESTION_VLM_ENABLED is true but INGESTION_VLM_BASE_URL is not set: drawing pages are not described',
+    'INGESTION_IMAGE_EMBEDDING_BASE_URL: ingestion: INGESTION_VISION_RETRIEVAL_ENABLED is true but INGESTION_IMAGE_EMBEDDING_BASE_URL is not set: page images are not embedded or searched',
+  ]);
+  const ready = await tp.request({ url: '/readyz/ingestion' });
+  t.equal(ready.body.details.vision_descriptions, 'enabled but INGESTION_VLM_BASE_URL is not set');
+  t.match(ready.body.details.vision_retrieval, /^enabled but INGESTION_IMAGE_EMBEDDING_BASE_URL is not set/);
+
+  // With their endpoints (never called here) there is nothing to warn about.
+  const complete = await ingestionFixture(t, {
+    captureLogs: true, env: { ...switchedOn, INGESTION_VLM_BASE_URL: 'http://127.0.0.1:9/v1', INGESTION_IMAGE_EMBEDDING_BASE_URL: 'http://127.0.0.1:9/v1' },
+  });
+  t.same(ingestionWarnings(complete.tp.logs), []);
+  t.ok(complete.tp.logs.length > 0, 'the boot was logged');
+});
+
 t.test('drawing pages get vision descriptions stored as searchable chunks', async (t) => {
   const asked: { model: string; maxTokens: number; hasImage: boolean }[] = [];
   const vlm = await loopback(t, (route, body) => {

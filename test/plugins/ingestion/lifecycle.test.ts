@@ -1,12 +1,13 @@
-// Revisions, reingest (409 while ingesting), the per-tenant quota (429 with
-// Retry-After, stale slots released after INGESTION_QUOTA_TTL), retry of
-// chosen statuses, aggregate status figures. A loopback embeddings server that
+// Revisions, reingest (of a pending document too; 409 only while
+// ingesting), the per-tenant quota (429 with Retry-After, stale slots
+// released after INGESTION_QUOTA_TTL), retry of chosen statuses, aggregate status figures. A loopback embeddings server that
 // holds its answers keeps documents in `ingesting` for as long as a test needs.
 import t from 'tap';
-import { until } from '../../harness.ts';
+import { sql } from 'kysely';
+import { startTestPlatform, tenantWithAdmin, until } from '../../harness.ts';
 import { corruptPdf } from './fixtures.ts';
 import { startEmbeddingsServer } from './embeddings-server.ts';
-import { chunksOf, createCollection, ingest, ingestionFixture, search, statusOf, upload, uploaded, waitFor } from './helpers.ts';
+import { MANIFEST, chunksOf, createCollection, ingest, ingestionFixture, search, statusOf, upload, uploaded, waitFor } from './helpers.ts';
 
 const DIMS = '64';
 
@@ -73,6 +74,30 @@ t.test('409 on reingest while ingesting; 429 past the concurrency limit; the sta
   await waitFor(tp, token, a, ['ready']);
   await waitFor(tp, token, b, ['ready']);
   t.equal((await upload(tp, token, collection, 'c.txt', 'Gamma document about transformers.')).status, 202, 'slots free again');
+});
+
+t.test('reingest of a pending document (queued, waiting for a worker) is allowed: its queued run is superseded, its slot reused', async (t) => {
+  // Workers not started yet: uploads stay pending, each holding a quota slot with its first job queued.
+  const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: MANIFEST, INGESTION_MAX_CONCURRENT: '2' } });
+  const { token } = await tenantWithAdmin(tp, 'acme');
+  const collection = await createCollection(tp, token, 'Queued');
+  const a = await uploaded(tp, token, collection, 'a.txt', 'Alpha document about turbines.');
+  const b = await uploaded(tp, token, collection, 'b.txt', 'Beta document about generators.');
+  t.equal((await statusOf(tp, token, a)).ingestion_status, 'pending');
+
+  const again = await tp.request({ method: 'POST', url: `/api/admin/documents/${a}/reingest`, token });
+  t.equal(again.status, 202, 'a pending document may be re-ingested, even with every slot taken (it reuses its own)');
+  t.equal(again.body.ingestion_status, 'ingesting');
+  const over = await upload(tp, token, collection, 'c.txt', 'Gamma document about transformers.');
+  t.equal(over.status, 429, 'the re-ingested document still holds exactly one slot');
+
+  await tp.platform.start();
+  t.equal((await waitFor(tp, token, a)).ingestion_status, 'ready');
+  t.equal((await waitFor(tp, token, b)).ingestion_status, 'ready');
+  const detail = await tp.request({ url: `/api/admin/documents/${a}`, token });
+  t.same(detail.body.revisions.map((r: { revision_number: number; status: string }) => [r.revision_number, r.status]), [[1, 'ready']],
+    'the superseded queued run built nothing: one run, one revision');
+  t.equal((await upload(tp, token, collection, 'c.txt', 'Gamma document about transformers.')).status, 202, 'both slots free again');
 });
 
 t.test('a stale quota slot stops counting after INGESTION_QUOTA_TTL', async (t) => {
@@ -175,6 +200,13 @@ t.test('embeddings: hybrid search through the endpoint; a failing endpoint still
   const hybrid = await search(tp, token, 'subject number 3');
   t.equal(hybrid.mode, 'hybrid');
   t.match(hybrid.results[0].text, /subject number 3/);
+  const hnsw = () => sql<{ indexdef: string }>`SELECT indexdef FROM pg_indexes WHERE indexname = ${`ingestion_chunks_hnsw_${DIMS}`}`
+    .execute(tp.platform.server.plugins.core.services.db);
+  t.match((await hnsw()).rows[0]?.indexdef, new RegExp(`USING hnsw .*vector\\(${DIMS}\\).* WHERE .*embedding_dims = ${DIMS}.*is_current`),
+    'the boot made the HNSW index of the configured dimension (the migration has 384, 768, 1024, 1536)');
+  const again = await startTestPlatform(t, { databaseUrl: tp.databaseUrl, env: { PLATFORM_MANIFEST: MANIFEST, ...embedderEnv(embeddings.url) } });
+  t.equal((await hnsw()).rows.length, 1, 'a second boot on the same database finds it made');
+  await again.stop();
 
   embeddings.mode = 'fail';
   const failing = await ingest(tp, token, collection, 'keyword.txt', 'Zircon crystals are found in granite.');

@@ -5,7 +5,7 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import type { FunctionCallContext } from 'agent-platform/sdk';
-import { createCollection, ingestionFixture, ingest, waitFor } from './helpers.ts';
+import { createCollection, ingestionFixture, ingest, upload as uploadTo, waitFor } from './helpers.ts';
 
 t.test('a private collection is searched only from its context, listed nowhere, deleted with its scope', async (t) => {
   const { tp, token, tenant } = await ingestionFixture(t);
@@ -36,7 +36,7 @@ t.test('a private collection is searched only from its context, listed nowhere, 
   const gql = await tp.request({ method: 'POST', url: '/graphql', token, payload: { query: '{ collections { edges { node { id } } } documents { edges { node { name } } } }' } });
   t.same(gql.body.data.collections.edges.map((e: { node: { id: number } }) => e.node.id), [shared]);
   t.same(gql.body.data.documents.edges.map((e: { node: { name: string } }) => e.node.name), ['turbine.txt']);
-  const upload = await tp.request({ method: 'POST', url: `/api/admin/collections/${stored.collection_id}/documents`, token, payload: {} });
+  const upload = await uploadTo(tp, token, stored.collection_id, 'more.txt', 'More notes.');
   t.equal(upload.status, 404, 'nothing reaches it by id through the admin routes');
 
   // Searched only from its context.

@@ -1,1 +1,0 @@
-export const SYNC_TASK = 'ingestion.sync';
