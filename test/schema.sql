@@ -309,6 +309,30 @@ ALTER TABLE public.clients ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     CACHE 1
 );
 
+CREATE TABLE public.embed_client_keys (
+    client_key text NOT NULL,
+    tenant_alias text NOT NULL,
+    client_id bigint NOT NULL
+);
+
+CREATE TABLE public.embed_configs (
+    tenant_id text NOT NULL,
+    client_id bigint NOT NULL,
+    enabled boolean DEFAULT false NOT NULL,
+    allowed_origins text[] DEFAULT '{}'::text[] NOT NULL,
+    default_mode text DEFAULT 'launcher'::text NOT NULL,
+    features jsonb DEFAULT '{"voice": false, "history": true, "uploads": false, "feedback": true}'::jsonb NOT NULL,
+    theme jsonb DEFAULT '{}'::jsonb NOT NULL,
+    service_account_sub text,
+    credentials_updated_at timestamp with time zone,
+    version integer DEFAULT 1 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT embed_configs_default_mode_check CHECK ((default_mode = ANY (ARRAY['launcher'::text, 'inline'::text])))
+);
+
+ALTER TABLE ONLY public.embed_configs FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.event_cursors (
     tenant_id text NOT NULL,
     dispatched_seq bigint DEFAULT 0 NOT NULL,
@@ -920,6 +944,15 @@ ALTER TABLE ONLY public.clients
 ALTER TABLE ONLY public.clients
     ADD CONSTRAINT clients_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.embed_client_keys
+    ADD CONSTRAINT embed_client_keys_client_id_key UNIQUE (client_id);
+
+ALTER TABLE ONLY public.embed_client_keys
+    ADD CONSTRAINT embed_client_keys_pkey PRIMARY KEY (client_key);
+
+ALTER TABLE ONLY public.embed_configs
+    ADD CONSTRAINT embed_configs_pkey PRIMARY KEY (client_id);
+
 ALTER TABLE ONLY public.event_cursors
     ADD CONSTRAINT event_cursors_pkey PRIMARY KEY (tenant_id);
 
@@ -1099,6 +1132,8 @@ CREATE INDEX citations_status_idx ON public.citations USING btree (tenant_id, ve
 
 CREATE INDEX clients_tenant_idx ON public.clients USING btree (tenant_id, id);
 
+CREATE INDEX embed_configs_tenant_idx ON public.embed_configs USING btree (tenant_id, client_id);
+
 CREATE INDEX events_time_idx ON public.events USING btree (tenant_id, "time");
 
 CREATE INDEX events_type_idx ON public.events USING btree (tenant_id, type, seq);
@@ -1223,6 +1258,18 @@ ALTER TABLE ONLY public.citations
 
 ALTER TABLE ONLY public.clients
     ADD CONSTRAINT clients_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.embed_client_keys
+    ADD CONSTRAINT embed_client_keys_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.clients(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.embed_client_keys
+    ADD CONSTRAINT embed_client_keys_tenant_alias_fkey FOREIGN KEY (tenant_alias) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.embed_configs
+    ADD CONSTRAINT embed_configs_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.clients(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.embed_configs
+    ADD CONSTRAINT embed_configs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.event_cursors
     ADD CONSTRAINT event_cursors_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -1371,6 +1418,10 @@ ALTER TABLE public.citations ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.clients ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.embed_client_keys ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.embed_configs ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.event_cursors ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.event_streams ENABLE ROW LEVEL SECURITY;
@@ -1432,6 +1483,8 @@ CREATE POLICY tenant_isolation ON public.citation_provenance USING ((tenant_id =
 CREATE POLICY tenant_isolation ON public.citations USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.clients USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.embed_configs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.event_cursors USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 

@@ -7,7 +7,7 @@ export interface EmbedOptions {
   allowLocalhostOrigins: boolean;
   /** Longest `expires_in` of an embed token (EMBED_TOKEN_MAX_TTL_SECONDS). */
   tokenMaxTtlSeconds: number;
-  /** `expires_in` when the mint request leaves it out (never above the maximum). */
+  /** `expires_in` when the mint request leaves it out, capped by the maximum (EMBED_TOKEN_DEFAULT_TTL_SECONDS). */
   tokenDefaultTtlSeconds: number;
   /** Largest scoped upload (EMBED_UPLOAD_MAX_BYTES); 413 above. */
   uploadMaxBytes: number;
@@ -31,8 +31,8 @@ export const optionsSchema = Joi.object({
   configCacheTtlSeconds: Joi.number().min(0).max(3600).default(10),
   tokenMintRatePerSecond: Joi.number().greater(0).max(100_000).default(20),
   tokenMintBurst: Joi.number().integer().min(1).max(1_000_000).default(100),
-  manifestRatePerSecond: Joi.number().greater(0).max(1_000_000).default(200),
-  manifestBurst: Joi.number().integer().min(1).max(10_000_000).default(1000),
+  manifestRatePerSecond: Joi.number().greater(0).max(1_000_000).default(1000),
+  manifestBurst: Joi.number().integer().min(1).max(10_000_000).default(5000),
   publicBaseUrl: Joi.string().uri({ scheme: ['http', 'https'] }).allow('', null).empty('').default(null),
 }).default({});
 

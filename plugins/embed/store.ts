@@ -86,3 +86,9 @@ export const directoryStore = {
       .onConflict((oc) => oc.column('client_key').doUpdateSet({ tenant_alias: entry.tenant_alias, client_id: entry.client_id }))
       .execute(),
 };
+
+export const clientsStore = {
+  /** A client of the tenant (the core's clients table, under the tenant's row-level security). */
+  get: (trx: TenantTransaction, clientId: number) =>
+    trx.selectFrom('clients').select(['id', 'client_key']).where('id', '=', clientId).executeTakeFirst(),
+};

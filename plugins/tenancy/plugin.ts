@@ -4,6 +4,8 @@
 import type { Server } from '@hapi/hapi';
 import { coreOf } from 'agent-platform/sdk';
 import type { TenancyService } from './service.ts';
+import type { TenancyApi } from './api.ts';
+import { createServiceAccounts } from './service-accounts.ts';
 import { createServices } from './services.ts';
 import { tenancyRoutes } from './routes.ts';
 import { typeDefs, resolvers } from './graphql.ts';
@@ -12,7 +14,7 @@ export { cli } from './cli.ts';
 
 declare module '@hapi/hapi' {
   interface PluginProperties {
-    tenancy: { service: TenancyService };
+    tenancy: { service: TenancyService; api: TenancyApi };
   }
 }
 
@@ -37,5 +39,6 @@ export const plugin = {
       handler: (args, context) => service.listClients(context.tenantId, args.skip, args.limit),
     });
     server.expose('service', service);
+    server.expose('api', { serviceAccounts: createServiceAccounts(core) } satisfies TenancyApi);
   },
 };
