@@ -11,7 +11,8 @@
 //   Origin must be allowlisted (403). A host token (a platform user token)
 //   names its client with selected_client.
 // - Responses to an allowlisted Origin carry Access-Control-Allow-Origin and
-//   Vary: Origin; preflights (OPTIONS) are answered here. A preflight names no
+//   Vary: Origin (set on the raw response too: the SSE chat stream writes its
+//   own head); preflights (OPTIONS) are answered here. A preflight names no
 //   principal: when its URL names the client (selected_client, the manifest's
 //   key) that client's allowlist decides, else any well-formed origin is
 //   answered (it grants nothing: the request itself is checked as above, and
@@ -98,7 +99,13 @@ export function registerOriginPolicy(server: Server, cache: ClientCache): void {
     }
     const origin = requestOrigin(request.headers.origin);
     if (!origin) throw forbidden('An allowlisted Origin is required for embedded requests', 'ORIGIN_NOT_ALLOWED');
-    stateOf(request).allowedOrigin = requireAllowed(client, origin);
+    const allowed = requireAllowed(client, origin);
+    stateOf(request).allowedOrigin = allowed;
+    // Also on the socket's response: the chat stream writes its head itself (no onPreResponse).
+    const raw = request.raw.res;
+    raw.setHeader('access-control-allow-origin', allowed);
+    raw.setHeader('access-control-expose-headers', EXPOSE_HEADERS);
+    raw.setHeader('vary', 'Origin');
     return h.continue;
   });
 

@@ -51,8 +51,8 @@ export async function backendToken(f: EmbedFixture): Promise<string> {
   return answer.body.access_token;
 }
 
-export function mint(tp: TestPlatform, bearer: string | undefined, payload: Record<string, unknown>, origin: string | undefined = ORIGIN) {
-  return tp.request({ method: 'POST', url: '/api/embed/tokens', token: bearer, payload, headers: origin === undefined ? {} : { origin } });
+export function mint(tp: TestPlatform, bearer: string | undefined, payload: Record<string, unknown>, origin: string | null = ORIGIN) {
+  return tp.request({ method: 'POST', url: '/api/embed/tokens', token: bearer, payload, headers: origin === null ? {} : { origin } });
 }
 
 /** An embed token for one external user of the fixture's client. */
