@@ -40,7 +40,7 @@ export const typeDefs = /* GraphQL */ `
   }
 
   extend type Query {
-    "A client's embed configuration (defaults when never set)."
+    "A client's embed configuration (defaults when never set); null when the tenant has no such client."
     embedConfig(clientId: Int!): EmbedConfig
   }
 `;
@@ -51,7 +51,11 @@ export const graphqlPart = (config: ConfigService) => ({
     Query: {
       async embedConfig(_: unknown, args: { clientId: number }, context: GraphqlContext) {
         const tenantId = requireAdmin(context);
-        const view = await config.get(tenantId, args.clientId);
+        const view = await config.get(tenantId, args.clientId).catch((err: { output?: { statusCode: number } }) => {
+          if (err.output?.statusCode === 404) return null;
+          throw err;
+        });
+        if (!view) return null;
         return {
           clientId: view.client_id,
           clientKey: view.client_key,

@@ -124,8 +124,3 @@ export function registerOriginPolicy(server: Server, cache: ClientCache): void {
     return h.continue;
   });
 }
-
-/** Marks an origin as allowed for this request's response (the manifest and the other public routes check it themselves). */
-export const allowOrigin = (request: Request, origin: string) => {
-  stateOf(request).allowedOrigin = origin;
-};

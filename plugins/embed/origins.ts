@@ -66,6 +66,15 @@ export function parseOrigins(list: string[], allowLocalhost: boolean): string[] 
 export function requestOrigin(header: unknown): string | undefined | null {
   if (header === undefined || header === '') return undefined;
   if (typeof header !== 'string') return null;
+  // A page sends the same Origin on every request: parsed once (URL parsing is a good part of a manifest read).
+  const known = seenOrigins.get(header);
+  if (known !== undefined) return known;
   const parsed = parseOrigin(header, true);
-  return parsed.ok ? parsed.origin : null;
+  const origin = parsed.ok ? parsed.origin : null;
+  if (seenOrigins.size >= MAX_SEEN_ORIGINS) seenOrigins.clear();
+  seenOrigins.set(header, origin);
+  return origin;
 }
+
+const MAX_SEEN_ORIGINS = 10_000;
+const seenOrigins = new Map<string, string | null>();
