@@ -3,6 +3,7 @@
 // on that client, the Origin allowlisted; the file lands in a collection
 // private to the session, listed nowhere else, searched by the agent only in
 // that session, deleted with the session. Size limit (413) and types (415).
+// Also the citation status route, an end-user surface citations adds.
 import t from 'tap';
 import type { FunctionCallContext } from 'agent-platform/sdk';
 import { multipart } from '../ingestion/helpers.ts';
@@ -65,6 +66,15 @@ t.test('uploads into a session-private collection', async (t) => {
   t.ok(found.results.some((hit) => hit.document_id === stored.body.document_id), 'the session\'s agent finds it');
   const hidden = await functions.call('search_documents', { query: 'zebra protocol' }, context(other)) as { results: unknown[] };
   t.same(hidden.results, [], 'another session\'s does not');
+
+  // Citation status (citations runs here): an end-user surface, about the token's own sessions only.
+  const statusUrl = `/api/chat/${session}/citation/00000000-0000-4000-8000-000000000000/00000000-0000-4000-8000-000000000001/status`;
+  const own = await tp.request({ url: statusUrl, token: ada, headers: page() });
+  t.equal(own.status, 200, 'citation status of its own session');
+  t.equal(own.body.found, false);
+  const others = await tp.request({ url: statusUrl, token: bob, headers: page() });
+  t.equal(others.status, 200);
+  t.equal(others.body.found, false, 'another user\'s session: nothing');
 
   // Deleted with the session.
   t.equal((await tp.request({ method: 'DELETE', url: `/api/sessions/${session}?${q}`, token: ada, headers: page() })).status, 204);
