@@ -38,6 +38,8 @@ t.test('an embed token on the end-user surfaces', async (t) => {
   t.equal((await req(bob, 'GET', `/api/sessions/${created.body.id}/messages?${q}`)).status, 404);
   t.equal((await req(bob, 'PATCH', `/api/sessions/${created.body.id}?${q}`, { title: 'x' })).status, 404);
   t.equal((await req(bob, 'DELETE', `/api/sessions/${created.body.id}?${q}`)).status, 404);
+  t.equal((await req(bob, 'POST', `/api/chat/${created.body.id}/cancel?${q}`)).status, 404, 'cancel: the same authorization as chat');
+  t.equal((await req(bob, 'POST', `/api/chat/${created.body.id}?${q}`, { content: 'hi' })).status, 404);
   t.same((await req(bob, 'GET', `/api/sessions?${q}`)).body.items, [], 'bob lists none of ada\'s');
 
   // Another client: 403 with the spec's text, also when selected_client is left out (the default client).
