@@ -27,6 +27,7 @@ export const EMBED_MARKER = 'x-platform-embed';
 const ALLOW_HEADERS = 'authorization, content-type, x-platform-embed, x-tenant-id, last-event-id, x-visitor-id';
 const EXPOSE_HEADERS = 'retry-after, content-type';
 const MANIFEST_PATH = /^\/api\/embed\/manifest\/([^/]+)$/;
+const CLIENT_KEY = /^[A-Za-z0-9_-]{3,100}$/;
 
 declare module '@hapi/hapi' {
   interface PluginSpecificConfiguration {
@@ -42,6 +43,26 @@ interface EmbedRequestState {
 
 const stateOf = (request: Request) => ((request.plugins as Record<string, unknown>).embed ??= {}) as EmbedRequestState;
 
+/** The client key of a manifest path (undefined for other paths, and for a key that is not valid percent-encoding). */
+function manifestKeyOf(path: string): string | undefined {
+  const raw = MANIFEST_PATH.exec(path)?.[1];
+  if (raw === undefined) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The route a preflight asks about; null for a path the router cannot decode (hapi answers it 400 itself). */
+function routeOf(server: Server, method: string, path: string) {
+  try {
+    return server.match(method.toLowerCase() as 'get', path);
+  } catch {
+    return null;
+  }
+}
+
 /** Routes the policy covers: the core's end-user routes and the embed plugin's public ones. */
 function covered(settings: { plugins?: { platform?: { endUser?: boolean }; embed?: { cors?: boolean } } }): boolean {
   return settings.plugins?.platform?.endUser === true || settings.plugins?.embed?.cors === true;
@@ -51,7 +72,9 @@ function covered(settings: { plugins?: { platform?: { endUser?: boolean }; embed
 async function selectedClient(cache: ClientCache, value: unknown): Promise<EmbedClient | null | undefined> {
   if (value === undefined || value === '') return undefined;
   const text = String(value);
-  return /^\d{1,15}$/.test(text) ? cache.byId(Number(text)) : cache.byKey(text);
+  if (/^\d{1,15}$/.test(text)) return cache.byId(Number(text));
+  // Read before any validation (a preflight, /graphql): a value no client key can be names no client.
+  return CLIENT_KEY.test(text) ? cache.byKey(text) : null;
 }
 
 export function registerOriginPolicy(server: Server, cache: ClientCache): void {
@@ -60,10 +83,10 @@ export function registerOriginPolicy(server: Server, cache: ClientCache): void {
     const origin = requestOrigin(request.headers.origin);
     const wanted = request.headers['access-control-request-method'];
     if (!origin || typeof wanted !== 'string') return h.continue;
-    const route = server.match(wanted.toLowerCase() as 'get', request.path);
+    const route = routeOf(server, wanted, request.path);
     if (!route || !covered(route.settings)) return h.continue;
-    const key = MANIFEST_PATH.exec(request.path)?.[1];
-    const client = key !== undefined ? await cache.byKey(decodeURIComponent(key)) : await selectedClient(cache, request.query.selected_client);
+    const key = manifestKeyOf(request.path);
+    const client = key !== undefined ? (CLIENT_KEY.test(key) ? await cache.byKey(key) : null) : await selectedClient(cache, request.query.selected_client);
     if (client !== undefined && !(client?.enabled && client.allowedOrigins.has(origin))) {
       return h.response().code(403).header('vary', 'Origin').takeover();
     }
@@ -110,7 +133,7 @@ export function registerOriginPolicy(server: Server, cache: ClientCache): void {
   });
 
   server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {
-    const origin = stateOf(request).allowedOrigin;
+    const origin = ((request.plugins as Record<string, unknown>).embed as EmbedRequestState | undefined)?.allowedOrigin;
     if (!origin) return h.continue;
     const response = request.response as { isBoom?: boolean; output?: { headers: Record<string, string> }; header?: (k: string, v: string) => unknown };
     const headers = { 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSE_HEADERS };

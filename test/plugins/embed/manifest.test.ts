@@ -43,6 +43,8 @@ t.test('manifest: the rows of section 7, CORS, preflight, cache', async (t) => {
   const refused = await tp.request({ method: 'OPTIONS', url: `/api/embed/manifest/${clientKey}`, headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
   t.equal(refused.status, 403);
   t.notOk(refused.headers['access-control-allow-origin']);
+  const malformed = await tp.request({ method: 'OPTIONS', url: '/api/embed/manifest/%E0%A4%A', headers: { origin: ORIGIN, 'access-control-request-method': 'GET' } });
+  t.ok(malformed.status < 500, 'a malformed key in a preflight is no 5xx');
 
   // Cached: a change behind the plugin's back is not read (no database round trip) ...
   await tp.platform.core.withTenant('acme', (trx) => trx.updateTable('embed_configs').set({ default_mode: 'inline' }).where('client_id', '=', clientId).execute());

@@ -134,6 +134,11 @@ t.test('the origin policy with X-Platform-Embed, for embed and host tokens', asy
   t.match(String(preflight.headers['access-control-allow-headers']), /x-platform-embed/);
   const refused = await tp.request({ method: 'OPTIONS', url: `/api/sessions?${q}`, headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
   t.equal(refused.status, 403);
+  for (const bad of ['%00', 'x'.repeat(300), '%FF', 'a%20b']) {
+    const answer = await tp.request({ method: 'OPTIONS', url: `/api/sessions?selected_client=${bad}`, headers: { origin: ORIGIN, 'access-control-request-method': 'GET' } });
+    t.ok(answer.status < 500, `a preflight naming a malformed client (${bad.slice(0, 10)}) is no 5xx`);
+    t.notOk(answer.headers['access-control-allow-origin']);
+  }
   const adminPreflight = await tp.request({ method: 'OPTIONS', url: '/api/admin/clients', headers: { origin: ORIGIN, 'access-control-request-method': 'GET' } });
   t.notOk(adminPreflight.headers['access-control-allow-origin'], 'no CORS for admin routes');
 });
