@@ -43,7 +43,8 @@ export function createCredentialsService(core: Core, config: ConfigService, cach
       });
       await directoryStore.put(core.db, { client_key: client.client_key, tenant_alias: tenantId, client_id: client.id });
       const sub = `embed-${tenantId}-${client.id}-${randomToken(6).replace(/[^A-Za-z0-9]/g, 'x')}`;
-      const secret = await accounts().create({ sub, displayName: `Embed credential of client ${client.client_key}`, tenantId });
+      // A member of no tenant: its token mints this client's embed tokens (checked by sub) and reaches nothing else.
+      const secret = await accounts().create({ sub, displayName: `Embed credential of client ${client.client_key}` });
       const updatedAt = await core.withTenant(tenantId, async (trx) => {
         await configsStore.lockOrCreate(trx, tenantId, clientId);
         return configsStore.linkServiceAccount(trx, clientId, sub);

@@ -11,8 +11,12 @@ export interface ServiceAccountSecret {
 
 /** Service accounts a plugin makes for one purpose (the embed plugin: one per client's embed credential). */
 export interface ServiceAccounts {
-  /** A service account that is a member of one tenant with `roles` (default none); 409 when the sub is taken. */
-  create(input: { sub: string; displayName: string; tenantId: string; roles?: string[] }): Promise<ServiceAccountSecret>;
+  /**
+   * A service account, a member of the tenants in `memberships` (default: of
+   * none, so its token reaches no tenant route: only what checks its sub, as
+   * embed token minting does); 409 when the sub is taken.
+   */
+  create(input: { sub: string; displayName: string; memberships?: Record<string, { roles: string[] }> }): Promise<ServiceAccountSecret>;
   /** A new secret; the old one stops working at once. 404 when there is no such service account. */
   rotate(sub: string): Promise<ServiceAccountSecret>;
   /** Deletes it (its secret no longer trades for tokens); false when there was none. */

@@ -1,6 +1,6 @@
 // Service accounts made by other plugins for one purpose (the embed plugin's
-// credential of a client): created with a member role-less membership of one
-// tenant, their secret rotated, deleted. The secret is returned only here,
+// credential of a client): created (by default a member of no tenant), their
+// secret rotated, deleted. The secret is returned only here,
 // once; only its hash is stored. Exposed as api.ts TenancyApi.serviceAccounts.
 import { conflict, hashSecret, notFound, randomToken, type CoreServices } from 'agent-platform/sdk';
 import { serviceAccountsStore, usersStore } from './store.ts';
@@ -15,7 +15,7 @@ export function createServiceAccounts(core: Pick<CoreServices, 'db'>): ServiceAc
       if (await usersStore.get(db, input.sub)) throw conflict(`User already exists: ${input.sub}`, 'USER_EXISTS');
       const clientSecret = newSecret();
       await usersStore.insert(db, {
-        sub: input.sub, display_name: input.displayName, organizations: { [input.tenantId]: { roles: input.roles ?? [] } },
+        sub: input.sub, display_name: input.displayName, organizations: input.memberships ?? {},
         service_account: true, secret_hash: hashSecret(clientSecret),
       });
       return { sub: input.sub, clientSecret };

@@ -22,6 +22,10 @@ t.test('provision, rotate, revoke', async (t) => {
 
   const first = await backendToken(f);
   t.ok(first, 'the secret trades for a token');
+  for (const url of ['/api/admin/clients', '/api/admin/agents', `/api/sessions?selected_client=${clientKey}`]) {
+    const answer = await tp.request({ url, token: first, tenant: 'acme' });
+    t.equal(answer.status, 403, `the credential's token is a member of no tenant: ${url}`);
+  }
   const oldSecret = credential.client_secret;
   const rotated = await tp.request({ method: 'POST', url: `${url}/rotate`, token });
   t.equal(rotated.status, 200);
@@ -87,7 +91,7 @@ t.test('only a human admin or the super-admin manages credentials', async (t) =>
     t.equal(answer.body.code, 'HUMAN_ADMIN_REQUIRED');
   }
   const embedBearer = await backendToken(f);
-  t.equal((await tp.request({ method: 'POST', url: `${url(clientId)}/rotate`, token: embedBearer })).status, 403, 'the embed credential itself');
+  t.equal((await tp.request({ method: 'POST', url: `${url(clientId)}/rotate`, token: embedBearer, tenant: 'acme' })).status, 403, 'the embed credential itself (a member of no tenant)');
   const embedTokenAnswer = await tp.request({ method: 'POST', url: url(webClientId), token: await embedToken(f) });
   t.equal(embedTokenAnswer.status, 403, 'an embed token');
 
