@@ -2,6 +2,25 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
 
 CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public;
 
+CREATE FUNCTION public.forms_submission_immutable() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF NEW.redacted_at IS NULL OR NEW.redacted_at IS NOT DISTINCT FROM OLD.redacted_at
+     OR NEW.id <> OLD.id OR NEW.use_case_id <> OLD.use_case_id OR NEW.definition_id <> OLD.definition_id
+     OR NEW.form_version <> OLD.form_version OR NEW.created_at <> OLD.created_at THEN
+    RAISE EXCEPTION 'submission % is immutable (only a redaction may change it)', OLD.id USING ERRCODE = 'check_violation';
+  END IF;
+  RETURN NEW;
+END $$;
+
+CREATE FUNCTION public.forms_version_immutable() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  RAISE EXCEPTION 'form version % of % is immutable', OLD.version, OLD.definition_id USING ERRCODE = 'check_violation';
+END $$;
+
 CREATE FUNCTION public.ingestion_fuzzy_terms(p_words text[], p_min_similarity real, p_per_word integer) RETURNS TABLE(word text, term text)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public'
@@ -379,6 +398,150 @@ CREATE TABLE public.events (
 );
 
 ALTER TABLE ONLY public.events FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.forms_definition_versions (
+    tenant_id text NOT NULL,
+    definition_id uuid NOT NULL,
+    version integer NOT NULL,
+    schema jsonb NOT NULL,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT forms_definition_versions_version_check CHECK ((version >= 1))
+);
+
+ALTER TABLE ONLY public.forms_definition_versions FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.forms_definitions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    name text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    latest_version integer DEFAULT 1 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    deleted_at timestamp with time zone,
+    CONSTRAINT forms_definitions_latest_version_check CHECK ((latest_version >= 1)),
+    CONSTRAINT forms_definitions_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200)))
+);
+
+ALTER TABLE ONLY public.forms_definitions FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.forms_field_bindings (
+    tenant_id text NOT NULL,
+    use_case_id uuid NOT NULL,
+    "position" integer NOT NULL,
+    source_field_path text NOT NULL,
+    target_field_path text NOT NULL,
+    transform text NOT NULL,
+    transform_params jsonb DEFAULT '{}'::jsonb NOT NULL,
+    CONSTRAINT forms_field_bindings_transform_check CHECK ((transform = ANY (ARRAY['NONE'::text, 'TO_INT'::text, 'LOOKUP'::text, 'GEO_PARSE'::text])))
+);
+
+ALTER TABLE ONLY public.forms_field_bindings FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.forms_files (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    token_hash text NOT NULL,
+    uploaded_by text NOT NULL,
+    name text NOT NULL,
+    content_type text NOT NULL,
+    size integer NOT NULL,
+    content bytea NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    consumed_at timestamp with time zone,
+    submission_id uuid,
+    payload_path text,
+    redacted_at timestamp with time zone,
+    CONSTRAINT forms_files_size_check CHECK ((size >= 0))
+);
+
+ALTER TABLE ONLY public.forms_files FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.forms_hydrations (
+    tenant_id text NOT NULL,
+    submission_id uuid NOT NULL,
+    attempt integer NOT NULL,
+    status text NOT NULL,
+    target_model text NOT NULL,
+    object_id text,
+    object jsonb,
+    errors jsonb DEFAULT '[]'::jsonb NOT NULL,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT forms_hydrations_attempt_check CHECK ((attempt >= 1)),
+    CONSTRAINT forms_hydrations_status_check CHECK ((status = ANY (ARRAY['hydrated'::text, 'failed'::text])))
+);
+
+ALTER TABLE ONLY public.forms_hydrations FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.forms_redactions (
+    id bigint NOT NULL,
+    tenant_id text NOT NULL,
+    submission_id uuid NOT NULL,
+    redacted_by text NOT NULL,
+    reason text NOT NULL,
+    fields jsonb NOT NULL,
+    files integer NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.forms_redactions FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.forms_redactions ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.forms_redactions_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.forms_submissions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    seq bigint NOT NULL,
+    tenant_id text NOT NULL,
+    use_case_id uuid NOT NULL,
+    definition_id uuid NOT NULL,
+    form_version integer NOT NULL,
+    payload_json jsonb NOT NULL,
+    municipality text,
+    submitted_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    redacted_at timestamp with time zone
+);
+
+ALTER TABLE ONLY public.forms_submissions FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.forms_submissions ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.forms_submissions_seq_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.forms_use_cases (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    name text NOT NULL,
+    definition_id uuid NOT NULL,
+    form_version integer,
+    target_model text NOT NULL,
+    target_config jsonb DEFAULT '{}'::jsonb NOT NULL,
+    access text NOT NULL,
+    active boolean DEFAULT true NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    deleted_at timestamp with time zone,
+    CONSTRAINT forms_use_cases_access_check CHECK ((access = ANY (ARRAY['public'::text, 'authenticated'::text]))),
+    CONSTRAINT forms_use_cases_form_version_check CHECK ((form_version >= 1)),
+    CONSTRAINT forms_use_cases_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200)))
+);
+
+ALTER TABLE ONLY public.forms_use_cases FORCE ROW LEVEL SECURITY;
 
 CREATE TABLE public.ingestion_blobs (
     tenant_id text NOT NULL,
@@ -968,6 +1131,45 @@ ALTER TABLE ONLY public.events
 ALTER TABLE ONLY public.events
     ADD CONSTRAINT events_tenant_id_source_id_key UNIQUE (tenant_id, source, id);
 
+ALTER TABLE ONLY public.forms_definition_versions
+    ADD CONSTRAINT forms_definition_versions_pkey PRIMARY KEY (definition_id, version);
+
+ALTER TABLE ONLY public.forms_definitions
+    ADD CONSTRAINT forms_definitions_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.forms_definitions
+    ADD CONSTRAINT forms_definitions_tenant_id_id_key UNIQUE (tenant_id, id);
+
+ALTER TABLE ONLY public.forms_field_bindings
+    ADD CONSTRAINT forms_field_bindings_pkey PRIMARY KEY (use_case_id, "position");
+
+ALTER TABLE ONLY public.forms_files
+    ADD CONSTRAINT forms_files_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.forms_files
+    ADD CONSTRAINT forms_files_token_hash_key UNIQUE (token_hash);
+
+ALTER TABLE ONLY public.forms_hydrations
+    ADD CONSTRAINT forms_hydrations_pkey PRIMARY KEY (submission_id, attempt);
+
+ALTER TABLE ONLY public.forms_redactions
+    ADD CONSTRAINT forms_redactions_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.forms_submissions
+    ADD CONSTRAINT forms_submissions_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.forms_submissions
+    ADD CONSTRAINT forms_submissions_seq_key UNIQUE (seq);
+
+ALTER TABLE ONLY public.forms_submissions
+    ADD CONSTRAINT forms_submissions_tenant_id_id_key UNIQUE (tenant_id, id);
+
+ALTER TABLE ONLY public.forms_use_cases
+    ADD CONSTRAINT forms_use_cases_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.forms_use_cases
+    ADD CONSTRAINT forms_use_cases_tenant_id_id_key UNIQUE (tenant_id, id);
+
 ALTER TABLE ONLY public.ingestion_blobs
     ADD CONSTRAINT ingestion_blobs_pkey PRIMARY KEY (tenant_id, content_hash);
 
@@ -1138,6 +1340,20 @@ CREATE INDEX events_time_idx ON public.events USING btree (tenant_id, "time");
 
 CREATE INDEX events_type_idx ON public.events USING btree (tenant_id, type, seq);
 
+CREATE UNIQUE INDEX forms_definitions_live_name ON public.forms_definitions USING btree (tenant_id, name) WHERE (deleted_at IS NULL);
+
+CREATE INDEX forms_files_submission ON public.forms_files USING btree (tenant_id, submission_id) WHERE (submission_id IS NOT NULL);
+
+CREATE INDEX forms_files_unconsumed ON public.forms_files USING btree (tenant_id, expires_at) WHERE (submission_id IS NULL);
+
+CREATE INDEX forms_redactions_submission ON public.forms_redactions USING btree (tenant_id, submission_id);
+
+CREATE INDEX forms_submissions_recent ON public.forms_submissions USING btree (tenant_id, seq DESC);
+
+CREATE INDEX forms_submissions_use_case ON public.forms_submissions USING btree (tenant_id, use_case_id, seq DESC);
+
+CREATE INDEX forms_use_cases_definition ON public.forms_use_cases USING btree (tenant_id, definition_id) WHERE (deleted_at IS NULL);
+
 CREATE INDEX ingestion_chunks_current_idx ON public.ingestion_chunks USING btree (tenant_id, collection_id) WHERE is_current;
 
 CREATE INDEX ingestion_chunks_document_idx ON public.ingestion_chunks USING btree (tenant_id, document_id, revision_id);
@@ -1193,6 +1409,10 @@ CREATE INDEX workflow_executions_recent_idx ON public.workflow_executions USING 
 CREATE INDEX workflow_executions_status_idx ON public.workflow_executions USING btree (tenant_id, status, created_at DESC);
 
 CREATE INDEX workflow_executions_workflow_idx ON public.workflow_executions USING btree (tenant_id, workflow_name, created_at DESC);
+
+CREATE TRIGGER forms_definition_versions_immutable BEFORE UPDATE ON public.forms_definition_versions FOR EACH ROW EXECUTE FUNCTION public.forms_version_immutable();
+
+CREATE TRIGGER forms_submissions_immutable BEFORE UPDATE ON public.forms_submissions FOR EACH ROW EXECUTE FUNCTION public.forms_submission_immutable();
 
 CREATE TRIGGER ingestion_revisions_immutable BEFORE UPDATE ON public.ingestion_revisions FOR EACH ROW EXECUTE FUNCTION public.ingestion_revision_immutable();
 
@@ -1282,6 +1502,54 @@ ALTER TABLE ONLY public.event_types_custom
 
 ALTER TABLE ONLY public.events
     ADD CONSTRAINT events_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.forms_definition_versions
+    ADD CONSTRAINT forms_definition_versions_tenant_id_definition_id_fkey FOREIGN KEY (tenant_id, definition_id) REFERENCES public.forms_definitions(tenant_id, id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.forms_definition_versions
+    ADD CONSTRAINT forms_definition_versions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.forms_definitions
+    ADD CONSTRAINT forms_definitions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.forms_field_bindings
+    ADD CONSTRAINT forms_field_bindings_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.forms_field_bindings
+    ADD CONSTRAINT forms_field_bindings_tenant_id_use_case_id_fkey FOREIGN KEY (tenant_id, use_case_id) REFERENCES public.forms_use_cases(tenant_id, id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.forms_files
+    ADD CONSTRAINT forms_files_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.forms_files
+    ADD CONSTRAINT forms_files_tenant_id_submission_id_fkey FOREIGN KEY (tenant_id, submission_id) REFERENCES public.forms_submissions(tenant_id, id);
+
+ALTER TABLE ONLY public.forms_hydrations
+    ADD CONSTRAINT forms_hydrations_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.forms_hydrations
+    ADD CONSTRAINT forms_hydrations_tenant_id_submission_id_fkey FOREIGN KEY (tenant_id, submission_id) REFERENCES public.forms_submissions(tenant_id, id);
+
+ALTER TABLE ONLY public.forms_redactions
+    ADD CONSTRAINT forms_redactions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.forms_redactions
+    ADD CONSTRAINT forms_redactions_tenant_id_submission_id_fkey FOREIGN KEY (tenant_id, submission_id) REFERENCES public.forms_submissions(tenant_id, id);
+
+ALTER TABLE ONLY public.forms_submissions
+    ADD CONSTRAINT forms_submissions_definition_id_form_version_fkey FOREIGN KEY (definition_id, form_version) REFERENCES public.forms_definition_versions(definition_id, version);
+
+ALTER TABLE ONLY public.forms_submissions
+    ADD CONSTRAINT forms_submissions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.forms_submissions
+    ADD CONSTRAINT forms_submissions_tenant_id_use_case_id_fkey FOREIGN KEY (tenant_id, use_case_id) REFERENCES public.forms_use_cases(tenant_id, id);
+
+ALTER TABLE ONLY public.forms_use_cases
+    ADD CONSTRAINT forms_use_cases_tenant_id_definition_id_fkey FOREIGN KEY (tenant_id, definition_id) REFERENCES public.forms_definitions(tenant_id, id);
+
+ALTER TABLE ONLY public.forms_use_cases
+    ADD CONSTRAINT forms_use_cases_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.ingestion_blobs
     ADD CONSTRAINT ingestion_blobs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -1430,6 +1698,22 @@ ALTER TABLE public.event_types_custom ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.events ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.forms_definition_versions ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.forms_definitions ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.forms_field_bindings ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.forms_files ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.forms_hydrations ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.forms_redactions ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.forms_submissions ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.forms_use_cases ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.ingestion_blobs ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.ingestion_chunks ENABLE ROW LEVEL SECURITY;
@@ -1493,6 +1777,22 @@ CREATE POLICY tenant_isolation ON public.event_streams USING ((tenant_id = curre
 CREATE POLICY tenant_isolation ON public.event_types_custom USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.events USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.forms_definition_versions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.forms_definitions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.forms_field_bindings USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.forms_files USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.forms_hydrations USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.forms_redactions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.forms_submissions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.forms_use_cases USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.ingestion_blobs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 

@@ -9,7 +9,7 @@ import autocannon from 'autocannon';
 export interface LoadOptions {
   url: string;
   headers?: Record<string, string>;
-  /** GET unless given (bench/embed.ts mints tokens with POST and a JSON body). */
+  /** Default GET; a POST sends `body` on every request. */
   method?: 'GET' | 'POST';
   body?: string;
   connections: number;
@@ -28,6 +28,7 @@ export interface LoadResult {
 
 function run(options: LoadOptions, duration: number, latencies?: number[]): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
+    // Only when given: autocannon refuses an explicit `method: undefined` ("undefined HTTP method is not supported").
     const settings = {
       url: options.url, headers: options.headers, connections: options.connections, duration,
       ...(options.method ? { method: options.method, body: options.body } : {}),

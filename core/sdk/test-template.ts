@@ -34,6 +34,21 @@ function databaseUrl(clusterUrl: string, name: string): string {
   return parsed.toString();
 }
 
+const codeOf = (err: unknown) => (err as { code?: string }).code;
+
+/** Renames a database once the backends of its just-closed connections have exited (55006 until then). */
+async function renameWhenFree(admin: pg.Client, from: string, to: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.query(`ALTER DATABASE ${from} RENAME TO ${to}`);
+      return;
+    } catch (err) {
+      if (codeOf(err) !== '55006' || attempt >= 50) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 async function build(clusterUrl: string, admin: pg.Client, name: string): Promise<void> {
   const building = `tpl_tmp_${randomBytes(6).toString('hex')}`;
   await admin.query(`CREATE DATABASE ${building}`);
@@ -41,17 +56,21 @@ async function build(clusterUrl: string, admin: pg.Client, name: string): Promis
     // Every repo plugin, in the default deployment's dependency order.
     const plugins = await resolvePlugins(await readManifest(path.join(ROOT_DIR, 'manifests', 'default.yaml'), {}), ROOT_DIR);
     const pool = new pg.Pool({ connectionString: databaseUrl(clusterUrl, building), max: 2 });
+    // A backend of an ended client may still be exiting when a loser drops its copy (FORCE).
+    pool.on('error', () => {});
     try {
       await migrate(pool, migrationSourcesOf(plugins));
       await installJobSchemas(pool);
     } finally {
       await pool.end();
     }
-    await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+    await renameWhenFree(admin, building, name);
   } catch (err) {
     await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
     // Another process renamed its template into place first: use that one.
-    if ((err as { code?: string }).code !== '42P04') throw err;
+    // The loser sees duplicate_database, or, when both renames meet in the
+    // catalog at once, the unique violation of pg_database's name index.
+    if (codeOf(err) !== '42P04' && codeOf(err) !== '23505') throw err;
   }
 }
 

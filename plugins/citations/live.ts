@@ -43,6 +43,8 @@ export function createLive(deps: LiveDeps) {
   const stoppers = new Set<() => void>();
   let subscribers = 0;
   let client: pg.PoolClient | undefined;
+  /** Connections taken from the pool and not yet given back. */
+  const held = new Set<pg.PoolClient>();
   let connecting = false;
   let closed = false;
 
@@ -70,19 +72,26 @@ export function createLive(deps: LiveDeps) {
   async function listen() {
     if (!deps.crossProcess || client || connecting || closed || subscribers === 0) return;
     connecting = true;
+    let connection: pg.PoolClient | undefined;
     try {
-      const connection = await deps.pool.connect();
+      connection = await deps.pool.connect();
+      const taken = connection;
       connection.on('notification', (message) => void onNotification(message));
       connection.on('error', (err) => {
+        // Once unlisten has handed the connection back, the pool owns its
+        // errors: releasing it again would throw.
+        if (!held.delete(taken)) return;
         deps.logger.warn({ err }, 'citations: LISTEN connection failed; listening again');
-        if (client === connection) client = undefined;
-        connection.release(err);
+        if (client === taken) client = undefined;
+        taken.release(err);
         setTimeout(() => void listen(), RELISTEN_DELAY_MS).unref();
       });
+      held.add(connection);
       await connection.query(`LISTEN ${CHANNEL}`);
       client = connection;
       if (subscribers === 0 || closed) await unlisten();
     } catch (err) {
+      if (connection && held.delete(connection)) connection.release(err as Error);
       deps.logger.warn({ err }, 'citations: could not LISTEN; retrying');
       setTimeout(() => void listen(), RELISTEN_DELAY_MS).unref();
     } finally {
@@ -96,9 +105,9 @@ export function createLive(deps: LiveDeps) {
     if (!connection) return;
     try {
       await connection.query(`UNLISTEN ${CHANNEL}`);
-      connection.release();
+      if (held.delete(connection)) connection.release();
     } catch (err) {
-      connection.release(err as Error);
+      if (held.delete(connection)) connection.release(err as Error);
     }
   }
 

@@ -11,15 +11,18 @@ const SPEC_BUILT_IN = [
   'agent.loop.started', 'agent.loop.completed', 'agent.loop.iteration', 'agent.loop.failed',
   'definition.created', 'definition.updated', 'definition.deleted',
 ];
-/** Types plugins add beyond the spec's list (issue 17: the embed credential's lifecycle). */
-const PLUGIN_ADDED = ['embed.credentials.provisioned', 'embed.credentials.rotated', 'embed.credentials.revoked'];
+/** Types of the default deployment's plugins beyond the spec's list (issue 19: forms; issue 17: the embed credential's lifecycle). */
+const PLUGIN_TYPES = [
+  'form.submitted', 'form.hydrated', 'form.hydration_failed',
+  'embed.credentials.provisioned', 'embed.credentials.rotated', 'embed.credentials.revoked',
+];
 
 t.test('with the default manifest the catalogue is the spec\'s built-in list and the types plugins add, each type registered by the plugin that emits it', async (t) => {
   const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: 'manifests/default.yaml' } });
   const { token } = await tenantWithAdmin(tp, 'acme');
   const listed = await tp.request({ url: '/api/admin/triggers/events/types', token });
   t.equal(listed.status, 200);
-  t.same(listed.body.items.map((item: { type: string }) => item.type).sort(), [...SPEC_BUILT_IN, ...PLUGIN_ADDED].sort());
+  t.same(listed.body.items.map((item: { type: string }) => item.type).sort(), [...SPEC_BUILT_IN, ...PLUGIN_TYPES].sort());
   t.ok(listed.body.items.every((item: { description: string; builtin: boolean }) => item.description.length > 10 && item.builtin));
 
   const owners = Object.fromEntries(tp.platform.core.events.registeredTypes().map((entry) => [entry.type, entry.plugin]));

@@ -38,6 +38,8 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string }> = 
   'Query.citations': { access: 'member_or_api_key', rest: 'GET /api/citations', query: '{ citations { edges { node { id quotedText } } } }' },
   'Query.citation': { access: 'member_or_api_key', rest: 'GET /api/citations/{id}', query: `{ citation(id: "${NO_ID}") { id } }` },
   'Query.citationStats': { access: 'member_or_api_key', rest: 'GET /api/citations/stats', query: '{ citationStats { total } }' },
+  'Query.formSubmissions': { access: 'admin', rest: 'GET /api/admin/forms/submissions', query: '{ formSubmissions { edges { node { id payload } } } }' },
+  'Query.formSubmission': { access: 'admin', rest: 'GET /api/admin/forms/submissions/{id}', query: `{ formSubmission(id: "${NO_ID}") { id payload } }` },
   'Subscription.citationVerified': { access: 'member_or_api_key', rest: 'GET /api/citations (live)', query: 'subscription { citationVerified(tenant: "ga") { id } }' },
 };
 

@@ -1,0 +1,16 @@
+// The forms plugin's CLI command: a tenant's submissions, newest first.
+import { defineCli } from 'agent-platform/sdk';
+import { createServices } from './services.ts';
+
+export const cli = defineCli(createServices, (command) => [
+  command({
+    name: 'forms submissions',
+    description: 'List a tenant\'s form submissions, newest first (id, use case, form version, hydration)',
+    options: {
+      tenant: { type: 'string', description: 'tenant alias', required: true },
+      'use-case': { type: 'string', description: 'only this use case (id)' },
+    },
+    run: async ({ adminSubmissions }, { options }) => (await adminSubmissions.list(options.tenant, { useCaseId: options['use-case'] }, 0, 100)).items
+      .map(({ payload_json: _payload, ...rest }) => rest),
+  }),
+]);

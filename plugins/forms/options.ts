@@ -1,0 +1,31 @@
+// The forms plugin's manifest options (manifests/default.yaml gives them from FORMS_* settings).
+import { Joi } from 'agent-platform/sdk';
+
+export interface FormsOptions {
+  /** Lifetime of an upload's file token, seconds (FORMS_FILE_TOKEN_TTL_SECONDS). */
+  fileTokenTtlSeconds: number;
+  /** Largest uploaded file, bytes (FORMS_MAX_FILE_BYTES): 413 past it. */
+  maxFileBytes: number;
+  /** Content types an upload may have, detected from its bytes (FORMS_ALLOWED_FILE_TYPES, comma-separated): 415 otherwise. */
+  allowedFileTypes: string[];
+  /** Anonymous submissions and uploads per client address per minute (FORMS_PUBLIC_RATE_LIMIT): 429 past it. */
+  publicRatePerMinute: number;
+  /** Take the client address from the first X-Forwarded-For entry (FORMS_TRUST_PROXY): only behind a proxy that sets it. */
+  trustProxy: boolean;
+}
+
+const types = Joi.alternatives(
+  Joi.array().items(Joi.string().pattern(/^[a-z0-9.+-]+\/[a-z0-9.+-]+$/)).min(1),
+  Joi.string().pattern(/^\s*[a-z0-9.+-]+\/[a-z0-9.+-]+\s*(,\s*[a-z0-9.+-]+\/[a-z0-9.+-]+\s*)*$/)
+    .custom((value: string) => value.split(',').map((type) => type.trim())),
+);
+
+export const DEFAULT_FILE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf', 'text/plain'];
+
+export const optionsSchema = Joi.object({
+  fileTokenTtlSeconds: Joi.number().integer().min(1).max(30 * 86_400).default(86_400),
+  maxFileBytes: Joi.number().integer().min(1).max(512 * 1024 * 1024).default(10 * 1024 * 1024),
+  allowedFileTypes: types.default(DEFAULT_FILE_TYPES),
+  publicRatePerMinute: Joi.number().integer().min(1).max(100_000).default(30),
+  trustProxy: Joi.boolean().default(false),
+}).default({});

@@ -1,0 +1,107 @@
+// The routes a form's users call: the renderer's form, uploads, submissions.
+// A public use case takes anonymous callers naming the tenant with
+// X-Tenant-ID, rate limited per client address; an authenticated one takes a
+// bearer token of a user of the tenant (any role). A bearer token is optional
+// on these routes, but one that is sent must be valid.
+import Boom from '@hapi/boom';
+import { Readable } from 'node:stream';
+import {
+  badRequest, isValidTenantAlias, notFound, principalOf, tenantOf, type CoreServices, type Lifecycle, type Request, type ServerRoute,
+} from 'agent-platform/sdk';
+import type { FormsOptions } from '../options.ts';
+import { clientAddress, type RateLimiter } from '../rate-limit.ts';
+import type { FilesService } from '../service/files.ts';
+import type { SubmissionsService, Submitter } from '../service/submissions.ts';
+import * as s from '../schemas.ts';
+
+const tags = ['api', 'forms'];
+const optionalBearer = { strategy: 'bearer', mode: 'optional' } as const;
+const platform = { tenant: 'required' } as const;
+/** hapi reads the file up to the limit plus room for the multipart envelope; the exact limit is checked on the bytes. */
+const ENVELOPE_BYTES = 64 * 1024;
+
+interface Caller {
+  tenantId: string;
+  submitter: Submitter;
+}
+
+export function publicRoutes(core: CoreServices, options: FormsOptions, limiter: RateLimiter, submissions: SubmissionsService, files: FilesService): ServerRoute[] {
+  /**
+   * The tenant and who calls: a signed-in caller as the core checked it (a
+   * member of the tenant), else an anonymous one, who spends a token of the
+   * rate limit when `limited` and names an existing tenant with X-Tenant-ID.
+   */
+  async function callerOf(request: Request, limited: boolean): Promise<Caller> {
+    if (request.auth.isAuthenticated) return { tenantId: tenantOf(request), submitter: { sub: principalOf(request).sub } };
+    if (limited) limiter.take(clientAddress(request, options.trustProxy));
+    const tenantId = request.headers['x-tenant-id'];
+    if (tenantId === undefined || tenantId === '') throw badRequest('A tenant is required: send X-Tenant-ID', 'TENANT_REQUIRED');
+    if (!isValidTenantAlias(tenantId)) throw badRequest('Tenant alias is malformed: up to 64 lowercase characters [a-z0-9-], or a UUID', 'TENANT_INVALID');
+    if (!(await core.tenants.exists(tenantId))) throw notFound(`Tenant not found: ${tenantId}`, 'TENANT_NOT_FOUND');
+    return { tenantId, submitter: { sub: null } };
+  }
+
+  const tooLarge: Lifecycle.FailAction = (_request, _h, err) => {
+    if (Boom.isBoom(err as Error) && (err as Boom.Boom).output.statusCode === 413) {
+      const error = Boom.entityTooLarge(`The file is larger than FORMS_MAX_FILE_BYTES (${options.maxFileBytes} bytes)`);
+      (error.output.payload as Record<string, unknown>).code = 'FILE_TOO_LARGE';
+      throw error;
+    }
+    throw err;
+  };
+
+  return [
+    {
+      method: 'GET', path: '/api/forms/use-cases/{id}',
+      options: {
+        auth: optionalBearer, tags, plugins: { platform },
+        description: 'What a renderer needs of a use case: its pinned form version\'s schema and version number',
+        notes: 'Public use case: anyone, with X-Tenant-ID. Authenticated: a user of the tenant (401 AUTHENTICATION_REQUIRED otherwise). 404 for an unknown or inactive use case.',
+        validate: { params: s.idParams }, response: { schema: s.publicUseCase },
+      },
+      handler: async (request) => {
+        const caller = await callerOf(request, false);
+        return submissions.form(caller.tenantId, request.params.id as string, caller.submitter);
+      },
+    },
+    {
+      method: 'POST', path: '/api/forms/use-cases/{id}/submissions',
+      options: {
+        auth: optionalBearer, tags, plugins: { platform },
+        description: 'Submit a form: validated against the pinned form version (Form.io), stored immutably and hydrated into the target object, all or nothing',
+        notes: [
+          '201 {id, form_version, hydration {target_model, object_id, object}}.',
+          '422 FORM_VALIDATION_FAILED, FILE_TOKEN_INVALID, TRANSFORM_FAILED, HYDRATION_FAILED, each with errors [{path, message}]; nothing is kept.',
+          'Anonymous (public use cases, X-Tenant-ID): 429 RATE_LIMITED with Retry-After past FORMS_PUBLIC_RATE_LIMIT per minute and address.',
+        ].join(' '),
+        validate: { params: s.idParams, payload: s.submissionBody }, response: { schema: s.submitted },
+      },
+      handler: async (request, h) => {
+        const caller = await callerOf(request, true);
+        return h.response(await submissions.submit(caller.tenantId, request.params.id as string, caller.submitter, request.payload as never)).code(201);
+      },
+    },
+    {
+      method: 'POST', path: '/api/forms/files',
+      options: {
+        auth: optionalBearer, tags, plugins: { platform },
+        description: 'Upload a file for a form (multipart field `file`): a single-use file_token for the submission\'s payload',
+        notes: 'The token expires after FORMS_FILE_TOKEN_TTL_SECONDS and is bound to the tenant and the uploader (a user, or anonymous for a tenant with an active public use case). The type is detected from the bytes: 415 UNSUPPORTED_FILE_TYPE outside FORMS_ALLOWED_FILE_TYPES; 413 FILE_TOO_LARGE past FORMS_MAX_FILE_BYTES; anonymous uploads share the public rate limit.',
+        payload: {
+          maxBytes: options.maxFileBytes + ENVELOPE_BYTES, output: 'data', parse: true, multipart: { output: 'stream' },
+          allow: ['multipart/form-data'], failAction: tooLarge,
+        },
+        validate: { payload: s.uploadPayload }, response: { schema: s.uploaded },
+      },
+      handler: async (request, h) => {
+        const caller = await callerOf(request, true);
+        const part = (request.payload as { file?: unknown }).file as (Readable & { hapi?: { filename?: string } }) | undefined;
+        if (!(part instanceof Readable) || !part.hapi) throw badRequest('`file` must be a file part of a multipart/form-data body', 'VALIDATION_FAILED');
+        const chunks: Buffer[] = [];
+        for await (const chunk of part) chunks.push(chunk as Buffer);
+        const uploaded = await files.upload(caller.tenantId, caller.submitter.sub, { filename: part.hapi.filename, bytes: Buffer.concat(chunks) });
+        return h.response(uploaded).code(201);
+      },
+    },
+  ];
+}

@@ -1,0 +1,47 @@
+// The one factory of the forms plugin's services: its register and its CLI
+// commands both build them here, from the core's services and the manifest's options.
+import { badRequest, type CoreServices } from 'agent-platform/sdk';
+import type { FormsApi } from './api.ts';
+import { formsErrors } from './errors.ts';
+import { validateWithFormio } from './formio/engine.ts';
+import { formSchemaProblems } from './formio/schema-check.ts';
+import type { FormsOptions } from './options.ts';
+import { createRateLimiter } from './rate-limit.ts';
+import { createAdminSubmissionsService } from './service/admin-submissions.ts';
+import { createDefinitionsService } from './service/definitions.ts';
+import { createFilesService } from './service/files.ts';
+import { createHydrator } from './service/hydrate.ts';
+import { createSubmissionsService } from './service/submissions.ts';
+import { createTargetsService } from './service/targets.ts';
+import { createUseCasesService } from './service/use-cases.ts';
+import { createTargetRegistry } from './targets/registry.ts';
+
+export function createServices(core: CoreServices, options: FormsOptions) {
+  const registry = createTargetRegistry();
+  const targets = createTargetsService(core, registry);
+  const files = createFilesService(core, options);
+  const hydrator = createHydrator(core);
+  const api: FormsApi = {
+    registerTarget: (target) => registry.register(target),
+    formSchemaProblems,
+    validateAgainstForm(schema, payload) {
+      const problems = formSchemaProblems(schema);
+      if (problems.length) throw formsErrors.schemaInvalid(problems);
+      if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw badRequest('The payload must be an object', 'VALIDATION_FAILED');
+      return validateWithFormio(schema as never, payload);
+    },
+  };
+  return {
+    registry,
+    targets,
+    files,
+    definitions: createDefinitionsService(core),
+    useCases: createUseCasesService(core, registry, targets),
+    submissions: createSubmissionsService(core, registry, files, hydrator),
+    adminSubmissions: createAdminSubmissionsService(core, registry, hydrator),
+    limiter: createRateLimiter(options.publicRatePerMinute, () => core.clock.now().getTime()),
+    api,
+  };
+}
+
+export type FormsServices = ReturnType<typeof createServices>;

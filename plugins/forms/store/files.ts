@@ -1,0 +1,35 @@
+// SQL of uploaded files; always in a tenant transaction (a token of another
+// tenant is simply not found: row-level security).
+import type { TenantTransaction } from 'agent-platform/sdk';
+import '../tables.ts';
+
+const META = ['id', 'payload_path', 'name', 'content_type', 'size', 'redacted_at'] as const;
+
+export const filesStore = {
+  insert: (trx: TenantTransaction, tenantId: string, values: {
+    token_hash: string; uploaded_by: string; name: string; content_type: string; size: number; content: Buffer; expires_at: Date;
+  }) => trx.insertInto('forms_files').values({ tenant_id: tenantId, ...values }).returning(['id', 'name', 'content_type', 'size', 'expires_at']).executeTakeFirstOrThrow(),
+
+  /** The file of a token, locked: two submissions naming one token cannot both consume it. */
+  byTokenForUpdate: (trx: TenantTransaction, tokenHash: string) =>
+    trx.selectFrom('forms_files').select(['id', 'uploaded_by', 'name', 'content_type', 'size', 'expires_at', 'submission_id'])
+      .where('token_hash', '=', tokenHash).forUpdate().executeTakeFirst(),
+
+  consume: (trx: TenantTransaction, id: string, submissionId: string, path: string, at: Date) =>
+    trx.updateTable('forms_files').set({ submission_id: submissionId, payload_path: path, consumed_at: at }).where('id', '=', id).execute(),
+
+  ofSubmission: (trx: TenantTransaction, submissionId: string) =>
+    trx.selectFrom('forms_files').select(META).where('submission_id', '=', submissionId).orderBy('created_at').orderBy('id').execute(),
+
+  content: (trx: TenantTransaction, submissionId: string, fileId: string) =>
+    trx.selectFrom('forms_files').select([...META, 'content']).where('submission_id', '=', submissionId).where('id', '=', fileId).executeTakeFirst(),
+
+  /** Empties a submission's files: the bytes go, the record of their existence stays. */
+  redact: (trx: TenantTransaction, submissionId: string, at: Date) =>
+    trx.updateTable('forms_files').set({ content: Buffer.alloc(0), size: 0, name: '[redacted]', redacted_at: at })
+      .where('submission_id', '=', submissionId).where('redacted_at', 'is', null).executeTakeFirst(),
+
+  /** Deletes unconsumed files past their expiry; returns how many. */
+  pruneExpired: async (trx: TenantTransaction, before: Date) => Number((await trx.deleteFrom('forms_files')
+    .where('submission_id', 'is', null).where('expires_at', '<', before).executeTakeFirst()).numDeletedRows),
+};
