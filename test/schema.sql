@@ -125,6 +125,41 @@ ALTER TABLE public.api_keys ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     CACHE 1
 );
 
+CREATE TABLE public.approval_cases (
+    id uuid NOT NULL,
+    tenant_id text NOT NULL,
+    title text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    payload jsonb DEFAULT '{}'::jsonb NOT NULL,
+    source jsonb NOT NULL,
+    source_type text NOT NULL,
+    approvers jsonb NOT NULL,
+    approver_roles text[] DEFAULT '{}'::text[] NOT NULL,
+    approver_users text[] DEFAULT '{}'::text[] NOT NULL,
+    quorum integer DEFAULT 1 NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    decisions jsonb DEFAULT '[]'::jsonb NOT NULL,
+    requested_by text NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    resolved_at timestamp with time zone,
+    CONSTRAINT approval_cases_quorum_check CHECK (((quorum >= 1) AND (quorum <= 100))),
+    CONSTRAINT approval_cases_source_type_check CHECK ((source_type = ANY (ARRAY['workflow'::text, 'agent'::text, 'api'::text]))),
+    CONSTRAINT approval_cases_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'approved'::text, 'rejected'::text, 'expired'::text, 'cancelled'::text]))),
+    CONSTRAINT approval_cases_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 500)))
+);
+
+ALTER TABLE ONLY public.approval_cases FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.approval_link_uses (
+    tenant_id text NOT NULL,
+    case_id uuid NOT NULL,
+    approver text NOT NULL,
+    used_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.approval_link_uses FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.chat_agents (
     tenant_id text NOT NULL,
     name text NOT NULL,
@@ -1068,6 +1103,12 @@ ALTER TABLE ONLY public.api_keys
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.approval_cases
+    ADD CONSTRAINT approval_cases_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.approval_link_uses
+    ADD CONSTRAINT approval_link_uses_pkey PRIMARY KEY (case_id, approver);
+
 ALTER TABLE ONLY public.chat_agents
     ADD CONSTRAINT chat_agents_pkey PRIMARY KEY (tenant_id, name);
 
@@ -1298,11 +1339,25 @@ ALTER TABLE ONLY public.workflow_executions
 
 CREATE INDEX api_keys_tenant_idx ON public.api_keys USING btree (tenant_id, id);
 
+CREATE INDEX approval_cases_execution_idx ON public.approval_cases USING btree (tenant_id, ((source ->> 'execution_id'::text))) WHERE (source_type = 'workflow'::text);
+
+CREATE INDEX approval_cases_recent_idx ON public.approval_cases USING btree (tenant_id, created_at DESC, id DESC);
+
+CREATE INDEX approval_cases_roles_idx ON public.approval_cases USING gin (approver_roles);
+
+CREATE INDEX approval_cases_status_idx ON public.approval_cases USING btree (tenant_id, status, created_at DESC);
+
+CREATE INDEX approval_cases_turn_idx ON public.approval_cases USING btree (tenant_id, ((source ->> 'turn_id'::text))) WHERE (source_type = 'agent'::text);
+
+CREATE INDEX approval_cases_users_idx ON public.approval_cases USING gin (approver_users);
+
 CREATE INDEX chat_client_agents_agent_idx ON public.chat_client_agents USING btree (tenant_id, agent_name);
 
 CREATE INDEX chat_messages_session_idx ON public.chat_messages USING btree (session_id, id);
 
-CREATE INDEX chat_sessions_owner_idx ON public.chat_sessions USING btree (tenant_id, client_id, owner_key, last_active DESC) WHERE is_active;
+CREATE INDEX chat_sessions_idle_idx ON public.chat_sessions USING btree (tenant_id, last_active) WHERE is_active;
+
+CREATE INDEX chat_sessions_owner_idx ON public.chat_sessions USING btree (tenant_id, client_id, owner_key, last_active DESC) WHERE (deleted_at IS NULL);
 
 CREATE INDEX chat_turns_finished_idx ON public.chat_turns USING btree (tenant_id, finished_at) WHERE (finished_at IS NOT NULL);
 
@@ -1421,6 +1476,15 @@ ALTER TABLE ONLY public.api_keys
 
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.approval_cases
+    ADD CONSTRAINT approval_cases_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.approval_link_uses
+    ADD CONSTRAINT approval_link_uses_case_id_fkey FOREIGN KEY (case_id) REFERENCES public.approval_cases(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.approval_link_uses
+    ADD CONSTRAINT approval_link_uses_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.chat_agents
     ADD CONSTRAINT chat_agents_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -1664,6 +1728,10 @@ ALTER TABLE ONLY public.workflow_executions
 
 ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.approval_cases ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.approval_link_uses ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.chat_agents ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.chat_client_agents ENABLE ROW LEVEL SECURITY;
@@ -1745,6 +1813,10 @@ ALTER TABLE public.integration_session_credentials ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.integration_specs ENABLE ROW LEVEL SECURITY;
 
 CREATE POLICY tenant_isolation ON public.api_keys USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.approval_cases USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.approval_link_uses USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.chat_agents USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 

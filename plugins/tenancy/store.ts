@@ -2,6 +2,7 @@
 // api_keys) take a tenant transaction; tenants and users are global.
 import { sql, type Kysely } from 'kysely';
 import type { Database, TenantTransaction } from 'agent-platform/sdk';
+import './tables.ts';
 
 type Db = Kysely<Database>;
 export type Memberships = Record<string, { roles: string[] }>;
@@ -36,6 +37,8 @@ export const clientsStore = {
     trx.selectFrom('clients').select(['id', 'client_key', 'name', 'created_at']).where('id', '>', afterId).orderBy('id').limit(limit).execute(),
   get: (trx: TenantTransaction, id: number) =>
     trx.selectFrom('clients').select(['id', 'client_key', 'name', 'created_at']).where('id', '=', id).executeTakeFirst(),
+  rename: (trx: TenantTransaction, id: number, name: string) =>
+    trx.updateTable('clients').set({ name }).where('id', '=', id).returning(['id', 'client_key', 'name', 'created_at']).executeTakeFirst(),
   delete: async (trx: TenantTransaction, id: number) =>
     (await trx.deleteFrom('clients').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
 };

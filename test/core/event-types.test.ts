@@ -28,7 +28,7 @@ t.test('with the default manifest the catalogue is the spec\'s built-in list and
   const owners = Object.fromEntries(tp.platform.core.events.registeredTypes().map((entry) => [entry.type, entry.plugin]));
   t.same(
     [owners['document.ingested'], owners['chat.tool.called'], owners['webhook.received'], owners['schedule.fired'], owners['workflow.failed'], owners['approval.created']],
-    ['ingestion', 'chat', 'webhooks', 'events', 'workflows', 'events'],
+    ['ingestion', 'chat', 'webhooks', 'events', 'workflows', 'approvals'],
   );
 
   const taken = await tp.request({ method: 'POST', url: '/api/admin/triggers/events/types/custom', token, payload: { type: 'document.ingested' } });
