@@ -125,6 +125,41 @@ ALTER TABLE public.api_keys ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     CACHE 1
 );
 
+CREATE TABLE public.approval_cases (
+    id uuid NOT NULL,
+    tenant_id text NOT NULL,
+    title text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    payload jsonb DEFAULT '{}'::jsonb NOT NULL,
+    source jsonb NOT NULL,
+    source_type text NOT NULL,
+    approvers jsonb NOT NULL,
+    approver_roles text[] DEFAULT '{}'::text[] NOT NULL,
+    approver_users text[] DEFAULT '{}'::text[] NOT NULL,
+    quorum integer DEFAULT 1 NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    decisions jsonb DEFAULT '[]'::jsonb NOT NULL,
+    requested_by text NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    resolved_at timestamp with time zone,
+    CONSTRAINT approval_cases_quorum_check CHECK (((quorum >= 1) AND (quorum <= 100))),
+    CONSTRAINT approval_cases_source_type_check CHECK ((source_type = ANY (ARRAY['workflow'::text, 'agent'::text, 'api'::text]))),
+    CONSTRAINT approval_cases_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'approved'::text, 'rejected'::text, 'expired'::text, 'cancelled'::text]))),
+    CONSTRAINT approval_cases_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 500)))
+);
+
+ALTER TABLE ONLY public.approval_cases FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.approval_link_uses (
+    tenant_id text NOT NULL,
+    case_id uuid NOT NULL,
+    approver text NOT NULL,
+    used_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.approval_link_uses FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.chat_agents (
     tenant_id text NOT NULL,
     name text NOT NULL,
@@ -327,6 +362,30 @@ ALTER TABLE public.clients ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     NO MAXVALUE
     CACHE 1
 );
+
+CREATE TABLE public.embed_client_keys (
+    client_key text NOT NULL,
+    tenant_alias text NOT NULL,
+    client_id bigint NOT NULL
+);
+
+CREATE TABLE public.embed_configs (
+    tenant_id text NOT NULL,
+    client_id bigint NOT NULL,
+    enabled boolean DEFAULT false NOT NULL,
+    allowed_origins text[] DEFAULT '{}'::text[] NOT NULL,
+    default_mode text DEFAULT 'launcher'::text NOT NULL,
+    features jsonb DEFAULT '{"voice": false, "history": true, "uploads": false, "feedback": true}'::jsonb NOT NULL,
+    theme jsonb DEFAULT '{}'::jsonb NOT NULL,
+    service_account_sub text,
+    credentials_updated_at timestamp with time zone,
+    version integer DEFAULT 1 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT embed_configs_default_mode_check CHECK ((default_mode = ANY (ARRAY['launcher'::text, 'inline'::text])))
+);
+
+ALTER TABLE ONLY public.embed_configs FORCE ROW LEVEL SECURITY;
 
 CREATE TABLE public.event_cursors (
     tenant_id text NOT NULL,
@@ -567,7 +626,9 @@ CREATE TABLE public.ingestion_collections (
     metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT ingestion_collections_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200)))
+    scope text,
+    CONSTRAINT ingestion_collections_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
+    CONSTRAINT ingestion_collections_scope_check CHECK (((scope IS NULL) OR ((char_length(scope) >= 1) AND (char_length(scope) <= 200))))
 );
 
 ALTER TABLE ONLY public.ingestion_collections FORCE ROW LEVEL SECURITY;
@@ -1222,6 +1283,12 @@ ALTER TABLE ONLY public.api_keys
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.approval_cases
+    ADD CONSTRAINT approval_cases_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.approval_link_uses
+    ADD CONSTRAINT approval_link_uses_pkey PRIMARY KEY (case_id, approver);
+
 ALTER TABLE ONLY public.chat_agents
     ADD CONSTRAINT chat_agents_pkey PRIMARY KEY (tenant_id, name);
 
@@ -1260,6 +1327,15 @@ ALTER TABLE ONLY public.clients
 
 ALTER TABLE ONLY public.clients
     ADD CONSTRAINT clients_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.embed_client_keys
+    ADD CONSTRAINT embed_client_keys_client_id_key UNIQUE (client_id);
+
+ALTER TABLE ONLY public.embed_client_keys
+    ADD CONSTRAINT embed_client_keys_pkey PRIMARY KEY (client_key);
+
+ALTER TABLE ONLY public.embed_configs
+    ADD CONSTRAINT embed_configs_pkey PRIMARY KEY (client_id);
 
 ALTER TABLE ONLY public.event_cursors
     ADD CONSTRAINT event_cursors_pkey PRIMARY KEY (tenant_id);
@@ -1485,11 +1561,25 @@ ALTER TABLE ONLY public.workflow_executions
 
 CREATE INDEX api_keys_tenant_idx ON public.api_keys USING btree (tenant_id, id);
 
+CREATE INDEX approval_cases_execution_idx ON public.approval_cases USING btree (tenant_id, ((source ->> 'execution_id'::text))) WHERE (source_type = 'workflow'::text);
+
+CREATE INDEX approval_cases_recent_idx ON public.approval_cases USING btree (tenant_id, created_at DESC, id DESC);
+
+CREATE INDEX approval_cases_roles_idx ON public.approval_cases USING gin (approver_roles);
+
+CREATE INDEX approval_cases_status_idx ON public.approval_cases USING btree (tenant_id, status, created_at DESC);
+
+CREATE INDEX approval_cases_turn_idx ON public.approval_cases USING btree (tenant_id, ((source ->> 'turn_id'::text))) WHERE (source_type = 'agent'::text);
+
+CREATE INDEX approval_cases_users_idx ON public.approval_cases USING gin (approver_users);
+
 CREATE INDEX chat_client_agents_agent_idx ON public.chat_client_agents USING btree (tenant_id, agent_name);
 
 CREATE INDEX chat_messages_session_idx ON public.chat_messages USING btree (session_id, id);
 
-CREATE INDEX chat_sessions_owner_idx ON public.chat_sessions USING btree (tenant_id, client_id, owner_key, last_active DESC) WHERE is_active;
+CREATE INDEX chat_sessions_idle_idx ON public.chat_sessions USING btree (tenant_id, last_active) WHERE is_active;
+
+CREATE INDEX chat_sessions_owner_idx ON public.chat_sessions USING btree (tenant_id, client_id, owner_key, last_active DESC) WHERE (deleted_at IS NULL);
 
 CREATE INDEX chat_turns_finished_idx ON public.chat_turns USING btree (tenant_id, finished_at) WHERE (finished_at IS NOT NULL);
 
@@ -1520,6 +1610,8 @@ CREATE UNIQUE INDEX citations_seq_idx ON public.citations USING btree (tenant_id
 CREATE INDEX citations_status_idx ON public.citations USING btree (tenant_id, verification_status, seq DESC);
 
 CREATE INDEX clients_tenant_idx ON public.clients USING btree (tenant_id, id);
+
+CREATE INDEX embed_configs_tenant_idx ON public.embed_configs USING btree (tenant_id, client_id);
 
 CREATE INDEX events_time_idx ON public.events USING btree (tenant_id, "time");
 
@@ -1556,6 +1648,8 @@ CREATE INDEX ingestion_chunks_tsv_idx ON public.ingestion_chunks USING gin (tsv)
 CREATE UNIQUE INDEX ingestion_collections_name_idx ON public.ingestion_collections USING btree (tenant_id, COALESCE(parent_id, 0), lower(name));
 
 CREATE INDEX ingestion_collections_parent_idx ON public.ingestion_collections USING btree (tenant_id, parent_id);
+
+CREATE UNIQUE INDEX ingestion_collections_scope_idx ON public.ingestion_collections USING btree (tenant_id, scope) WHERE (scope IS NOT NULL);
 
 CREATE INDEX ingestion_documents_collection_idx ON public.ingestion_documents USING btree (tenant_id, collection_id, created_at DESC, id);
 
@@ -1621,6 +1715,15 @@ ALTER TABLE ONLY public.api_keys
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.approval_cases
+    ADD CONSTRAINT approval_cases_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.approval_link_uses
+    ADD CONSTRAINT approval_link_uses_case_id_fkey FOREIGN KEY (case_id) REFERENCES public.approval_cases(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.approval_link_uses
+    ADD CONSTRAINT approval_link_uses_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.chat_agents
     ADD CONSTRAINT chat_agents_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
@@ -1677,6 +1780,18 @@ ALTER TABLE ONLY public.citations
 
 ALTER TABLE ONLY public.clients
     ADD CONSTRAINT clients_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.embed_client_keys
+    ADD CONSTRAINT embed_client_keys_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.clients(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.embed_client_keys
+    ADD CONSTRAINT embed_client_keys_tenant_alias_fkey FOREIGN KEY (tenant_alias) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.embed_configs
+    ADD CONSTRAINT embed_configs_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.clients(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.embed_configs
+    ADD CONSTRAINT embed_configs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.event_cursors
     ADD CONSTRAINT event_cursors_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -1896,6 +2011,10 @@ ALTER TABLE ONLY public.workflow_executions
 
 ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.approval_cases ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.approval_link_uses ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.chat_agents ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.chat_client_agents ENABLE ROW LEVEL SECURITY;
@@ -1917,6 +2036,10 @@ ALTER TABLE public.citation_provenance ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.citations ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.clients ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.embed_client_keys ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.embed_configs ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.event_cursors ENABLE ROW LEVEL SECURITY;
 
@@ -1992,6 +2115,10 @@ ALTER TABLE public.occurrences ENABLE ROW LEVEL SECURITY;
 
 CREATE POLICY tenant_isolation ON public.api_keys USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
+CREATE POLICY tenant_isolation ON public.approval_cases USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.approval_link_uses USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
 CREATE POLICY tenant_isolation ON public.chat_agents USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.chat_client_agents USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
@@ -2013,6 +2140,8 @@ CREATE POLICY tenant_isolation ON public.citation_provenance USING ((tenant_id =
 CREATE POLICY tenant_isolation ON public.citations USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.clients USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.embed_configs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.event_cursors USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 

@@ -2,7 +2,8 @@
 // The `platform` command: migrate, serve, and the commands plugins contribute
 // (tenants, clients, users, tokens, api-keys…) through their `cli` export.
 // Commands run on the same core services as the server (core/services.ts, in
-// `cli` mode), with the plugin's options from the manifest. Prints JSON with --json.
+// `cli` mode), with the plugin's options from the manifest. Prints the result
+// for people (format.ts) or, with --json, as JSON; progress goes to stderr.
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError, type PlatformConfig } from '../config.ts';
 import { readManifest, ManifestError } from '../manifest.ts';
@@ -11,7 +12,9 @@ import { MigrationError } from '../db/migrate.ts';
 import { EmbeddedBusyError } from '../db/embedded.ts';
 import { PluginContractError } from '../contract-error.ts';
 import { createCoreServices, type CoreHandle } from '../services.ts';
-import { UsageError, type CliArgs, type CliCommandInfo, type PluginCli } from './commands.ts';
+import { UsageError, type CliCommandInfo, type CliInput, type PluginCli } from './commands.ts';
+import { formatHuman } from './format.ts';
+import { stderrProgress } from './progress.ts';
 
 interface PluginCommand {
   plugin: ResolvedPlugin;
@@ -57,27 +60,21 @@ function print(result: unknown, json: boolean): void {
     console.log(JSON.stringify(result, null, 2));
     return;
   }
-  const rows = Array.isArray(result) ? result : (result as { items?: unknown[] })?.items ?? [result];
-  for (const row of rows) {
-    if (row && typeof row === 'object') {
-      console.log(Object.entries(row).map(([k, v]) => `${k}: ${typeof v === 'object' && !(v instanceof Date) ? JSON.stringify(v) : String(v)}`).join('\n'));
-      console.log('');
-    } else {
-      console.log(String(row));
-    }
-  }
+  const text = formatHuman(result);
+  if (text) console.log(text);
 }
 
 /** The command line as the command declared it: its positionals after its name, its options' values. */
-function argsOf(command: CliCommandInfo, argv: string[]): { args: CliArgs; json: boolean } {
-  const declared: Record<string, { type: 'string' | 'boolean' }> = { json: { type: 'boolean' } };
-  for (const [name, option] of Object.entries(command.options ?? {})) declared[name] = { type: option.type };
-  const parsed = parseArgs({ args: argv, options: declared, allowPositionals: true, strict: true });
+function argsOf(command: CliCommandInfo, argv: string[]): { args: CliInput; json: boolean } {
+  const declared: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { json: { type: 'boolean' } };
+  for (const [name, option] of Object.entries(command.options ?? {})) declared[name] = { type: option.type, multiple: option.multiple === true };
+  // allowNegative: a boolean option is also given as --no-<name> (false).
+  const parsed = parseArgs({ args: argv, options: declared, allowPositionals: true, allowNegative: true, strict: true });
   const positionals = parsed.positionals.slice(command.name.split(' ').length);
-  const options: Record<string, string | boolean | undefined> = {};
+  const options: Record<string, string | string[] | boolean | undefined> = {};
   for (const [name, option] of Object.entries(command.options ?? {})) {
     const value = parsed.values[name];
-    options[name] = Array.isArray(value) ? value.at(-1) : value;
+    options[name] = Array.isArray(value) && !option.multiple ? value.at(-1) : value as string | string[] | boolean | undefined;
     if (option.required && options[name] === undefined) throw new UsageError(`${command.name}: --${name} is required`);
   }
   if (positionals.length < (command.positionals ?? []).length) {
@@ -106,18 +103,26 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const commands = commandsOf(plugins);
-  const found = commands.find((c) => c.command.name === words.slice(0, 2).join(' ')) ?? commands.find((c) => c.command.name === words[0]);
+  // The longest declared name the leading words spell: `clients embed credentials rotate` before `clients embed`.
+  let found: PluginCommand | undefined;
+  for (let length = words.length; length > 0 && !found; length--) found = commands.find((c) => c.command.name === words.slice(0, length).join(' '));
   if (!found || argv.includes('--help')) {
     console.log(usage(commands));
     if (!found && !argv.includes('--help')) process.exitCode = 2;
     return;
   }
-  const { args, json } = argsOf(found.command, argv);
-  if (found.command.offline) {
-    print(await found.cli.run(found.command, undefined, found.plugin.options, args), json);
-    return;
+  const parsed = argsOf(found.command, argv);
+  const reporter = stderrProgress();
+  const args = { ...parsed.args, progress: reporter.progress };
+  let result: unknown;
+  try {
+    result = found.command.offline
+      ? await found.cli.run(found.command, undefined, found.plugin.options, args)
+      : await withCore(config, plugins, (handle) => found.cli.run(found.command, handle.core, found.plugin.options, args));
+  } finally {
+    reporter.finish();
   }
-  print(await withCore(config, plugins, (handle) => found.cli.run(found.command, handle.core, found.plugin.options, args)), json);
+  print(result, parsed.json);
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {

@@ -15,25 +15,41 @@ export interface CliOption {
   type: 'string' | 'boolean';
   description: string;
   required?: boolean;
+  /** A string option that may be given several times (`--origin a --origin b`): its value is every one, in order. */
+  multiple?: boolean;
 }
 
 export type CliOptions = Record<string, CliOption>;
 
+// A boolean is also given as --no-<name> (false).
 type CliValue<O extends CliOption> = O['type'] extends 'boolean' ? boolean | undefined
+  : O extends { multiple: true } ? string[] | undefined
   : O['type'] extends 'string' ? (O extends { required: true } ? string : string | undefined)
-  : string | boolean | undefined;
+  : string | string[] | boolean | undefined;
 
 /** The parsed values of a command's options. */
 export type CliValues<O extends CliOptions> = { [K in keyof O]: CliValue<O[K]> };
 
+/**
+ * How a long command (an upload, a sync, a backfill, an import) tells how far
+ * it is: one line of state ("uploaded 3/10"), each replacing the last. The
+ * `platform` command shows it on stderr (rewritten in place on a terminal),
+ * so stdout keeps only the result; commands never write progress themselves.
+ */
+export type CliProgress = (status: string) => void;
+
 export interface CliArgs<O extends CliOptions = CliOptions> {
   positionals: string[];
   options: CliValues<O>;
+  progress: CliProgress;
 }
+
+/** The arguments a command is run with; without `progress`, progress is not shown. */
+export type CliInput = Omit<CliArgs, 'progress'> & { progress?: CliProgress };
 
 /** What the CLI knows of a command without running it (usage, parsing). */
 export interface CliCommandInfo<O extends CliOptions = CliOptions> {
-  /** One or two words: "migrate", "tenants create". */
+  /** One or more words: "migrate", "tenants create", "clients embed credentials rotate" (the longest declared name wins). */
   name: string;
   description: string;
   positionals?: string[];
@@ -62,7 +78,7 @@ export type CommandDeclarer<S> = <O extends CliOptions = Record<never, CliOption
 export interface PluginCli {
   readonly commands: readonly CliCommandInfo[];
   /** Runs one of `commands`: offline without `core`, else on the services the plugin's factory makes from `core` and its manifest options. */
-  run(command: CliCommandInfo, core: CoreServices | undefined, pluginOptions: unknown, args: CliArgs): Promise<unknown>;
+  run(command: CliCommandInfo, core: CoreServices | undefined, pluginOptions: unknown, args: CliInput): Promise<unknown>;
 }
 
 export class UsageError extends Error {
@@ -81,7 +97,8 @@ export function defineCli<S, Options = Record<string, unknown>>(
   const commands = declare((command) => command);
   return {
     commands,
-    async run(info, core, pluginOptions, args) {
+    async run(info, core, pluginOptions, input) {
+      const args: CliArgs = { ...input, progress: input.progress ?? (() => {}) };
       const command = commands.find((candidate) => candidate === info);
       if (!command) throw new UsageError(`${info.name}: not a command of this plugin`);
       if (command.offline) return command.run(undefined, args);

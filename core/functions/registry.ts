@@ -30,6 +30,8 @@ export interface FunctionCallContext {
      * duplicate.
      */
     step?: { id: string; seq: number };
+    /** A chat turn's tool call: the turn and the model's id of the call (e.g. to resume the turn later). */
+    turn?: { id: string; tool_call_id: string };
   };
   /** The client the caller acts for (a chat session's client): client-level credentials. */
   clientId?: number;

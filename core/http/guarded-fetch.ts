@@ -8,12 +8,12 @@ import dns from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import { isPrivateAddress } from './addresses.ts';
+import { followRedirect, isRedirect, MAX_REDIRECTS } from './redirect.ts';
 
 export class BlockedAddressError extends Error {
   override name = 'BlockedAddressError';
 }
 
-const MAX_REDIRECTS = 5;
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
 function guardedLookup(allowPrivate: boolean): LookupFunction {
@@ -82,23 +82,12 @@ export function createGuardedFetch(allowPrivate: boolean): typeof fetch {
     for (let hop = 0; ; hop++) {
       const incoming = await once(url, method, headers, body, init.signal ?? undefined, allowPrivate);
       const location = incoming.headers.location;
-      const redirect = [301, 302, 303, 307, 308].includes(incoming.statusCode ?? 0) && location && init.redirect !== 'manual';
-      if (!redirect) return toResponse(incoming, url);
+      if (!isRedirect(incoming.statusCode ?? 0, location) || init.redirect === 'manual') return toResponse(incoming, url);
       incoming.resume();
       if (hop >= MAX_REDIRECTS) throw new TypeError(`more than ${MAX_REDIRECTS} redirects`);
-      const next = new URL(location, url);
-      // As browsers do: 303, and 301/302 after a POST, continue as a GET without a body.
-      if (incoming.statusCode === 303 || ((incoming.statusCode === 301 || incoming.statusCode === 302) && method === 'POST')) {
-        method = 'GET';
-        body = undefined;
-        headers.delete('content-type');
-      }
-      // Credentials are not carried to another origin.
-      if (next.origin !== url.origin) {
-        headers.delete('authorization');
-        headers.delete('cookie');
-      }
-      url = next;
+      const next = followRedirect(url, method, incoming.statusCode ?? 0, location, headers);
+      ({ url, method } = next);
+      if (!next.keepBody) body = undefined;
     }
   };
 }

@@ -36,6 +36,7 @@ export { ConfigError } from '../config.ts';
 // Data: the tables' types, tenant transactions.
 export type { CoreTables } from '../db/types.ts';
 export type { TenantTransaction, WithTenant } from '../db/tenant.ts';
+export type { TenantDirectory } from '../tenants.ts';
 export { isValidTenantAlias } from '../db/tenant.ts';
 
 // Errors: Boom errors with a stable `code`.
@@ -71,6 +72,7 @@ export type { SecretBox } from '../secrets.ts';
 export { hashSecret, randomToken, secretMatches } from '../secrets.ts';
 export { BlockedAddressError } from '../http/guarded-fetch.ts';
 export { readCapped } from '../http/read-capped.ts';
+export { CREDENTIAL_HEADERS, followRedirect, isRedirect, MAX_REDIRECTS } from '../http/redirect.ts';
 export { cachedSchemaCount, createAjv } from '../json-schema.ts';
 export { compileLinear, linearPatternProblem, type LinearRegExp } from '../linear-regexp.ts';
 
@@ -85,7 +87,7 @@ export type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 // CLI commands.
 export { defineCli, UsageError } from '../cli/commands.ts';
 export type {
-  CliArgs, CliCommand, CliCommandInfo, CliOption, CliOptions, CliValues, CommandDeclarer, PluginCli,
+  CliArgs, CliCommand, CliCommandInfo, CliInput, CliOption, CliOptions, CliProgress, CliValues, CommandDeclarer, PluginCli,
 } from '../cli/commands.ts';
 
 // Testing: the real platform on a throwaway database (also agent-platform/sdk/testing).

@@ -27,6 +27,8 @@ export interface ChatOptions {
   modelIdleTimeoutMs: number;
   /** Largest tool result (characters of JSON) handed back to the model. */
   maxToolResultChars: number;
+  /** A session without activity for this long ends (the sweep; 0: never): is_active false, chat.session.ended {reason: idle_timeout}. */
+  sessionIdleTimeoutSeconds: number;
 }
 
 export const optionsSchema = Joi.object({
@@ -42,6 +44,7 @@ export const optionsSchema = Joi.object({
   modelRetryBaseMs: Joi.number().integer().min(1).max(60_000).default(500),
   modelIdleTimeoutMs: Joi.number().integer().min(100).max(3_600_000).default(120_000),
   maxToolResultChars: Joi.number().integer().min(100).max(1_000_000).default(20_000),
+  sessionIdleTimeoutSeconds: Joi.number().integer().min(0).max(30 * 86_400).default(1_800),
 }).default({});
 
 export const defaultOptions: ChatOptions = optionsSchema.validate({}).value;

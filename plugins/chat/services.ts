@@ -13,9 +13,11 @@ import { createOpenAiClient } from './model/openai-client.ts';
 import { chatLimitsFrom, defaultOptions, modelSettingsFrom, type ChatOptions } from './options.ts';
 import { createSessionsService } from './sessions/service.ts';
 import { FrameWriter } from './turn/frame-writer.ts';
+import { TurnLifecycle } from './turn/lifecycle.ts';
 import { LocalRuns } from './turn/local-runs.ts';
 import type { Runtime } from './turn/runtime.ts';
 import { createTurnsService, type TurnsService } from './turn/service.ts';
+import { askUserTool } from './tools/ask-user.ts';
 
 export interface ChatPeers {
   ingestion(): IngestionApi | undefined;
@@ -48,8 +50,14 @@ export function createServices(core: CoreServices, given: Partial<ChatOptions>, 
     emit,
     stopActiveTurn: (tenantId, sessionId) => turns!.stopActive(tenantId, sessionId),
   });
-  turns = createTurnsService(rt, sessions);
-  const api: ChatApi = { agents, sessions, turns, sessionOwner: sessions.sessionOwner };
+  const lifecycle = new TurnLifecycle(rt);
+  lifecycle.registerSuspendingTool('ask_user', askUserTool(core.jobs, options.askUserTimeoutSeconds));
+  turns = createTurnsService(rt, lifecycle, sessions);
+  const api: ChatApi = {
+    agents, sessions, turns, sessionOwner: sessions.sessionOwner,
+    registerSuspendingTool: (name, tool) => lifecycle.registerSuspendingTool(name, tool),
+    resumeTool: (tenantId, turnId, toolCallId, outcome) => lifecycle.resumeTool(tenantId, turnId, toolCallId, outcome),
+  };
   return { options, limits, emit, writer, runs, agents, sessions, turns, api };
 }
 

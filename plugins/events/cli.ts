@@ -85,7 +85,7 @@ export const cli = defineCli(createServices, (command) => [
       limit: { type: 'string', description: 'events to scan, at most 500 (default 100)' },
       'timeout-s': { type: 'string', description: 'how long to wait for the server (default 60)' },
     },
-    run: async (_services, { positionals, options }, core) => {
+    run: async (_services, { positionals, options, progress }, core) => {
       const tenantId = options.tenant;
       const request = shaped<{ since?: Date; limit: number }>(schemas.backfillRequest, {
         ...(options.since !== undefined ? { since: options.since } : {}),
@@ -98,13 +98,16 @@ export const cli = defineCli(createServices, (command) => [
         });
         await core.jobs.enqueue(BACKFILL_TASK, { tenant_id: tenantId, request_id: id }, { trx, queue: tenantQueue(tenantId) });
       });
-      const until = Date.now() + positiveInt(options['timeout-s'], 'timeout-s', 60) * 1000;
+      const started = Date.now();
+      const until = started + positiveInt(options['timeout-s'], 'timeout-s', 60) * 1000;
       while (Date.now() < until) {
         const row = await core.withTenant(tenantId, (trx) => backfillsStore.get(trx, id));
         if (row?.finished_at) {
           if (row.error) throw new UsageError(`backfill failed: ${row.error}`);
+          progress(`backfill ${positionals[0]}: done`);
           return row.result;
         }
+        progress(`backfill ${positionals[0]}: waiting for the server (${Math.round((Date.now() - started) / 1000)} s)`);
         await sleep(250);
       }
       throw new UsageError(`no result within the timeout: is the server running? (request ${id} stays queued)`);
@@ -124,7 +127,7 @@ export const cli = defineCli(createServices, (command) => [
   }),
   command({
     name: 'events tail',
-    description: 'Follow a tenant\'s stream: one JSON event per line on stdout, a progress line on stderr',
+    description: 'Follow a tenant\'s stream: one JSON event per line on stdout, progress on stderr',
     options: {
       tenant,
       type: { type: 'string', description: 'exact type or pattern ending in *' },
@@ -132,7 +135,7 @@ export const cli = defineCli(createServices, (command) => [
       count: { type: 'string', description: 'stop after this many events (default: never)' },
       'interval-ms': { type: 'string', description: 'poll interval (default 1000)' },
     },
-    run: async ({ stream }, { options }) => {
+    run: async ({ stream }, { options, progress }) => {
       const tenantId = options.tenant;
       const type = options.type;
       const count = positiveInt(options.count, 'count', 0);
@@ -143,6 +146,7 @@ export const cli = defineCli(createServices, (command) => [
       let seen = 0;
       const started = Date.now();
       let stopped = false;
+      let reported = false;
       const stop = () => {
         stopped = true;
       };
@@ -153,13 +157,16 @@ export const cli = defineCli(createServices, (command) => [
           for (const event of batch) process.stdout.write(`${JSON.stringify(event)}\n`);
           seen += batch.length;
           if (batch.length > 0) after = batch.at(-1)!.seq;
-          const rate = seen / Math.max(0.001, (Date.now() - started) / 1000);
-          process.stderr.write(`\r[tail ${tenantId}] after seq ${after} · ${seen} event(s) · ${rate.toFixed(1)}/s   `);
+          // A state per batch that brought events (and the first): an idle poll has nothing new to say.
+          if (batch.length > 0 || !reported) {
+            const rate = seen / Math.max(0.001, (Date.now() - started) / 1000);
+            progress(`[tail ${tenantId}] after seq ${after} · ${seen} event(s) · ${rate.toFixed(1)}/s`);
+            reported = true;
+          }
           if (batch.length === 0) await sleep(interval);
         }
       } finally {
         process.removeListener('SIGINT', stop);
-        process.stderr.write('\n');
       }
       return { events: seen, last_seq: after };
     },

@@ -1,15 +1,13 @@
 // Events: the per-tenant durable stream behind core.events.emit, custom event
 // types, and triggers (reactive, scheduled, deadman) that start workflows
 // through the workflows plugin. Registration only: the backend, the job
-// handlers, routes, GraphQL, the retention schedule; exposes its services.
+// handlers, routes, GraphQL, the retention schedule.
 import type { Server } from '@hapi/hapi';
 import { coreOf } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';
 import { BACKFILL_TASK, DEADMAN_TASK, DISPATCH_TASK, RETENTION_TASK, SCHEDULE_TASK } from './jobs.ts';
 import { optionsSchema, type EventsOptions } from './options.ts';
 import { createServices } from './services.ts';
-import type { StreamService } from './stream-service.ts';
-import type { TriggerService } from './trigger-service.ts';
 import { eventsRoutes } from './routes.ts';
 import { typeDefs, resolvers } from './graphql.ts';
 import { dispatchTask } from './tasks/events.dispatch.ts';
@@ -21,12 +19,6 @@ import './tables.ts';
 
 export { cli } from './cli.ts';
 export { optionsSchema };
-
-declare module '@hapi/hapi' {
-  interface PluginProperties {
-    events: { stream: StreamService; triggers: TriggerService };
-  }
-}
 
 export const plugin = {
   name: 'events',
@@ -42,12 +34,10 @@ export const plugin = {
     core.jobs.defineTask(SCHEDULE_TASK, scheduleFireTask(context));
     core.jobs.defineTask(DEADMAN_TASK, deadmanFireTask(context));
     core.jobs.defineTask(BACKFILL_TASK, backfillTask(context));
-    core.jobs.defineLongTask(RETENTION_TASK, retentionTask(context, core.db, () => core.clock.now().getTime()), { retryLimit: 2, expireInSeconds: 3600 });
+    core.jobs.defineLongTask(RETENTION_TASK, retentionTask(context, core.tenants, () => core.clock.now().getTime()), { retryLimit: 2, expireInSeconds: 3600 });
     await core.jobs.schedule(RETENTION_TASK, 'daily', '17 3 * * *', { tz: 'UTC' });
 
     server.route(eventsRoutes(stream, triggers));
     core.graphql.extend({ typeDefs, resolvers: resolvers(stream, triggers) });
-    server.expose('stream', stream);
-    server.expose('triggers', triggers);
   },
 };

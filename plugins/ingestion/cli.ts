@@ -113,17 +113,12 @@ export const cli = defineCli(createServices, (command) => [
     positionals: ['path or glob'],
     offline: true,
     options: { ...connection, collection: { type: 'string', description: 'collection id', required: true } },
-    run: async (_services, { positionals, options }) => {
+    run: async (_services, { positionals, options, progress }) => {
       const collectionId = Number(options.collection);
       if (!Number.isInteger(collectionId) || collectionId < 1) throw new UsageError('--collection must be a collection id');
       const files = await filesOf(positionals[0]);
       if (files.length === 0) throw new UsageError(`no files match ${positionals[0]}`);
-      const tty = process.stderr.isTTY;
-      const result = await ingestFiles(clientOf(options), files, collectionId, (line) => {
-        process.stderr.write(tty ? `\r\x1b[K${line}` : `${line}\n`);
-      });
-      if (tty) process.stderr.write('\n');
-      return result;
+      return ingestFiles(clientOf(options), files, collectionId, progress);
     },
   }),
   command({

@@ -81,9 +81,9 @@ export const cli = defineCli(createServices, (command) => [
       'exclude-operations': text('comma-separated operations to leave out'),
       'function-names': text('name overrides: operation=name,...'),
     },
-    run: async ({ imports, options: pluginOptions }, { positionals, options }) => {
+    run: async ({ imports, options: pluginOptions }, { positionals, options, progress }) => {
       const input = await importInput(positionals[0], options, pluginOptions.maxSpecBytes);
-      return (await imports.importSpec(options.tenant, input)).result;
+      return (await imports.importSpec(options.tenant, input, progress)).result;
     },
   }),
   command({
@@ -97,7 +97,7 @@ export const cli = defineCli(createServices, (command) => [
     description: 'Re-read an imported spec; skipped when its content hash is unchanged unless --force',
     positionals: ['spec-id'],
     options: { tenant, force: { type: 'boolean', description: 'sync even when the content hash is unchanged' } },
-    run: ({ sync }, { positionals, options }) => sync.sync(options.tenant, positionals[0], Boolean(options.force)),
+    run: ({ sync }, { positionals, options, progress }) => sync.sync(options.tenant, positionals[0], Boolean(options.force), progress),
   }),
   command({
     name: 'functions list',

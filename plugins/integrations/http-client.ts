@@ -6,7 +6,7 @@
 // than by the transport, so that credentials (a custom header, a query
 // parameter) never travel to another origin.
 import { createFetch } from 'ofetch';
-import { BlockedAddressError, domainError, readCapped } from 'agent-platform/sdk';
+import { BlockedAddressError, domainError, followRedirect, isRedirect, MAX_REDIRECTS, readCapped } from 'agent-platform/sdk';
 
 export interface HttpClientOptions {
   /** The transport: core.http.fetch (guarded unless the plugin allows private networks). */
@@ -36,9 +36,6 @@ export interface OutboundResponse {
 }
 
 export type HttpClient = (request: OutboundRequest) => Promise<OutboundResponse>;
-
-const MAX_REDIRECTS = 5;
-const ALWAYS_CREDENTIALS = ['authorization', 'cookie', 'proxy-authorization'];
 
 /** Transport failures as domain errors naming only the origin (a query string may hold a credential). */
 function describe(err: unknown, url: URL, timeoutMs: number, timedOut: boolean): Error {
@@ -76,20 +73,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         });
         const stream = response._data as ReadableStream<Uint8Array> | undefined;
         const location = response.headers.get('location');
-        if ([301, 302, 303, 307, 308].includes(response.status) && location) {
+        if (isRedirect(response.status, location)) {
           await stream?.cancel().catch(() => {});
           if (hop >= MAX_REDIRECTS) throw domainError(502, `${url.origin} redirected more than ${MAX_REDIRECTS} times`, 'UPSTREAM_ERROR');
-          const next = new URL(location, url);
-          if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
-            method = 'GET';
-            body = undefined;
-            headers.delete('content-type');
-          }
-          if (next.origin !== url.origin) {
-            for (const name of [...ALWAYS_CREDENTIALS, ...(request.credentialHeaders ?? [])]) headers.delete(name);
-            for (const name of request.credentialQuery ?? []) next.searchParams.delete(name);
-          }
-          url = next;
+          const next = followRedirect(url, method, response.status, location, headers, request.credentialHeaders);
+          if (next.url.origin !== url.origin) for (const name of request.credentialQuery ?? []) next.url.searchParams.delete(name);
+          ({ url, method } = next);
+          if (!next.keepBody) body = undefined;
           continue;
         }
         const declared = Number(response.headers.get('content-length'));

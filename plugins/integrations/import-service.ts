@@ -78,15 +78,18 @@ export function createImportService(context: IntegrationsContext) {
   const { withTenant } = context;
 
   return {
-    async importSpec(tenantId: string, input: ImportInput) {
+    /** `progress` hears each stage (the CLI shows it; the routes need not). */
+    async importSpec(tenantId: string, input: ImportInput, progress: (status: string) => void = () => {}) {
       const settings = importSettings(input);
       // Before anything is read or fetched: a value that can never resolve is bad input.
       if (settings.authValue !== undefined) checkPlaceholders(settings.authValue, context.envPolicy);
+      progress(`${settings.name}: reading ${input.source ?? 'the document'}`);
       const loaded = await loadSource(context, input);
       const [existing, previous] = await withTenant(tenantId, async (trx) => {
         const spec = await specsStore.getByName(trx, settings.name);
         return [spec, spec ? await functionsStore.ofSpec(trx, spec.id) : []] as const;
       });
+      progress(`${settings.name}: analysing ${loaded.text.length} characters`);
       const analysis = await analyze(analysisInput(context, loaded.text, loaded.url, settings, previous));
       const auth = authOf(context, analysis, settings, existing);
       const keepsValue = settings.authValue === undefined && settings.credentialSource === undefined && existing?.auth_value_sealed != null;
@@ -123,6 +126,7 @@ export function createImportService(context: IntegrationsContext) {
       if (input.dry_run) return { created: false, result: preview };
       if (conflicts.length > 0) throw conflictError(conflicts);
 
+      progress(`${settings.name}: writing ${plan.length} functions`);
       const stored = await withTenant(tenantId, async (trx) => {
         const current = await specsStore.lockByName(trx, settings.name);
         if (current?.id !== existing?.id) throw conflict(`Spec "${settings.name}" was imported or deleted meanwhile; import again`, 'IMPORT_CONFLICT');

@@ -1,5 +1,7 @@
 // The shapes this plugin stores and passes between its parts: an imported
 // spec's settings and auth, and a function derived from one operation.
+import type { FunctionRecord } from './tables.ts';
+
 export type JsonSchema = Record<string, unknown>;
 
 export type SpecFormat = 'swagger-2.0' | 'openapi-3.0' | 'openapi-3.1';
@@ -84,18 +86,8 @@ export interface SpecSettings {
   auth?: { scheme?: AuthScheme; header?: string; query_param?: string; token_url?: string };
 }
 
-/** A function as derived from one operation (before it is stored). */
-export interface DerivedFunction {
-  name: string;
-  operation_key: string;
-  operation_id: string | null;
-  method: string;
-  path: string;
-  summary: string;
-  description: string;
-  parameters: FunctionParameters;
-  json_schema: JsonSchema;
-  request: RequestShape;
-  security: SecurityUse | null;
-  warnings: Warning[];
-}
+/** A function as derived from one operation (before it is stored): the columns an import writes. */
+export type DerivedFunction = Pick<
+  FunctionRecord,
+  'name' | 'operation_key' | 'operation_id' | 'method' | 'path' | 'summary' | 'description' | 'parameters' | 'json_schema' | 'request' | 'security' | 'warnings'
+>;

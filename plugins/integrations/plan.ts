@@ -2,23 +2,14 @@
 // already has (matched by operation key): created, updated (with the fields
 // that changed), unchanged, and removed (an operation gone from the
 // document; its function is marked removed, never silently deleted).
-import type { DerivedFunction, FunctionParameters, RequestShape, SecurityUse } from './model.ts';
+import type { DerivedFunction } from './model.ts';
+import type { FunctionRecord } from './tables.ts';
 
-export interface ExistingFunction {
-  name: string;
-  operation_key: string;
-  operation_id: string | null;
-  method: string;
-  path: string;
-  summary: string;
-  description: string;
-  description_edited: boolean;
-  parameters: FunctionParameters;
-  request: RequestShape;
-  security: SecurityUse | null;
-  status: 'active' | 'removed';
-  version: number;
-}
+/** A stored function, as much of it as the comparison reads. */
+export type ExistingFunction = Pick<
+  FunctionRecord,
+  'name' | 'operation_key' | 'operation_id' | 'method' | 'path' | 'summary' | 'description' | 'description_edited' | 'parameters' | 'request' | 'security' | 'status' | 'version'
+>;
 
 export type ChangeAction = 'create' | 'update' | 'unchanged' | 'remove';
 

@@ -1,11 +1,10 @@
 // Integrations: OpenAPI descriptions imported as functions that agents and
 // workflow ACTION steps call through the core registry (a FunctionProvider),
 // with credentials resolved per call (session, client, spec default).
-// Registration only: the provider, the announce task, routes, GraphQL and the
-// API other plugins use (server.plugins.integrations.api).
+// Registration only: the provider, the announce task, routes and GraphQL.
+// Uses the chat plugin's API, when it is loaded, to tell who owns a session.
 import type { Server } from '@hapi/hapi';
 import { coreOf } from 'agent-platform/sdk';
-import type { IntegrationsApi } from './api.ts';
 import { ANNOUNCE_TASK } from './events.ts';
 import { typeDefs, resolvers } from './graphql.ts';
 import { optionsSchema, type IntegrationsOptions } from './options.ts';
@@ -35,11 +34,5 @@ export const plugin = {
       ...credentialRoutes(credentials),
     ]);
     core.graphql.extend({ typeDefs, resolvers: resolvers(catalog, core.functions) });
-
-    const api: IntegrationsApi = {
-      setSessionCredential: (tenantId, sessionId, ownerSub, input) => credentials.setSessionCredential(tenantId, sessionId, ownerSub, input),
-      listSessionCredentials: (tenantId, sessionId, ownerSub) => credentials.listSessionCredentials(tenantId, sessionId, ownerSub),
-    };
-    server.expose('api', api);
   },
 };

@@ -6,7 +6,7 @@
 // registered by the server's plugins), so an import from the CLI does not
 // check names against them.
 import type { CoreServices } from 'agent-platform/sdk';
-import type { ChatSessionOwnership } from './api.ts';
+import type { ChatApi } from '../chat/api.ts';
 import { createCallRowCache } from './calling/call-row-cache.ts';
 import { createCaller } from './calling/caller.ts';
 import { createTokenCache } from './calling/oauth2.ts';
@@ -20,6 +20,9 @@ import { createImportService } from './import-service.ts';
 import type { IntegrationsOptions } from './options.ts';
 import { createProvider } from './provider.ts';
 import { createSyncService } from './sync-service.ts';
+
+/** What this plugin asks of the chat plugin's API, when chat is loaded. */
+type ChatSessionOwnership = Pick<ChatApi, 'sessionOwner'>;
 
 export function createServices(core: CoreServices, options: IntegrationsOptions, chat: () => ChatSessionOwnership | undefined = () => undefined) {
   // Read from the environment (not an option: a custom manifest cannot forget
@@ -64,7 +67,7 @@ export function createServices(core: CoreServices, options: IntegrationsOptions,
   // Who owns a chat session, when the chat plugin is loaded (its API).
   const sessionOwner: SessionOwnerLookup = async (tenantId, sessionId) => {
     const api = chat();
-    return api?.sessionOwner ? api.sessionOwner(tenantId, sessionId) : undefined;
+    return api ? api.sessionOwner(tenantId, sessionId) : undefined;
   };
   return {
     options,

@@ -5,12 +5,9 @@
 import type { IntegrationsContext } from './context.ts';
 import { checkPlaceholders } from './calling/placeholders.ts';
 import { openBound, sealContext } from './sealing.ts';
+import type { SpecRecord } from './tables.ts';
 
-export interface StoredAuthValue {
-  id: string;
-  auth_value_sealed: string | null;
-  auth_value_origin: string | null;
-}
+export type StoredAuthValue = Pick<SpecRecord, 'id' | 'auth_value_sealed' | 'auth_value_origin'>;
 
 export function checkStoredAuthValue(context: IntegrationsContext, tenantId: string, spec: StoredAuthValue): void {
   if (!spec.auth_value_sealed || spec.auth_value_origin === null) return;

@@ -32,7 +32,8 @@ export function createSyncService(context: IntegrationsContext) {
   }
 
   return {
-    async sync(tenantId: string, specId: string, force: boolean) {
+    /** `progress` hears each stage (the CLI shows it; the routes need not). */
+    async sync(tenantId: string, specId: string, force: boolean, progress: (status: string) => void = () => {}) {
       if (!UUID.test(specId)) throw missing(specId);
       const [spec, previous] = await withTenant(tenantId, async (trx) => {
         const row = await specsStore.forSync(trx, specId);
@@ -47,7 +48,9 @@ export function createSyncService(context: IntegrationsContext) {
       };
       let analysis: Analysis;
       try {
+        progress(`${spec.name}: reading ${spec.source_url ?? 'the stored document'}`);
         const text = spec.source_kind === 'url' ? await fetchText(context, spec.source_url!) : spec.document ?? '';
+        progress(`${spec.name}: analysing ${text.length} characters`);
         analysis = await analyze(analysisInput(context, text, spec.source_url ?? undefined, settings, previous));
       } catch (err) {
         return fail(tenantId, specId, spec.name, err);
@@ -65,6 +68,7 @@ export function createSyncService(context: IntegrationsContext) {
       const authChanged = authComparable(spec.auth) !== authComparable(auth);
       const moved = originChangeWarning(bindingOf(spec), bindingOf({ base_url: analysis.baseUrl, auth }));
       const platform = await context.platformNames(tenantId);
+      progress(`${spec.name}: applying the changes`);
       try {
         const stored = await withTenant(tenantId, async (trx) => {
           const current = await specsStore.lock(trx, specId);

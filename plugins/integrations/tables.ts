@@ -1,6 +1,9 @@
-// kysely types of the integrations tables (sql/0001_init.sql), added
-// to the core Database interface by declaration merging.
-import type { ColumnType, Generated } from 'kysely';
+// kysely types of the integrations tables (sql/0001_init.sql,
+// 0002_credential_origins.sql), added to the platform's Database interface by
+// declaration merging. Each table's columns are declared here only: the
+// shapes the plugin passes around (what an import derives, what a sync
+// compares, what a call reads) are picked from these rows.
+import type { ColumnType, Generated, Selectable } from 'agent-platform/sdk';
 import type { AuthConfig, FunctionParameters, RequestShape, SpecFormat, SpecSettings, SecurityUse, Warning } from './model.ts';
 
 /** jsonb: read as the value, written as its JSON text. */
@@ -94,6 +97,13 @@ export interface IntegrationSecretsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
 }
+
+/** Rows as read (jsonb columns as their values). */
+export type SpecRecord = Selectable<IntegrationSpecsTable>;
+export type FunctionRecord = Selectable<IntegrationFunctionsTable>;
+export type ClientCredentialRecord = Selectable<IntegrationClientCredentialsTable>;
+export type SessionCredentialRecord = Selectable<IntegrationSessionCredentialsTable>;
+export type SecretRecord = Selectable<IntegrationSecretsTable>;
 
 declare module 'agent-platform/sdk' {
   interface Database {

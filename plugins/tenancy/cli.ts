@@ -1,6 +1,7 @@
 // CLI commands of the tenancy plugin. The CLI acts as the operator (it holds
 // the database and the master key), so it has the super-admin's rights.
 import { defineCli, type Principal, UsageError } from 'agent-platform/sdk';
+import { renameClient } from './schemas.ts';
 import { createServices } from './services.ts';
 
 const operator: Principal = { kind: 'super_admin', sub: 'super-admin' };
@@ -19,7 +20,7 @@ function list(value: string | undefined): string[] {
 export const cli = defineCli(createServices, (command) => [
   command({
     name: 'tenants create',
-    description: 'Create a tenant',
+    description: 'Create a tenant (with its default client)',
     positionals: ['alias'],
     options: { 'display-name': { type: 'string', description: 'display name (defaults to the alias)' } },
     run: ({ tenancy }, { positionals, options }) => tenancy.createTenant({ id: positionals[0], display_name: options['display-name'] }),
@@ -37,9 +38,19 @@ export const cli = defineCli(createServices, (command) => [
   }),
   command({
     name: 'clients list',
-    description: 'List a tenant\'s clients',
+    description: 'List a tenant\'s clients (with their keys; every tenant starts with one named "default")',
     options: { tenant },
     run: ({ tenancy }, { options }) => tenancy.listClients(options.tenant, 0, 500),
+  }),
+  command({
+    name: 'clients rename',
+    description: 'Rename a client',
+    options: { tenant, 'client-id': { type: 'string', description: 'client id', required: true }, name: { type: 'string', description: 'new name', required: true } },
+    run: ({ tenancy }, { options }) => {
+      const { value, error } = renameClient.validate({ name: options.name });
+      if (error) throw new UsageError(`--${error.message.replaceAll('"', '')}`);
+      return tenancy.renameClient(options.tenant, positiveInt(options['client-id'], 'client-id'), value.name);
+    },
   }),
   command({
     name: 'users create',

@@ -12,9 +12,9 @@ export function tenancyRoutes(service: TenancyService): ServerRoute[] {
     {
       method: 'POST', path: '/api/admin/tenants',
       options: {
-        auth: 'bearer', tags: ['api', 'tenancy'], description: 'Create a tenant (super-admin)',
+        auth: 'bearer', tags: ['api', 'tenancy'], description: 'Create a tenant and its default client (super-admin)',
         plugins: { platform: { tenant: 'none', superAdmin: true } },
-        validate: { payload: s.createTenant }, response: { schema: s.tenant },
+        validate: { payload: s.createTenant }, response: { schema: s.createdTenant },
       },
       handler: async (request, h) => h.response(await service.createTenant(request.payload as never)).code(201),
     },
@@ -64,6 +64,15 @@ export function tenancyRoutes(service: TenancyService): ServerRoute[] {
         plugins: { platform: member }, validate: { params: s.clientId }, response: { schema: s.client },
       },
       handler: (request) => service.getClient(tenantOf(request), (request.params as { id: number }).id),
+    },
+    {
+      method: 'PATCH', path: '/api/admin/clients/{id}',
+      options: {
+        auth: 'bearer', tags: ['api', 'tenancy'], description: 'Rename a client',
+        plugins: { platform: admin }, validate: { params: s.clientId, payload: s.renameClient }, response: { schema: s.client },
+      },
+      handler: (request) =>
+        service.renameClient(tenantOf(request), (request.params as { id: number }).id, (request.payload as { name: string }).name),
     },
     {
       method: 'DELETE', path: '/api/admin/clients/{id}',

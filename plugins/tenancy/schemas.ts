@@ -33,10 +33,18 @@ export const client = Joi.object({
   created_at: Joi.date(),
 }).label('Client');
 
+export const createdTenant = tenant.keys({
+  default_client: client.description('The client the tenant is created with (named "default"; rename it with PATCH /api/admin/clients/{id})'),
+}).label('CreatedTenant');
+
 export const createClient = Joi.object({
   name: Joi.string().trim().min(1).max(200).required(),
   client_key: Joi.string().pattern(/^[A-Za-z0-9_-]{3,100}$/).description('Public identifier; generated when absent'),
 }).label('CreateClient');
+
+export const renameClient = Joi.object({
+  name: Joi.string().trim().min(1).max(200).required(),
+}).label('RenameClient');
 
 export const clientId = Joi.object({ id: Joi.number().integer().min(1).required() });
 

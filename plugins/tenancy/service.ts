@@ -7,6 +7,10 @@ import {
 import { apiKeysStore, clientsStore, tenantsStore, usersStore, type Memberships } from './store.ts';
 
 const API_KEY_PREFIX = 'pk';
+/** The client every tenant is created with (POST /api/sessions acts for the oldest client when none is named). */
+export const DEFAULT_CLIENT_NAME = 'default';
+
+const newClientKey = () => `ck_${randomToken(12)}`;
 
 export interface CreateUserInput {
   sub: string;
@@ -33,9 +37,18 @@ export function createTenancyService(core: Pick<CoreServices, 'db' | 'withTenant
   }
 
   const service = {
+    /**
+     * A tenant with its default client, in one transaction: a tenant can chat
+     * (POST /api/sessions) as soon as it exists. The transaction is the new
+     * tenant's own (withTenant), so the client row passes row-level security.
+     */
     async createTenant(input: { id: string; display_name?: string }) {
       try {
-        const created = await tenantsStore.insert(db, { id: input.id, display_name: input.display_name ?? input.id });
+        const created = await withTenant(input.id, async (trx) => {
+          const tenant = await tenantsStore.insert(trx, { id: input.id, display_name: input.display_name ?? input.id });
+          const client = await clientsStore.insert(trx, { tenant_id: input.id, name: DEFAULT_CLIENT_NAME, client_key: newClientKey() });
+          return { ...tenant, default_client: client };
+        });
         core.tenants.forget(input.id);
         return created;
       } catch (err) {
@@ -51,7 +64,7 @@ export function createTenancyService(core: Pick<CoreServices, 'db' | 'withTenant
     },
 
     async createClient(tenantId: string, input: { name: string; client_key?: string }) {
-      const clientKey = input.client_key ?? `ck_${randomToken(12)}`;
+      const clientKey = input.client_key ?? newClientKey();
       try {
         return await withTenant(tenantId, (trx) => clientsStore.insert(trx, { tenant_id: tenantId, name: input.name, client_key: clientKey }));
       } catch (err) {
@@ -66,6 +79,11 @@ export function createTenancyService(core: Pick<CoreServices, 'db' | 'withTenant
       const found = await withTenant(tenantId, (trx) => clientsStore.get(trx, id));
       if (!found) throw notFound(`Client not found: ${id}`, 'CLIENT_NOT_FOUND');
       return found;
+    },
+    async renameClient(tenantId: string, id: number, name: string) {
+      const renamed = await withTenant(tenantId, (trx) => clientsStore.rename(trx, id, name));
+      if (!renamed) throw notFound(`Client not found: ${id}`, 'CLIENT_NOT_FOUND');
+      return renamed;
     },
     async deleteClient(tenantId: string, id: number) {
       if (!(await withTenant(tenantId, (trx) => clientsStore.delete(trx, id)))) throw notFound(`Client not found: ${id}`, 'CLIENT_NOT_FOUND');

@@ -2,6 +2,7 @@
 // api_keys) take a tenant transaction; tenants and users are global.
 import { sql, type Kysely } from 'kysely';
 import type { Database, TenantTransaction } from 'agent-platform/sdk';
+import './tables.ts';
 
 type Db = Kysely<Database>;
 export type Memberships = Record<string, { roles: string[] }>;
@@ -36,6 +37,8 @@ export const clientsStore = {
     trx.selectFrom('clients').select(['id', 'client_key', 'name', 'created_at']).where('id', '>', afterId).orderBy('id').limit(limit).execute(),
   get: (trx: TenantTransaction, id: number) =>
     trx.selectFrom('clients').select(['id', 'client_key', 'name', 'created_at']).where('id', '=', id).executeTakeFirst(),
+  rename: (trx: TenantTransaction, id: number, name: string) =>
+    trx.updateTable('clients').set({ name }).where('id', '=', id).returning(['id', 'client_key', 'name', 'created_at']).executeTakeFirst(),
   delete: async (trx: TenantTransaction, id: number) =>
     (await trx.deleteFrom('clients').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
 };
@@ -80,4 +83,14 @@ export const usersStore = {
     ]);
     return { items, total: Number(count.n) };
   },
+};
+
+/** Service accounts other plugins create for one purpose (tenancy api.ts: the embed credential). */
+export const serviceAccountsStore = {
+  /** Replaces a service account's secret hash; false when it is no (such) service account. */
+  setSecret: async (db: Db, sub: string, secretHash: string) =>
+    (await db.updateTable('users').set({ secret_hash: secretHash }).where('sub', '=', sub).where('service_account', '=', true).executeTakeFirst())
+      .numUpdatedRows > 0n,
+  delete: async (db: Db, sub: string) =>
+    (await db.deleteFrom('users').where('sub', '=', sub).where('service_account', '=', true).executeTakeFirst()).numDeletedRows > 0n,
 };

@@ -6,19 +6,12 @@ import type { Server } from '@hapi/hapi';
 import { coreOf } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';
 import { optionsSchema, type WebhooksOptions } from './options.ts';
-import type { WebhooksService } from './service.ts';
 import { createServices } from './services.ts';
 import { webhooksRoutes } from './routes.ts';
 import { PRUNE_CRON, PRUNE_TASK, pruneHandler } from './tasks/webhooks.prune.ts';
 
 export { cli } from './cli.ts';
 export { optionsSchema };
-
-declare module '@hapi/hapi' {
-  interface PluginProperties {
-    webhooks: { service: WebhooksService };
-  }
-}
 
 export const plugin = {
   name: 'webhooks',
@@ -33,6 +26,5 @@ export const plugin = {
     server.route(webhooksRoutes(service, resume, receiver));
     core.jobs.defineLongTask(PRUNE_TASK, pruneHandler(core, () => core.clock.now().getTime()), { retryLimit: 1 });
     await core.jobs.schedule(PRUNE_TASK, PRUNE_TASK, PRUNE_CRON);
-    server.expose('service', service);
   },
 };

@@ -32,14 +32,6 @@ export function signBody(secret: string | Buffer, body: Buffer | string): string
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
-/** Constant-time check of an X-Webhook-Signature header; a malformed or absent header never matches. */
-export function signatureMatches(secret: string, body: Buffer, header: unknown): boolean {
-  const match = typeof header === 'string' ? SIGNATURE.exec(header.trim()) : null;
-  if (!match) return false;
-  const expected = createHmac('sha256', secret).update(body).digest();
-  return timingSafeEqual(expected, Buffer.from(match[1], 'hex'));
-}
-
 /** Standard Webhooks: the HMAC-SHA256 of `${id}.${timestamp}.${body}`, as raw bytes. */
 function standardMac(key: Buffer, id: string, timestamp: string, body: Buffer | string): Buffer {
   return createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest();

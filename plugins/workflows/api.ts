@@ -2,6 +2,9 @@
 // the events plugin starts workflows from triggers, the webhooks plugin
 // delivers signed-resume signals.
 import type { TenantTransaction } from 'agent-platform/sdk';
+import type { ApprovalRequest } from '../../workflows/engine/index.ts';
+
+export type { ApprovalRequest };
 
 export interface WorkflowOrigin {
   type: 'api' | 'trigger' | 'schedule' | 'deadman' | 'backfill' | 'workflow';
@@ -32,6 +35,25 @@ export interface SignalInput {
   sender: string;
 }
 
+/** Which visit of which gate step: `seq` changes each time the execution reaches the step. */
+export interface GateRef {
+  execution_id: string;
+  step_id: string;
+  seq: number;
+}
+
+/**
+ * The handler of a gate (an APPROVAL step), registered by the plugin that
+ * owns it. `open` runs in the transaction that moves the execution to the
+ * step: what it writes (the case, its events) commits with the wait. A 4xx
+ * error thrown before any statement fails the step with its message.
+ * `close` runs in the transaction that cancels the execution.
+ */
+export interface WorkflowGate {
+  open(trx: TenantTransaction, tenantId: string, ref: GateRef, request: ApprovalRequest): Promise<void>;
+  close(trx: TenantTransaction, tenantId: string, ref: Omit<GateRef, 'seq'>): Promise<void>;
+}
+
 export interface WorkflowsApi {
   /**
    * Starts an execution of the tenant's workflow `name` inside the caller's
@@ -53,6 +75,17 @@ export interface WorkflowsApi {
    * execution does not exist in the tenant or has ended.
    */
   signal(tenantId: string, executionId: string, signal: SignalInput): Promise<boolean>;
+  /**
+   * Registers the handler of a gate step type (`approval`: APPROVAL steps).
+   * Call it in an onPreStart extension (workflows may register after you).
+   */
+  registerGate(kind: 'approval', gate: WorkflowGate): void;
+  /**
+   * Resumes an execution waiting at the gate `ref` with the gate's output
+   * (stored under the step's output_key). False when it no longer waits
+   * there (cancelled, already resumed): safe to repeat.
+   */
+  resolveGate(tenantId: string, ref: GateRef, output: Record<string, unknown>): Promise<boolean>;
 }
 
 declare module '@hapi/hapi' {

@@ -10,9 +10,10 @@
 // that sequence number, so a duplicate or late job never applies twice.
 import { type CoreServices, isValidTenantAlias, type TenantTransaction } from 'agent-platform/sdk';
 import { advance, type EngineCommand, type EngineInput, type ExecutionState } from '../../workflows/engine/index.ts';
-import type { SignalInput, WorkflowOrigin } from './api.ts';
+import type { GateRef, SignalInput, WorkflowOrigin } from './api.ts';
+import type { GateRegistry } from './gates.ts';
 import { stepKey, timeoutKey } from './job-names.ts';
-import { openStartBatch, scheduledJobs, startExecution } from './start-batch.ts';
+import { openStartBatch, scheduledJobs, startExecution, type GateToOpen } from './start-batch.ts';
 import { executionsStore } from './store.ts';
 import { EVENT_SOURCE } from './events.ts';
 
@@ -65,18 +66,42 @@ type Jobs = Pick<CoreServices['jobs'], 'enqueueMany' | 'removeJob'>;
 async function enqueueCommands(
   jobs: Jobs, trx: TenantTransaction, base: { tenant_id: string; execution_id: string }, seq: number,
   commands: EngineCommand[], stepMaxAttempts: number | undefined,
-): Promise<number> {
+): Promise<{ seq: number; gates: GateToOpen[] }> {
   for (const command of commands) {
     if (command.kind === 'cancel_timeout') await jobs.removeJob(timeoutKey(base.execution_id, command.step_id), trx);
     if (command.kind === 'cancel_action') await jobs.removeJob(stepKey(base.execution_id, seq), trx);
   }
   const scheduled = scheduledJobs(base, seq, commands, stepMaxAttempts);
   if (scheduled.jobs.length > 0) await jobs.enqueueMany(scheduled.jobs, trx);
-  return scheduled.seq;
+  return { seq: scheduled.seq, gates: scheduled.gates };
 }
 
-export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'events'>, options: { stepMaxAttempts: number }) {
+function isClientError(err: unknown): err is { isBoom: true; message: string } {
+  const boom = err as { isBoom?: boolean; output?: { statusCode: number } };
+  return Boolean(boom.isBoom && boom.output && boom.output.statusCode < 500);
+}
+
+export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'events'>, options: { stepMaxAttempts: number; gates: GateRegistry }) {
   const { withTenant, jobs, events } = core;
+  const { gates } = options;
+
+  /**
+   * Opens the gates an advance reached, in its transaction; the error that
+   * fails the step when one cannot open (its plugin is not loaded any more,
+   * or it refused the request).
+   */
+  async function openGate(trx: TenantTransaction, tenantId: string, executionId: string, gate: GateToOpen): Promise<string | undefined> {
+    const missing = gates.missing('APPROVAL');
+    const handler = gates.get('approval');
+    if (missing || !handler) return missing;
+    try {
+      await handler.open(trx, tenantId, { execution_id: executionId, step_id: gate.step_id, seq: gate.seq }, gate.request);
+      return undefined;
+    } catch (err) {
+      if (isClientError(err)) return err.message;
+      throw err;
+    }
+  }
 
   /**
    * The events of an advance (an execution ended). Emitted last in the
@@ -143,7 +168,18 @@ export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'e
           return { found: true, applied: false };
         }
       }
-      const seq = await enqueueCommands(jobs, trx, { tenant_id: tenantId, execution_id: row.id }, row.step_seq, commands, options.stepMaxAttempts);
+      const { seq, gates: opened } = await enqueueCommands(jobs, trx, { tenant_id: tenantId, execution_id: row.id }, row.step_seq, commands, options.stepMaxAttempts);
+      for (const command of commands) {
+        if (command.kind === 'close_gate') await gates.get(command.gate)?.close(trx, tenantId, { execution_id: row.id, step_id: command.step_id });
+      }
+      for (const gate of opened) {
+        const error = await openGate(trx, tenantId, row.id, gate);
+        if (error === undefined) continue;
+        // The gate could not open: the step fails (an advance that only fails: no jobs to add).
+        const failed = advance(row.definition, state, { kind: 'gate_result', step_id: gate.step_id, ok: false, error, now });
+        state = failed.state;
+        commands.push(...failed.commands);
+      }
       await executionsStore.save(trx, row.id, {
         status: state.status, state, step_seq: seq, error: state.error ?? null, finished: FINISHED.has(state.status),
       });
@@ -186,6 +222,15 @@ export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'e
           signal: { event_type: signal.event_type, data: structuredClone(signal.data ?? {}), sender: signal.sender, received_at: received },
           now: received,
         });
+      return result.applied;
+    },
+
+    /** A gate resolved: the execution goes on if it still waits at that visit of the step. */
+    async resolveGate(tenantId: string, ref: GateRef, output: Record<string, unknown>): Promise<boolean> {
+      if (!UUID.test(ref.execution_id) || !isValidTenantAlias(tenantId)) return false;
+      const payload = { tenant_id: tenantId, ...ref };
+      const result = await transition(tenantId, ref.execution_id, (row) =>
+        onStep(row, payload, 'waiting') ? { kind: 'gate_result', step_id: ref.step_id, ok: true, output: structuredClone(output), now: Date.now() } : undefined);
       return result.applied;
     },
 

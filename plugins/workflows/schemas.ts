@@ -16,7 +16,9 @@ const steps = Joi.array()
   .description(
     'Steps, run in order unless a step names the next: ACTION {id, type, handler, arguments?, output_key?, next? | end?}, ' +
       'CONDITION {id, type, condition {field, operator, value}, then_step?, else_step?}, ' +
-      'WAIT {id, type, handler: "temporal:wait_for_event", event_type?, event_filter?, timeout_seconds? (60), output_key?, next? | end?}. ' +
+      'WAIT {id, type, handler: "temporal:wait_for_event", event_type?, event_filter?, timeout_seconds? (60), output_key?, next? | end?}, ' +
+      'APPROVAL {id, type, title, description?, payload?, approvers {roles?, users?}, quorum? (1), timeout_seconds? (7 days), output_key?, next? | end?} ' +
+      '(needs the approvals plugin; its output is {case_id, status, decisions, timed_out}). ' +
       '`next` names the step after this one; `end: true` completes the workflow after it (how a CONDITION branch ends). ' +
       'A definition whose then_step branch runs on into its else_step target (or the reverse) by list order is refused.',
   );
@@ -88,7 +90,7 @@ export const executionSummary = Joi.object({
 
 const stepRecord = Joi.object({
   step_id: Joi.string(),
-  type: Joi.string().valid('ACTION', 'CONDITION', 'WAIT'),
+  type: Joi.string().valid('ACTION', 'CONDITION', 'WAIT', 'APPROVAL'),
   status: Joi.string().description('running, waiting, completed, failed, then, else, signal, timeout, cancelled'),
   started_at: Joi.date(),
   finished_at: Joi.date().allow(null),

@@ -4,6 +4,7 @@
 import { badRequest, conflict, type CoreServices, notFound } from 'agent-platform/sdk';
 import { validateDefinition, type ExecutionStatus, type Step } from '../../workflows/engine/index.ts';
 import type { WorkflowOrigin } from './api.ts';
+import type { GateRegistry } from './gates.ts';
 import { EVENT_SOURCE } from './events.ts';
 import type { Runner } from './runner.ts';
 import { definitionsStore, executionsStore, type ExecutionFilter } from './store.ts';
@@ -15,11 +16,18 @@ export interface DefinitionInput {
   steps: unknown[];
 }
 
-function checked(value: { name: string; description: string; steps: unknown }) {
+function checked(value: { name: string; description: string; steps: unknown }, gates: GateRegistry) {
   const result = validateDefinition(value);
-  if (!result.ok) {
-    const error = badRequest(`Invalid workflow definition: ${result.errors.join('; ')}`, 'INVALID_DEFINITION');
-    (error.output.payload as Record<string, unknown>).errors = result.errors;
+  // A gate step (APPROVAL) is valid only where the plugin that resolves it is loaded.
+  const errors = result.ok
+    ? result.definition.steps.flatMap((step) => {
+      const missing = gates.missing(step.type);
+      return missing ? [`step "${step.id}": ${missing}`] : [];
+    })
+    : result.errors;
+  if (!result.ok || errors.length > 0) {
+    const error = badRequest(`Invalid workflow definition: ${errors.join('; ')}`, 'INVALID_DEFINITION');
+    (error.output.payload as Record<string, unknown>).errors = errors;
     throw error;
   }
   return result.definition;
@@ -28,7 +36,7 @@ function checked(value: { name: string; description: string; steps: unknown }) {
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const missingExecution = (id: string) => notFound(`Execution not found: ${id}`, 'EXECUTION_NOT_FOUND');
 
-export function createWorkflowsService(core: Pick<CoreServices, 'withTenant' | 'events'>, runner: Runner) {
+export function createWorkflowsService(core: Pick<CoreServices, 'withTenant' | 'events'>, runner: Runner, gates: GateRegistry) {
   const { withTenant, events } = core;
 
   const definitionEvent = (type: string, data: Record<string, unknown>) => ({
@@ -37,7 +45,7 @@ export function createWorkflowsService(core: Pick<CoreServices, 'withTenant' | '
 
   const service = {
     async createDefinition(tenantId: string, input: DefinitionInput) {
-      const definition = checked({ name: input.name, description: input.description ?? '', steps: input.steps });
+      const definition = checked({ name: input.name, description: input.description ?? '', steps: input.steps }, gates);
       try {
         return await withTenant(tenantId, async (trx) => {
           const row = await definitionsStore.insert(trx, {
@@ -67,7 +75,7 @@ export function createWorkflowsService(core: Pick<CoreServices, 'withTenant' | '
       return withTenant(tenantId, async (trx) => {
         const current = await definitionsStore.lock(trx, name);
         if (!current) throw notFound(`Workflow not found: ${name}`, 'WORKFLOW_NOT_FOUND');
-        const next = checked({ name, description: input.description ?? current.description, steps: input.steps ?? current.steps });
+        const next = checked({ name, description: input.description ?? current.description, steps: input.steps ?? current.steps }, gates);
         const changed = [
           ...(same(next.description ?? '', current.description) ? [] : ['description']),
           ...(same(next.steps, current.steps) ? [] : ['steps']),

@@ -27,11 +27,22 @@ type Jobs = Pick<JobsApi, 'enqueueMany'>;
 
 const QUIET = new Set<EngineCommand['kind']>(['run_action', 'wait']);
 
-/** The jobs of a first advance that only schedules work; returns them with the new step sequence number. */
+/** A gate to open (an APPROVAL step reached), with the sequence number of this visit. */
+export interface GateToOpen {
+  step_id: string;
+  seq: number;
+  request: Extract<EngineCommand, { kind: 'open_gate' }>['request'];
+}
+
+/**
+ * The jobs of an advance that schedules work, and the gates it opens; returns
+ * them with the new step sequence number (each action, wait and gate takes one).
+ */
 export function scheduledJobs(
   base: { tenant_id: string; execution_id: string }, seq: number, commands: EngineCommand[], stepMaxAttempts: number | undefined,
-): { jobs: JobSpec[]; seq: number } {
+): { jobs: JobSpec[]; seq: number; gates: GateToOpen[] } {
   const jobs: JobSpec[] = [];
+  const gates: GateToOpen[] = [];
   for (const command of commands) {
     if (command.kind === 'run_action') {
       seq += 1;
@@ -45,9 +56,12 @@ export function scheduledJobs(
         name: TIMEOUT_TASK, payload: { ...base, step_id: command.step_id, seq },
         jobKey: timeoutKey(base.execution_id, command.step_id), runAt: new Date(command.until),
       });
+    } else if (command.kind === 'open_gate') {
+      seq += 1;
+      gates.push({ step_id: command.step_id, seq, request: command.request });
     }
   }
-  return { jobs, seq };
+  return { jobs, seq, gates };
 }
 
 export async function openStartBatch(

@@ -10,8 +10,8 @@ export function stepView(record: StepRecord) {
   return {
     step_id: record.step_id,
     type: record.type,
-    // An open record is the step being run (ACTION) or waited on (WAIT).
-    status: record.outcome ?? (record.type === 'WAIT' ? 'waiting' : 'running'),
+    // An open record is the step being run (ACTION) or waited on (WAIT, APPROVAL).
+    status: record.outcome ?? (record.type === 'WAIT' || record.type === 'APPROVAL' ? 'waiting' : 'running'),
     started_at: iso(record.started_at)!,
     finished_at: iso(record.finished_at),
     duration_ms: record.finished_at === undefined ? null : record.finished_at - record.started_at,

@@ -98,7 +98,7 @@ t.test('platform user JWTs', async (t) => {
   t.same(me.body, { kind: 'user', sub: 'pj-a-admin', tenant_id: 'pj-a', client_id: null, roles: ['admin'] }, 'its only tenant is selected');
   const mine = await tp.request({ url: '/api/admin/clients', token: a.token });
   t.equal(mine.status, 200, 'accepted for its tenant');
-  t.same(mine.body.items.map((c: { name: string }) => c.name), ['a-web']);
+  t.same(mine.body.items.map((c: { name: string }) => c.name), ['default', 'a-web']);
   const explicit = await tp.request({ url: '/api/admin/clients', token: a.token, tenant: 'pj-a' });
   t.equal(explicit.status, 200, 'accepted with X-Tenant-ID naming its tenant');
 
@@ -135,7 +135,7 @@ t.test('platform user JWTs', async (t) => {
   t.equal(crossingWrite.status, 403);
   t.equal(crossingWrite.body.code, 'TENANT_FORBIDDEN');
   const bClients = await tp.request({ url: '/api/admin/clients', token: b.token });
-  t.equal(bClients.body.total, 0, 'nothing was written into tenant B');
+  t.same(bClients.body.items.map((c: { name: string }) => c.name), ['default'], 'nothing was written into tenant B');
 
   for (const bad of ['PJ-A', 'pj_a', 'a'.repeat(65), 'pj a', '../pj-a']) {
     const res = await tp.request({ url: '/api/admin/clients', token: a.token, tenant: bad });
@@ -191,7 +191,7 @@ t.test('membership claims', async (t) => {
   t.equal(listB.status, 200, 'a bare alias list is accepted');
   const listA = await tp.request({ url: '/api/admin/clients', token: list, tenant: 'mc-a' });
   t.equal(listA.status, 200);
-  t.same(listA.body.items.map((c: { name: string }) => c.name), ['a-web', 'by-organization']);
+  t.same(listA.body.items.map((c: { name: string }) => c.name), ['default', 'a-web', 'by-organization']);
   const listC = await tp.request({ url: '/api/admin/clients', token: list, tenant: 'mc-c' });
   t.equal(listC.status, 403, 'an alias not in the list is forbidden');
   t.equal(listC.body.code, 'TENANT_FORBIDDEN');
@@ -209,7 +209,7 @@ t.test('membership claims', async (t) => {
   t.equal(legacyMe.body.tenant_id, 'mc-a', 'a tenant_id claim does not select the tenant');
   const legacyClients = await tp.request({ url: '/api/admin/clients', token: legacy });
   t.equal(legacyClients.status, 200);
-  t.equal(legacyClients.body.total, 2, 'the request ran in the membership tenant');
+  t.equal(legacyClients.body.total, 3, 'the request ran in the membership tenant');
   const legacyB = await tp.request({ url: '/api/admin/clients', token: legacy, tenant: 'mc-b' });
   t.equal(legacyB.status, 403, 'nor grants membership of the tenant it names');
   t.equal(legacyB.body.code, 'TENANT_FORBIDDEN');
@@ -256,7 +256,7 @@ t.test('tenant selection and roles of issued user tokens', async (t) => {
   const daveTenants = await tp.request({ method: 'POST', url: '/api/admin/tenants', token: dave, payload: { id: 'ro-new' } });
   t.equal(daveTenants.status, 403, 'nor create tenants');
   const still = await tp.request({ url: '/api/admin/clients', token: a.token });
-  t.equal(still.body.total, 0, 'the refused write left nothing');
+  t.same(still.body.items.map((c: { name: string }) => c.name), ['default'], 'the refused write left nothing');
 });
 
 t.test('OIDC issuer tokens', async (t) => {

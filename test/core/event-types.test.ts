@@ -11,13 +11,14 @@ const SPEC_BUILT_IN = [
   'agent.loop.started', 'agent.loop.completed', 'agent.loop.iteration', 'agent.loop.failed',
   'definition.created', 'definition.updated', 'definition.deleted',
 ];
-/** Types of the default deployment's plugins beyond the spec's list (issue 19: forms; issue 20: occurrences). */
+/** Types of the default deployment's plugins beyond the spec's list (issue 19: forms; issue 17: the embed credential's lifecycle; issue 20: occurrences). */
 const PLUGIN_TYPES = [
   'form.submitted', 'form.hydrated', 'form.hydration_failed',
+  'embed.credentials.provisioned', 'embed.credentials.rotated', 'embed.credentials.revoked',
   'occurrence.submitted', 'occurrence.duplicate_detected', 'occurrence.state_changed', 'occurrence.message_sent',
 ];
 
-t.test('with the default manifest the catalogue is the spec\'s built-in list, each type registered by the plugin that emits it', async (t) => {
+t.test('with the default manifest the catalogue is the spec\'s built-in list and the types plugins add, each type registered by the plugin that emits it', async (t) => {
   const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: 'manifests/default.yaml' } });
   const { token } = await tenantWithAdmin(tp, 'acme');
   const listed = await tp.request({ url: '/api/admin/triggers/events/types', token });
@@ -28,7 +29,7 @@ t.test('with the default manifest the catalogue is the spec\'s built-in list, ea
   const owners = Object.fromEntries(tp.platform.core.events.registeredTypes().map((entry) => [entry.type, entry.plugin]));
   t.same(
     [owners['document.ingested'], owners['chat.tool.called'], owners['webhook.received'], owners['schedule.fired'], owners['workflow.failed'], owners['approval.created']],
-    ['ingestion', 'chat', 'webhooks', 'events', 'workflows', 'events'],
+    ['ingestion', 'chat', 'webhooks', 'events', 'workflows', 'approvals'],
   );
 
   const taken = await tp.request({ method: 'POST', url: '/api/admin/triggers/events/types/custom', token, payload: { type: 'document.ingested' } });

@@ -19,7 +19,8 @@ import { apiKey, callFunction, seedDocument } from '../plugins/citations/helpers
  */
 type Access = 'anyone' | 'member' | 'admin' | 'member_or_api_key';
 const NO_ID = '00000000-0000-4000-8000-000000000000';
-const ACCESS: Record<string, { access: Access; rest: string; query: string }> = {
+/** `okError`: an allowed caller passes the access check and gets this code from the data (e.g. a mutation on no case). */
+const ACCESS: Record<string, { access: Access; rest: string; query: string; okError?: string }> = {
   'Query.viewer': { access: 'anyone', rest: 'GET /api/me', query: '{ viewer { kind sub tenantId } }' },
   'Query.tenant': { access: 'member', rest: 'GET /api/admin/tenants/{id}', query: '{ tenant { id clients { edges { node { clientKey } } } } }' },
   'Query.clients': { access: 'member', rest: 'GET /api/admin/clients', query: '{ clients { edges { node { id clientKey } } } }' },
@@ -34,6 +35,7 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string }> = 
   'Query.search': { access: 'member', rest: 'GET /api/admin/search', query: '{ search(query: "reactor") { text } }' },
   'Query.specs': { access: 'admin', rest: 'GET /api/admin/integrations/specs', query: '{ specs { edges { node { name baseUrl functions { edges { node { name } } } } } } }' },
   'Query.functions': { access: 'admin', rest: 'GET /api/admin/functions (admin)', query: '{ functions { edges { node { name parameters } } } }' },
+  'Query.embedConfig': { access: 'admin', rest: 'GET /api/admin/clients/{id}/embed', query: '{ embedConfig(clientId: 999999) { clientKey } }' },
   'Query.citations': { access: 'member_or_api_key', rest: 'GET /api/citations', query: '{ citations { edges { node { id quotedText } } } }' },
   'Query.citation': { access: 'member_or_api_key', rest: 'GET /api/citations/{id}', query: `{ citation(id: "${NO_ID}") { id } }` },
   'Query.citationStats': { access: 'member_or_api_key', rest: 'GET /api/citations/stats', query: '{ citationStats { total } }' },
@@ -43,6 +45,12 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string }> = 
   'Query.occurrences': { access: 'admin', rest: 'GET /api/backoffice/occurrences (staff)', query: '{ occurrences { edges { node { id reporterEmail } } } }' },
   'Query.occurrence': { access: 'admin', rest: 'GET /api/backoffice/occurrences/{id} (staff)', query: '{ occurrence(id: "1") { id reporterEmail } }' },
   'Subscription.citationVerified': { access: 'member_or_api_key', rest: 'GET /api/citations (live)', query: 'subscription { citationVerified(tenant: "ga") { id } }' },
+  'Query.approvals': { access: 'member', rest: 'GET /api/approvals', query: '{ approvals { edges { node { id title payload } } } }' },
+  'Query.approval': { access: 'member', rest: 'GET /api/approvals/{id}', query: `{ approval(id: "${NO_ID}") { id payload } }` },
+  'Mutation.decideApproval': {
+    access: 'member', rest: 'POST /api/approvals/{id}/decision', query: `mutation { decideApproval(id: "${NO_ID}", decision: APPROVE) { id } }`, okError: 'APPROVAL_NOT_FOUND',
+  },
+  'Subscription.approvalResolved': { access: 'member', rest: 'GET /api/approvals (live)', query: 'subscription { approvalResolved(tenant: "ga") { id } }' },
 };
 
 type Principal = 'admin' | 'member' | 'apiKey' | 'foreignAdmin' | 'anonymous' | 'superAdmin';
@@ -146,6 +154,9 @@ t.test('every top-level field has an access rule, and each principal gets exactl
       const { status, body } = await gql(tp, rule.query, auth[principal]);
       if (want.startsWith('HTTP')) {
         t.equal(`HTTP ${status} ${body.code}`, want, what);
+      } else if (want === 'ok' && rule.okError) {
+        t.equal(status, 200, what);
+        t.match(body.errors, [{ path: [name], extensions: { code: rule.okError } }], `${what}: past the access check`);
       } else if (want === 'ok') {
         t.equal(status, 200, what);
         t.same(body.errors ?? [], [], what);

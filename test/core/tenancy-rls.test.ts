@@ -13,7 +13,8 @@ t.test('row-level security isolates tenants', async (t) => {
   const { withTenant, db } = tp.platform.core;
 
   const seenByB = await withTenant('rls-b', (trx) => trx.selectFrom('clients').select(['name', 'tenant_id']).execute());
-  t.same(seenByB.map((row) => row.name), ['b-web'], 'tenant b sees only its rows');
+  t.same(seenByB.map((row) => row.name).sort(), ['b-web', 'default'], 'tenant b sees only its rows (and its default client)');
+  t.ok(seenByB.every((row) => row.tenant_id === 'rls-b'));
 
   const aIdsAsB = await withTenant('rls-b', (trx) =>
     trx.selectFrom('clients').select('id').where('tenant_id', '=', 'rls-a').execute());
@@ -33,7 +34,7 @@ t.test('row-level security isolates tenants', async (t) => {
 
   const mine = await tp.request({ url: '/api/admin/clients', token: a.token });
   const foreignId = (await tp.request({ url: '/api/admin/clients', token: b.token })).body.items[0].id;
-  t.equal(mine.body.total, 2);
+  t.equal(mine.body.total, 3, 'its default client and the two it made');
   const foreign = await tp.request({ url: `/api/admin/clients/${foreignId}`, token: a.token });
   t.equal(foreign.status, 404, 'another tenant\'s client id is not found');
 });

@@ -8,9 +8,9 @@ import { matchesFilter } from './filters.ts';
 import { matchesTypePattern } from './patterns.ts';
 import { successorId } from './successors.ts';
 import { resolveTemplates, TemplateTooLongError } from './templates.ts';
-import { DEFAULT_WAIT_TIMEOUT_SECONDS } from './validate.ts';
+import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS } from './validate.ts';
 import type {
-  AdvanceResult, EngineCommand, EngineInput, ExecutionState, Signal, Step, StepRecord, WaitResult, WaitStep, WorkflowDefinition,
+  AdvanceResult, ApprovalStep, EngineCommand, EngineInput, ExecutionState, Signal, Step, StepRecord, WaitResult, WaitStep, WorkflowDefinition,
 } from './types.ts';
 
 /** CONDITION steps run inline; a definition that loops through them without pausing is stopped here. */
@@ -112,8 +112,35 @@ class Run {
           this.commands.push({ kind: 'wait', step_id: step.id, ...(step.event_type ? { event_type: step.event_type } : {}), until: deadline });
           return;
         }
+        case 'APPROVAL':
+          return this.openGate(step);
       }
     }
+  }
+
+  /** An APPROVAL step: the case is opened by the gate's handler; the execution waits for its resolution. */
+  openGate(step: ApprovalStep): void {
+    this.state.history.push({ step_id: step.id, type: step.type, started_at: this.now });
+    let texts: { title: unknown; description: unknown; payload: unknown };
+    try {
+      texts = resolveTemplates({ title: step.title, description: step.description ?? '', payload: step.payload ?? {} }, this.state.context) as typeof texts;
+    } catch (err) {
+      if (err instanceof TemplateTooLongError) return this.fail(`step "${step.id}": ${err.message}`, step.id);
+      throw err;
+    }
+    const text = (value: unknown) => (typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value));
+    const timeout = step.timeout_seconds ?? DEFAULT_APPROVAL_TIMEOUT_SECONDS;
+    const deadline = this.now + timeout * 1000;
+    this.state.status = 'waiting';
+    this.state.current = step.id;
+    this.state.wait = { step_id: step.id, event_type: 'approval.resolved', event_filter: {}, deadline, gate: 'approval' };
+    this.commands.push({
+      kind: 'open_gate', step_id: step.id, gate: 'approval', until: deadline,
+      request: {
+        title: text(texts.title), description: text(texts.description), payload: texts.payload ?? {},
+        approvers: structuredClone(step.approvers), quorum: step.quorum ?? 1, timeout_seconds: timeout,
+      },
+    });
   }
 
   resolveWait(step: WaitStep, result: WaitResult, outcome: 'signal' | 'timeout'): void {
@@ -187,9 +214,30 @@ export function advance(definition: WorkflowDefinition, state: ExecutionState | 
       run.proceed(run.following(current));
       break;
     }
+    case 'gate_result': {
+      if (state.status !== 'waiting' || state.current !== input.step_id || current?.type !== 'APPROVAL') return unchanged;
+      delete run.state.wait;
+      if (!input.ok) {
+        run.finishRecord(current.id, 'failed', input.error);
+        run.fail(`step "${current.id}" failed: ${input.error}`, current.id);
+        break;
+      }
+      const output = input.output ?? null;
+      if (current.output_key) run.state.context[current.output_key] = output;
+      const timedOut = (output as { timed_out?: unknown } | null)?.timed_out === true;
+      run.finishRecord(current.id, timedOut ? 'timeout' : 'completed');
+      run.state.status = 'running';
+      run.state.current = null;
+      run.proceed(run.following(current));
+      break;
+    }
     case 'cancel': {
       if (state.current) run.finishRecord(state.current, 'cancelled');
-      if (state.status === 'waiting' && state.current) run.commands.push({ kind: 'cancel_timeout', step_id: state.current });
+      if (state.status === 'waiting' && state.current && current?.type === 'APPROVAL') {
+        run.commands.push({ kind: 'close_gate', step_id: state.current, gate: 'approval' });
+      } else if (state.status === 'waiting' && state.current) {
+        run.commands.push({ kind: 'cancel_timeout', step_id: state.current });
+      }
       if (state.status === 'running' && state.current) run.commands.push({ kind: 'cancel_action', step_id: state.current });
       run.state.status = 'cancelled';
       run.state.current = null;

@@ -42,7 +42,46 @@ export interface WaitStep {
   end?: boolean;
 }
 
-export type Step = ActionStep | ConditionStep | WaitStep;
+/** Who may decide an approval case: holders of a role in the tenant, or users by subject. */
+export interface Approvers {
+  roles?: string[];
+  users?: string[];
+}
+
+/**
+ * A human gate: the execution opens an approval case (through the gate the
+ * approvals plugin registers with the workflows plugin) and waits until the
+ * case is resolved; its output is `{case_id, status, decisions, timed_out}`.
+ */
+export interface ApprovalStep {
+  id: string;
+  type: 'APPROVAL';
+  /** Strings may hold {{path}} templates over the context, as may `description` and `payload`. */
+  title: string;
+  description?: string;
+  /** What is to be approved (any JSON, templates resolved). */
+  payload?: unknown;
+  approvers: Approvers;
+  /** Approvals needed (default 1); one rejection rejects. */
+  quorum?: number;
+  /** Until the case expires (default 7 days). */
+  timeout_seconds?: number;
+  output_key?: string;
+  next?: string;
+  end?: boolean;
+}
+
+export type Step = ActionStep | ConditionStep | WaitStep | ApprovalStep;
+
+/** What a gate (an APPROVAL step) asks its handler to open, templates resolved. */
+export interface ApprovalRequest {
+  title: string;
+  description: string;
+  payload: unknown;
+  approvers: Approvers;
+  quorum: number;
+  timeout_seconds: number;
+}
 
 export interface WorkflowDefinition {
   name: string;
@@ -66,6 +105,7 @@ export interface StepRecord {
   type: Step['type'];
   started_at: number;
   finished_at?: number;
+  /** An APPROVAL step ends `completed` when its case is resolved, `timeout` when the case expired. */
   outcome?: 'completed' | 'failed' | 'then' | 'else' | 'signal' | 'timeout' | 'cancelled';
   error?: string;
 }
@@ -77,7 +117,8 @@ export interface ExecutionState {
   /** `inputs` and every output_key written so far. */
   context: { inputs: Record<string, unknown>; [outputKey: string]: unknown };
   /** Present while status is `waiting`. */
-  wait?: { step_id: string; event_type?: string; event_filter: EventFilter; deadline: number };
+  /** `gate`: an APPROVAL step waits for its case (resolved through a gate_result, not a signal). */
+  wait?: { step_id: string; event_type?: string; event_filter: EventFilter; deadline: number; gate?: 'approval' };
   /** Signals not consumed by a wait yet, oldest first: offered to later waits. */
   buffered: Signal[];
   history: StepRecord[];
@@ -90,6 +131,9 @@ export type EngineInput =
   | { kind: 'step_result'; step_id: string; ok: false; error: string; now: number }
   | { kind: 'signal'; signal: Signal; now: number }
   | { kind: 'timeout'; step_id: string; now: number }
+  /** A gate (APPROVAL) was resolved with its output, or could not be opened (`ok: false`). */
+  | { kind: 'gate_result'; step_id: string; ok: true; output: unknown; now: number }
+  | { kind: 'gate_result'; step_id: string; ok: false; error: string; now: number }
   | { kind: 'cancel'; now: number };
 
 export type EngineCommand =
@@ -101,6 +145,10 @@ export type EngineCommand =
   | { kind: 'cancel_timeout'; step_id: string }
   /** A running action was cancelled: its run_action is void (a call not begun yet need not happen). */
   | { kind: 'cancel_action'; step_id: string }
+  /** Open the gate (create the approval case) and feed back a gate_result when it resolves (by `until` at the latest). */
+  | { kind: 'open_gate'; step_id: string; gate: 'approval'; request: ApprovalRequest; until: number }
+  /** The execution no longer waits at this gate (cancelled): its case is void. */
+  | { kind: 'close_gate'; step_id: string; gate: 'approval' }
   | { kind: 'complete'; context: ExecutionState['context'] }
   | { kind: 'fail'; error: string; step_id?: string };
 

@@ -10,6 +10,11 @@ export const WAIT_HANDLER = 'temporal:wait_for_event';
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 60;
 /** A wait longer than 30 days is almost certainly a unit mistake. */
 export const MAX_WAIT_TIMEOUT_SECONDS = 30 * 24 * 3600;
+/** An approval case waits a week unless the step says otherwise (issue 16). */
+export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 7 * 24 * 3600;
+const MAX_APPROVERS = 100;
+const MAX_QUORUM = 100;
+const MAX_TITLE_LENGTH = 500;
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,127}$/;
 const STEP_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
@@ -27,7 +32,30 @@ const ALLOWED_FIELDS: Record<string, string[]> = {
   ACTION: ['id', 'type', 'handler', 'arguments', 'output_key', 'next', 'end', 'description'],
   CONDITION: ['id', 'type', 'condition', 'then_step', 'else_step', 'description'],
   WAIT: ['id', 'type', 'handler', 'event_type', 'event_filter', 'timeout_seconds', 'output_key', 'next', 'end', 'description'],
+  APPROVAL: ['id', 'type', 'title', 'description', 'payload', 'approvers', 'quorum', 'timeout_seconds', 'output_key', 'next', 'end'],
 };
+
+/** Problems of an approvers object: `{roles?, users?}`, lists of names, at least one entry in all. */
+export function approversProblems(value: unknown): string[] {
+  if (!isObject(value)) return ['approvers must be an object {roles, users}'];
+  const problems: string[] = [];
+  for (const key of Object.keys(value)) if (key !== 'roles' && key !== 'users') problems.push(`approvers: unknown field "${key}"`);
+  let count = 0;
+  for (const key of ['roles', 'users'] as const) {
+    const list = value[key];
+    if (list === undefined) continue;
+    if (!Array.isArray(list) || list.length > MAX_APPROVERS
+      || !list.every((item) => typeof item === 'string' && item.length >= 1 && item.length <= 255 && !item.includes('\u0000'))) {
+      problems.push(`approvers.${key} must be a list of up to ${MAX_APPROVERS} names (1 to 255 characters)`);
+      continue;
+    }
+    count += list.length;
+  }
+  if (problems.length === 0 && count === 0) problems.push('approvers must name at least one role or user');
+  return problems;
+}
+
+const isTimeout = (value: unknown) => typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_WAIT_TIMEOUT_SECONDS;
 
 export function validateDefinition(value: unknown): Result {
   const errors: string[] = [];
@@ -55,7 +83,7 @@ export function validateDefinition(value: unknown): Result {
     const at = (problem: string) => errors.push(`step "${step.id}": ${problem}`);
     const allowed = ALLOWED_FIELDS[String(step.type)];
     if (!allowed) {
-      at('type must be ACTION, CONDITION or WAIT');
+      at('type must be ACTION, CONDITION, WAIT or APPROVAL');
       continue;
     }
     for (const field of Object.keys(step)) if (!allowed.includes(field)) at(`unknown field "${field}" for a ${step.type} step`);
@@ -115,11 +143,23 @@ export function validateDefinition(value: unknown): Result {
             at('event_filter needs an event_type (a pure timer receives no events)');
           }
         }
-        if (step.timeout_seconds !== undefined) {
-          const timeout = step.timeout_seconds;
-          if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 1 || timeout > MAX_WAIT_TIMEOUT_SECONDS) {
-            at(`timeout_seconds must be an integer from 1 to ${MAX_WAIT_TIMEOUT_SECONDS}`);
-          }
+        if (step.timeout_seconds !== undefined && !isTimeout(step.timeout_seconds)) {
+          at(`timeout_seconds must be an integer from 1 to ${MAX_WAIT_TIMEOUT_SECONDS}`);
+        }
+        successor();
+        break;
+      case 'APPROVAL':
+        if (typeof step.title !== 'string' || step.title.trim() === '' || step.title.length > MAX_TITLE_LENGTH) {
+          at(`title must be a non-empty string of up to ${MAX_TITLE_LENGTH} characters`);
+        }
+        if (step.description !== undefined && typeof step.description !== 'string') at('description must be a string');
+        for (const problem of validateTemplates({ title: step.title, description: step.description, payload: step.payload })) at(problem);
+        for (const problem of approversProblems(step.approvers)) at(problem);
+        if (step.quorum !== undefined && !(typeof step.quorum === 'number' && Number.isInteger(step.quorum) && step.quorum >= 1 && step.quorum <= MAX_QUORUM)) {
+          at(`quorum must be an integer from 1 to ${MAX_QUORUM}`);
+        }
+        if (step.timeout_seconds !== undefined && !isTimeout(step.timeout_seconds)) {
+          at(`timeout_seconds must be an integer from 1 to ${MAX_WAIT_TIMEOUT_SECONDS}`);
         }
         successor();
         break;

@@ -10,13 +10,14 @@ export const sessionsStore = {
   insert: (trx: TenantTransaction, values: { tenant_id: string; client_id: number; owner_sub: string; owner_key: string; agent_name: string | null; title: string }) =>
     trx.insertInto('chat_sessions').values(values).returning([...sessionColumns]).executeTakeFirstOrThrow(),
 
-  /** An active session by id (deleted ones are gone for every purpose). */
+  /** A session by id, ended or not (deleted ones are gone for every purpose). */
   get: (trx: TenantTransaction, id: string) =>
-    trx.selectFrom('chat_sessions').select([...sessionColumns]).where('id', '=', id).where('is_active', '=', true).executeTakeFirst(),
+    trx.selectFrom('chat_sessions').select([...sessionColumns]).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst(),
 
   listOwned: async (trx: TenantTransaction, clientId: number, ownerKey: string, skip: number, limit: number) => {
     const base = trx.selectFrom('chat_sessions')
-      .where('client_id', '=', clientId).where('owner_key', '=', ownerKey).where('is_active', '=', true);
+      // The spec's list: active sessions only (an ended one is still read by id and reopened by a question).
+      .where('client_id', '=', clientId).where('owner_key', '=', ownerKey).where('deleted_at', 'is', null).where('is_active', '=', true);
     const [items, count] = await Promise.all([
       base.select([...sessionColumns]).orderBy('last_active', 'desc').orderBy('created_at', 'desc').orderBy('id')
         .offset(skip).limit(limit).execute(),
@@ -26,7 +27,7 @@ export const sessionsStore = {
   },
 
   rename: (trx: TenantTransaction, id: string, title: string) =>
-    trx.updateTable('chat_sessions').set({ title }).where('id', '=', id).where('is_active', '=', true)
+    trx.updateTable('chat_sessions').set({ title }).where('id', '=', id).where('deleted_at', 'is', null)
       .returning([...sessionColumns]).executeTakeFirst(),
 
   /** Sets the title only while it is empty (the first question names the conversation). */
@@ -37,7 +38,20 @@ export const sessionsStore = {
 
   softDelete: async (trx: TenantTransaction, id: string) =>
     (await trx.updateTable('chat_sessions').set({ is_active: false, deleted_at: sql`now()` as never })
-      .where('id', '=', id).where('is_active', '=', true).executeTakeFirst()).numUpdatedRows > 0n,
+      .where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst()).numUpdatedRows > 0n,
+
+  /**
+   * Ends the sessions idle since before `cutoff` that no answer is under way in
+   * (running, cancelling, or suspended waiting for a person), and returns them.
+   * Only a session still active is ended, so each ending is returned once, even
+   * to two sweeps at once (the second sees the row after the first committed).
+   */
+  endIdle: (trx: TenantTransaction, cutoff: Date) =>
+    trx.updateTable('chat_sessions').set({ is_active: false })
+      .where('is_active', '=', true).where('deleted_at', 'is', null).where('last_active', '<', cutoff)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('chat_turns').select('chat_turns.id')
+        .whereRef('chat_turns.session_id', '=', 'chat_sessions.id').where('chat_turns.status', 'in', ['running', 'suspended', 'cancelling']))))
+      .returning(['id', 'client_id']).execute(),
 };
 
 export const messagesStore = {

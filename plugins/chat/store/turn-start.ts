@@ -1,6 +1,7 @@
 // The two statements that start a turn (besides resolving the client): one
 // read (the session, its unfinished turn, its agent and recent history) and
-// one write (the question, the turn, the session's activity). A question's
+// one write (the question, the turn, the session's activity: a session that
+// ended for idleness is active again). A question's
 // time to first token is mostly round trips to Postgres while hundreds of
 // turns start at once, so they are kept to these two.
 import { sql } from 'kysely';
@@ -45,7 +46,7 @@ export const turnStartStore = {
           WHERE c.client_id = s.client_id) AS client_agent,
         (SELECT coalesce(json_agg(h ORDER BY h.id), '[]'::json) FROM
           (SELECT m.id, m.role, m.content FROM chat_messages m WHERE m.session_id = s.id ORDER BY m.id DESC LIMIT ${historyLimit}) h) AS history
-      FROM chat_sessions s WHERE s.id = ${sessionId}::uuid AND s.is_active`.execute(trx)).rows[0],
+      FROM chat_sessions s WHERE s.id = ${sessionId}::uuid AND s.deleted_at IS NULL`.execute(trx)).rows[0],
 
   /**
    * Locks the tenant's chat_tenant_state row (as `read` does) and then counts
@@ -83,7 +84,7 @@ export const turnStartStore = {
           ${JSON.stringify(values.state)}::jsonb FROM msg
         RETURNING id
       ), touched AS (
-        UPDATE chat_sessions SET last_active = now(), title = CASE WHEN title = '' THEN ${values.title} ELSE title END
+        UPDATE chat_sessions SET last_active = now(), is_active = true, title = CASE WHEN title = '' THEN ${values.title} ELSE title END
         WHERE id = ${values.sessionId}::uuid AND EXISTS (SELECT 1 FROM msg) RETURNING id
       )
       SELECT (SELECT msg.id FROM msg, turn, touched) AS id`.execute(trx)).rows[0];

@@ -1,8 +1,13 @@
 // ask_user, the platform function an agent calls to ask the chat user a
-// question. Its blocking behaviour lives in the turn runner (it never reaches
-// this handler from a chat turn); called from anywhere else (a workflow, the
-// functions API) there is no user to ask, so it answers with the fallback.
-import type { FunctionDefinition } from 'agent-platform/sdk';
+// question. In a chat turn whose surface can answer it is a suspending tool
+// (askUserTool): the turn waits for the answer (POST human-input) or its
+// keyed timer (chat.ask_user_timeout), and the function's handler is never
+// called. Without the capability the runner answers with the fallback itself;
+// called from anywhere else (a workflow, the functions API) there is no user
+// to ask, so the handler answers with the fallback.
+import type { FunctionDefinition, JobsApi } from 'agent-platform/sdk';
+import type { SuspendingTool } from '../api.ts';
+import { ASK_USER_TIMEOUT_TASK, askUserJobKey } from '../turn/runtime.ts';
 import { askUserResults } from '../turn/state.ts';
 
 export const askUserFunction: FunctionDefinition = {
@@ -18,3 +23,19 @@ export const askUserFunction: FunctionDefinition = {
   },
   handler: async () => askUserResults.fallback(),
 };
+
+/** The suspension of ask_user: the question in the frame, a timer that hands the agent a timed-out result. */
+export function askUserTool(jobs: Pick<JobsApi, 'enqueue' | 'removeJob'>, timeoutSeconds: number): SuspendingTool {
+  return {
+    // A call without a question is not asked: the agent gets the fallback.
+    accepts: (args) => typeof args.question === 'string' && args.question.trim() !== '',
+    async suspend(trx, call, args) {
+      await jobs.enqueue(ASK_USER_TIMEOUT_TASK, { tenant_id: call.tenantId, turn_id: call.turnId, tool_call_id: call.toolCallId }, {
+        trx, jobKey: askUserJobKey(call.turnId), runAt: new Date(Date.now() + timeoutSeconds * 1000),
+      });
+      const options = Array.isArray(args.options) ? args.options.map(String) : undefined;
+      return { status: 'awaiting_input', details: { question: String(args.question), ...(options ? { options } : {}) } };
+    },
+    release: (trx, call) => jobs.removeJob(askUserJobKey(call.turnId), trx),
+  };
+}

@@ -65,6 +65,19 @@ export class FrameWriter {
     return batchOf(turnId, entry);
   }
 
+  /**
+   * Gives back a batch taken for a transaction that did not commit: its
+   * frames go in front of anything the turn published since.
+   */
+  putBack(batch: FrameBatch): void {
+    const items = (JSON.parse(batch.frames) as unknown[]).map((frame) => JSON.stringify(frame));
+    this.requeue(batch, { tenantId: batch.tenant_id, first: batch.first_seq, items });
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, this.flushMs);
+  }
+
   /** The frames of a turn not flushed yet (JSON, from seq `first` on), for a reader catching up. */
   pending(turnId: string): { first: number; items: readonly string[] } | undefined {
     const entry = this.queued.get(turnId);

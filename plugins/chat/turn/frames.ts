@@ -5,8 +5,9 @@
 // client that lost its connection asks for the frames after the last seq it saw.
 
 export type Activity = 'thinking' | 'looking_up' | 'writing';
-export type ToolState = 'running' | 'completed' | 'failed' | 'awaiting_input' | 'answered' | 'timed_out' | 'unavailable';
-export type DoneStatus = 'completed' | 'stopped' | 'cancelled' | 'failed' | 'awaiting_input';
+export type ToolState = 'running' | 'completed' | 'failed' | 'awaiting_input' | 'awaiting_approval' | 'answered' | 'timed_out' | 'unavailable';
+/** `awaiting_input` / `awaiting_approval`: the turn is suspended on ask_user / request_approval. */
+export type DoneStatus = 'completed' | 'stopped' | 'cancelled' | 'failed' | 'awaiting_input' | 'awaiting_approval';
 
 export type Frame =
   /** First frame of a turn (and of its continuation after an answer). */
@@ -15,8 +16,11 @@ export type Frame =
   | { type: 'activity'; activity: Activity }
   /** A piece of the answer's text. */
   | { type: 'text'; delta: string }
-  /** A tool call's progress; `awaiting_input` carries the question of ask_user. */
-  | { type: 'tool_status'; status: ToolState; tool_call_id: string; name: string; question?: string; options?: string[]; error?: string }
+  /**
+   * A tool call's progress; `awaiting_input` carries the question of ask_user,
+   * `awaiting_approval` (and the `completed` that resumes it) request_approval's case_id.
+   */
+  | { type: 'tool_status'; status: ToolState; tool_call_id: string; name: string; question?: string; options?: string[]; case_id?: string; decision?: string; error?: string }
   /** A complete widget lifted out of the text (capability `widget_stream`). */
   | { type: 'widget'; widget_type: string; data: Record<string, unknown> }
   /** The reply's citations, each resolved and verified (match_type filled in). */
@@ -46,9 +50,9 @@ export const FRAME_DOC = [
   '`turn` {turn_id, session_id, user_message_id, resumed?}: first frame.',
   '`activity` {activity: thinking | looking_up | writing}: what the agent does now.',
   '`text` {delta}: a piece of the answer (plain Markdown; declared widgets inline unless widget_stream).',
-  '`tool_status` {status: running | completed | failed | awaiting_input | answered | timed_out, tool_call_id, name, question?, options?, error?}.',
+  '`tool_status` {status: running | completed | failed | awaiting_input | awaiting_approval | answered | timed_out, tool_call_id, name, question?, options?, case_id?, decision?, error?}.',
   '`widget` {widget_type, data}: a complete widget lifted out of the text (capability widget_stream).',
   '`citations` {citations: [...]}: the reply\'s citations, resolved and verified (match_type filled in).',
   '`error` {code, message}; `message` {message_id, interrupted}: the stored reply;',
-  '`done` {status: completed | stopped | cancelled | failed | awaiting_input}: last frame of the stream.',
+  '`done` {status: completed | stopped | cancelled | failed | awaiting_input | awaiting_approval}: last frame of the stream (awaiting_*: suspended on ask_user / request_approval).',
 ].join(' ');

@@ -1,23 +1,22 @@
 // The agent loop of one turn, in the process that runs it: model call (text
 // streamed through the widget filter), then the tool calls it asked for,
 // until the model answers without tools, a budget is exceeded, a cancel lands
-// or ask_user suspends the turn. Every frame goes to the local subscribers at
-// once and to Postgres in batches; how a turn ends (or suspends) is written in
-// one transaction with its last frames, so a reader never sees an end without
-// the frames before it.
+// or a tool that waits for a person (ask_user, request_approval) suspends the
+// turn. Every frame goes to the local subscribers at once and to Postgres in
+// batches. How a turn suspends or ends is the lifecycle's (lifecycle.ts): it
+// writes that in one transaction with the last frames, so a reader never sees
+// an end without the frames before it.
 import type { FunctionCallContext } from 'agent-platform/sdk';
 import { capabilitiesOf, parserConfigOf } from '../capabilities.ts';
 import { WidgetStreamParser, type ParserOutput } from '../widgets/stream-parser.ts';
 import { isAbort, ModelError, type ToolCall, type ToolSpec } from '../model/types.ts';
 import { offlineAnswer } from '../offline/responder.ts';
-import { messagesStore, sessionsStore } from '../store/sessions.ts';
 import { turnsStore } from '../store/turns.ts';
-import { TurnChannel, type PreparedFrame } from './channel.ts';
+import type { TurnChannel } from './channel.ts';
 import type { Frame } from './frames.ts';
-import { resolveCitations, type ResolvedCitations } from './citations.ts';
+import type { TurnLifecycle } from './lifecycle.ts';
 import { askUserResults, type ToolRecord, type TurnState } from './state.ts';
-import { ASK_USER_TIMEOUT_TASK, askUserJobKey, batchOfPrepared, type Runtime } from './runtime.ts';
-import type { LocalRun } from './local-runs.ts';
+import type { Runtime } from './runtime.ts';
 
 export interface TurnRef {
   tenantId: string;
@@ -28,47 +27,27 @@ export interface TurnRef {
   question: string;
 }
 
-interface Ending {
-  status: 'completed' | 'failed';
-  error?: { code: string; message: string; reason?: string };
-  /** Set when the run was aborted (a cancel, or this process shutting down). */
-  aborted?: boolean;
-}
-
 class Cancelled extends Error {}
 class ToolInputError extends Error {}
 
 const estimateTokens = (chars: number) => Math.ceil(chars / 4);
 
-/** A channel whose frames the writer persists in batches. */
-export function channelFor(rt: Runtime, tenantId: string, turnId: string, afterSeq: number): TurnChannel {
-  return new TurnChannel(turnId, afterSeq, (seq, json) => rt.writer.add(tenantId, turnId, seq, json));
-}
-
-/** Starts running a turn in this process (a new question, or a suspended turn taken up again). */
-export function launch(rt: Runtime, ref: TurnRef, state: TurnState, channel: TurnChannel): LocalRun {
-  const controller = new AbortController();
-  const run: LocalRun = { tenantId: ref.tenantId, turnId: ref.turnId, controller, channel, done: Promise.resolve() };
-  run.done = new TurnRun(rt, ref, state, channel, controller.signal).run()
-    .catch((err) => rt.core.logger.error({ err, turnId: ref.turnId }, 'chat: a turn could not record its end'));
-  rt.runs.add(run);
-  return run;
-}
-
-class TurnRun {
+export class TurnRun {
+  readonly ref: TurnRef;
+  readonly state: TurnState;
+  readonly channel: TurnChannel;
+  readonly signal: AbortSignal;
   private readonly rt: Runtime;
-  private readonly ref: TurnRef;
-  private readonly state: TurnState;
-  private readonly channel: TurnChannel;
-  private readonly signal: AbortSignal;
+  private readonly lifecycle: TurnLifecycle;
   /** The first step of a new turn was entered when the turn was created (no handshake needed). */
   private entered: boolean;
   /** The model call in progress: its streamed text is kept if a stop cuts it off. */
   private current: WidgetStreamParser | undefined;
   private tools: ToolSpec[] | undefined;
 
-  constructor(rt: Runtime, ref: TurnRef, state: TurnState, channel: TurnChannel, signal: AbortSignal) {
+  constructor(rt: Runtime, lifecycle: TurnLifecycle, ref: TurnRef, state: TurnState, channel: TurnChannel, signal: AbortSignal) {
     this.rt = rt;
+    this.lifecycle = lifecycle;
     this.ref = ref;
     this.state = state;
     this.channel = channel;
@@ -76,14 +55,25 @@ class TurnRun {
     this.entered = state.iterations === 0 && state.pending_calls.length === 0 && state.tools.length === 0;
   }
 
+  /** Cut off mid-stream (a stop, a failure): keep what was streamed, nothing more. */
+  keepCutOffText(): void {
+    if (!this.current) return;
+    this.absorb(this.current);
+    this.current = undefined;
+  }
+
   private publish(frame: Frame): void {
     if (!this.signal.aborted) this.channel.publish(frame);
   }
 
-  private context(): FunctionCallContext & { clientId: number } {
+  /** What a function called by this turn knows of its caller (the call's id, when it is a tool call). */
+  private context(call?: ToolCall): FunctionCallContext & { clientId: number } {
     return {
-      tenantId: this.ref.tenantId, principal: this.state.principal, withTenant: this.rt.core.withTenant,
-      logger: this.rt.core.logger, executionContext: { type: 'chat_session', id: this.ref.sessionId }, clientId: this.state.client_id,
+      tenantId: this.ref.tenantId, principal: this.state.principal, withTenant: this.rt.core.withTenant, logger: this.rt.core.logger,
+      executionContext: {
+        type: 'chat_session', id: this.ref.sessionId, ...(call ? { turn: { id: this.ref.turnId, tool_call_id: call.id } } : {}),
+      },
+      clientId: this.state.client_id,
     };
   }
 
@@ -106,22 +96,22 @@ class TurnRun {
       const agent = this.state.agent;
       for (;;) {
         if (this.state.iterations >= agent.max_iterations) {
-          return await this.end({ status: 'failed', error: { code: 'ITERATION_BUDGET_EXCEEDED', reason: 'iteration_budget_exceeded', message: `The agent did not finish within ${agent.max_iterations} model calls` } });
+          return await this.lifecycle.finish(this, { status: 'failed', error: { code: 'ITERATION_BUDGET_EXCEEDED', reason: 'iteration_budget_exceeded', message: `The agent did not finish within ${agent.max_iterations} model calls` } });
         }
         const reply = await this.modelCall();
         if (this.state.tokens_used > agent.token_budget) {
-          return await this.end({ status: 'failed', error: { code: 'TOKEN_BUDGET_EXCEEDED', reason: 'token_budget_exceeded', message: `The agent used ${this.state.tokens_used} tokens, over its budget of ${agent.token_budget}` } });
+          return await this.lifecycle.finish(this, { status: 'failed', error: { code: 'TOKEN_BUDGET_EXCEEDED', reason: 'token_budget_exceeded', message: `The agent used ${this.state.tokens_used} tokens, over its budget of ${agent.token_budget}` } });
         }
-        if (reply.toolCalls.length === 0) return await this.end({ status: 'completed' });
+        if (reply.toolCalls.length === 0) return await this.lifecycle.finish(this, { status: 'completed' });
         this.state.pending_calls = [...reply.toolCalls];
         if ((await this.runTools()) === 'suspended') return;
       }
     } catch (err) {
-      if (this.signal.aborted || isAbort(err) || err instanceof Cancelled) return this.end({ status: 'failed', aborted: true });
+      if (this.signal.aborted || isAbort(err) || err instanceof Cancelled) return this.lifecycle.finish(this, { status: 'failed', aborted: true });
       const code = err instanceof ModelError ? err.code : 'TURN_FAILED';
       const message = err instanceof ModelError ? err.message : 'The answer failed because of an internal error';
       if (!(err instanceof ModelError)) this.rt.core.logger.error({ err, turnId: this.ref.turnId }, 'chat: turn failed');
-      return this.end({ status: 'failed', error: { code, message, reason: 'error' } });
+      return this.lifecycle.finish(this, { status: 'failed', error: { code, message, reason: 'error' } });
     }
   }
 
@@ -191,7 +181,10 @@ class TurnRun {
     this.state.widgets.push(...parser.liftedWidgets);
   }
 
-  /** Runs the pending tool calls in order; an ask_user the surface can answer suspends the turn. */
+  /**
+   * Runs the pending tool calls in order. A call of a suspending tool (ask_user,
+   * request_approval) on a surface that can wait suspends the turn.
+   */
   private async runTools(): Promise<'continue' | 'suspended'> {
     const capabilities = capabilitiesOf(this.state.keys);
     while (this.state.pending_calls.length > 0) {
@@ -199,15 +192,19 @@ class TurnRun {
       if (!(await this.enterPhase('tool'))) throw new Cancelled();
       const name = call.function.name;
       const granted = this.state.agent.functions.includes(name);
-      if (name === 'ask_user' && granted && capabilities.askUser) {
-        const args = parseArgs(call);
-        if (args && typeof args.question === 'string' && args.question.trim() !== '') {
-          await this.suspend(call, args.question, Array.isArray(args.options) ? args.options.map(String) : undefined);
-          return 'suspended';
-        }
+      const tool = granted && capabilities.askUser ? this.lifecycle.suspendingTool(name) : undefined;
+      const args = tool ? parseArgs(call) : undefined;
+      let refused: string | undefined;
+      if (tool && args && (tool.accepts?.(args) ?? true)) {
+        const suspended = await this.lifecycle.suspend(this, call, tool, args);
+        if (suspended === 'suspended') return 'suspended';
+        // A cancel landed between the phase check and the suspension: end as it asks.
+        if (suspended === 'cancelled') throw new Cancelled();
+        refused = suspended.failed;
       }
       this.state.pending_calls.shift();
-      const { result, record } = name === 'ask_user' && granted ? await this.askUserFallback(call) : await this.callTool(call, granted);
+      const { result, record } = refused !== undefined ? await this.suspensionRefused(call, refused)
+        : name === 'ask_user' && granted ? await this.askUserFallback(call) : await this.callTool(call, granted);
       this.state.tools.push(record);
       const content = JSON.stringify(result ?? null);
       this.state.messages.push({
@@ -241,7 +238,7 @@ class TurnRun {
     const args = parseArgs(call);
     try {
       if (!args) throw new ToolInputError('The arguments are not a JSON object');
-      const result = await abortable(this.rt.core.functions.call(name, args, this.context()), this.signal);
+      const result = await abortable(this.rt.core.functions.call(name, args, this.context(call)), this.signal);
       this.publish({ type: 'tool_status', status: 'completed', tool_call_id: call.id, name });
       await this.emit('chat.tool.completed', { ...base, duration_ms: Date.now() - started });
       return { result, record: { id: call.id, name, status: 'completed' } };
@@ -251,10 +248,21 @@ class TurnRun {
       const boom = err as { isBoom?: boolean; output?: { payload?: { message?: string } } };
       const message = err instanceof ToolInputError ? err.message : boom.isBoom ? (boom.output?.payload?.message ?? 'failed') : 'The function failed';
       if (!boom.isBoom && !(err instanceof ToolInputError)) this.rt.core.logger.warn({ err, function: name }, 'chat: tool failed');
-      this.publish({ type: 'tool_status', status: 'failed', tool_call_id: call.id, name, error: message });
-      await this.emit('chat.tool.failed', { ...base, error: message, duration_ms: Date.now() - started });
-      return { result: { error: message }, record: { id: call.id, name, status: 'failed' } };
+      return this.toolFailed(call, message, started);
     }
+  }
+
+  /** The suspending tool refused the call (its arguments): the agent gets why, as from any failed tool. */
+  private async suspensionRefused(call: ToolCall, message: string): Promise<{ result: unknown; record: ToolRecord }> {
+    await this.emit('chat.tool.called', { session_id: this.ref.sessionId, turn_id: this.ref.turnId, tool_call_id: call.id, name: call.function.name });
+    return this.toolFailed(call, message, Date.now());
+  }
+
+  private async toolFailed(call: ToolCall, message: string, started: number): Promise<{ result: unknown; record: ToolRecord }> {
+    const name = call.function.name;
+    this.publish({ type: 'tool_status', status: 'failed', tool_call_id: call.id, name, error: message });
+    await this.emit('chat.tool.failed', { session_id: this.ref.sessionId, turn_id: this.ref.turnId, tool_call_id: call.id, name, error: message, duration_ms: Date.now() - started });
+    return { result: { error: message }, record: { id: call.id, name, status: 'failed' } };
   }
 
   private async offline(): Promise<void> {
@@ -267,113 +275,7 @@ class TurnRun {
     this.relay([...parser.push(text), ...parser.end()], { yes: false });
     this.absorb(parser);
     this.state.responder = { kind: 'extractive', sources };
-    await this.end({ status: 'completed' });
-  }
-
-  /** ask_user with a surface that can answer: the turn waits, with its state in Postgres. */
-  private async suspend(call: ToolCall, question: string, options: string[] | undefined): Promise<void> {
-    const { tenantId, turnId, sessionId } = this.ref;
-    const batch = await this.rt.writer.take(turnId);
-    let prepared: PreparedFrame[] = [];
-    const suspended = await this.rt.core.withTenant(tenantId, async (trx) => {
-      const row = await turnsStore.getForUpdate(trx, turnId);
-      if (!row || row.status !== 'running') return false;
-      prepared = [
-        this.channel.prepare({ type: 'tool_status', status: 'awaiting_input', tool_call_id: call.id, name: 'ask_user', question, ...(options ? { options } : {}) }),
-        this.channel.prepare({ type: 'done', status: 'awaiting_input' }),
-      ];
-      await this.rt.writer.writeIn(trx, [...(batch ? [batch] : []), ...batchOfPrepared(tenantId, turnId, prepared)]);
-      await turnsStore.suspend(trx, turnId, { state: this.state, pending_tool_call_id: call.id, last_seq: prepared.at(-1)!.seq });
-      await this.rt.emit(trx, tenantId, 'chat.tool.called', { session_id: sessionId, turn_id: turnId, tool_call_id: call.id, name: 'ask_user' });
-      await this.rt.core.jobs.enqueue(ASK_USER_TIMEOUT_TASK, { tenant_id: tenantId, turn_id: turnId, tool_call_id: call.id }, {
-        trx, jobKey: askUserJobKey(turnId), runAt: new Date(Date.now() + this.rt.options.askUserTimeoutSeconds * 1000),
-      });
-      return true;
-    });
-    if (!suspended) {
-      // A cancel landed between the phase check and here: end as it asks.
-      if (batch) await this.rt.core.withTenant(tenantId, (trx) => this.rt.writer.writeIn(trx, [batch]));
-      throw new Cancelled();
-    }
-    for (const frame of prepared) this.channel.deliver(frame);
-    this.channel.end();
-  }
-
-  /** Stores the reply and ends the turn (completed, failed, or as the cancel that reached it says). */
-  private async end(ending: Ending): Promise<void> {
-    const { tenantId, turnId, sessionId } = this.ref;
-    if (this.current) {
-      // Cut off mid-stream: keep what was streamed, nothing more.
-      this.absorb(this.current);
-      this.current = undefined;
-    }
-    let citations: ResolvedCitations | undefined;
-    if (ending.status === 'completed' && !this.signal.aborted) {
-      try {
-        citations = await resolveCitations(this.rt.citations(), tenantId, this.state.citation_blocks,
-          { type: 'chat_session', id: sessionId, client_id: this.state.client_id });
-      } catch (err) {
-        this.rt.core.logger.warn({ err, turnId }, 'chat: resolving citations failed');
-      }
-    }
-    const batch = await this.rt.writer.take(turnId);
-    let prepared: PreparedFrame[] = [];
-    await this.rt.core.withTenant(tenantId, async (trx) => {
-      const row = await turnsStore.getForUpdate(trx, turnId);
-      if (!row || (row.status !== 'running' && row.status !== 'cancelling') || row.runner_id !== this.rt.runs.runnerId) {
-        if (batch) await this.rt.writer.writeIn(trx, [batch]);
-        return; // someone else ended it (a sweep after this process was thought dead)
-      }
-      let status: 'completed' | 'failed' | 'stopped' | 'cancelled' = ending.status;
-      let interrupted = false;
-      let error = ending.error;
-      if (row.status === 'cancelling') {
-        status = row.cancel_outcome === 'stopped' ? 'stopped' : 'cancelled';
-        interrupted = true;
-        error = undefined;
-      } else if (ending.aborted) {
-        status = 'failed';
-        interrupted = true;
-        error = { code: 'INTERRUPTED', reason: 'shutdown', message: 'The server stopped while answering' };
-      }
-      const content = citations && !interrupted ? `${this.state.text.trimEnd()}\n\n${citations.block}` : this.state.text;
-      const metadata: Record<string, unknown> = {
-        interrupted,
-        ...(this.state.tools.length > 0 ? { tool_calls: this.state.tools } : {}),
-        ...(this.state.widgets.length > 0 ? { widgets: this.state.widgets } : {}),
-        ...(citations && !interrupted ? { citations: citations.entries } : {}),
-        ...(this.state.responder ? { responder: this.state.responder } : {}),
-        ...(error ? { error: { code: error.code, message: error.message } } : {}),
-        iterations: this.state.iterations,
-        tokens_used: this.state.tokens_used,
-      };
-      const message = await messagesStore.insert(trx, {
-        tenant_id: tenantId, session_id: sessionId, turn_id: turnId, role: 'assistant', content, tool_metadata: metadata,
-      });
-      const frames: Frame[] = [];
-      if (error) frames.push({ type: 'error', code: error.code, message: error.message });
-      if (citations && !interrupted) frames.push({ type: 'citations', citations: citations.entries });
-      frames.push({ type: 'message', message_id: message.id, interrupted });
-      frames.push({ type: 'done', status });
-      // Frames after a stop would be published after it: only the end is told.
-      prepared = frames.map((frame) => this.channel.prepare(frame));
-      await this.rt.writer.writeIn(trx, [...(batch ? [batch] : []), ...batchOfPrepared(tenantId, turnId, prepared)]);
-      await turnsStore.finish(trx, turnId, {
-        status, assistant_message_id: message.id, last_seq: prepared.at(-1)!.seq, error: error?.message ?? null, state: this.state,
-      });
-      await sessionsStore.touch(trx, sessionId, '');
-      const loop = {
-        session_id: sessionId, turn_id: turnId, agent_name: this.state.agent.name,
-        iterations: this.state.iterations, tokens_used: this.state.tokens_used, message_id: message.id,
-      };
-      if (status === 'failed') {
-        await this.rt.emit(trx, tenantId, 'agent.loop.failed', { ...loop, reason: error?.reason ?? 'error', error: error?.message ?? null });
-      } else {
-        await this.rt.emit(trx, tenantId, 'agent.loop.completed', { ...loop, status });
-      }
-    });
-    for (const frame of prepared) this.channel.deliver(frame);
-    this.channel.end();
+    await this.lifecycle.finish(this, { status: 'completed' });
   }
 }
 

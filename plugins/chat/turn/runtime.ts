@@ -5,9 +5,8 @@ import type { CitationsApi } from '../../citations/api.ts';
 import type { ChatLimits, ChatOptions } from '../options.ts';
 import type { ModelClient } from '../model/types.ts';
 import type { Emit } from '../events.ts';
-import type { FrameWriter, FrameBatch } from './frame-writer.ts';
+import type { FrameWriter } from './frame-writer.ts';
 import type { LocalRuns } from './local-runs.ts';
-import type { PreparedFrame } from './channel.ts';
 
 export interface Runtime {
   core: CoreServices;
@@ -26,10 +25,3 @@ export interface Runtime {
 export const ASK_USER_TIMEOUT_TASK = 'chat.ask_user_timeout';
 export const askUserJobKey = (turnId: string) => `chat.ask_user:${turnId}`;
 
-export function batchOfPrepared(tenantId: string, turnId: string, frames: PreparedFrame[]): FrameBatch[] {
-  if (frames.length === 0) return [];
-  return [{
-    tenant_id: tenantId, turn_id: turnId, first_seq: frames[0].seq, last_seq: frames.at(-1)!.seq,
-    frames: `[${frames.map((f) => f.json).join(',')}]`,
-  }];
-}

@@ -12,7 +12,6 @@
 // become a tag, which waits for the next delta.
 
 export const WIDGET_KEYS = ['map_widget', 'report_widget', 'webxr_widget', 'generate_widget'] as const;
-export type WidgetKey = (typeof WIDGET_KEYS)[number];
 
 export type ParserOutput =
   | { kind: 'text'; text: string }
@@ -165,14 +164,4 @@ function parseWidget(content: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The same rules over a whole text at once (text the platform writes itself,
- * e.g. the offline responder's): what a surface may see and what is stored.
- */
-export function filterWhole(text: string, config: ParserConfig): { outputs: ParserOutput[]; parser: WidgetStreamParser } {
-  const parser = new WidgetStreamParser(config);
-  const outputs = [...parser.push(text), ...parser.end()];
-  return { outputs, parser };
 }

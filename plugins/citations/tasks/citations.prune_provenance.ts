@@ -9,14 +9,15 @@ import { provenanceStore } from '../store/provenance.ts';
 export const PRUNE_TASK = 'citations.prune_provenance';
 export const PRUNE_CRON = '23 4 * * *';
 
-export function pruneTask(core: Pick<CoreServices, 'db' | 'withTenant' | 'logger'>, retentionDays: number, now: () => number = Date.now) {
+export function pruneTask(core: Pick<CoreServices, 'tenants' | 'withTenant' | 'logger'>, retentionDays: number, now: () => number = Date.now) {
   return async () => {
     if (retentionDays <= 0) return { pruned: 0 };
     const before = new Date(now() - retentionDays * 86_400_000);
-    const tenants = await core.db.selectFrom('tenants').select('id').execute();
     let pruned = 0;
-    for (const { id } of tenants) pruned += await core.withTenant(id, (trx) => provenanceStore.prune(trx, before));
-    core.logger.debug({ tenants: tenants.length, pruned }, 'citations: pruned provenance');
+    const tenants = await core.tenants.each(async (id) => {
+      pruned += await core.withTenant(id, (trx) => provenanceStore.prune(trx, before));
+    });
+    core.logger.debug({ tenants, pruned }, 'citations: pruned provenance');
     return { pruned };
   };
 }

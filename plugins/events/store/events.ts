@@ -1,7 +1,7 @@
 // kysely queries for the stream: per-tenant counters, the dispatcher's cursor
 // and the events themselves. Every function takes a tenant transaction.
-import { sql, type Kysely } from 'kysely';
-import type { Database, TenantTransaction } from 'agent-platform/sdk';
+import { sql } from 'kysely';
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { EventRow, TriggerRow } from '../tables.ts';
 import type { NewDispatch } from './triggers.ts';
 
@@ -166,7 +166,3 @@ export const eventsStore = {
     return Number(result.numDeletedRows);
   },
 };
-
-/** Tenants in alias order (a global table: the system handle reads it), for per-tenant maintenance. */
-export const tenantsPage = (db: Kysely<Database>, afterId: string, limit: number) =>
-  db.selectFrom('tenants').select('id').where('id', '>', afterId).orderBy('id').limit(limit).execute();

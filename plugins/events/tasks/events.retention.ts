@@ -1,34 +1,25 @@
 // `events.retention` (daily, pg-boss cron in UTC): deletes dispatched events,
 // dispatch records and dedup windows older than the retention period, tenant
 // by tenant (row-level security: there is no cross-tenant delete).
-import type { Kysely } from 'kysely';
-import type { Database, LongTaskHandler } from 'agent-platform/sdk';
+import type { CoreServices, LongTaskHandler } from 'agent-platform/sdk';
 import type { EventsContext } from '../context.ts';
-import { cursorsStore, eventsStore, tenantsPage } from '../store/events.ts';
+import { cursorsStore, eventsStore } from '../store/events.ts';
 import { dedupStore, dispatchesStore } from '../store/triggers.ts';
 
-const PAGE = 200;
 /** Dedup windows are at most 30 days long (schemas.ts): older ones can go whatever the retention. */
 const LONGEST_WINDOW_MS = 30 * 86_400_000;
 
 /** `now`: core.clock (tests move it). */
-export const retentionTask = (context: EventsContext, db: Kysely<Database>, now: () => number = Date.now): LongTaskHandler => async () => {
+export const retentionTask = (context: EventsContext, tenants: CoreServices['tenants'], now: () => number = Date.now): LongTaskHandler => async () => {
   const days = context.options.retentionDays;
   if (days === 0) return { skipped: true };
   const cutoff = new Date(now() - days * 86_400_000);
   const dedupCutoff = new Date(Math.min(cutoff.getTime(), now() - LONGEST_WINDOW_MS));
   const removed = { events: 0, dispatches: 0, dedup: 0 };
-  let after = '';
-  for (;;) {
-    const tenants = await tenantsPage(db, after, PAGE);
-    for (const { id } of tenants) {
-      await context.withTenant(id, async (trx) => {
-        removed.events += await eventsStore.deleteDispatchedBefore(trx, cutoff, await cursorsStore.get(trx, id));
-        removed.dispatches += await dispatchesStore.deleteBefore(trx, cutoff);
-        removed.dedup += await dedupStore.deleteBefore(trx, dedupCutoff);
-      });
-    }
-    if (tenants.length < PAGE) return removed;
-    after = tenants.at(-1)!.id;
-  }
+  await tenants.each((id) => context.withTenant(id, async (trx) => {
+    removed.events += await eventsStore.deleteDispatchedBefore(trx, cutoff, await cursorsStore.get(trx, id));
+    removed.dispatches += await dispatchesStore.deleteBefore(trx, cutoff);
+    removed.dedup += await dedupStore.deleteBefore(trx, dedupCutoff);
+  }));
+  return removed;
 };

@@ -5,7 +5,6 @@
 import type { LongTaskOptions } from 'agent-platform/sdk';
 import { reconcileTenant } from '../pipeline/reconciler.ts';
 import type { RunDeps } from '../pipeline/runs.ts';
-import { tenantsStore } from '../store/tenants.ts';
 import type { ReconcilePayload } from './payloads.ts';
 
 export const RECONCILE_CRON = '* * * * *';
@@ -13,14 +12,15 @@ export const RECONCILE_CRON = '* * * * *';
 export const reconcileTaskOptions: LongTaskOptions = { retryLimit: 1, expireInSeconds: 300 };
 
 export function reconcileTask(deps: RunDeps) {
-  return async (payload: ReconcilePayload | null): Promise<void> => {
-    const tenants = payload?.tenant_id ? [payload.tenant_id] : await tenantsStore.ids(deps.core.db);
-    for (const tenantId of tenants) {
-      try {
-        await reconcileTenant(deps, tenantId);
-      } catch (err) {
-        deps.core.logger.error({ tenantId, err: (err as Error).message }, 'ingestion reconciler pass failed');
-      }
+  const reconcile = async (tenantId: string) => {
+    try {
+      await reconcileTenant(deps, tenantId);
+    } catch (err) {
+      deps.core.logger.error({ tenantId, err: (err as Error).message }, 'ingestion reconciler pass failed');
     }
+  };
+  return async (payload: ReconcilePayload | null): Promise<void> => {
+    if (payload?.tenant_id) await reconcile(payload.tenant_id);
+    else await deps.core.tenants.each(reconcile);
   };
 }

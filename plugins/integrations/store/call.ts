@@ -5,31 +5,21 @@
 // tenant transaction keeps the call's overhead to a single round trip of work.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { AuthConfig, FunctionParameters, RequestShape, SecurityUse } from '../model.ts';
+import type { ClientCredentialRecord, FunctionRecord, SecretRecord, SessionCredentialRecord, SpecRecord } from '../tables.ts';
 
-export interface CallRow {
-  id: number;
-  version: number;
-  status: 'active' | 'removed';
-  removed_at: Date | null;
-  method: string;
-  path: string;
-  parameters: FunctionParameters;
-  json_schema: Record<string, unknown>;
-  request: RequestShape;
-  security: SecurityUse | null;
-  description: string;
-  spec_id: string;
-  spec_name: string;
-  base_url: string | null;
-  auth: AuthConfig;
-  auth_value_sealed: string | null;
-  /** The binding the default auth value was given for (null: none recorded). */
-  auth_value_origin: string | null;
-  session_credential: { value_sealed: string; header: string | null; expires_at: string | null; bound_origin: string | null } | null;
-  client_credential: { value_sealed: string; header: string | null; bound_origin: string | null } | null;
-  secret: { value_sealed: string; bound_origins: string[] } | null;
-}
+type CredentialColumns = 'value_sealed' | 'header' | 'bound_origin';
+
+export type CallRow =
+  & Pick<FunctionRecord, 'id' | 'version' | 'status' | 'removed_at' | 'method' | 'path' | 'parameters' | 'json_schema' | 'request' | 'security' | 'description' | 'spec_id'>
+  // The spec's auth_value_origin: the binding its default auth value was given for (null: none recorded).
+  & Pick<SpecRecord, 'base_url' | 'auth' | 'auth_value_sealed' | 'auth_value_origin'>
+  & {
+    spec_name: SpecRecord['name'];
+    /** json_build_object writes the timestamp as text. */
+    session_credential: (Pick<SessionCredentialRecord, CredentialColumns> & { expires_at: string | null }) | null;
+    client_credential: Pick<ClientCredentialRecord, CredentialColumns> | null;
+    secret: Pick<SecretRecord, 'value_sealed' | 'bound_origins'> | null;
+  };
 
 export async function loadCallRow(
   trx: TenantTransaction, name: string, sessionId: string | null, clientId: number | null,

@@ -2,8 +2,7 @@
 // tenant transaction). The stored document is read only by re-sync.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { AuthConfig, SpecFormat, SpecSettings, Warning } from '../model.ts';
-import '../tables.ts';
+import type { SpecRecord } from '../tables.ts';
 
 const columns = [
   'id', 'name', 'prefix', 'source_kind', 'source_url', 'content_hash', 'format', 'title', 'api_version', 'base_url', 'settings',
@@ -12,24 +11,12 @@ const columns = [
 
 export type SpecRow = NonNullable<Awaited<ReturnType<typeof specsStore.getByName>>> & { function_count?: number; removed_count?: number };
 
-export interface SpecValues {
-  name: string;
-  prefix: string;
-  source_kind: 'url' | 'file' | 'inline';
-  source_url: string | null;
-  document: string | null;
-  content_hash: string;
-  format: SpecFormat;
-  title: string;
-  api_version: string;
-  base_url: string | null;
-  settings: SpecSettings;
-  auth: AuthConfig;
-  auth_value_sealed: string | null;
-  /** The origin binding the default auth value was given for (origin-binding.ts). */
-  auth_value_origin: string | null;
-  warnings: Warning[];
-}
+/** What an import or re-import writes of a spec (auth_value_origin: origin-binding.ts). */
+export type SpecValues = Pick<
+  SpecRecord,
+  | 'name' | 'prefix' | 'source_kind' | 'source_url' | 'document' | 'content_hash' | 'format' | 'title' | 'api_version' | 'base_url'
+  | 'settings' | 'auth' | 'auth_value_sealed' | 'auth_value_origin' | 'warnings'
+>;
 
 const counts = sql<number>`(SELECT count(*)::int FROM integration_functions f WHERE f.spec_id = integration_specs.id AND f.status = 'active')`;
 const removedCounts = sql<number>`(SELECT count(*)::int FROM integration_functions f WHERE f.spec_id = integration_specs.id AND f.status = 'removed')`;

@@ -19,19 +19,18 @@ export async function pruneTenant(core: Pick<CoreServices, 'withTenant'>, tenant
   }));
 }
 
-export function pruneHandler(core: Pick<CoreServices, 'db' | 'withTenant' | 'logger'>, now: () => number = Date.now) {
+export function pruneHandler(core: Pick<CoreServices, 'tenants' | 'withTenant' | 'logger'>, now: () => number = Date.now) {
   return async () => {
-    const tenants = await core.db.selectFrom('tenants').select('id').execute();
     let deliveries = 0;
     let rateWindows = 0;
     let signatures = 0;
-    for (const { id } of tenants) {
+    const tenants = await core.tenants.each(async (id) => {
       const pruned = await pruneTenant(core, id, now());
       deliveries += pruned.deliveries;
       rateWindows += pruned.rateWindows;
       signatures += pruned.signatures;
-    }
-    core.logger.debug({ tenants: tenants.length, deliveries, signatures, rateWindows }, 'webhooks: pruned expired state');
-    return { tenants: tenants.length, deliveries, signatures, rateWindows };
+    });
+    core.logger.debug({ tenants, deliveries, signatures, rateWindows }, 'webhooks: pruned expired state');
+    return { tenants, deliveries, signatures, rateWindows };
   };
 }

@@ -98,7 +98,10 @@ t.test('tool calls go through the function registry with the chat execution cont
   );
   const answer = await ask(tp, token, session, 'Where is order 42?');
   t.equal(answer.frames.at(-1)!.status, 'completed');
-  t.same(seen, [{ args: { order_id: 42 }, type: { type: 'chat_session', id: session }, clientId: seen[0].clientId, sub: 'acme-admin' }]);
+  const turnId = answer.frames[0].turn_id;
+  t.same(seen, [{
+    args: { order_id: 42 }, type: { type: 'chat_session', id: session, turn: { id: turnId, tool_call_id: 'call_1' } }, clientId: seen[0].clientId, sub: 'acme-admin',
+  }], 'the context names the session, and the turn and tool call (request_approval resumes that call)');
   t.type(seen[0].clientId, 'number');
   t.same(answer.frames.filter((f) => f.type === 'tool_status').map((f) => [f.status, f.name, f.tool_call_id]),
     [['running', 'lookup_order', 'call_1'], ['completed', 'lookup_order', 'call_1']]);

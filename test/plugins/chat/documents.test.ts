@@ -18,11 +18,12 @@ async function ingestText(t: Test, tp: TestPlatform, token: string) {
   const { payload, headers } = multipart([{ name: 'file', filename: 'policy.txt', content: DOC }]);
   const uploaded = await tp.request({ method: 'POST', url: `/api/admin/collections/${collection.body.collection_id}/documents`, token, payload, headers });
   t.equal(uploaded.status, 202, JSON.stringify(uploaded.body));
-  await until(async () => {
+  // Waits for ingestion to settle either way, so that a failure is reported with its error instead of a timeout.
+  const settled = await until(async () => {
     const status = await tp.request({ url: `/api/admin/documents/${uploaded.body.document_id}/ingestion-status`, token });
     return status.body.ingestion_status === 'ready' || status.body.ingestion_status === 'error' ? status.body : undefined;
   }, 'the document to be ingested', 120_000);
-  t.pass('the document is ready');
+  t.equal(settled.ingestion_status, 'ready', `the document is ready (${JSON.stringify(settled)})`);
 }
 
 t.test('offline responder: quotes the uploaded document with verified citations', async (t) => {

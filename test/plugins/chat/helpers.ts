@@ -1,6 +1,6 @@
 // Shared by the chat tests: a platform (tenancy, workflows, events, chat) on a
 // fresh database with a scripted model server on loopback, a tenant with an
-// admin, a client, and helpers to read SSE frames (through inject for whole
+// admin, its default client (renamed "web"), and helpers to read SSE frames (through inject for whole
 // turns, through a real HTTP connection for turns the test interrupts).
 import { startTestPlatform, tenantWithAdmin, until, type Tap, type TestPlatform, type TestPlatformOptions } from '../../harness.ts';
 import { ScriptedLlm } from '../../fixtures/chat/scripted-llm.ts';
@@ -35,8 +35,10 @@ export async function chatFixture(t: Tap, options: TestPlatformOptions & { llm?:
   });
   await tp.platform.start();
   const { token } = await tenantWithAdmin(tp, alias);
-  const client = await tp.request({ method: 'POST', url: '/api/admin/clients', token, payload: { name: 'web', client_key: `ck_${alias}_web` } });
-  if (client.status !== 201) throw new Error(`client: ${JSON.stringify(client.body)}`);
+  // Every tenant is created with a client ("default"): the one a session acts for unless it names another.
+  const [created] = (await tp.request({ url: '/api/admin/clients', token })).body.items;
+  const client = await tp.request({ method: 'PATCH', url: `/api/admin/clients/${created.id}`, token, payload: { name: 'web' } });
+  if (client.status !== 200) throw new Error(`client: ${JSON.stringify(client.body)}`);
   return { tp, llm, token, tenant: alias, clientId: client.body.id, clientKey: client.body.client_key };
 }
 

@@ -37,7 +37,6 @@ t.test('the limit+1-th concurrent turn of a tenant gets 429 with Retry-After and
 
   // Another tenant runs its own turns meanwhile.
   const globex = await tenantWithAdmin(tp, 'globex');
-  await tp.request({ method: 'POST', url: '/api/admin/clients', token: globex.token, payload: { name: 'web' } });
   const theirs = await newSession(tp, globex.token);
   llm!.enqueue({ chunks: textChunks('Globex answer.') });
   const other = await ask(tp, globex.token, theirs, 'hello from globex');
@@ -76,7 +75,6 @@ t.test('the limit+1-th open SSE stream of a tenant gets 429; closing one frees i
   t.same(await messagesOf(tp, token, idle), [], 'and nothing of it is stored');
 
   const globex = await tenantWithAdmin(tp, 'globex');
-  await tp.request({ method: 'POST', url: '/api/admin/clients', token: globex.token, payload: { name: 'web' } });
   const theirs = await newSession(tp, globex.token);
   llm!.enqueue({ chunks: textChunks('Globex answer.') });
   t.equal((await ask(tp, globex.token, theirs, 'hi')).status, 200, 'another tenant is not affected');

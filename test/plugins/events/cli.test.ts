@@ -27,6 +27,7 @@ t.test('triggers create, list, test and backfill; events emit and tail', async (
   const backfilled = await cli(tp, ['triggers', 'backfill', 'big-orders', '--tenant', 'acme', '--json']);
   t.equal(backfilled.code, 0, backfilled.stderr);
   t.match(JSON.parse(backfilled.stdout), { matched: 1, dispatched: 1, errors: [] }, 'the server ran the backfill the CLI asked for');
+  t.match(backfilled.stderr, /^(backfill big-orders: waiting for the server \(\d+ s\)\n)*backfill big-orders: done\n$/, 'its progress on stderr');
   await until(async () => (await executionsOf(tp, token, 'record')).length === 1, 'the backfilled workflow');
   const refused = await cli(tp, ['triggers', 'backfill', 'nope', '--tenant', 'acme']);
   t.equal(refused.code, 1);

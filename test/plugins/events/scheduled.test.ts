@@ -61,6 +61,26 @@ t.test('a scheduled trigger fires its occurrence in its time zone and arms the n
   t.match(await dispatchesOf(tp, token, 'nightly'), [{ origin: 'SCHEDULE', status: 'STARTED' }]);
 });
 
+t.test('an every-minute schedule in a +05:45 zone is armed for the next minute boundary and fires it', async (t) => {
+  const { tp, token } = await eventsFixture(t);
+  const client = await rawClient(t, tp.databaseUrl);
+  const key = 'events:schedule:acme:minutely';
+  const created = await createTrigger(tp, token, { name: 'minutely', target_name: 'record', schedule_config: { cron: '* * * * *', timezone: 'Asia/Kathmandu' } });
+  const due = new Date(created.next_fire_at);
+  t.equal(due.getTime() % 60_000, 0, 'a minute boundary, though the zone is 5 h 45 min off UTC');
+  t.ok(due.getTime() > new Date(created.created_at).getTime() && due.getTime() - new Date(created.created_at).getTime() <= 60_000, 'the next one');
+  t.equal((await timer(client, key))?.run_at.getTime(), due.getTime(), 'its timer waits for it');
+
+  await fastForward(client, key);
+  // The real minute may also come meanwhile: its fire is the same one (the timer's key is unique), the next minute's another.
+  await until(async () => (await firedEvents(tp, token)).length > 0, 'schedule.fired');
+  const first = (await firedEvents(tp, token)).find((event) => event.data.scheduled_time === due.toISOString());
+  t.match(first?.data, { trigger: 'minutely', cron: '* * * * *', missed_count: 0, late: false }, 'that minute fired');
+  await until(async () => (await executionsOf(tp, token, 'record')).length > 0, 'the workflow');
+  const next = (await timer(client, key))!.run_at.getTime();
+  t.ok(next > due.getTime() && next % 60_000 === 0, 'and a later minute is armed');
+});
+
 t.test('deactivating pauses, reactivating resumes; a stale timer never fires', async (t) => {
   const { tp, token } = await eventsFixture(t);
   const client = await rawClient(t, tp.databaseUrl);

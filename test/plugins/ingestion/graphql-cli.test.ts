@@ -56,19 +56,9 @@ t.test('CLI: ingest a folder with progress until done, then search', async (t) =
   t.equal((await filesOf(path.join(folder, '*.txt'))).length, 4, 'a glob');
   const ingestCommand = cli.commands.find((c) => c.name === 'ingest')!;
   const lines: string[] = [];
-  const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string) => {
-    lines.push(String(chunk));
-    return true;
-  }) as never;
-  let result: any;
-  try {
-    result = await cli.run(ingestCommand, undefined, {}, {
-      positionals: [folder], options: { url: tp.url(''), token, tenant: 'acme', collection: String(collection) },
-    });
-  } finally {
-    process.stderr.write = write;
-  }
+  const result: any = await cli.run(ingestCommand, undefined, {}, {
+    positionals: [folder], options: { url: tp.url(''), token, tenant: 'acme', collection: String(collection) }, progress: (line) => lines.push(line),
+  });
   t.equal(result.uploaded.length, 4);
   t.ok(result.uploaded.every((u: { document_id?: string }) => u.document_id), 'uploads past the quota waited out their 429');
   t.same(result.status.counts, { pending: 0, ingesting: 0, ready: 4, error: 0, other: 0 });

@@ -107,6 +107,9 @@ t.test('CLI: import-openapi (preview, then --no-dry-run), specs, sync, functions
   const result = JSON.parse(done.stdout);
   t.match(result, { dry_run: false, spec: { name: 'pets', function_count: 7 } });
   t.notMatch(done.stdout, /cli-secret/);
+  const stages = (...lines: string[]) => new RegExp(`^${lines.join('\n')}\n$`);
+  const reading = `pets: reading ${source.replace(/[.?*+^$()[\]{}|\\/]/g, '\\$&')}`;
+  t.match(done.stderr, stages(reading, 'pets: analysing \\d+ characters', 'pets: writing 7 functions'), 'the import reports its stages on stderr, stdout holds only the result');
 
   const dir = mkdtempSync(path.join(tmpdir(), 'integrations-cli-'));
   const file = path.join(dir, 'spec.json');
@@ -124,6 +127,7 @@ t.test('CLI: import-openapi (preview, then --no-dry-run), specs, sync, functions
   t.equal(JSON.parse(skipped.stdout).status, 'skipped');
   const forced = await cli(tp, ['sync', result.spec.id, '--tenant', 'acme', '--force', '--json']);
   t.equal(JSON.parse(forced.stdout).status, 'synced');
+  t.match(forced.stderr, stages(reading, 'pets: analysing \\d+ characters', 'pets: applying the changes'), 'and so does a sync');
 
   const listed = await cli(tp, ['functions', 'list', '--tenant', 'acme', '--source', 'pets', '--json']);
   t.equal(listed.code, 0, listed.stderr);

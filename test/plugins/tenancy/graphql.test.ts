@@ -30,11 +30,16 @@ t.test('a user sees its tenant and pages through its clients', async (t) => {
   const tp = await startTestPlatform(t);
   const a = await tenantWithAdmin(tp, 'gq-a');
   const b = await tenantWithAdmin(tp, 'gq-b');
-  const made: { id: number; client_key: string; name: string }[] = [];
-  for (const name of ['web', 'mobile', 'kiosk']) {
+  // Every tenant starts with its default client: renamed here, then two more.
+  const renameDefault = async (token: string, name: string) => {
+    const [byDefault] = (await tp.request({ url: '/api/admin/clients', token })).body.items;
+    return (await tp.request({ method: 'PATCH', url: `/api/admin/clients/${byDefault.id}`, token, payload: { name } })).body;
+  };
+  const made: { id: number; client_key: string; name: string }[] = [await renameDefault(a.token, 'web')];
+  for (const name of ['mobile', 'kiosk']) {
     made.push((await tp.request({ method: 'POST', url: '/api/admin/clients', token: a.token, payload: { name } })).body);
   }
-  await tp.request({ method: 'POST', url: '/api/admin/clients', token: b.token, payload: { name: 'b-web' } });
+  await renameDefault(b.token, 'b-web');
 
   const first = await graphql(tp, QUERY, { first: 2 }, { token: a.token });
   t.equal(first.status, 200);

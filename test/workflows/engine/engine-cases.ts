@@ -366,7 +366,7 @@ export const cases: EngineCase[] = [
         /^step "a": arguments: unbalanced braces/,
         /^step "a": output_key must be an identifier other than "inputs"/,
         /^step "a": id is used twice/,
-        /^step "a": type must be ACTION, CONDITION or WAIT/,
+        /^step "a": type must be ACTION, CONDITION, WAIT or APPROVAL/,
       ]) {
         assert.ok(errors.some((error) => expected.test(error)), `expected an error like ${expected}; got ${JSON.stringify(errors)}`);
       }
@@ -386,6 +386,98 @@ export const cases: EngineCase[] = [
       const [started] = drive(def, [{ kind: 'start', inputs: { id: 1 }, now: T0 }]);
       assert.equal(started.state.status, 'failed');
       assert.deepEqual(started.commands, [{ kind: 'fail', step_id: 'a', error: 'step "a": a string with templates is 70013 characters long; the limit is 65536' }]);
+    },
+  },
+
+  {
+    name: 'an APPROVAL step opens its gate with templates resolved and waits; pending-events shows approval.resolved',
+    fn() {
+      const def = definition([
+        {
+          id: 'gate', type: 'APPROVAL', title: 'Refund {{inputs.order}}', description: 'Amount {{inputs.amount}}',
+          payload: { order: '{{inputs.order}}', amount: '{{inputs.amount}}' }, approvers: { roles: ['finance'], users: ['ann'] },
+          quorum: 2, timeout_seconds: 600, output_key: 'approval',
+        },
+        { id: 'check', type: 'CONDITION', condition: { field: 'approval.status', operator: '==', value: 'approved' }, then_step: 'pay', else_step: 'skip' },
+        { id: 'pay', type: 'ACTION', handler: 'log', arguments: { message: 'pay {{approval.case_id}}' }, end: true },
+        { id: 'skip', type: 'ACTION', handler: 'log', arguments: { message: 'no' } },
+      ]);
+      const [waiting] = drive(def, [{ kind: 'start', inputs: { order: 'A-1', amount: 12 }, now: T0 }]);
+      assert.equal(waiting.state.status, 'waiting');
+      assert.equal(waiting.state.current, 'gate');
+      assert.deepEqual(pendingEvents(waiting.state), ['approval.resolved']);
+      assert.deepEqual(waiting.commands, [{
+        kind: 'open_gate', step_id: 'gate', gate: 'approval', until: T0 + 600_000,
+        request: {
+          title: 'Refund A-1', description: 'Amount 12', payload: { order: 'A-1', amount: 12 },
+          approvers: { roles: ['finance'], users: ['ann'] }, quorum: 2, timeout_seconds: 600,
+        },
+      }]);
+      const output = { case_id: 'c1', status: 'approved', decisions: [{ by: 'ann', decision: 'approve' }], timed_out: false };
+      const approved = advance(def, waiting.state, { kind: 'gate_result', step_id: 'gate', ok: true, output, now: T0 + 5 });
+      assert.deepEqual(approved.state.context.approval, output);
+      assert.deepEqual(approved.commands, [{ kind: 'run_action', step_id: 'pay', handler: 'log', arguments: { message: 'pay c1' } }]);
+      assert.deepEqual(approved.state.history.map((h) => [h.step_id, h.outcome]), [['gate', 'completed'], ['check', 'then'], ['pay', undefined]]);
+      assert.deepEqual(pendingEvents(approved.state), []);
+      const rejected = advance(def, waiting.state, { kind: 'gate_result', step_id: 'gate', ok: true, output: { ...output, status: 'rejected' }, now: T0 + 5 });
+      assert.deepEqual(rejected.commands, [{ kind: 'run_action', step_id: 'skip', handler: 'log', arguments: { message: 'no' } }]);
+      // Stale results (another step, a finished gate) and signals do not resolve a gate.
+      assert.equal(advance(def, approved.state, { kind: 'gate_result', step_id: 'gate', ok: true, output, now: T0 + 6 }).applied, false);
+      assert.equal(advance(def, waiting.state, { kind: 'gate_result', step_id: 'pay', ok: true, output, now: T0 + 6 }).applied, false);
+      const signalled = advance(def, waiting.state, signal('approval.resolved', { status: 'approved' }, T0 + 7));
+      assert.equal(signalled.state.status, 'waiting');
+      assert.equal(signalled.state.buffered.length, 1);
+      assert.equal(advance(def, waiting.state, { kind: 'timeout', step_id: 'gate', now: T0 + 8 }).applied, false, 'a gate has no engine timeout');
+    },
+  },
+  {
+    name: 'an expired APPROVAL is recorded as a timeout; a gate that cannot open fails the execution; a cancel closes the gate',
+    fn() {
+      const def = definition([
+        { id: 'gate', type: 'APPROVAL', title: 'Go?', approvers: { users: ['ann'] }, output_key: 'approval' },
+        { id: 'after', type: 'ACTION', handler: 'log' },
+      ]);
+      const [waiting] = drive(def, [{ kind: 'start', inputs: {}, now: T0 }]);
+      const open = waiting.commands[0] as { until: number; request: { quorum: number; timeout_seconds: number; description: string; payload: unknown } };
+      assert.equal(open.until, T0 + 7 * 24 * 3600 * 1000, 'a week by default');
+      assert.deepEqual([open.request.quorum, open.request.timeout_seconds, open.request.description, open.request.payload], [1, 7 * 24 * 3600, '', {}]);
+      const expired = advance(def, waiting.state, {
+        kind: 'gate_result', step_id: 'gate', ok: true, output: { case_id: 'c', status: 'expired', decisions: [], timed_out: true }, now: T0 + 9,
+      });
+      assert.equal(expired.state.history[0].outcome, 'timeout');
+      assert.equal(expired.state.status, 'running');
+      const failed = advance(def, waiting.state, { kind: 'gate_result', step_id: 'gate', ok: false, error: 'no approvals plugin', now: T0 + 9 });
+      assert.equal(failed.state.status, 'failed');
+      assert.deepEqual(failed.commands, [{ kind: 'fail', step_id: 'gate', error: 'step "gate" failed: no approvals plugin' }]);
+      const cancelled = advance(def, waiting.state, { kind: 'cancel', now: T0 + 9 });
+      assert.equal(cancelled.state.status, 'cancelled');
+      assert.deepEqual(cancelled.commands, [{ kind: 'close_gate', step_id: 'gate', gate: 'approval' }]);
+    },
+  },
+  {
+    name: 'APPROVAL steps are validated: title, approvers, quorum, timeout, fields',
+    fn() {
+      const result = validateDefinition({
+        name: 'bad', steps: [
+          { id: 'a', type: 'APPROVAL', title: '', approvers: {} },
+          { id: 'b', type: 'APPROVAL', title: 'ok', approvers: { roles: 'admin', teams: [] }, quorum: 0, timeout_seconds: 0, handler: 'x' },
+          { id: 'c', type: 'APPROVAL', title: 'ok {{', approvers: { users: ['ann'] }, next: 'a', end: true },
+        ],
+      });
+      assert.equal(result.ok, false);
+      const errors = (result as { errors: string[] }).errors;
+      for (const expected of [
+        /^step "a": title must be a non-empty string/,
+        /^step "a": approvers must name at least one role or user/,
+        /^step "b": approvers: unknown field "teams"/,
+        /^step "b": approvers.roles must be a list/,
+        /^step "b": quorum must be an integer from 1 to 100/,
+        /^step "b": timeout_seconds must be an integer from 1 to/,
+        /^step "b": unknown field "handler" for a APPROVAL step/,
+        /^step "c": .*unbalanced braces/,
+        /^step "c": "next" and "end": true exclude each other/,
+      ]) assert.ok(errors.some((error) => expected.test(error)), `expected ${expected} in ${JSON.stringify(errors)}`);
+      assert.equal(validateDefinition({ name: 'ok', steps: [{ id: 'g', type: 'APPROVAL', title: 'Go?', approvers: { roles: ['admin'] } }] }).ok, true);
     },
   },
 ];

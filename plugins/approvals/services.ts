@@ -1,0 +1,16 @@
+// The one factory of the approvals plugin's services: its register and its
+// CLI commands both build them here.
+import type { CoreServices } from 'agent-platform/sdk';
+import type { ApprovalsApi } from './api.ts';
+import { createCases } from './cases.ts';
+import { createLive } from './live.ts';
+import type { ApprovalsOptions } from './options.ts';
+import { createApprovalsService } from './service.ts';
+
+export function createServices(core: CoreServices, options: ApprovalsOptions) {
+  const cases = createCases({ core });
+  const approvals = createApprovalsService(core, cases, options);
+  const api: ApprovalsApi = { create: (trx, tenantId, input, source, requestedBy) => cases.open(trx, tenantId, input, source, requestedBy) };
+  const live = createLive({ withTenant: core.withTenant, logger: core.logger, pollMs: options.subscriptionPollMs });
+  return { cases, approvals, live, api };
+}
