@@ -68,10 +68,20 @@ function print(result: unknown, json: boolean): void {
 function argsOf(command: CliCommandInfo, argv: string[]): { args: CliInput; json: boolean } {
   const declared: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { json: { type: 'boolean' } };
   for (const [name, option] of Object.entries(command.options ?? {})) declared[name] = { type: option.type, multiple: option.multiple === true };
-  // allowNegative: a boolean option is also given as --no-<name> (false).
-  const parsed = parseArgs({ args: argv, options: declared, allowPositionals: true, allowNegative: true, strict: true });
+  // A boolean option is also given as --no-<name> (false), unless a command
+  // declares that name itself (integrations' --no-dry-run): not parseArgs'
+  // allowNegative, which would take such a declared flag for a negation.
+  const negations = new Map<string, string>();
+  for (const [name, option] of Object.entries(command.options ?? {})) {
+    if (option.type === 'boolean' && !(`no-${name}` in declared)) negations.set(`no-${name}`, name);
+  }
+  for (const negation of negations.keys()) declared[negation] = { type: 'boolean' };
+  const parsed = parseArgs({ args: argv, options: declared, allowPositionals: true, strict: true });
   const positionals = parsed.positionals.slice(command.name.split(' ').length);
   const options: Record<string, string | string[] | boolean | undefined> = {};
+  for (const [negation, name] of negations) {
+    if (parsed.values[negation] === true) parsed.values[name] = argv.lastIndexOf(`--${name}`) > argv.lastIndexOf(`--${negation}`);
+  }
   for (const [name, option] of Object.entries(command.options ?? {})) {
     const value = parsed.values[name];
     options[name] = Array.isArray(value) && !option.multiple ? value.at(-1) : value as string | string[] | boolean | undefined;
