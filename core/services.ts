@@ -102,6 +102,7 @@ export async function createCoreServices(config: PlatformConfig, options: CoreSe
       issuer: config.tokenIssuer,
       ttlSeconds: config.tokenTtlSeconds,
       signingKey: secrets.deriveKey('platform-jwt'),
+      embedSigningKey: secrets.deriveKey('embed-jwt'),
       serviceSecret: config.serviceJwtSecret,
       serviceIssuers: config.serviceJwtIssuers,
       serviceAudience: config.serviceJwtAudience,

@@ -371,6 +371,30 @@ ALTER TABLE public.clients ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     CACHE 1
 );
 
+CREATE TABLE public.embed_client_keys (
+    client_key text NOT NULL,
+    tenant_alias text NOT NULL,
+    client_id bigint NOT NULL
+);
+
+CREATE TABLE public.embed_configs (
+    tenant_id text NOT NULL,
+    client_id bigint NOT NULL,
+    enabled boolean DEFAULT false NOT NULL,
+    allowed_origins text[] DEFAULT '{}'::text[] NOT NULL,
+    default_mode text DEFAULT 'launcher'::text NOT NULL,
+    features jsonb DEFAULT '{"voice": false, "history": true, "uploads": false, "feedback": true}'::jsonb NOT NULL,
+    theme jsonb DEFAULT '{}'::jsonb NOT NULL,
+    service_account_sub text,
+    credentials_updated_at timestamp with time zone,
+    version integer DEFAULT 1 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT embed_configs_default_mode_check CHECK ((default_mode = ANY (ARRAY['launcher'::text, 'inline'::text])))
+);
+
+ALTER TABLE ONLY public.embed_configs FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.event_cursors (
     tenant_id text NOT NULL,
     dispatched_seq bigint DEFAULT 0 NOT NULL,
@@ -610,7 +634,9 @@ CREATE TABLE public.ingestion_collections (
     metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT ingestion_collections_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200)))
+    scope text,
+    CONSTRAINT ingestion_collections_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
+    CONSTRAINT ingestion_collections_scope_check CHECK (((scope IS NULL) OR ((char_length(scope) >= 1) AND (char_length(scope) <= 200))))
 );
 
 ALTER TABLE ONLY public.ingestion_collections FORCE ROW LEVEL SECURITY;
@@ -929,6 +955,186 @@ CREATE TABLE public.lake_snapshots (
 );
 
 ALTER TABLE ONLY public.lake_snapshots FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.occurrence_counters (
+    tenant_id text NOT NULL,
+    year integer NOT NULL,
+    last integer NOT NULL
+);
+
+ALTER TABLE ONLY public.occurrence_counters FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.occurrence_history (
+    id bigint NOT NULL,
+    tenant_id text NOT NULL,
+    occurrence_id bigint NOT NULL,
+    from_state text,
+    to_state text NOT NULL,
+    comment text DEFAULT ''::text NOT NULL,
+    actor text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.occurrence_history FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.occurrence_history ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.occurrence_history_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.occurrence_messages (
+    id bigint NOT NULL,
+    tenant_id text NOT NULL,
+    occurrence_id bigint NOT NULL,
+    template_id bigint,
+    channel text NOT NULL,
+    subject text DEFAULT ''::text NOT NULL,
+    body text NOT NULL,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.occurrence_messages FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.occurrence_messages ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.occurrence_messages_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.occurrence_settings (
+    tenant_id text NOT NULL,
+    service_area jsonb,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.occurrence_settings FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.occurrence_states (
+    tenant_id text NOT NULL,
+    key text NOT NULL,
+    label text NOT NULL,
+    is_initial boolean DEFAULT false NOT NULL,
+    is_final boolean DEFAULT false NOT NULL,
+    "position" integer DEFAULT 0 NOT NULL,
+    CONSTRAINT occurrence_states_check CHECK ((NOT (is_initial AND is_final))),
+    CONSTRAINT occurrence_states_key_check CHECK ((key ~ '^[a-z][a-z0-9_]{0,63}$'::text)),
+    CONSTRAINT occurrence_states_label_check CHECK (((char_length(label) >= 1) AND (char_length(label) <= 200)))
+);
+
+ALTER TABLE ONLY public.occurrence_states FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.occurrence_templates (
+    id bigint NOT NULL,
+    tenant_id text NOT NULL,
+    name text NOT NULL,
+    channel text NOT NULL,
+    subject text DEFAULT ''::text NOT NULL,
+    body text NOT NULL,
+    type_ids bigint[] DEFAULT '{}'::bigint[] NOT NULL,
+    states text[] DEFAULT '{}'::text[] NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT occurrence_templates_channel_check CHECK ((channel = ANY (ARRAY['email'::text, 'sms'::text, 'note'::text]))),
+    CONSTRAINT occurrence_templates_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200)))
+);
+
+ALTER TABLE ONLY public.occurrence_templates FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.occurrence_templates ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.occurrence_templates_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.occurrence_transitions (
+    tenant_id text NOT NULL,
+    from_state text NOT NULL,
+    to_state text NOT NULL,
+    CONSTRAINT occurrence_transitions_check CHECK ((from_state <> to_state))
+);
+
+ALTER TABLE ONLY public.occurrence_transitions FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.occurrence_types (
+    id bigint NOT NULL,
+    tenant_id text NOT NULL,
+    name text NOT NULL,
+    code text NOT NULL,
+    form_schema jsonb NOT NULL,
+    duplicate_policy text DEFAULT 'warn'::text NOT NULL,
+    duplicate_radius_m integer DEFAULT 50 NOT NULL,
+    duplicate_window_days integer DEFAULT 30 NOT NULL,
+    active boolean DEFAULT true NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT occurrence_types_code_check CHECK ((code ~ '^[A-Za-z0-9_.-]{1,64}$'::text)),
+    CONSTRAINT occurrence_types_duplicate_policy_check CHECK ((duplicate_policy = ANY (ARRAY['allow'::text, 'warn'::text, 'reject'::text]))),
+    CONSTRAINT occurrence_types_duplicate_radius_m_check CHECK (((duplicate_radius_m >= 1) AND (duplicate_radius_m <= 100000))),
+    CONSTRAINT occurrence_types_duplicate_window_days_check CHECK (((duplicate_window_days >= 1) AND (duplicate_window_days <= 3650))),
+    CONSTRAINT occurrence_types_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200)))
+);
+
+ALTER TABLE ONLY public.occurrence_types FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.occurrence_types ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.occurrence_types_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.occurrences (
+    id bigint NOT NULL,
+    tenant_id text NOT NULL,
+    reference text NOT NULL,
+    type_id bigint NOT NULL,
+    title text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    latitude double precision NOT NULL,
+    longitude double precision NOT NULL,
+    address text,
+    reporter_name text,
+    reporter_email text,
+    reporter_phone text,
+    dynamic_fields jsonb DEFAULT '{}'::jsonb NOT NULL,
+    attachments jsonb DEFAULT '[]'::jsonb NOT NULL,
+    state text NOT NULL,
+    duplicate_of bigint,
+    source text NOT NULL,
+    submitted_by text,
+    search_text text GENERATED ALWAYS AS (((title || ' '::text) || description)) STORED,
+    search_vector tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, ((title || ' '::text) || description))) STORED,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT occurrences_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+    CONSTRAINT occurrences_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+    CONSTRAINT occurrences_source_check CHECK ((source = ANY (ARRAY['public'::text, 'staff'::text, 'form'::text, 'open311'::text]))),
+    CONSTRAINT occurrences_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 300)))
+);
+
+ALTER TABLE ONLY public.occurrences FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.occurrences ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.occurrences_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 
 CREATE TABLE public.pipeline_credentials (
     tenant_id text NOT NULL,
@@ -1365,6 +1571,15 @@ ALTER TABLE ONLY public.clients
 ALTER TABLE ONLY public.clients
     ADD CONSTRAINT clients_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.embed_client_keys
+    ADD CONSTRAINT embed_client_keys_client_id_key UNIQUE (client_id);
+
+ALTER TABLE ONLY public.embed_client_keys
+    ADD CONSTRAINT embed_client_keys_pkey PRIMARY KEY (client_key);
+
+ALTER TABLE ONLY public.embed_configs
+    ADD CONSTRAINT embed_configs_pkey PRIMARY KEY (client_id);
+
 ALTER TABLE ONLY public.event_cursors
     ADD CONSTRAINT event_cursors_pkey PRIMARY KEY (tenant_id);
 
@@ -1506,6 +1721,48 @@ ALTER TABLE ONLY public.lake_datasets
 ALTER TABLE ONLY public.lake_snapshots
     ADD CONSTRAINT lake_snapshots_pkey PRIMARY KEY (snapshot_id);
 
+ALTER TABLE ONLY public.occurrence_counters
+    ADD CONSTRAINT occurrence_counters_pkey PRIMARY KEY (tenant_id, year);
+
+ALTER TABLE ONLY public.occurrence_history
+    ADD CONSTRAINT occurrence_history_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.occurrence_messages
+    ADD CONSTRAINT occurrence_messages_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.occurrence_settings
+    ADD CONSTRAINT occurrence_settings_pkey PRIMARY KEY (tenant_id);
+
+ALTER TABLE ONLY public.occurrence_states
+    ADD CONSTRAINT occurrence_states_pkey PRIMARY KEY (tenant_id, key);
+
+ALTER TABLE ONLY public.occurrence_templates
+    ADD CONSTRAINT occurrence_templates_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.occurrence_templates
+    ADD CONSTRAINT occurrence_templates_tenant_id_name_key UNIQUE (tenant_id, name);
+
+ALTER TABLE ONLY public.occurrence_transitions
+    ADD CONSTRAINT occurrence_transitions_pkey PRIMARY KEY (tenant_id, from_state, to_state);
+
+ALTER TABLE ONLY public.occurrence_types
+    ADD CONSTRAINT occurrence_types_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.occurrence_types
+    ADD CONSTRAINT occurrence_types_tenant_id_code_key UNIQUE (tenant_id, code);
+
+ALTER TABLE ONLY public.occurrence_types
+    ADD CONSTRAINT occurrence_types_tenant_id_id_key UNIQUE (tenant_id, id);
+
+ALTER TABLE ONLY public.occurrences
+    ADD CONSTRAINT occurrences_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.occurrences
+    ADD CONSTRAINT occurrences_tenant_id_id_key UNIQUE (tenant_id, id);
+
+ALTER TABLE ONLY public.occurrences
+    ADD CONSTRAINT occurrences_tenant_id_reference_key UNIQUE (tenant_id, reference);
+
 ALTER TABLE ONLY public.pipeline_credentials
     ADD CONSTRAINT pipeline_credentials_pkey PRIMARY KEY (tenant_id, ref);
 
@@ -1639,6 +1896,8 @@ CREATE INDEX citations_status_idx ON public.citations USING btree (tenant_id, ve
 
 CREATE INDEX clients_tenant_idx ON public.clients USING btree (tenant_id, id);
 
+CREATE INDEX embed_configs_tenant_idx ON public.embed_configs USING btree (tenant_id, client_id);
+
 CREATE INDEX events_time_idx ON public.events USING btree (tenant_id, "time");
 
 CREATE INDEX events_type_idx ON public.events USING btree (tenant_id, type, seq);
@@ -1675,6 +1934,8 @@ CREATE UNIQUE INDEX ingestion_collections_name_idx ON public.ingestion_collectio
 
 CREATE INDEX ingestion_collections_parent_idx ON public.ingestion_collections USING btree (tenant_id, parent_id);
 
+CREATE UNIQUE INDEX ingestion_collections_scope_idx ON public.ingestion_collections USING btree (tenant_id, scope) WHERE (scope IS NOT NULL);
+
 CREATE INDEX ingestion_documents_collection_idx ON public.ingestion_documents USING btree (tenant_id, collection_id, created_at DESC, id);
 
 CREATE INDEX ingestion_documents_completed_idx ON public.ingestion_documents USING btree (tenant_id, completed_at) WHERE (completed_at IS NOT NULL);
@@ -1692,6 +1953,22 @@ CREATE INDEX integration_functions_spec_idx ON public.integration_functions USIN
 CREATE INDEX lake_datasets_tenant ON public.lake_datasets USING btree (tenant_id, dataset_id);
 
 CREATE INDEX lake_snapshots_dataset ON public.lake_snapshots USING btree (dataset_ref, snapshot_id DESC);
+
+CREATE INDEX occurrence_history_occurrence ON public.occurrence_history USING btree (tenant_id, occurrence_id, id);
+
+CREATE INDEX occurrence_messages_occurrence ON public.occurrence_messages USING btree (tenant_id, occurrence_id, id);
+
+CREATE UNIQUE INDEX occurrence_states_one_initial ON public.occurrence_states USING btree (tenant_id) WHERE is_initial;
+
+CREATE INDEX occurrences_box ON public.occurrences USING btree (tenant_id, type_id, latitude, longitude, created_at);
+
+CREATE INDEX occurrences_fts ON public.occurrences USING gin (search_vector);
+
+CREATE INDEX occurrences_recent ON public.occurrences USING btree (tenant_id, created_at DESC, id DESC);
+
+CREATE INDEX occurrences_state ON public.occurrences USING btree (tenant_id, state, created_at DESC);
+
+CREATE INDEX occurrences_trgm ON public.occurrences USING gin (search_text public.gin_trgm_ops);
 
 CREATE INDEX pipeline_run_logs_run ON public.pipeline_run_logs USING btree (run_id, id);
 
@@ -1808,6 +2085,18 @@ ALTER TABLE ONLY public.citations
 
 ALTER TABLE ONLY public.clients
     ADD CONSTRAINT clients_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.embed_client_keys
+    ADD CONSTRAINT embed_client_keys_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.clients(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.embed_client_keys
+    ADD CONSTRAINT embed_client_keys_tenant_alias_fkey FOREIGN KEY (tenant_alias) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.embed_configs
+    ADD CONSTRAINT embed_configs_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.clients(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.embed_configs
+    ADD CONSTRAINT embed_configs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.event_cursors
     ADD CONSTRAINT event_cursors_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -1950,6 +2239,51 @@ ALTER TABLE ONLY public.lake_snapshots
 ALTER TABLE ONLY public.lake_snapshots
     ADD CONSTRAINT lake_snapshots_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.occurrence_counters
+    ADD CONSTRAINT occurrence_counters_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.occurrence_history
+    ADD CONSTRAINT occurrence_history_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.occurrence_history
+    ADD CONSTRAINT occurrence_history_tenant_id_occurrence_id_fkey FOREIGN KEY (tenant_id, occurrence_id) REFERENCES public.occurrences(tenant_id, id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.occurrence_messages
+    ADD CONSTRAINT occurrence_messages_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.occurrence_messages
+    ADD CONSTRAINT occurrence_messages_tenant_id_occurrence_id_fkey FOREIGN KEY (tenant_id, occurrence_id) REFERENCES public.occurrences(tenant_id, id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.occurrence_settings
+    ADD CONSTRAINT occurrence_settings_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.occurrence_states
+    ADD CONSTRAINT occurrence_states_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.occurrence_templates
+    ADD CONSTRAINT occurrence_templates_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.occurrence_transitions
+    ADD CONSTRAINT occurrence_transitions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.occurrence_transitions
+    ADD CONSTRAINT occurrence_transitions_tenant_id_from_state_fkey FOREIGN KEY (tenant_id, from_state) REFERENCES public.occurrence_states(tenant_id, key) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.occurrence_transitions
+    ADD CONSTRAINT occurrence_transitions_tenant_id_to_state_fkey FOREIGN KEY (tenant_id, to_state) REFERENCES public.occurrence_states(tenant_id, key) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.occurrence_types
+    ADD CONSTRAINT occurrence_types_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.occurrences
+    ADD CONSTRAINT occurrences_tenant_id_duplicate_of_fkey FOREIGN KEY (tenant_id, duplicate_of) REFERENCES public.occurrences(tenant_id, id);
+
+ALTER TABLE ONLY public.occurrences
+    ADD CONSTRAINT occurrences_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.occurrences
+    ADD CONSTRAINT occurrences_tenant_id_type_id_fkey FOREIGN KEY (tenant_id, type_id) REFERENCES public.occurrence_types(tenant_id, id);
+
 ALTER TABLE ONLY public.pipeline_credentials
     ADD CONSTRAINT pipeline_credentials_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
@@ -2059,6 +2393,10 @@ ALTER TABLE public.citations ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.clients ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.embed_client_keys ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.embed_configs ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.event_cursors ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.event_streams ENABLE ROW LEVEL SECURITY;
@@ -2117,6 +2455,24 @@ ALTER TABLE public.lake_datasets ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.lake_snapshots ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.occurrence_counters ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.occurrence_history ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.occurrence_messages ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.occurrence_settings ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.occurrence_states ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.occurrence_templates ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.occurrence_transitions ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.occurrence_types ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.occurrences ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.pipeline_credentials ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_discoveries ENABLE ROW LEVEL SECURITY;
@@ -2166,6 +2522,8 @@ CREATE POLICY tenant_isolation ON public.citation_provenance USING ((tenant_id =
 CREATE POLICY tenant_isolation ON public.citations USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.clients USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.embed_configs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.event_cursors USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
@@ -2224,6 +2582,24 @@ CREATE POLICY tenant_isolation ON public.integration_specs USING ((tenant_id = c
 CREATE POLICY tenant_isolation ON public.lake_datasets USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.lake_snapshots USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.occurrence_counters USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.occurrence_history USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.occurrence_messages USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.occurrence_settings USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.occurrence_states USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.occurrence_templates USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.occurrence_transitions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.occurrence_types USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.occurrences USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.pipeline_credentials USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 

@@ -1,5 +1,5 @@
 // The load generator, run as a child process by bench/http.ts: it takes one
-// JSON argument ({ url, headers, connections, warmupSeconds, seconds }), runs
+// JSON argument ({ url, headers, method?, body?, connections, warmupSeconds, seconds }), runs
 // autocannon programmatically for a warm-up and then for the measured window,
 // and prints the measured figures as one JSON line on stdout. Latencies are
 // collected here from each response (autocannon's own histogram rounds to
@@ -28,7 +28,11 @@ export interface LoadResult {
 
 function run(options: LoadOptions, duration: number, latencies?: number[]): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    const settings = { url: options.url, headers: options.headers, method: options.method, body: options.body, connections: options.connections, duration };
+    // Only when given: autocannon refuses an explicit `method: undefined` ("undefined HTTP method is not supported").
+    const settings = {
+      url: options.url, headers: options.headers, connections: options.connections, duration,
+      ...(options.method ? { method: options.method, body: options.body } : {}),
+    };
     const instance = autocannon(settings, (err, result) => (err ? reject(err) : resolve(result)));
     if (latencies) instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
   });

@@ -5,7 +5,28 @@ export type Principal =
   | { kind: 'super_admin'; sub: 'super-admin' }
   | { kind: 'user'; sub: string; issuer: 'platform' | 'oidc'; serviceAccount: boolean; memberships: Memberships | null }
   | { kind: 'service'; sub: string }
-  | { kind: 'api_key'; sub: string; tenantId: string; clientId: number; keyId: number };
+  | { kind: 'api_key'; sub: string; tenantId: string; clientId: number; keyId: number }
+  | EmbedPrincipal;
+
+/**
+ * An end user of a page that embeds the chat (plugins/embed), from a
+ * short-lived embed token the platform signed: one tenant, one client, one
+ * external user of the host, optionally one session. It reaches only routes
+ * that opt in with `plugins.platform.endUser` (and no GraphQL tenant data).
+ * `sub` is `embed:<client_id>:<external_user_id>`.
+ */
+export interface EmbedPrincipal {
+  kind: 'embed';
+  sub: string;
+  tenantId: string;
+  clientId: number;
+  externalUserId: string;
+  displayName: string;
+  /** The only session the token works for, when it was minted for one. */
+  sessionId?: string;
+  /** The service account that minted the token (absent when the super-admin did). */
+  mintedBy?: string;
+}
 
 function stringList(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
@@ -45,6 +66,7 @@ export function principalTenants(principal: Principal): string[] | 'any' {
     case 'service':
       return 'any';
     case 'api_key':
+    case 'embed':
       return [principal.tenantId];
     case 'user':
       return Object.keys(principal.memberships ?? {});
@@ -57,6 +79,7 @@ export function rolesIn(principal: Principal, tenantId: string): string[] | 'all
     case 'service':
       return 'all';
     case 'api_key':
+    case 'embed':
       return [];
     case 'user':
       return principal.memberships?.[tenantId]?.roles ?? [];

@@ -1,7 +1,10 @@
 // Resolves the tenant of each request and checks the principal may act in it.
 // Order: the route's `tenant_id` path or query parameter, else X-Tenant-ID,
 // else the principal's only tenant. Routes declare what they need in
-// `options.plugins.platform`: { tenant: 'required' | 'optional' | 'none', role, superAdmin }.
+// `options.plugins.platform`: { tenant: 'required' | 'optional' | 'none', role, superAdmin, endUser }.
+// Embed tokens reach only routes that opt in with `endUser: true` (the chat
+// surfaces an end user of a host page works with); every other route answers
+// them 403 EMBED_TOKEN_NOT_ALLOWED.
 import type { Server, Request, ResponseToolkit } from '@hapi/hapi';
 import { isValidTenantAlias } from '../db/tenant.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
@@ -18,6 +21,11 @@ export interface RouteAccess {
   /** A role the principal must hold in the tenant, or a list of roles of which it must hold one (super-admin and service tokens hold all). */
   role?: string | string[];
   superAdmin?: boolean;
+  /**
+   * An end-user surface (sessions, chat, cancel, feedback, uploads): embed
+   * tokens may call it. Without it, an embed token gets 403.
+   */
+  endUser?: boolean;
 }
 
 /** Whether `roles` (a principal's in a tenant) satisfy a route's `role`. */
@@ -52,6 +60,9 @@ export function registerTenantContext(server: Server, tenantExists: (id: string)
     const principal = request.auth.credentials as unknown as Principal;
     if (access.superAdmin && principal.kind !== 'super_admin') {
       throw forbidden('This operation needs the super-admin token', 'SUPER_ADMIN_REQUIRED');
+    }
+    if (principal.kind === 'embed' && !access.endUser) {
+      throw forbidden('Embed tokens reach only the end-user chat surfaces', 'EMBED_TOKEN_NOT_ALLOWED');
     }
     const mode = access.tenant ?? 'required';
     if (mode === 'none') return h.continue;

@@ -1,16 +1,20 @@
 // JSON Web Tokens: the platform's own (HS256 under a key derived from the
 // master key), an external OIDC issuer's (verified against its JWKS), and
 // service tokens (HS256 under SERVICE_JWT_SECRET, cross-tenant; each must name
-// a trusted `iss`, this platform as `aud`, and live at most SERVICE_JWT_MAX_TTL).
+// a trusted `iss`, this platform as `aud`, and live at most SERVICE_JWT_MAX_TTL),
+// and embed tokens (embed-tokens.ts: the platform's issuer, their own key and audience).
 import { hash } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeJwt, createRemoteJWKSet, errors as joseErrors, type JWTPayload } from 'jose';
 import { unauthorized } from '../errors.ts';
 import { membershipsFromClaims, type Memberships, type Principal } from './principal.ts';
+import { EMBED_AUDIENCE, signEmbedToken, verifyEmbedToken, type EmbedTokenInput } from './embed-tokens.ts';
 
 export interface TokenSettings {
   issuer: string;
   ttlSeconds: number;
   signingKey: Uint8Array;
+  /** The key of embed tokens (a different derivation of the master key than signingKey). */
+  embedSigningKey?: Uint8Array;
   serviceSecret?: string;
   /** Accepted `iss` of service tokens; default `platform-service`. */
   serviceIssuers?: string[];
@@ -39,14 +43,15 @@ export class TokenService {
   private oidcIssuer: string | undefined;
   /** The signing key imported once for verification: jose would import a raw key on every call. */
   private verifyKey: Promise<CryptoKey> | undefined;
+  private embedVerifyKey: Promise<CryptoKey> | undefined;
   /**
-   * Claims of platform tokens that passed verification, by SHA-256 of the whole
-   * token, each kept until its `exp`: a client sends the same token on every
-   * request, and verifying it again (a WebCrypto HMAC) gives the same answer
-   * until then, since the key is fixed for the process. Only successes are kept;
-   * tenant and role checks still run on every request.
+   * Principals of platform tokens (user and embed) that passed verification, by
+   * SHA-256 of the whole token, each kept until its `exp`: a client sends the
+   * same token on every request, and verifying it again (a WebCrypto HMAC)
+   * gives the same answer until then, since the keys are fixed for the process.
+   * Only successes are kept; tenant and role checks still run on every request.
    */
-  private readonly verified = new Map<string, JWTPayload & { exp: number }>();
+  private readonly verified = new Map<string, { principal: Principal; exp: number }>();
 
   constructor(settings: TokenSettings) {
     this.settings = settings;
@@ -66,13 +71,20 @@ export class TokenService {
     return { access_token: token, token_type: 'Bearer', expires_in: this.settings.ttlSeconds };
   }
 
+  /** A short-lived token for one end user of one client (embed-tokens.ts has the claims). */
+  async issueEmbedToken(input: EmbedTokenInput): Promise<IssuedToken> {
+    if (!this.settings.embedSigningKey) throw new Error('embed tokens need embedSigningKey');
+    const token = await signEmbedToken(this.settings.embedSigningKey, this.settings.issuer, input);
+    return { access_token: token, token_type: 'Bearer', expires_in: input.ttlSeconds };
+  }
+
   /** Verifies a bearer JWT and returns its principal; any failure is a 401. */
   async verify(token: string): Promise<Principal> {
     const digest = hash('sha256', token, 'base64');
     const known = this.verified.get(digest);
     if (known) {
       // jose's rule: expired once exp <= now (whole seconds).
-      if (known.exp > Math.floor(Date.now() / 1000)) return userPrincipal(known, 'platform');
+      if (known.exp > Math.floor(Date.now() / 1000)) return known.principal;
       this.verified.delete(digest);
     }
     let claims: JWTPayload;
@@ -82,7 +94,11 @@ export class TokenService {
       throw unauthorized('Malformed token', 'INVALID_TOKEN');
     }
     try {
-      if (claims.iss === this.settings.issuer) return await this.verifyPlatform(token, digest);
+      if (claims.iss === this.settings.issuer) {
+        const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+        if (audiences.includes(EMBED_AUDIENCE)) return await this.verifyEmbed(token, digest);
+        return await this.verifyPlatform(token, digest);
+      }
       if (this.settings.oidcIssuerUrl && claims.iss && sameIssuer(claims.iss, this.settings.oidcIssuerUrl)) {
         return await this.verifyOidc(token);
       }
@@ -103,11 +119,21 @@ export class TokenService {
       issuer: this.settings.issuer, audience: AUDIENCE, algorithms: ['HS256'],
     });
     const principal = userPrincipal(payload, 'platform');
-    if (typeof payload.exp === 'number') {
-      if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
-      this.verified.set(digest, { ...payload, exp: payload.exp });
-    }
+    if (typeof payload.exp === 'number') this.remember(digest, principal, payload.exp);
     return principal;
+  }
+
+  private async verifyEmbed(token: string, digest: string): Promise<Principal> {
+    if (!this.settings.embedSigningKey) throw unauthorized('Embed tokens are not accepted here', 'INVALID_TOKEN');
+    this.embedVerifyKey ??= crypto.subtle.importKey('raw', this.settings.embedSigningKey as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    const { principal, exp } = await verifyEmbedToken(await this.embedVerifyKey, this.settings.issuer, token);
+    this.remember(digest, principal, exp);
+    return principal;
+  }
+
+  private remember(digest: string, principal: Principal, exp: number): void {
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(digest, { principal, exp });
   }
 
   private async verifyOidc(token: string): Promise<Principal> {

@@ -66,14 +66,25 @@ function print(result: unknown, json: boolean): void {
 
 /** The command line as the command declared it: its positionals after its name, its options' values. */
 function argsOf(command: CliCommandInfo, argv: string[]): { args: CliInput; json: boolean } {
-  const declared: Record<string, { type: 'string' | 'boolean' }> = { json: { type: 'boolean' } };
-  for (const [name, option] of Object.entries(command.options ?? {})) declared[name] = { type: option.type };
+  const declared: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { json: { type: 'boolean' } };
+  for (const [name, option] of Object.entries(command.options ?? {})) declared[name] = { type: option.type, multiple: option.multiple === true };
+  // A boolean option is also given as --no-<name> (false), unless a command
+  // declares that name itself (integrations' --no-dry-run): not parseArgs'
+  // allowNegative, which would take such a declared flag for a negation.
+  const negations = new Map<string, string>();
+  for (const [name, option] of Object.entries(command.options ?? {})) {
+    if (option.type === 'boolean' && !(`no-${name}` in declared)) negations.set(`no-${name}`, name);
+  }
+  for (const negation of negations.keys()) declared[negation] = { type: 'boolean' };
   const parsed = parseArgs({ args: argv, options: declared, allowPositionals: true, strict: true });
   const positionals = parsed.positionals.slice(command.name.split(' ').length);
-  const options: Record<string, string | boolean | undefined> = {};
+  const options: Record<string, string | string[] | boolean | undefined> = {};
+  for (const [negation, name] of negations) {
+    if (parsed.values[negation] === true) parsed.values[name] = argv.lastIndexOf(`--${name}`) > argv.lastIndexOf(`--${negation}`);
+  }
   for (const [name, option] of Object.entries(command.options ?? {})) {
     const value = parsed.values[name];
-    options[name] = Array.isArray(value) ? value.at(-1) : value;
+    options[name] = Array.isArray(value) && !option.multiple ? value.at(-1) : value as string | string[] | boolean | undefined;
     if (option.required && options[name] === undefined) throw new UsageError(`${command.name}: --${name} is required`);
   }
   if (positionals.length < (command.positionals ?? []).length) {
@@ -102,7 +113,9 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const commands = commandsOf(plugins);
-  const found = commands.find((c) => c.command.name === words.slice(0, 2).join(' ')) ?? commands.find((c) => c.command.name === words[0]);
+  // The longest declared name the leading words spell: `clients embed credentials rotate` before `clients embed`.
+  let found: PluginCommand | undefined;
+  for (let length = words.length; length > 0 && !found; length--) found = commands.find((c) => c.command.name === words.slice(0, length).join(' '));
   if (!found || argv.includes('--help')) {
     console.log(usage(commands));
     if (!found && !argv.includes('--help')) process.exitCode = 2;

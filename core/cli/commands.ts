@@ -15,13 +15,17 @@ export interface CliOption {
   type: 'string' | 'boolean';
   description: string;
   required?: boolean;
+  /** A string option that may be given several times (`--origin a --origin b`): its value is every one, in order. */
+  multiple?: boolean;
 }
 
 export type CliOptions = Record<string, CliOption>;
 
+// A boolean is also given as --no-<name> (false).
 type CliValue<O extends CliOption> = O['type'] extends 'boolean' ? boolean | undefined
+  : O extends { multiple: true } ? string[] | undefined
   : O['type'] extends 'string' ? (O extends { required: true } ? string : string | undefined)
-  : string | boolean | undefined;
+  : string | string[] | boolean | undefined;
 
 /** The parsed values of a command's options. */
 export type CliValues<O extends CliOptions> = { [K in keyof O]: CliValue<O[K]> };
@@ -45,7 +49,7 @@ export type CliInput = Omit<CliArgs, 'progress'> & { progress?: CliProgress };
 
 /** What the CLI knows of a command without running it (usage, parsing). */
 export interface CliCommandInfo<O extends CliOptions = CliOptions> {
-  /** One or two words: "migrate", "tenants create". */
+  /** One or more words: "migrate", "tenants create", "clients embed credentials rotate" (the longest declared name wins). */
   name: string;
   description: string;
   positionals?: string[];

@@ -19,6 +19,10 @@
 // codes: UNAUTHENTICATED, TENANT_REQUIRED, TENANT_FORBIDDEN, ROLE_REQUIRED, and
 // FORBIDDEN for an API key on a field REST keeps from API keys. None says
 // whether another tenant's data exists.
+//
+// Embed tokens (an end user of a host page) reach /graphql, so `viewer` tells
+// them who they are, but every guard here refuses them (FORBIDDEN): no
+// GraphQL field is an end-user surface, as no admin or member REST route is.
 import { GraphQLError } from 'graphql';
 import { isValidTenantAlias } from '../db/tenant.ts';
 import { principalTenants, rolesIn, type Principal } from '../auth/principal.ts';
@@ -63,9 +67,16 @@ function refuseApiKey(principal: Principal): void {
   if (principal.kind === 'api_key') {
     throw refuse('API keys cannot read this field: it needs a bearer token of a member of the tenant', 'FORBIDDEN');
   }
+  refuseEmbed(principal);
 }
 
-/** REST's `auth: 'bearer'` with a required tenant: any member (user, service token, super-admin), never an API key. */
+function refuseEmbed(principal: Principal): void {
+  if (principal.kind === 'embed') {
+    throw refuse('Embed tokens cannot read this field: they reach only the end-user chat surfaces', 'FORBIDDEN');
+  }
+}
+
+/** REST's `auth: 'bearer'` with a required tenant: any member (user, service token, super-admin), never an API key or embed token. */
 export function requireMember(context: GraphqlContext, explicitTenant?: string): string {
   const principal = requirePrincipal(context);
   refuseApiKey(principal);
@@ -91,6 +102,7 @@ export const requireAdmin = (context: GraphqlContext, explicitTenant?: string): 
  */
 export function requireMemberOrApiKey(context: GraphqlContext, explicitTenant?: string): TenantScope {
   const principal = requirePrincipal(context);
+  refuseEmbed(principal);
   const tenantId = actingTenant(context, principal, explicitTenant);
   return { tenantId, clientId: principal.kind === 'api_key' ? principal.clientId : undefined };
 }

@@ -54,7 +54,9 @@ export class GraphqlFacade {
   registerRoute(server: Server): void {
     const shared = {
       auth: { strategies: ['bearer', 'api-key'], mode: 'optional' as const },
-      plugins: { platform: { tenant: 'optional' as const } },
+      // endUser: an embed token may ask (viewer says who it is); every field
+      // guard of access.ts refuses it tenant data.
+      plugins: { platform: { tenant: 'optional' as const, endUser: true } },
       description: 'GraphQL facade (see the schema by introspection)',
     };
     const handler = (request: Request, h: ResponseToolkit) => this.handle(request, h);

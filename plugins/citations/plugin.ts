@@ -29,7 +29,7 @@ export const plugin = {
   async register(server: Server, rawOptions: Partial<CitationsOptions>) {
     const core = coreOf(server);
     const options: CitationsOptions = { ...defaultOptions, ...rawOptions };
-    const { live, citations: service } = createServices(core, options, () => server.plugins.ingestion.api);
+    const { live, citations: service } = createServices(core, options, () => server.plugins.ingestion.api, () => server.plugins.chat?.api);
 
     for (const [name, definition] of Object.entries(citationFunctions(service))) core.functions.register(name, definition);
     // Provenance: what every successful call showed to its execution context.

@@ -3,8 +3,9 @@
 // (X-API-Key), for every citation route; the tenant comes from `tenant_id`.
 // An API key (a client surface, possibly in a public page) sees and
 // re-verifies only its own client's citations.
-// The chat status route takes X-API-Key only (spec 5) and answers only for the
-// key's tenant and client.
+// The chat status route takes X-API-Key (spec 5) and answers only for the
+// key's tenant and client; it is an end-user surface, so an embed token
+// (plugins/embed) may ask too, about its own sessions only.
 import type { Request, ServerRoute } from '@hapi/hapi';
 import { forbidden, principalOf, tenantOf } from 'agent-platform/sdk';
 import type { CitationFilter } from './store/citations.ts';
@@ -93,15 +94,19 @@ export function citationsRoutes(service: CitationsService): ServerRoute[] {
     {
       method: 'GET', path: '/api/chat/{session_id}/citation/{chunk_id}/{revision_id}/status',
       options: {
-        auth: 'api-key', tags, plugins: { platform: member },
-        description: 'Verification status of a chunk cited in a chat session (X-API-Key of the session\'s tenant and client)',
+        auth: { strategies: ['api-key', 'bearer'] }, tags, plugins: { platform: { ...member, endUser: true } },
+        description: 'Verification status of a chunk cited in a chat session (X-API-Key of the session\'s tenant and client, or an embed token of its owner)',
         notes: 'found is false for a session, chunk or revision with no citation visible to this key (another tenant\'s or client\'s included).',
         validate: { params: s.chatStatusParams }, response: { schema: s.chatStatus },
       },
       handler: (request) => {
         const principal = principalOf(request);
-        if (principal.kind !== 'api_key') throw forbidden('This endpoint takes an API key (X-API-Key)', 'API_KEY_REQUIRED');
         const { session_id: sessionId, chunk_id: chunkId, revision_id: revisionId } = request.params as Record<string, string>;
+        if (principal.kind === 'embed') {
+          const owner = `embed:${principal.clientId}:${principal.externalUserId}`;
+          return service.chatStatusOfOwner(principal.tenantId, principal.clientId, owner, sessionId, chunkId, revisionId);
+        }
+        if (principal.kind !== 'api_key') throw forbidden('This endpoint takes an API key (X-API-Key) or an embed token', 'API_KEY_REQUIRED');
         return service.chatStatus(principal.tenantId, principal.clientId, sessionId, chunkId, revisionId);
       },
     },

@@ -4,6 +4,7 @@
 // plugin's API, which only the server has (the CLI lists and counts).
 import { type CoreServices, UsageError } from 'agent-platform/sdk';
 import type { IngestionApi } from '../ingestion/api.ts';
+import type { ChatApi } from '../chat/api.ts';
 import { createLive } from './live.ts';
 import type { CitationsOptions } from './options.ts';
 import { createCitationsService } from './service.ts';
@@ -14,7 +15,7 @@ const serverOnly = (): IngestionApi => {
   throw new UsageError('verifying citations needs the server (verify_citation or POST /api/citations/verify)');
 };
 
-export function createServices(core: CoreServices, options: CitationsOptions, ingestion: () => IngestionApi = serverOnly) {
+export function createServices(core: CoreServices, options: CitationsOptions, ingestion: () => IngestionApi = serverOnly, chat: () => ChatApi | undefined = () => undefined) {
   const logger = core.logger.child({ component: 'citations' });
   // Nothing listens until a subscriber comes (GraphQL citationVerified).
   const live = createLive({
@@ -25,7 +26,7 @@ export function createServices(core: CoreServices, options: CitationsOptions, in
     load: async (tenantId, ids) =>
       (await core.withTenant(tenantId, (trx) => citationsStore.getMany(trx, ids))).map(citationView),
   });
-  const citations = createCitationsService({ core, ingestion, live, options, logger });
+  const citations = createCitationsService({ core, ingestion, chat, live, options, logger });
   return { live, citations };
 }
 

@@ -1,12 +1,13 @@
 // The implementation of api.ts (server.plugins.ingestion.api), over the
 // caller's tenant transaction.
-import type { IngestionApi } from './api.ts';
+import type { IngestionApi, PrivateUploads } from './api.ts';
 import { chunkRecords } from './store/chunk-records.ts';
 import { documentsStore } from './store/documents.ts';
 import { hybridSearch, type SearchDeps } from './search/search.ts';
 
-export function createIngestionApi(deps: SearchDeps): IngestionApi {
+export function createIngestionApi(deps: SearchDeps, privateUploads: PrivateUploads): IngestionApi {
   return {
+    privateUploads,
     async getChunk(trx, chunkId) {
       return (await chunkRecords(trx, [chunkId]))[0];
     },

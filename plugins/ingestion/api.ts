@@ -36,9 +36,44 @@ export interface SearchRequest {
   /** Include the sub-collections of collection_ids (default true). */
   include_descendants?: boolean;
   top_k?: number;
+  /**
+   * The execution context searching, as `<type>:<id>` of its
+   * executionContext (`chat_session:<session id>`): its private collection is
+   * searched too. Other contexts' private collections never are.
+   */
+  scope?: string;
 }
 
-/** One result of search_documents; the fields agents see and cite. */
+/** An upload checked before any transaction (size, type from the bytes): PrivateUploads.prepare. */
+export interface PreparedUpload {
+  bytes: Buffer;
+  filename: string;
+  contentType: string;
+  hash: string;
+}
+
+/** A document stored in a private collection. */
+export interface PrivateDocument {
+  collection_id: number;
+  document_id: string;
+  filename: string;
+  content_type: string;
+  ingestion_status: string;
+}
+
+/**
+ * Collections private to one execution context (embed uploads: one chat
+ * session). Never listed to the tenant's surfaces, searched only from their
+ * context, deleted with it.
+ */
+export interface PrivateUploads {
+  /** Checks bytes and type as every upload (413 over INGESTION_MAX_DOC_SIZE, 415 unsupported, 400 empty); no transaction. */
+  prepare(input: { bytes: Buffer; filename: string }): Promise<PreparedUpload>;
+  /** Stores the upload in the scope's collection (created on first use) and starts its ingestion (429 over the tenant's quota). */
+  store(trx: TenantTransaction, tenantId: string, scope: string, upload: PreparedUpload): Promise<PrivateDocument>;
+  /** Deletes the scope's collection and its documents for good; returns how many documents went. */
+  deleteScope(trx: TenantTransaction, tenantId: string, scope: string): Promise<number>;
+}
 export interface SearchHit {
   chunk_id: string;
   revision_id: string;
@@ -69,6 +104,7 @@ export interface IngestionApi {
   getDocument(trx: TenantTransaction, documentId: string): Promise<DocumentSummary | undefined>;
   /** Hybrid search over the latest successful revisions of documents not deleted. */
   search(trx: TenantTransaction, request: SearchRequest): Promise<SearchHit[]>;
+  privateUploads: PrivateUploads;
 }
 
 declare module '@hapi/hapi' {

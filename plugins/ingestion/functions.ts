@@ -6,6 +6,7 @@ import { DEFAULT_TOP_K, MAX_TOP_K, type SearchDeps } from './search/search.ts';
 import { searchDocuments } from './service/search.ts';
 import type { SearchRequest } from './api.ts';
 import { readDocument, type ReadRequest } from './service/reader.ts';
+import { scopeOf } from './service/private.ts';
 
 export function registerFunctions(core: CoreServices, deps: SearchDeps): void {
   core.functions.register('search_documents', {
@@ -22,7 +23,9 @@ export function registerFunctions(core: CoreServices, deps: SearchDeps): void {
       additionalProperties: false,
     },
     handler: async (args, context) => {
-      const { query, results } = await searchDocuments(context.withTenant, deps, context.tenantId, args as SearchRequest);
+      // The caller's context also searches its own private collection (an embed session's uploads).
+      const request = { ...(args as SearchRequest), scope: scopeOf(context.executionContext) };
+      const { query, results } = await searchDocuments(context.withTenant, deps, context.tenantId, request);
       return { query, results };
     },
   });
@@ -40,6 +43,6 @@ export function registerFunctions(core: CoreServices, deps: SearchDeps): void {
       required: ['document_id'],
       additionalProperties: false,
     },
-    handler: (args, context) => context.withTenant(context.tenantId, (trx) => readDocument(trx, args as ReadRequest)),
+    handler: (args, context) => context.withTenant(context.tenantId, (trx) => readDocument(trx, args as ReadRequest, scopeOf(context.executionContext))),
   });
 }

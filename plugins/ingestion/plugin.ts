@@ -31,7 +31,7 @@ export const plugin = definePlugin<IngestionOptions>({
   async register(server, options) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
-    const { settings, runDeps, stageDeps, searchDeps, search, collections, documents, status, sync } = await createServices(core, options);
+    const { settings, runDeps, stageDeps, searchDeps, search, collections, documents, privateUploads, status, sync } = await createServices(core, options);
     warnIncompleteSettings(core, settings);
     await ensureVectorIndexes(core, settings);
     server.ext('onPostStop', () => stageDeps.parsers.close());
@@ -51,6 +51,6 @@ export const plugin = definePlugin<IngestionOptions>({
     registerFunctions(core, searchDeps);
     core.graphql.extend(graphqlPart({ collections, documents, status, search }));
     readinessCheck(server, settings);
-    server.expose('api', createIngestionApi(searchDeps));
+    server.expose('api', createIngestionApi(searchDeps, privateUploads));
   },
 });

@@ -9,6 +9,7 @@ import { ParserPool } from './pipeline/parser-pool.ts';
 import type { StageDeps } from './pipeline/stages.ts';
 import { createCollectionsService } from './service/collections.ts';
 import { createDocumentsService } from './service/documents.ts';
+import { createPrivateUploads } from './service/private.ts';
 import { createStatusService } from './service/status.ts';
 import { createSyncService } from './sync/service.ts';
 import { searchDocuments, type SearchService } from './service/search.ts';
@@ -30,6 +31,7 @@ export async function createServices(core: CoreServices, options: IngestionOptio
   };
   const searchDeps: SearchDeps = { embedder, imageEmbedder, logger: core.logger };
   const search: SearchService = (tenantId, request) => searchDocuments(core.withTenant, searchDeps, tenantId, request);
+  const documents = createDocumentsService(runDeps);
   return {
     settings,
     runDeps,
@@ -37,7 +39,8 @@ export async function createServices(core: CoreServices, options: IngestionOptio
     searchDeps,
     search,
     collections: createCollectionsService(core),
-    documents: createDocumentsService(runDeps),
+    documents,
+    privateUploads: createPrivateUploads(runDeps, documents),
     status: createStatusService(runDeps),
     sync: createSyncService(runDeps),
   };

@@ -41,6 +41,8 @@ export interface CollectionsTable {
   metadata: Json<Record<string, unknown>>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The execution context a private collection belongs to (`chat_session:<id>`); null for the tenant's own collections. */
+  scope: Nullable<string>;
 }
 
 export interface SyncSourcesTable {

@@ -1,15 +1,23 @@
 // Tenancy: tenants, clients, API keys, users and service accounts.
 // Registration only: its routes, GraphQL types, the API-key lookup core auth
-// uses, and a platform function (the CLI builds the same services from
-// services.ts).
+// uses, a platform function, and its api (service accounts, which embed
+// credentials are). The CLI builds the same services from services.ts.
 import type { Server } from '@hapi/hapi';
 import { coreOf } from 'agent-platform/sdk';
+import type { TenancyApi } from './api.ts';
+import { createServiceAccounts } from './service-accounts.ts';
 import { createServices } from './services.ts';
 import { tenancyRoutes } from './routes.ts';
 import { typeDefs, resolvers } from './graphql.ts';
 import './tables.ts';
 
 export { cli } from './cli.ts';
+
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    tenancy: { api: TenancyApi };
+  }
+}
 
 export const plugin = {
   name: 'tenancy',
@@ -31,5 +39,6 @@ export const plugin = {
       },
       handler: (args, context) => service.listClients(context.tenantId, args.skip, args.limit),
     });
+    server.expose('api', { serviceAccounts: createServiceAccounts(core) } satisfies TenancyApi);
   },
 };

@@ -84,3 +84,13 @@ export const usersStore = {
     return { items, total: Number(count.n) };
   },
 };
+
+/** Service accounts other plugins create for one purpose (tenancy api.ts: the embed credential). */
+export const serviceAccountsStore = {
+  /** Replaces a service account's secret hash; false when it is no (such) service account. */
+  setSecret: async (db: Db, sub: string, secretHash: string) =>
+    (await db.updateTable('users').set({ secret_hash: secretHash }).where('sub', '=', sub).where('service_account', '=', true).executeTakeFirst())
+      .numUpdatedRows > 0n,
+  delete: async (db: Db, sub: string) =>
+    (await db.deleteFrom('users').where('sub', '=', sub).where('service_account', '=', true).executeTakeFirst()).numDeletedRows > 0n,
+};

@@ -11,13 +11,17 @@ const SPEC_BUILT_IN = [
   'agent.loop.started', 'agent.loop.completed', 'agent.loop.iteration', 'agent.loop.failed',
   'definition.created', 'definition.updated', 'definition.deleted',
 ];
-/** Types of the default deployment's plugins beyond the spec's list (issue 19: forms). */
-const PLUGIN_TYPES = ['form.submitted', 'form.hydrated', 'form.hydration_failed'];
+/** Types of the default deployment's plugins beyond the spec's list (issue 19: forms; issue 17: the embed credential's lifecycle; issue 20: occurrences). */
+const PLUGIN_TYPES = [
+  'form.submitted', 'form.hydrated', 'form.hydration_failed',
+  'embed.credentials.provisioned', 'embed.credentials.rotated', 'embed.credentials.revoked',
+  'occurrence.submitted', 'occurrence.duplicate_detected', 'occurrence.state_changed', 'occurrence.message_sent',
+];
 
 // Types the spec leaves open (document 3: the data-pipeline service's outbound types are "not shown").
 const PLATFORM_ADDED = ['dataset.snapshot_created', 'source.sync.completed', 'source.sync.failed'];
 
-t.test('with the default manifest the catalogue is the spec\'s built-in list, each type registered by the plugin that emits it', async (t) => {
+t.test('with the default manifest the catalogue is the spec\'s built-in list and the types plugins add, each type registered by the plugin that emits it', async (t) => {
   const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: 'manifests/default.yaml' } });
   const { token } = await tenantWithAdmin(tp, 'acme');
   const listed = await tp.request({ url: '/api/admin/triggers/events/types', token });

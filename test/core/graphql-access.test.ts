@@ -35,6 +35,7 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
   'Query.search': { access: 'member', rest: 'GET /api/admin/search', query: '{ search(query: "reactor") { text } }' },
   'Query.specs': { access: 'admin', rest: 'GET /api/admin/integrations/specs', query: '{ specs { edges { node { name baseUrl functions { edges { node { name } } } } } } }' },
   'Query.functions': { access: 'admin', rest: 'GET /api/admin/functions (admin)', query: '{ functions { edges { node { name parameters } } } }' },
+  'Query.embedConfig': { access: 'admin', rest: 'GET /api/admin/clients/{id}/embed', query: '{ embedConfig(clientId: 999999) { clientKey } }' },
   'Query.citations': { access: 'member_or_api_key', rest: 'GET /api/citations', query: '{ citations { edges { node { id quotedText } } } }' },
   'Query.citation': { access: 'member_or_api_key', rest: 'GET /api/citations/{id}', query: `{ citation(id: "${NO_ID}") { id } }` },
   'Query.citationStats': { access: 'member_or_api_key', rest: 'GET /api/citations/stats', query: '{ citationStats { total } }' },
@@ -46,6 +47,9 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
   'Query.source': { access: 'member', rest: 'GET /api/v1/sources/{id}', query: `{ source(id: "${NO_ID}") { id } }` },
   'Query.runs': { access: 'member', rest: 'GET /api/v1/sources/{id}/sync-history', query: '{ runs { edges { node { id status streams { snapshotId } } } } }' },
   'Query.run': { access: 'member', rest: 'GET /api/v1/sources/sync-runs/{id}/streams', query: `{ run(id: "${NO_ID}") { id } }` },
+  // Staff fields: role staff or admin; the plain member (no roles) gets ROLE_REQUIRED as for admin fields.
+  'Query.occurrences': { access: 'admin', rest: 'GET /api/backoffice/occurrences (staff)', query: '{ occurrences { edges { node { id reporterEmail } } } }' },
+  'Query.occurrence': { access: 'admin', rest: 'GET /api/backoffice/occurrences/{id} (staff)', query: '{ occurrence(id: "1") { id reporterEmail } }' },
   'Subscription.citationVerified': { access: 'member_or_api_key', rest: 'GET /api/citations (live)', query: 'subscription { citationVerified(tenant: "ga") { id } }' },
   'Query.approvals': { access: 'member', rest: 'GET /api/approvals', query: '{ approvals { edges { node { id title payload } } } }' },
   'Query.approval': { access: 'member', rest: 'GET /api/approvals/{id}', query: `{ approval(id: "${NO_ID}") { id payload } }` },

@@ -176,12 +176,12 @@ t.test('a job locked by a dead worker is released by the liveness sweep and runs
 });
 
 t.test("a long task's signal aborts when pg-boss expires its job, before the retry starts", async (t) => {
-  const tp = await startTestPlatform(t, { listen: true, env: { PLATFORM_MANIFEST: manifest } });
+  // pg-boss fails an expired job (and so starts its retry) on its supervision pass: every second here, not every minute.
+  const tp = await startTestPlatform(t, { listen: true, env: { PLATFORM_MANIFEST: manifest, JOBS_SUPERVISE_INTERVAL_SECONDS: '1' } });
   // expireInSeconds is 1; without the abort the handler would run on for 8 s beside its retry.
   // The probe marks whichever comes first, its signal or the end of its work, so the marks' order tells what happened.
   t.equal((await tp.request({ method: 'POST', url: '/test/probe/expiring', payload: { id: 'x1', ms: 8000 } })).status, 202);
-  // pg-boss expires on its supervision pass: on a loaded machine that can take longer than the other waits allow.
-  await until(async () => (await marks(tp.databaseUrl)).includes('probe:x1:2:aborted'), 'the retry to expire as well', 90_000);
+  await until(async () => (await marks(tp.databaseUrl)).includes('probe:x1:2:aborted'), 'the retry to expire as well', 60_000);
   t.same(await marksInOrder(tp.databaseUrl), ['probe:x1:1:started', 'probe:x1:1:aborted', 'probe:x1:2:started', 'probe:x1:2:aborted'],
     'each run was aborted at its expiry, not after its 8 s of work, and the first before its retry started: never both running');
 });

@@ -30,7 +30,9 @@ export interface OfflineDeps {
 
 async function search(deps: OfflineDeps, question: string, context: FunctionCallContext): Promise<{ hits: SearchHit[]; viaFunction: boolean }> {
   if (deps.ingestion) {
-    const hits = await deps.core.withTenant(context.tenantId, (trx) => deps.ingestion!.search(trx, { query: question, top_k: TOP_K }));
+    // The session's own private collection (embed uploads) is searched too: scope `<type>:<id>` of the context.
+    const scope = context.executionContext ? `${context.executionContext.type}:${context.executionContext.id}` : undefined;
+    const hits = await deps.core.withTenant(context.tenantId, (trx) => deps.ingestion!.search(trx, { query: question, top_k: TOP_K, scope }));
     return { hits, viaFunction: false };
   }
   const known = (await deps.core.functions.list(context.tenantId)).some((f) => f.name === 'search_documents');

@@ -9,7 +9,7 @@ import { FRAME_DOC } from '../turn/frames.ts';
 import * as s from '../schemas.ts';
 import { sseResponse } from './sse.ts';
 import type { StreamSlots } from './stream-slots.ts';
-import { callerOf, chatAuth, member, sessionIdOf, tags } from './sessions.ts';
+import { callerOf, chatAuth, endUser, sessionIdOf, tags } from './sessions.ts';
 
 export function chatRoutes(sessions: SessionsService, turns: TurnsService, slots: StreamSlots): ServerRoute[] {
   /** A stream slot of the tenant is taken first (429 past the limit, before anything is stored) and held until the response ends. */
@@ -26,7 +26,7 @@ export function chatRoutes(sessions: SessionsService, turns: TurnsService, slots
     {
       method: 'POST', path: '/api/chat/{session_id}',
       options: {
-        auth: chatAuth, tags, plugins: { platform: member },
+        auth: chatAuth, tags, plugins: { platform: endUser },
         description: 'Ask a question; the answer streams as SSE',
         notes: FRAME_DOC,
         validate: { params: s.sessionParams, query: s.clientQuery, payload: s.chatBody },
@@ -47,7 +47,7 @@ export function chatRoutes(sessions: SessionsService, turns: TurnsService, slots
     {
       method: 'POST', path: '/api/chat/{session_id}/human-input',
       options: {
-        auth: chatAuth, tags, plugins: { platform: member },
+        auth: chatAuth, tags, plugins: { platform: endUser },
         description: 'Answer the pending ask_user question (owner of the session only); the rest of the answer streams as SSE',
         notes: FRAME_DOC,
         validate: { params: s.sessionParams, query: s.clientQuery, payload: s.humanInputBody },
@@ -68,7 +68,7 @@ export function chatRoutes(sessions: SessionsService, turns: TurnsService, slots
     {
       method: 'GET', path: '/api/chat/{session_id}/stream',
       options: {
-        auth: chatAuth, tags, plugins: { platform: member },
+        auth: chatAuth, tags, plugins: { platform: endUser },
         description: 'Replay the frames of the session\'s latest turn (or turn_id) after seq `after`, then follow it until it ends',
         notes: FRAME_DOC,
         validate: { params: s.sessionParams, query: s.streamQuery },
@@ -83,7 +83,7 @@ export function chatRoutes(sessions: SessionsService, turns: TurnsService, slots
     {
       method: 'POST', path: '/api/chat/{session_id}/cancel',
       options: {
-        auth: chatAuth, tags, plugins: { platform: member },
+        auth: chatAuth, tags, plugins: { platform: endUser },
         description: 'Stop the running answer: stopped (it was streaming), cancelling (between model calls), no_active_turn',
         validate: { params: s.sessionParams, query: s.cancelQuery }, response: { schema: s.cancelResult },
       },
@@ -92,7 +92,7 @@ export function chatRoutes(sessions: SessionsService, turns: TurnsService, slots
     {
       method: 'POST', path: '/api/chat/{session_id}/feedback',
       options: {
-        auth: chatAuth, tags, plugins: { platform: member },
+        auth: chatAuth, tags, plugins: { platform: endUser },
         description: 'Rate an assistant message (201 first time, 200 when it replaces an earlier rating)',
         validate: { params: s.sessionParams, query: s.clientQuery, payload: s.feedbackBody }, response: { schema: s.feedbackResult },
       },

@@ -5,7 +5,8 @@ import { actorOf, VISITOR_HEADER } from '../sessions/caller.ts';
 import type { SessionsService } from '../sessions/service.ts';
 import * as s from '../schemas.ts';
 
-export const member = { tenant: 'required' } as const;
+/** Members, API keys and embed tokens: these are the end-user surfaces (embed tokens reach nothing else). */
+export const endUser = { tenant: 'required', endUser: true } as const;
 export const tags = ['api', 'chat'];
 export const chatAuth = { strategies: ['bearer', 'api-key'] };
 
@@ -23,7 +24,7 @@ export function sessionRoutes(sessions: SessionsService): ServerRoute[] {
       method: 'GET', path: '/api/sessions',
       options: {
         auth: chatAuth, tags, description: 'The caller\'s active sessions on the client, most recent first',
-        plugins: { platform: member }, validate: { query: s.sessionListQuery }, response: { schema: s.sessionList },
+        plugins: { platform: endUser }, validate: { query: s.sessionListQuery }, response: { schema: s.sessionList },
       },
       handler: (request) => {
         const { skip, limit } = request.query as { skip: number; limit: number };
@@ -34,7 +35,7 @@ export function sessionRoutes(sessions: SessionsService): ServerRoute[] {
       method: 'POST', path: '/api/sessions',
       options: {
         auth: chatAuth, tags, description: 'Start a conversation (emits chat.session.created)',
-        plugins: { platform: member }, validate: { query: s.clientQuery, payload: s.createSession }, response: { schema: s.session },
+        plugins: { platform: endUser }, validate: { query: s.clientQuery, payload: s.createSession }, response: { schema: s.session },
       },
       handler: async (request, h) => h.response(await sessions.create(...callerOf(request), (request.payload ?? {}) as never)).code(201),
     },
@@ -42,7 +43,7 @@ export function sessionRoutes(sessions: SessionsService): ServerRoute[] {
       method: 'GET', path: '/api/sessions/{session_id}',
       options: {
         auth: chatAuth, tags, description: 'One session of the caller',
-        plugins: { platform: member }, validate: { params: s.sessionParams, query: s.clientQuery }, response: { schema: s.session },
+        plugins: { platform: endUser }, validate: { params: s.sessionParams, query: s.clientQuery }, response: { schema: s.session },
       },
       handler: (request) => sessions.get(...callerOf(request), sessionIdOf(request)),
     },
@@ -50,7 +51,7 @@ export function sessionRoutes(sessions: SessionsService): ServerRoute[] {
       method: 'GET', path: '/api/sessions/{session_id}/messages',
       options: {
         auth: chatAuth, tags, description: 'Messages of a conversation, oldest first (page on with after=next_after)',
-        plugins: { platform: member }, validate: { params: s.sessionParams, query: s.messagesQuery }, response: { schema: s.messageList },
+        plugins: { platform: endUser }, validate: { params: s.sessionParams, query: s.messagesQuery }, response: { schema: s.messageList },
       },
       handler: (request) => {
         const { after, limit } = request.query as { after: number; limit: number };
@@ -61,7 +62,7 @@ export function sessionRoutes(sessions: SessionsService): ServerRoute[] {
       method: 'PATCH', path: '/api/sessions/{session_id}',
       options: {
         auth: chatAuth, tags, description: 'Rename a conversation',
-        plugins: { platform: member }, validate: { params: s.sessionParams, query: s.clientQuery, payload: s.renameSession }, response: { schema: s.session },
+        plugins: { platform: endUser }, validate: { params: s.sessionParams, query: s.clientQuery, payload: s.renameSession }, response: { schema: s.session },
       },
       handler: (request) => sessions.rename(...callerOf(request), sessionIdOf(request), (request.payload as { title: string }).title),
     },
@@ -69,7 +70,7 @@ export function sessionRoutes(sessions: SessionsService): ServerRoute[] {
       method: 'DELETE', path: '/api/sessions/{session_id}',
       options: {
         auth: chatAuth, tags, description: 'Delete a conversation (soft: no longer listed; a running answer is stopped; emits chat.session.ended)',
-        plugins: { platform: member }, validate: { params: s.sessionParams, query: s.clientQuery },
+        plugins: { platform: endUser }, validate: { params: s.sessionParams, query: s.clientQuery },
       },
       handler: async (request, h) => {
         await sessions.remove(...callerOf(request), sessionIdOf(request));

@@ -1,8 +1,11 @@
 // Who is chatting, and on which client: the one place that decides session
 // ownership. A session belongs to (tenant, client, owner); the owner key names
 // the principal's kind and issuer as well as its subject, and for an API key
-// the visitor (ownerOf). Bearer users and API keys work today; embed tokens
-// (a later issue) plug in here by mapping their claims to an owner and client.
+// the visitor (ownerOf), for an embed token the client and external user.
+// An embed token acts only for its own client (another one, named or the
+// default, is 403 "Embed token is not authorized for this client"), sees only
+// its own user's sessions (another's is 404: it is not told they exist) and,
+// when minted for a session, only that one.
 import { badRequest, forbidden, notFound, type Principal, type TenantTransaction } from 'agent-platform/sdk';
 import { clientsStore } from '../store/agents.ts';
 
@@ -19,7 +22,11 @@ export interface Caller {
   /** The owner key of the sessions this caller creates and may use. */
   owner: string;
   clientId: number;
+  /** The one session an embed token minted for a session may use. */
+  onlySession?: string;
 }
+
+export const EMBED_CLIENT_FORBIDDEN = 'Embed token is not authorized for this client';
 
 export const VISITOR_HEADER = 'x-visitor-id';
 const VISITOR_ID = /^[A-Za-z0-9_-]{8,128}$/;
@@ -61,6 +68,8 @@ export function ownerOf(principal: Actor): string {
       // actorOf requires the visitor on every route; without one (a caller
       // outside the routes) nothing is owned: no visitor id is empty.
       return `api-key:${principal.keyId}:visitor:${principal.visitorId ?? ''}`;
+    case 'embed':
+      return `embed:${principal.clientId}:${principal.externalUserId}`;
   }
 }
 
@@ -71,6 +80,11 @@ export function ownerOf(principal: Actor): string {
 export async function resolveCaller(trx: TenantTransaction, tenantId: string, principal: Actor, selected: SelectedClient): Promise<Caller> {
   const owner = ownerOf(principal);
   if (selected === undefined && principal.kind === 'api_key') return { tenantId, principal, owner, clientId: principal.clientId };
+  // The spec's rule (embed-chat 7): without selected_client the request is for
+  // the tenant's default client, which an embed token of another client may not use.
+  if (principal.kind === 'embed' && selected !== undefined && selected === principal.clientId) {
+    return { tenantId, principal, owner, clientId: principal.clientId, onlySession: principal.sessionId };
+  }
   const client = selected === undefined
     ? await clientsStore.oldest(trx)
     : typeof selected === 'number' ? await clientsStore.byId(trx, selected) : await clientsStore.byKey(trx, selected);
@@ -82,6 +96,10 @@ export async function resolveCaller(trx: TenantTransaction, tenantId: string, pr
   if (principal.kind === 'api_key' && principal.clientId !== client.id) {
     throw forbidden('This API key is not authorized for this client', 'CLIENT_FORBIDDEN');
   }
+  if (principal.kind === 'embed') {
+    if (principal.clientId !== client.id) throw forbidden(EMBED_CLIENT_FORBIDDEN, 'EMBED_CLIENT_FORBIDDEN');
+    return { tenantId, principal, owner, clientId: client.id, onlySession: principal.sessionId };
+  }
   return { tenantId, principal, owner, clientId: client.id };
 }
 
@@ -91,10 +109,18 @@ export interface OwnedRow {
   owner_key: string;
 }
 
-/** 404 when the session is not in the tenant (or deleted), 403 when it is someone else's or another client's. */
+/**
+ * 404 when the session is not in the tenant (or deleted), 403 when it is
+ * someone else's or another client's. An embed token is told 404 for every
+ * session that is not its user's (and, when minted for one session, for every
+ * other): an end user of a host page learns nothing of other sessions.
+ */
 export function assertOwns<T extends OwnedRow>(caller: Caller, session: T | undefined, sessionId: string): T {
-  if (!session) throw notFound(`Session not found: ${sessionId}`, 'SESSION_NOT_FOUND');
+  const notFoundError = () => notFound(`Session not found: ${sessionId}`, 'SESSION_NOT_FOUND');
+  if (!session) throw notFoundError();
+  if (caller.onlySession !== undefined && caller.onlySession !== session.id) throw notFoundError();
   if (session.owner_key !== caller.owner || session.client_id !== caller.clientId) {
+    if (caller.principal.kind === 'embed') throw notFoundError();
     throw forbidden('This session belongs to another user or client', 'SESSION_FORBIDDEN');
   }
   return session;

@@ -9,6 +9,7 @@ import type { SearchHit, SearchRequest } from '../api.ts';
 import type { Embedder } from '../embeddings/embedder.ts';
 import { collectionsStore } from '../store/collections.ts';
 import { searchStore } from '../store/search.ts';
+import { scopedStore } from '../store/scoped.ts';
 import { fuzzyExpansions, keywordRanked, queryWords } from './keyword.ts';
 
 export const DEFAULT_TOP_K = 5;
@@ -53,9 +54,15 @@ export async function hybridSearch(trx: TenantTransaction, deps: SearchDeps, req
   const topK = Math.min(MAX_TOP_K, Math.max(1, request.top_k ?? DEFAULT_TOP_K));
   const query = request.query.trim();
   if (query === '') return [];
+  // Private collections of other contexts are never searched (store/scoped.ts).
+  const searchable = await scopedStore.searchable(trx, request.scope);
   let collectionIds: number[] | undefined;
   if (request.collection_ids && request.collection_ids.length > 0) {
     collectionIds = await collectionsStore.expand(trx, request.collection_ids, request.include_descendants ?? true);
+    if (searchable) collectionIds = collectionIds.filter((id) => searchable.has(id));
+    if (collectionIds.length === 0) return [];
+  } else if (searchable) {
+    collectionIds = [...searchable];
     if (collectionIds.length === 0) return [];
   }
   const candidates = Math.max(topK * 4, 40);

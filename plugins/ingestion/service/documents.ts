@@ -42,6 +42,9 @@ export function createDocumentsService(deps: RunDeps) {
   }
 
   return {
+    /** The checks of every upload, before any transaction (private uploads use them too). */
+    check: async (input: { bytes: Buffer; filename: string }) => ({ ...(await checked(input)), bytes: input.bytes }),
+
     async upload(tenantId: string, collectionId: number, input: UploadInput) {
       const { filename, contentType, hash } = await checked(input);
       return core.withTenant(tenantId, async (trx) => {

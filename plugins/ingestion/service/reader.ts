@@ -4,6 +4,7 @@
 import { notFound, type TenantTransaction } from 'agent-platform/sdk';
 import { documentsStore } from '../store/documents.ts';
 import { chunksStore, revisionsStore } from '../store/revisions.ts';
+import { scopedStore } from '../store/scoped.ts';
 
 export interface ReadRequest {
   document_id: string;
@@ -15,9 +16,12 @@ export interface ReadRequest {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function readDocument(trx: TenantTransaction, request: ReadRequest) {
+/** `scope`: the reading context; a document private to another context is not found (store/scoped.ts). */
+export async function readDocument(trx: TenantTransaction, request: ReadRequest, scope?: string) {
   const document = UUID.test(request.document_id) ? await documentsStore.get(trx, request.document_id) : undefined;
-  if (!document || document.deleted_at) throw notFound(`Document not found: ${request.document_id}`, 'DOCUMENT_NOT_FOUND');
+  if (!document || document.deleted_at || !(await scopedStore.visible(trx, document.collection_id, scope))) {
+    throw notFound(`Document not found: ${request.document_id}`, 'DOCUMENT_NOT_FOUND');
+  }
   if (!document.latest_revision_id) {
     throw notFound(`Document ${document.id} has no ingested revision yet (status ${document.ingestion_status})`, 'DOCUMENT_NOT_READY');
   }

@@ -1,5 +1,7 @@
 // kysely queries for collections. Tenant-owned: every query takes a tenant
-// transaction (row-level security scopes it).
+// transaction (row-level security scopes it). Private collections (a `scope`,
+// store/scoped.ts) are left out of get and list: the tenant's surfaces never
+// see them.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
 import '../tables.ts';
@@ -18,10 +20,10 @@ export const collectionsStore = {
       .executeTakeFirstOrThrow(),
 
   get: (trx: Trx, id: number) =>
-    trx.selectFrom('ingestion_collections').select([...columns]).where('id', '=', id).executeTakeFirst(),
+    trx.selectFrom('ingestion_collections').select([...columns]).where('id', '=', id).where('scope', 'is', null).executeTakeFirst(),
 
   list: async (trx: Trx, filter: { parentId?: number | null }, skip: number, limit: number) => {
-    let query = trx.selectFrom('ingestion_collections');
+    let query = trx.selectFrom('ingestion_collections').where('scope', 'is', null);
     if (filter.parentId === null) query = query.where('parent_id', 'is', null);
     else if (filter.parentId !== undefined) query = query.where('parent_id', '=', filter.parentId);
     const [items, count] = await Promise.all([

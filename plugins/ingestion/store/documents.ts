@@ -37,6 +37,9 @@ export interface DocumentFilter {
   includeDeleted?: boolean;
 }
 
+/** Collections private to one context (store/scoped.ts): their documents are listed to no one. */
+const privateCollections = (trx: Trx) => trx.selectFrom('ingestion_collections').select('id').where('scope', 'is not', null);
+
 export const documentsStore = {
   insert: (trx: Trx, values: NewDocument) =>
     trx.insertInto('ingestion_documents')
@@ -53,6 +56,7 @@ export const documentsStore = {
   list: async (trx: Trx, filter: DocumentFilter, skip: number, limit: number) => {
     let query = trx.selectFrom('ingestion_documents');
     if (filter.collectionIds) query = query.where('collection_id', 'in', filter.collectionIds.length ? filter.collectionIds : [-1]);
+    else query = query.where('collection_id', 'not in', privateCollections(trx));
     if (filter.sourceId !== undefined) query = query.where('source_id', '=', filter.sourceId);
     if (filter.status) query = query.where('ingestion_status', '=', filter.status);
     if (!filter.includeDeleted) query = query.where('deleted_at', 'is', null);

@@ -191,7 +191,9 @@ t.test('chat citation status: X-API-Key of the session\'s tenant and client only
   t.equal(wrong.status, 401);
   t.notMatch(JSON.stringify(wrong.body), /verified|sess-42/);
   t.equal((await tp.request({ url })).status, 401, 'no key');
-  t.equal((await tp.request({ url, token: acme.token })).status, 401, 'a bearer token is not this endpoint\'s credential');
+  const bearer = await tp.request({ url, token: acme.token });
+  t.equal(bearer.status, 403, 'a user\'s bearer token is not this endpoint\'s credential (embed tokens are: test/plugins/embed)');
+  t.equal(bearer.body.code, 'API_KEY_REQUIRED');
   t.equal((await tp.request({ url: `/api/chat/sess-42/citation/nope/${chunk.revision_id}/status`, apiKey: widget.key })).status, 400);
 });
 

@@ -1,0 +1,17 @@
+// The occurrences plugin's manifest options (manifests/default.yaml gives them from OCCURRENCES_* settings).
+import { Joi } from 'agent-platform/sdk';
+
+export interface OccurrencesOptions {
+  /** Anonymous requests per client address and tenant per minute (OCCURRENCES_PUBLIC_RATE_LIMIT): 429 past it. */
+  publicRatePerMinute: number;
+  /** Take the client address from the first X-Forwarded-For entry (OCCURRENCES_TRUST_PROXY): only behind a proxy that sets it. */
+  trustProxy: boolean;
+  /** The public tracking page of an occurrence, `{reference}` replaced (OCCURRENCES_TRACKING_URL): the templates' `tracking_link`. */
+  trackingUrl: string;
+}
+
+export const optionsSchema = Joi.object({
+  publicRatePerMinute: Joi.number().integer().min(1).max(100_000).default(30),
+  trustProxy: Joi.boolean().default(false),
+  trackingUrl: Joi.string().pattern(/^https?:\/\/\S+$/).max(2000).default('http://localhost:8080/track/{reference}'),
+}).default({});

@@ -1,0 +1,53 @@
+// Occurrences: citizens report occurrences (public submission with duplicate
+// detection, rate limited), staff work them in a backoffice (list, detail,
+// a per-tenant state graph with recorded transitions), spec 3 sections 1,
+// 2.2, 3, 4.7. Registers the occurrences.Occurrence hydration target with
+// the forms plugin. Registration only.
+import { coreOf, definePlugin } from 'agent-platform/sdk';
+import type { FormsApi } from '../forms/api.ts';
+import type { OccurrencesApi } from './api.ts';
+import { EVENT_TYPES } from './event-types.ts';
+import { resolvers, typeDefs } from './graphql.ts';
+import { optionsSchema, type OccurrencesOptions } from './options.ts';
+import { backofficeRoutes } from './routes/backoffice.ts';
+import { open311Routes } from './routes/open311.ts';
+import { publicTenant } from './routes/public-caller.ts';
+import { publicRoutes } from './routes/public.ts';
+import { templateRoutes } from './routes/templates.ts';
+import { typeRoutes } from './routes/types.ts';
+import { createServices } from './services.ts';
+import { occurrenceTarget } from './target.ts';
+import './tables.ts';
+
+export { cli } from './cli.ts';
+export { optionsSchema };
+
+export const plugin = definePlugin<OccurrencesOptions>({
+  name: 'occurrences',
+  version: '0.1.0',
+  dependencies: ['tenancy', 'forms'],
+  register(server, options) {
+    const core = coreOf(server);
+    const forms: FormsApi = server.plugins.forms.api;
+    const services = createServices(core, options, () => forms);
+    const tenantOfPublic = publicTenant(core, options, services.limiter);
+    core.events.registerTypes(EVENT_TYPES);
+    forms.registerTarget(occurrenceTarget(services.intake));
+    server.route([
+      ...typeRoutes(services.types, tenantOfPublic),
+      ...publicRoutes(services.intake, tenantOfPublic),
+      ...backofficeRoutes(services.backoffice, services.states, services.settings),
+      ...templateRoutes(services.templates),
+      ...open311Routes(services.open311, tenantOfPublic),
+    ]);
+    core.graphql.extend({ typeDefs, resolvers: resolvers(services.backoffice) });
+    const api: OccurrencesApi = {
+      targetModel: 'occurrences.Occurrence',
+      async find(tenantId, id) {
+        const row = await services.backoffice.find(tenantId, id);
+        return row && { id: row.id, reference: row.reference, occurrence_type: row.occurrence_type, title: row.title, state: row.state, created_at: row.created_at };
+      },
+    };
+    server.expose('api', api);
+  },
+});

@@ -1,0 +1,42 @@
+// The citizens' routes (spec 4.7): public submission and the pre-submission
+// duplicate check. No login: X-Tenant-ID names the tenant, each request
+// spends a token of the rate limit (per client address and tenant).
+import type { ServerRoute } from 'agent-platform/sdk';
+import type { Intake, SubmissionInput } from '../service/intake.ts';
+import * as s from '../schemas.ts';
+import type { PublicTenant } from './public-caller.ts';
+
+const tags = ['api', 'occurrences'];
+
+export function publicRoutes(intake: Intake, publicTenant: PublicTenant): ServerRoute[] {
+  return [
+    {
+      method: 'POST', path: '/api/occurrences/public_submit',
+      options: {
+        auth: false, tags,
+        description: 'Report an occurrence (public: X-Tenant-ID, no login): validated, checked for duplicates, created in the initial state',
+        notes: [
+          '201 {id, reference, state, created_at, possible_duplicates?}.',
+          '422 VALIDATION_FAILED with errors [{field, message}] (type, location, dynamic_fields against the type\'s form schema); 422 OUTSIDE_SERVICE_AREA.',
+          '409 DUPLICATE_DETECTED with similar_reports when the type\'s duplicate_policy is reject; with warn the occurrence is created and possible_duplicates lists them.',
+          '429 RATE_LIMITED with Retry-After past OCCURRENCES_PUBLIC_RATE_LIMIT per minute, address and tenant.',
+        ].join(' '),
+        validate: { payload: s.submission }, response: { schema: s.submitted },
+      },
+      handler: async (request, h) => {
+        const tenantId = await publicTenant(request);
+        return h.response(await intake.submit(tenantId, request.payload as SubmissionInput, { source: 'public', submittedBy: null })).code(201);
+      },
+    },
+    {
+      method: 'POST', path: '/api/occurrences/check_duplicates',
+      options: {
+        auth: false, tags,
+        description: 'Check a report for duplicates before submitting it (public: X-Tenant-ID, no login; nothing is stored)',
+        notes: 'Same body as public_submit. Similar reports: same type, within the type\'s radius and window, not in a final state; ranked by distance and text similarity. No personal data.',
+        validate: { payload: s.submission }, response: { schema: s.duplicateCheck },
+      },
+      handler: async (request) => intake.check(await publicTenant(request), request.payload as SubmissionInput),
+    },
+  ];
+}

@@ -1,0 +1,35 @@
+// The one factory of the occurrences plugin's services: its register and its
+// CLI commands both build them here. The forms plugin's API (Form.io
+// validation of v1 form schemas) is read when first needed: a CLI command
+// runs without a server, and none of its commands validates a form.
+import type { CoreServices } from 'agent-platform/sdk';
+import type { FormsApi } from '../forms/api.ts';
+import type { OccurrencesOptions } from './options.ts';
+import { createRateLimiter } from './rate-limit.ts';
+import { createBackofficeService } from './service/backoffice.ts';
+import { createIntake } from './service/intake.ts';
+import { createOpen311Service } from './service/open311.ts';
+import { createSettingsService } from './service/settings.ts';
+import { createStatesService } from './service/states.ts';
+import { createTemplatesService } from './service/templates.ts';
+import { createTypesService } from './service/types.ts';
+
+const noForms = (): FormsApi => {
+  throw new Error('the forms plugin is not loaded here');
+};
+
+export function createServices(core: CoreServices, options: OccurrencesOptions, forms: () => FormsApi = noForms) {
+  const intake = createIntake(core, forms);
+  return {
+    types: createTypesService(core, forms),
+    intake,
+    open311: createOpen311Service(core, intake),
+    states: createStatesService(core),
+    backoffice: createBackofficeService(core),
+    settings: createSettingsService(core),
+    templates: createTemplatesService(core, options),
+    limiter: createRateLimiter(options.publicRatePerMinute, () => core.clock.now().getTime()),
+  };
+}
+
+export type OccurrencesServices = ReturnType<typeof createServices>;

@@ -1,0 +1,28 @@
+// What the tenancy plugin exposes to other plugins (server.plugins.tenancy.api);
+// they import only these types.
+
+/** A service account's credential for the client_credentials grant (POST /oauth/token). */
+export interface ServiceAccountSecret {
+  /** The `client_id` of the grant: the service account's user sub. */
+  sub: string;
+  /** Shown once; only its hash is stored. */
+  clientSecret: string;
+}
+
+/** Service accounts a plugin makes for one purpose (the embed plugin: one per client's embed credential). */
+export interface ServiceAccounts {
+  /**
+   * A service account, a member of the tenants in `memberships` (default: of
+   * none, so its token reaches no tenant route: only what checks its sub, as
+   * embed token minting does); 409 when the sub is taken.
+   */
+  create(input: { sub: string; displayName: string; memberships?: Record<string, { roles: string[] }> }): Promise<ServiceAccountSecret>;
+  /** A new secret; the old one stops working at once. 404 when there is no such service account. */
+  rotate(sub: string): Promise<ServiceAccountSecret>;
+  /** Deletes it (its secret no longer trades for tokens); false when there was none. */
+  remove(sub: string): Promise<boolean>;
+}
+
+export interface TenancyApi {
+  serviceAccounts: ServiceAccounts;
+}
