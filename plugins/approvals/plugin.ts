@@ -2,13 +2,12 @@
 // agents (request_approval), with quorum, role-based approvers, one-time
 // decision links, expiry, REST, GraphQL and CLI. Registration only.
 import type { Server } from '@hapi/hapi';
-import { coreOf } from 'agent-platform/sdk';
+import { coreOf, perMinute, RateLimiter } from 'agent-platform/sdk';
 import { EXPIRE_TASK, NOTIFY_TASK } from './cases.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { requestApprovalFunction } from './functions.ts';
 import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type ApprovalsOptions } from './options.ts';
-import { LinkRateLimit } from './rate-limit.ts';
 import { approvalsRoutes } from './routes.ts';
 import { createServices } from './services.ts';
 import { expireTask } from './tasks/approvals.expire.ts';
@@ -33,7 +32,7 @@ export const plugin = {
     core.jobs.defineTask(EXPIRE_TASK, expireTask(core, cases));
     core.jobs.defineTask(NOTIFY_TASK, notifyTask(core, peers));
     core.functions.register('request_approval', requestApprovalFunction(cases, approvals));
-    server.route(approvalsRoutes(approvals, new LinkRateLimit(options.linkRateLimitPerMinute)));
+    server.route(approvalsRoutes(approvals, new RateLimiter(perMinute(options.linkRateLimitPerMinute, () => 'Too many requests to decision links; retry later'))));
     core.graphql.extend({ typeDefs, resolvers: resolvers(approvals, live) });
     // The other plugins may register after this one: their extension points are used once all are registered.
     server.ext('onPreStart', () => {

@@ -1,9 +1,8 @@
 // The approvals REST routes under /api/approvals (approvers are not
 // necessarily admins: any member of the tenant reaches them, the service
 // decides what each may see and do), and the public decision link pages.
-import { principalOf, tenantOf, type ServerRoute } from 'agent-platform/sdk';
+import { principalOf, tenantOf, type RateLimiter, type ServerRoute } from 'agent-platform/sdk';
 import { confirmPage, decidedPage } from './page.ts';
-import type { LinkRateLimit } from './rate-limit.ts';
 import * as s from './schemas.ts';
 import type { ApprovalsService, ListFilter } from './service.ts';
 
@@ -13,7 +12,7 @@ const tags = ['api', 'approvals'];
 type ListQuery = ListFilter & { skip: number; limit: number };
 type DecisionInput = { decision: 'approve' | 'reject'; comment?: string | null };
 
-export function approvalsRoutes(service: ApprovalsService, rateLimit: LinkRateLimit): ServerRoute[] {
+export function approvalsRoutes(service: ApprovalsService, rateLimit: RateLimiter): ServerRoute[] {
   const id = (request: { params: Record<string, unknown> }) => request.params.id as string;
   return [
     {

@@ -3,11 +3,10 @@
 // the super-admin, from an allowlisted Origin, for an enabled client. Rate
 // limited per client (this process's token bucket: 429 with Retry-After).
 // The token's claims are core/auth/embed-tokens.ts's (README lists them).
-import { badRequest, forbidden, type CoreServices, type Principal } from 'agent-platform/sdk';
+import { badRequest, forbidden, RateLimiter, type CoreServices, type Principal } from 'agent-platform/sdk';
 import { enabledClient, requireAllowed, requireOrigin } from './access.ts';
 import type { ClientCache } from './client-cache.ts';
 import type { EmbedOptions } from './options.ts';
-import { RateLimiter } from './rate-limit.ts';
 
 export interface MintInput {
   client_key: string;
@@ -18,7 +17,10 @@ export interface MintInput {
 }
 
 export function createTokensService(core: Pick<CoreServices, 'auth'>, options: EmbedOptions, cache: ClientCache) {
-  const limiter = new RateLimiter(options.tokenMintRatePerSecond, options.tokenMintBurst, 'embed tokens for this client');
+  const limiter = new RateLimiter({
+    ratePerSecond: options.tokenMintRatePerSecond, burst: options.tokenMintBurst,
+    message: (seconds) => `Too many embed tokens for this client: retry in ${seconds} s`,
+  });
   return {
     async mint(principal: Principal, originHeader: unknown, input: MintInput) {
       const origin = requireOrigin(originHeader);

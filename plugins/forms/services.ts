@@ -1,12 +1,11 @@
 // The one factory of the forms plugin's services: its register and its CLI
 // commands both build them here, from the core's services and the manifest's options.
-import { badRequest, type CoreServices } from 'agent-platform/sdk';
+import { badRequest, perMinute, RateLimiter, type CoreServices } from 'agent-platform/sdk';
 import type { FormsApi } from './api.ts';
 import { formsErrors } from './errors.ts';
 import { validateWithFormio } from './formio/engine.ts';
 import { formSchemaProblems } from './formio/schema-check.ts';
 import type { FormsOptions } from './options.ts';
-import { createRateLimiter } from './rate-limit.ts';
 import { createAdminSubmissionsService } from './service/admin-submissions.ts';
 import { createDefinitionsService } from './service/definitions.ts';
 import { createFilesService } from './service/files.ts';
@@ -39,7 +38,8 @@ export function createServices(core: CoreServices, options: FormsOptions) {
     useCases: createUseCasesService(core, registry, targets),
     submissions: createSubmissionsService(core, registry, files, hydrator),
     adminSubmissions: createAdminSubmissionsService(core, registry, hydrator),
-    limiter: createRateLimiter(options.publicRatePerMinute, () => core.clock.now().getTime()),
+    limiter: new RateLimiter(perMinute(options.publicRatePerMinute,
+      () => `Too many anonymous requests from this address: at most ${options.publicRatePerMinute} a minute`, () => core.clock.now().getTime())),
     api,
   };
 }

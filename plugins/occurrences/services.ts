@@ -2,10 +2,9 @@
 // CLI commands both build them here. The forms plugin's API (Form.io
 // validation of v1 form schemas) is read when first needed: a CLI command
 // runs without a server, and none of its commands validates a form.
-import type { CoreServices } from 'agent-platform/sdk';
+import { perMinute, RateLimiter, type CoreServices } from 'agent-platform/sdk';
 import type { FormsApi } from '../forms/api.ts';
 import type { OccurrencesOptions } from './options.ts';
-import { createRateLimiter } from './rate-limit.ts';
 import { createBackofficeService } from './service/backoffice.ts';
 import { createIntake } from './service/intake.ts';
 import { createOpen311Service } from './service/open311.ts';
@@ -28,7 +27,8 @@ export function createServices(core: CoreServices, options: OccurrencesOptions, 
     backoffice: createBackofficeService(core),
     settings: createSettingsService(core),
     templates: createTemplatesService(core, options),
-    limiter: createRateLimiter(options.publicRatePerMinute, () => core.clock.now().getTime()),
+    limiter: new RateLimiter(perMinute(options.publicRatePerMinute,
+      () => `Too many anonymous requests from this address: at most ${options.publicRatePerMinute} a minute per tenant`, () => core.clock.now().getTime())),
   };
 }
 

@@ -6,10 +6,10 @@
 import Boom from '@hapi/boom';
 import { Readable } from 'node:stream';
 import {
-  badRequest, isValidTenantAlias, notFound, principalOf, tenantOf, type CoreServices, type Lifecycle, type Request, type ServerRoute,
+  badRequest, clientAddress, isValidTenantAlias, notFound, principalOf, tenantOf,
+  type CoreServices, type Lifecycle, type RateLimiter, type Request, type ServerRoute,
 } from 'agent-platform/sdk';
 import type { FormsOptions } from '../options.ts';
-import { clientAddress, type RateLimiter } from '../rate-limit.ts';
 import type { FilesService } from '../service/files.ts';
 import type { SubmissionsService, Submitter } from '../service/submissions.ts';
 import * as s from '../schemas.ts';
