@@ -4,10 +4,12 @@
 // public_submit's `attachments`. The forms plugin checks each token (single
 // use, expiry, tenant, uploader) and gives the file to the occurrence in the
 // submission's transaction: staff see it in the detail, public answers never,
-// and a refused report (409 duplicate, 422) consumes nothing.
+// and a refused report (409 duplicate, 422) consumes nothing. The forms
+// clean-up of expired uploads never deletes a file an occurrence holds.
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
 import { tenantWithAdmin, type TestPlatform } from '../../harness.ts';
+import { pruneFilesTask } from '../../../plugins/forms/tasks/forms.prune_files.ts';
 import { api, occurrencesPlatform, report, rows, user } from './helpers.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -112,4 +114,8 @@ t.test('another tenant\'s token and an expired token are 422s; a rejected duplic
   t.equal(expired.status, 422);
   t.same(expired.body.errors, [{ path: 'attachments[0]', message: 'has expired' }]);
   t.equal((await rows(tp, 'occurrences', 'acme')).length, 2, 'the refused reports were not stored');
+
+  const { pruned } = await pruneFilesTask(tp.platform.core)();
+  t.equal(pruned, 2, 'the hourly clean-up deletes the expired unused uploads (this tenant\'s late one, the other tenant\'s)');
+  t.same((await rows(tp, 'forms_files', 'acme')).map((row) => row.owner_id), [String(elsewhere.body.id)], 'and keeps the occurrence\'s file');
 });
