@@ -497,6 +497,10 @@ CREATE TABLE public.forms_files (
     submission_id uuid,
     payload_path text,
     redacted_at timestamp with time zone,
+    owner_plugin text,
+    owner_id text,
+    CONSTRAINT forms_files_one_owner CHECK (((submission_id IS NULL) OR (owner_plugin IS NULL))),
+    CONSTRAINT forms_files_owner_pair CHECK (((owner_plugin IS NULL) = (owner_id IS NULL))),
     CONSTRAINT forms_files_size_check CHECK ((size >= 0))
 );
 
@@ -1904,9 +1908,11 @@ CREATE INDEX events_type_idx ON public.events USING btree (tenant_id, type, seq)
 
 CREATE UNIQUE INDEX forms_definitions_live_name ON public.forms_definitions USING btree (tenant_id, name) WHERE (deleted_at IS NULL);
 
+CREATE INDEX forms_files_owner ON public.forms_files USING btree (tenant_id, owner_plugin, owner_id) WHERE (owner_plugin IS NOT NULL);
+
 CREATE INDEX forms_files_submission ON public.forms_files USING btree (tenant_id, submission_id) WHERE (submission_id IS NOT NULL);
 
-CREATE INDEX forms_files_unconsumed ON public.forms_files USING btree (tenant_id, expires_at) WHERE (submission_id IS NULL);
+CREATE INDEX forms_files_unconsumed ON public.forms_files USING btree (tenant_id, expires_at) WHERE (consumed_at IS NULL);
 
 CREATE INDEX forms_redactions_submission ON public.forms_redactions USING btree (tenant_id, submission_id);
 

@@ -177,6 +177,34 @@ export interface FormValidationResult {
   errors: FormValidationError[];
 }
 
+/** A file another plugin took with claimFiles: the server's record of it. */
+export interface ClaimedFile {
+  id: string;
+  name: string;
+  content_type: string;
+  size: number;
+}
+
+/** What claimFiles consumes, for whom, and whose the files become. */
+export interface FileClaim {
+  /** The file tokens (`ft_…`, from POST /api/forms/files), in the caller's order. */
+  tokens: unknown[];
+  /** Who uploaded them: a user's subject, or null for an anonymous visitor (a token is bound to its uploader). */
+  uploader: string | null;
+  /** The object the files now belong to: the claiming plugin's name and its object's id. */
+  owner: { plugin: string; id: string };
+  /** The list's name in the caller's body: errors name `${field}[i]` (default `files`). */
+  field?: string;
+}
+
+/** Lets anonymous visitors upload for a plugin's public intake (see allowAnonymousUploads). */
+export interface AnonymousUploadGate {
+  /** The plugin's name (for readers of the code and logs). */
+  plugin: string;
+  /** True when the tenant (row-level security on trx) has a public intake of the plugin that takes file tokens. */
+  allows(trx: TenantTransaction): Promise<boolean>;
+}
+
 export interface FormsApi {
   /** Adds a hydration target. A model registered twice stops the boot (PluginContractError, one line). */
   registerTarget(target: HydrationTarget): void;
@@ -189,6 +217,22 @@ export interface FormsApi {
   validateAgainstForm(schema: unknown, payload: Record<string, unknown>): FormValidationResult;
   /** Every reason a Form.io schema is refused (empty: acceptable); for checking a schema when it is saved. */
   formSchemaProblems(schema: unknown): string[];
+  /**
+   * Consumes upload tokens for another plugin's object, in the caller's tenant
+   * transaction (`trx`: its rollback gives the tokens back). Each token is
+   * checked as a submission's file reference is: of this tenant, unused,
+   * unexpired, uploaded by `uploader`; any bad one throws 422
+   * `FILE_TOKEN_INVALID` with `errors: [{path: '<field>[i]', message}]` and
+   * consumes nothing. Call it after the owner row exists (its id is recorded).
+   * Returns the files' records, in the tokens' order.
+   */
+  claimFiles(trx: TenantTransaction, claim: FileClaim): Promise<ClaimedFile[]>;
+  /**
+   * Anonymous uploads to POST /api/forms/files need the tenant to take them:
+   * an active public use case, or a gate registered here that answers true
+   * (a plugin whose public intake takes file tokens). Call it at register.
+   */
+  allowAnonymousUploads(gate: AnonymousUploadGate): void;
 }
 
 declare module '@hapi/hapi' {

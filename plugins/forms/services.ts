@@ -23,6 +23,8 @@ export function createServices(core: CoreServices, options: FormsOptions) {
   const api: FormsApi = {
     registerTarget: (target) => registry.register(target),
     formSchemaProblems,
+    claimFiles: (trx, claim) => files.claimFor(trx, claim),
+    allowAnonymousUploads: (gate) => files.allowAnonymousUploads(gate),
     validateAgainstForm(schema, payload) {
       const problems = formSchemaProblems(schema);
       if (problems.length) throw formsErrors.schemaInvalid(problems);

@@ -80,6 +80,9 @@ export interface FormsFilesTable {
   consumed_at: NullableTimestamp;
   submission_id: string | null;
   payload_path: string | null;
+  /** Set when another plugin claimed the file (FormsApi.claimFiles): that plugin and its object's id. */
+  owner_plugin: string | null;
+  owner_id: string | null;
   redacted_at: NullableTimestamp;
 }
 

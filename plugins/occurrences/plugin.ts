@@ -33,6 +33,8 @@ export const plugin = definePlugin<OccurrencesOptions>({
     const tenantOfPublic = publicTenant(core, options, services.limiter);
     core.events.registerTypes(EVENT_TYPES);
     forms.registerTarget(occurrenceTarget(services.intake));
+    // public_submit takes file tokens: a tenant taking reports takes its citizens' anonymous uploads.
+    forms.allowAnonymousUploads({ plugin: 'occurrences', allows: (trx) => services.intake.takesReports(trx) });
     server.route([
       ...typeRoutes(services.types, tenantOfPublic),
       ...publicRoutes(services.intake, tenantOfPublic),

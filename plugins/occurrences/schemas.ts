@@ -71,6 +71,8 @@ export const staffTypeList = Joi.object({ items: Joi.array().items(staffType) })
 // Submissions and the duplicate check.
 
 const text = (max: number) => Joi.string().max(max);
+/** File tokens one report may name. */
+const MAX_ATTACHMENTS = 10;
 export const submission = Joi.object({
   title: Joi.string().trim().min(1).max(300).required(),
   description: text(10_000).allow('').default(''),
@@ -82,6 +84,8 @@ export const submission = Joi.object({
   reporter_email: Joi.string().email({ tlds: false }).max(320).allow('', null),
   reporter_phone: Joi.string().pattern(/^[0-9+()\-. ]{3,40}$/).allow('', null),
   dynamic_fields: json('DynamicFields').default({}),
+  attachments: Joi.array().items(Joi.string().max(100)).max(MAX_ATTACHMENTS).default([])
+    .description(`File tokens of uploads (POST /api/forms/files, multipart \`file\`), at most ${MAX_ATTACHMENTS}; each is consumed with the occurrence`),
 }).label('OccurrenceSubmission');
 
 export const similarReport = Joi.object({

@@ -4,9 +4,10 @@
 // for a public form's visitor). A submission consumes the tokens its payload
 // references, in its own transaction: a used, expired, unknown (another
 // tenant's included) or another uploader's token is a 422 naming its field.
+// Another plugin consumes tokens the same way through FormsApi.claimFiles.
 import { fileTypeFromBuffer } from 'file-type';
 import { domainError, hashSecret, randomToken, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
-import type { FormValidationError, SubmissionFile } from '../api.ts';
+import type { AnonymousUploadGate, ClaimedFile, FileClaim, FormValidationError, SubmissionFile } from '../api.ts';
 import { formsErrors } from '../errors.ts';
 import type { FormsOptions } from '../options.ts';
 import { filesStore } from '../store/files.ts';
@@ -58,7 +59,42 @@ function references(value: unknown, path: string, found: Reference[], depth = 0)
 }
 
 export function createFilesService(core: CoreServices, options: FormsOptions) {
+  /** Other plugins' public intakes that take file tokens (FormsApi.allowAnonymousUploads). */
+  const publicIntakes: AnonymousUploadGate[] = [];
+
+  /** An anonymous visitor may upload to a tenant with an active public use case, or a public intake of another plugin. */
+  async function takesAnonymousUploads(trx: TenantTransaction) {
+    if (await useCasesStore.hasActivePublic(trx)) return true;
+    for (const gate of publicIntakes) if (await gate.allows(trx)) return true;
+    return false;
+  }
+
+  /**
+   * The one check of a token (a submission's reference or another plugin's
+   * claim): it must be a token of this tenant (row-level security), unused
+   * (not even earlier in the same request), unexpired and the uploader's.
+   * Locks the file. Returns the file, or the error naming `field`.
+   */
+  function tokenChecker(trx: TenantTransaction, uploader: string | null) {
+    const seen = new Set<string>();
+    const now = core.clock.now();
+    return async (token: unknown, field: string): Promise<ClaimedFile | FormValidationError> => {
+      if (typeof token !== 'string' || !TOKEN.test(token)) return { path: field, message: 'is not a file token (POST /api/forms/files gives one)' };
+      const file = await filesStore.byTokenForUpdate(trx, hashSecret(token));
+      if (!file) return { path: field, message: 'is not a file token of this tenant' };
+      if (file.consumed_at !== null || seen.has(file.id)) return { path: field, message: 'has already been used' };
+      if (new Date(file.expires_at).getTime() <= now.getTime()) return { path: field, message: 'has expired' };
+      if (file.uploaded_by !== ownerOf(uploader)) return { path: field, message: 'was uploaded by someone else' };
+      seen.add(file.id);
+      return { id: file.id, name: file.name, content_type: file.content_type, size: file.size };
+    };
+  }
+
   return {
+    allowAnonymousUploads(gate: AnonymousUploadGate) {
+      publicIntakes.push(gate);
+    },
+
     /** Stores an upload of `uploader` (a user's subject, or null for an anonymous visitor). */
     async upload(tenantId: string, uploader: string | null, file: { filename?: string; bytes: Buffer }) {
       if (file.bytes.length > options.maxFileBytes) {
@@ -70,7 +106,7 @@ export function createFilesService(core: CoreServices, options: FormsOptions) {
       }
       const token = `ft_${randomToken(32)}`;
       const stored = await core.withTenant(tenantId, async (trx) => {
-        if (uploader === null && !(await useCasesStore.hasActivePublic(trx))) throw formsErrors.authenticationRequired('Uploading without a public form');
+        if (uploader === null && !(await takesAnonymousUploads(trx))) throw formsErrors.authenticationRequired('Uploading without a public form');
         return filesStore.insert(trx, tenantId, {
           token_hash: hashSecret(token), uploaded_by: ownerOf(uploader), name: cleanName(file.filename), content_type: contentType, size: file.bytes.length,
           content: file.bytes, expires_at: new Date(core.clock.now().getTime() + options.fileTokenTtlSeconds * 1000),
@@ -88,28 +124,37 @@ export function createFilesService(core: CoreServices, options: FormsOptions) {
     async claim(trx: TenantTransaction, data: Record<string, unknown>, submitter: string | null) {
       const errors: FormValidationError[] = [];
       const claimed: SubmissionFile[] = [];
-      const seen = new Set<string>();
-      const now = core.clock.now();
+      const check = tokenChecker(trx, submitter);
       for (const { path, holder } of references(data, '', [])) {
-        const field = `${path}.file_token`;
-        const token = holder.file_token;
-        if (typeof token !== 'string' || !TOKEN.test(token)) {
-          errors.push({ path: field, message: 'is not a file token (POST /api/forms/files gives one)' });
-          continue;
-        }
-        const file = await filesStore.byTokenForUpdate(trx, hashSecret(token));
-        if (!file) errors.push({ path: field, message: 'is not a file token of this tenant' });
-        else if (file.submission_id || seen.has(file.id)) errors.push({ path: field, message: 'has already been used' });
-        else if (new Date(file.expires_at).getTime() <= now.getTime()) errors.push({ path: field, message: 'has expired' });
-        else if (file.uploaded_by !== ownerOf(submitter)) errors.push({ path: field, message: 'was uploaded by someone else' });
+        const result = await check(holder.file_token, `${path}.file_token`);
+        if ('path' in result) errors.push(result);
         else {
-          seen.add(file.id);
-          claimed.push({ id: file.id, path, name: file.name, content_type: file.content_type, size: file.size });
+          claimed.push({ ...result, path });
           for (const key of Object.keys(holder)) delete holder[key];
-          Object.assign(holder, { file_id: file.id, name: file.name, content_type: file.content_type, size: file.size });
+          Object.assign(holder, { file_id: result.id, name: result.name, content_type: result.content_type, size: result.size });
         }
       }
       if (errors.length) throw formsErrors.filesInvalid(errors);
+      return claimed;
+    },
+
+    /**
+     * FormsApi.claimFiles: checks a list of tokens exactly as a submission's
+     * references are checked (errors name `${field}[i]`) and gives the files
+     * to the owner, in the caller's transaction: a rollback gives them back.
+     */
+    async claimFor(trx: TenantTransaction, claim: FileClaim): Promise<ClaimedFile[]> {
+      const errors: FormValidationError[] = [];
+      const claimed: ClaimedFile[] = [];
+      const check = tokenChecker(trx, claim.uploader);
+      const field = claim.field ?? 'files';
+      for (const [index, token] of claim.tokens.entries()) {
+        const result = await check(token, `${field}[${index}]`);
+        if ('path' in result) errors.push(result);
+        else claimed.push(result);
+      }
+      if (errors.length) throw formsErrors.filesInvalid(errors);
+      if (claimed.length) await filesStore.consumeForOwner(trx, claimed.map((file) => file.id), claim.owner, core.clock.now());
       return claimed;
     },
 

@@ -12,11 +12,15 @@ export const filesStore = {
 
   /** The file of a token, locked: two submissions naming one token cannot both consume it. */
   byTokenForUpdate: (trx: TenantTransaction, tokenHash: string) =>
-    trx.selectFrom('forms_files').select(['id', 'uploaded_by', 'name', 'content_type', 'size', 'expires_at', 'submission_id'])
+    trx.selectFrom('forms_files').select(['id', 'uploaded_by', 'name', 'content_type', 'size', 'expires_at', 'consumed_at'])
       .where('token_hash', '=', tokenHash).forUpdate().executeTakeFirst(),
 
   consume: (trx: TenantTransaction, id: string, submissionId: string, path: string, at: Date) =>
     trx.updateTable('forms_files').set({ submission_id: submissionId, payload_path: path, consumed_at: at }).where('id', '=', id).execute(),
+
+  /** Gives files to another plugin's object (FormsApi.claimFiles). */
+  consumeForOwner: (trx: TenantTransaction, ids: string[], owner: { plugin: string; id: string }, at: Date) =>
+    trx.updateTable('forms_files').set({ owner_plugin: owner.plugin, owner_id: owner.id, consumed_at: at }).where('id', 'in', ids).execute(),
 
   ofSubmission: (trx: TenantTransaction, submissionId: string) =>
     trx.selectFrom('forms_files').select(META).where('submission_id', '=', submissionId).orderBy('created_at').orderBy('id').execute(),
@@ -31,5 +35,5 @@ export const filesStore = {
 
   /** Deletes unconsumed files past their expiry; returns how many. */
   pruneExpired: async (trx: TenantTransaction, before: Date) => Number((await trx.deleteFrom('forms_files')
-    .where('submission_id', 'is', null).where('expires_at', '<', before).executeTakeFirst()).numDeletedRows),
+    .where('consumed_at', 'is', null).where('expires_at', '<', before).executeTakeFirst()).numDeletedRows),
 };

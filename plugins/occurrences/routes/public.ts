@@ -17,6 +17,7 @@ export function publicRoutes(intake: Intake, publicTenant: PublicTenant): Server
         description: 'Report an occurrence (public: X-Tenant-ID, no login): validated, checked for duplicates, created in the initial state',
         notes: [
           '201 {id, reference, state, created_at, possible_duplicates?}.',
+          'attachments: file tokens of POST /api/forms/files (anonymous, X-Tenant-ID), consumed with the occurrence; 422 FILE_TOKEN_INVALID with errors [{path: "attachments[i]", message}] for a used, expired, unknown or another uploader\'s token.',
           '422 VALIDATION_FAILED with errors [{field, message}] (type, location, dynamic_fields against the type\'s form schema); 422 OUTSIDE_SERVICE_AREA.',
           '409 DUPLICATE_DETECTED with similar_reports when the type\'s duplicate_policy is reject; with warn the occurrence is created and possible_duplicates lists them.',
           '429 RATE_LIMITED with Retry-After past OCCURRENCES_PUBLIC_RATE_LIMIT per minute, address and tenant.',

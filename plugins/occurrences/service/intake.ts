@@ -6,13 +6,14 @@
 // listed; reject: 409 with the similar reports). The occurrence starts in
 // the tenant's initial state with a history entry, and occurrence.submitted
 // (and occurrence.duplicate_detected) are emitted in the same transaction.
+// File tokens a public report names are consumed in that transaction too.
 import type { CoreServices, TenantTransaction } from 'agent-platform/sdk';
 import type { FormsApi } from '../../forms/api.ts';
 import { validateDynamicFields, type FormSchema } from '../domain/dynamic-fields.ts';
 import { inServiceArea, type ServiceArea } from '../domain/geo.ts';
 import { occurrenceErrors, type FieldError } from '../errors.ts';
 import { OCCURRENCE_DUPLICATE_DETECTED, OCCURRENCE_SUBMITTED } from '../event-types.ts';
-import { occurrencesStore } from '../store/occurrences.ts';
+import { occurrencesStore, type OccurrenceRow } from '../store/occurrences.ts';
 import { settingsStore } from '../store/settings.ts';
 import { statesStore } from '../store/states.ts';
 import { typesStore, type TypeRow } from '../store/types.ts';
@@ -30,11 +31,14 @@ export interface SubmissionInput {
   reporter_email?: string | null;
   reporter_phone?: string | null;
   dynamic_fields?: Record<string, unknown>;
+  /** File tokens of uploads (POST /api/forms/files), consumed with the occurrence (public_submit). */
+  attachments?: unknown[];
 }
 
 export interface Origin {
   source: OccurrenceSource;
   submittedBy: string | null;
+  /** Files already stored for it (the forms target: the submission's files). */
   attachments?: Record<string, unknown>[];
 }
 
@@ -55,6 +59,19 @@ export function createIntake(core: CoreServices, forms: () => FormsApi) {
     const area = await settingsStore.serviceArea(trx);
     if (area && !inServiceArea(area as unknown as ServiceArea, input.latitude, input.longitude)) throw occurrenceErrors.outsideServiceArea();
     return type!;
+  }
+
+  /**
+   * Consumes the report's file tokens for the new occurrence (the forms
+   * plugin checks them: tenant, uploader, single use, expiry; 422
+   * FILE_TOKEN_INVALID naming `attachments[i]`) and lists the files among its
+   * attachments. The caller's transaction makes it all or nothing.
+   */
+  async function attach(trx: TenantTransaction, row: OccurrenceRow, tokens: unknown[], uploader: string | null): Promise<OccurrenceRow> {
+    if (!tokens.length) return row;
+    const files = await forms().claimFiles(trx, { tokens, uploader, owner: { plugin: 'occurrences', id: String(row.id) }, field: 'attachments' });
+    const records = files.map(({ id, name, content_type, size }) => ({ id, name, content_type, size }));
+    return occurrencesStore.setAttachments(trx, row.id, [...row.attachments, ...records]);
   }
 
   function report(input: SubmissionInput) {
@@ -79,12 +96,13 @@ export function createIntake(core: CoreServices, forms: () => FormsApi) {
     const initial = (await statesStore.states(trx)).find((state) => state.is_initial);
     const state = initial?.key ?? 'submitted';
     const year = now.getUTCFullYear();
-    const row = await occurrencesStore.insert(trx, tenantId, reference(year, await occurrencesStore.nextNumber(trx, tenantId, year)), {
+    const inserted = await occurrencesStore.insert(trx, tenantId, reference(year, await occurrencesStore.nextNumber(trx, tenantId, year)), {
       type_id: type.id, title: input.title.trim(), description: input.description ?? '', latitude: input.latitude, longitude: input.longitude,
       address: input.address ?? null, reporter_name: input.reporter_name ?? null, reporter_email: input.reporter_email ?? null,
       reporter_phone: input.reporter_phone ?? null, dynamic_fields: fields.data, attachments: origin.attachments ?? [], state,
       source: origin.source, submitted_by: origin.submittedBy, created_at: now,
     });
+    const row = await attach(trx, inserted, input.attachments ?? [], origin.submittedBy);
     await occurrencesStore.addHistory(trx, tenantId, {
       occurrence_id: row.id, from_state: null, to_state: state, comment: `Reported (${origin.source})`, actor: origin.submittedBy, created_at: now,
     });
@@ -104,6 +122,9 @@ export function createIntake(core: CoreServices, forms: () => FormsApi) {
 
   return {
     submitIn,
+
+    /** Whether the tenant takes public reports (an active type): its citizens may then upload attachments anonymously. */
+    takesReports: (trx: TenantTransaction) => typesStore.anyActive(trx),
 
     async submit(tenantId: string, input: SubmissionInput, origin: Origin) {
       const { row, duplicates } = await core.withTenant(tenantId, (trx) => submitIn(trx, tenantId, input, origin));

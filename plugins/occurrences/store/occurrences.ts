@@ -97,6 +97,9 @@ export const occurrencesStore = {
   /** The row, locked until the transaction ends (transitions). */
   lock: (trx: TenantTransaction, id: number) => trx.selectFrom('occurrences').select(COLUMNS).where('id', '=', id).forUpdate().executeTakeFirst(),
 
+  setAttachments: (trx: TenantTransaction, id: number, attachments: Record<string, unknown>[]) =>
+    trx.updateTable('occurrences').set({ attachments: JSON.stringify(attachments) }).where('id', '=', id).returning(COLUMNS).executeTakeFirstOrThrow(),
+
   setState: (trx: TenantTransaction, id: number, state: string, duplicateOf: number | null, at: Date) =>
     trx.updateTable('occurrences').set({ state, duplicate_of: duplicateOf, updated_at: at }).where('id', '=', id).returning(COLUMNS).executeTakeFirstOrThrow(),
 

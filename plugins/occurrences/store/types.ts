@@ -40,6 +40,9 @@ export const typesStore = {
     return query.orderBy('name').orderBy('id').limit(1000).execute();
   },
 
+  anyActive: async (trx: TenantTransaction) =>
+    Boolean(await trx.selectFrom('occurrence_types').select('id').where('active', '=', true).limit(1).executeTakeFirst()),
+
   inUse: async (trx: TenantTransaction, id: number) =>
     Boolean(await trx.selectFrom('occurrences').select('id').where('type_id', '=', id).limit(1).executeTakeFirst()),
 
