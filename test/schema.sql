@@ -1209,6 +1209,20 @@ ALTER TABLE public.pipeline_run_logs ALTER COLUMN id ADD GENERATED ALWAYS AS IDE
     CACHE 1
 );
 
+CREATE TABLE public.pipeline_source_files (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    name text NOT NULL,
+    content_type text NOT NULL,
+    size_bytes bigint NOT NULL,
+    content bytea NOT NULL,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT pipeline_source_files_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 255)))
+);
+
+ALTER TABLE ONLY public.pipeline_source_files FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.pipeline_source_schedules (
     tenant_id text NOT NULL,
     source_id uuid NOT NULL,
@@ -1779,6 +1793,9 @@ ALTER TABLE ONLY public.pipeline_pattern_registrations
 ALTER TABLE ONLY public.pipeline_run_logs
     ADD CONSTRAINT pipeline_run_logs_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.pipeline_source_files
+    ADD CONSTRAINT pipeline_source_files_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.pipeline_source_schedules
     ADD CONSTRAINT pipeline_source_schedules_pkey PRIMARY KEY (source_id);
 
@@ -1977,6 +1994,8 @@ CREATE INDEX occurrences_state ON public.occurrences USING btree (tenant_id, sta
 CREATE INDEX occurrences_trgm ON public.occurrences USING gin (search_text public.gin_trgm_ops);
 
 CREATE INDEX pipeline_run_logs_run ON public.pipeline_run_logs USING btree (run_id, id);
+
+CREATE INDEX pipeline_source_files_tenant ON public.pipeline_source_files USING btree (tenant_id);
 
 CREATE INDEX pipeline_source_schedules_tenant ON public.pipeline_source_schedules USING btree (tenant_id);
 
@@ -2305,6 +2324,9 @@ ALTER TABLE ONLY public.pipeline_run_logs
 ALTER TABLE ONLY public.pipeline_run_logs
     ADD CONSTRAINT pipeline_run_logs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.pipeline_source_files
+    ADD CONSTRAINT pipeline_source_files_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.pipeline_source_schedules
     ADD CONSTRAINT pipeline_source_schedules_source_id_fkey FOREIGN KEY (source_id) REFERENCES public.pipeline_sources(id) ON DELETE CASCADE;
 
@@ -2487,6 +2509,8 @@ ALTER TABLE public.pipeline_pattern_registrations ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_run_logs ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.pipeline_source_files ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.pipeline_source_schedules ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_sources ENABLE ROW LEVEL SECURITY;
@@ -2612,6 +2636,8 @@ CREATE POLICY tenant_isolation ON public.pipeline_credentials USING ((tenant_id 
 CREATE POLICY tenant_isolation ON public.pipeline_discoveries USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.pipeline_run_logs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipeline_source_files USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.pipeline_source_schedules USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
