@@ -71,6 +71,52 @@ BEGIN
   RETURN NEW;
 END $$;
 
+CREATE FUNCTION public.lake_create_key_index(p_dataset bigint) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public'
+    AS $$
+DECLARE
+  t record;
+BEGIN
+  SELECT * INTO t FROM lake_key_index_target(p_dataset);
+  IF t.key_columns IS NULL THEN RETURN; END IF;
+  EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON %s (%s) WHERE _snapshot_to IS NULL', t.index_name, t.relation, t.key_columns);
+END $$;
+
+CREATE FUNCTION public.lake_drop_key_index(p_dataset bigint) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public'
+    AS $$
+DECLARE
+  t record;
+BEGIN
+  SELECT * INTO t FROM lake_key_index_target(p_dataset);
+  IF t.key_columns IS NULL OR to_regclass(format('%I.%I', t.schema_name, t.index_name)) IS NULL THEN
+    RETURN false;
+  END IF;
+  EXECUTE format('DROP INDEX %I.%I', t.schema_name, t.index_name);
+  RETURN true;
+END $$;
+
+CREATE FUNCTION public.lake_key_index_target(p_dataset bigint, OUT schema_name text, OUT relation text, OUT index_name text, OUT key_columns text) RETURNS record
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public'
+    AS $$
+DECLARE
+  d record;
+BEGIN
+  SELECT namespace, physical_table, columns, primary_key, tenant_id INTO d FROM lake_datasets WHERE id = p_dataset;
+  IF NOT FOUND OR d.tenant_id IS DISTINCT FROM current_setting('app.tenant_id', true) THEN
+    RAISE EXCEPTION 'dataset % is not the acting tenant''s', p_dataset USING ERRCODE = '42501';
+  END IF;
+  schema_name := d.namespace;
+  relation := format('%I.%I', d.namespace, d.physical_table);
+  index_name := 'lake_key_' || left(encode(sha256(convert_to(d.namespace || '.' || d.physical_table, 'UTF8')), 'hex'), 24);
+  SELECT string_agg(format('%I', c->>'column'), ', ' ORDER BY k.ord) INTO key_columns
+    FROM unnest(d.primary_key) WITH ORDINALITY AS k(name, ord)
+    JOIN jsonb_array_elements(d.columns) AS c ON c->>'name' = k.name;
+END $$;
+
 CREATE FUNCTION public.platform_add_job(p_identifier text, p_payload json, p_queue_name text, p_run_at timestamp with time zone, p_max_attempts integer, p_job_key text, p_job_key_mode text) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog'

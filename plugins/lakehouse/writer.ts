@@ -32,6 +32,13 @@ import type { LakeColumn } from './types.ts';
 const STAGE = 'lake_stage';
 const BATCH = 'lake_batch';
 const MODES = ['overwrite', 'append', 'append_dedup'];
+/**
+ * From this many staged rows, a first load (no current rows) drops the key
+ * index and builds it after the insert: one sorted build instead of a btree
+ * insertion per row. The drop locks the table until commit (readers of the
+ * dataset wait for its first load), so small first loads keep the index.
+ */
+const FIRST_LOAD_INDEX_REBUILD_ROWS = 10_000;
 
 export function targetOf(row: Pick<DatasetRow, 'namespace' | 'physical_table' | 'columns'>): RowsTarget {
   return { relation: qualified(row.namespace, row.physical_table), columns: row.columns };
@@ -129,7 +136,11 @@ export function createWriter(core: CoreServices) {
       const { count: stagedCount, typeErrors } = await land(session, dataset, request);
       const staged = { count: stagedCount, cursorMax: cursor && stagedCount > 0 ? await rowsStore.stageCursorMax(trx, STAGE, cursor) : null };
       const snapshot = await snapshotsStore.nextId(trx);
-      const changes = await applyMode(trx, target, request, keys, cursor, snapshot, dataset.row_count === 0);
+      // A large first load builds the key index once after the rows instead of row by row.
+      const empty = dataset.row_count === 0;
+      const rebuildIndex = empty && staged.count >= FIRST_LOAD_INDEX_REBUILD_ROWS && dataset.primary_key.length > 0 && (await rowsStore.dropKeyIndex(trx, dataset.id));
+      const changes = await applyMode(trx, target, request, keys, cursor, snapshot, empty);
+      if (rebuildIndex) await rowsStore.createKeyIndex(trx, dataset.id);
       const created = changes.added + changes.removed > 0 || dataset.latest_snapshot_id === null;
       const rowCount = dataset.row_count + changes.added - changes.removed;
       const result: WriteResult = {

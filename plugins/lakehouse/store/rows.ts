@@ -68,6 +68,17 @@ export const rowsStore = {
       SELECT DISTINCT ON (${keys.map(quoteIdent).join(', ')}) * FROM ${quoteIdent(stage)} ORDER BY ${order.join(', ')}`).execute(trx);
   },
 
+  /** Drops the dataset's key index for a first load (sql/0002: as the owner, for the acting tenant's dataset only); whether it had one. */
+  async dropKeyIndex(trx: TenantTransaction, datasetRef: number): Promise<boolean> {
+    const { rows } = await sql<{ dropped: boolean }>`SELECT lake_drop_key_index(${datasetRef}) AS dropped`.execute(trx);
+    return rows[0]!.dropped;
+  },
+
+  /** Builds the dataset's key index again, once, over the loaded rows. */
+  async createKeyIndex(trx: TenantTransaction, datasetRef: number): Promise<void> {
+    await sql`SELECT lake_create_key_index(${datasetRef})`.execute(trx);
+  },
+
   /** Every staged row as a new version (append; a first overwrite). */
   appendAll: (trx: TenantTransaction, target: RowsTarget, from: string, snapshot: string) =>
     affected(trx, `INSERT INTO ${target.relation} (_snapshot_from${target.columns.length ? `, ${list(target.columns)}` : ''})
