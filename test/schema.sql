@@ -71,6 +71,52 @@ BEGIN
   RETURN NEW;
 END $$;
 
+CREATE FUNCTION public.lake_create_key_index(p_dataset bigint) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public'
+    AS $$
+DECLARE
+  t record;
+BEGIN
+  SELECT * INTO t FROM lake_key_index_target(p_dataset);
+  IF t.key_columns IS NULL THEN RETURN; END IF;
+  EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON %s (%s) WHERE _snapshot_to IS NULL', t.index_name, t.relation, t.key_columns);
+END $$;
+
+CREATE FUNCTION public.lake_drop_key_index(p_dataset bigint) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public'
+    AS $$
+DECLARE
+  t record;
+BEGIN
+  SELECT * INTO t FROM lake_key_index_target(p_dataset);
+  IF t.key_columns IS NULL OR to_regclass(format('%I.%I', t.schema_name, t.index_name)) IS NULL THEN
+    RETURN false;
+  END IF;
+  EXECUTE format('DROP INDEX %I.%I', t.schema_name, t.index_name);
+  RETURN true;
+END $$;
+
+CREATE FUNCTION public.lake_key_index_target(p_dataset bigint, OUT schema_name text, OUT relation text, OUT index_name text, OUT key_columns text) RETURNS record
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public'
+    AS $$
+DECLARE
+  d record;
+BEGIN
+  SELECT namespace, physical_table, columns, primary_key, tenant_id INTO d FROM lake_datasets WHERE id = p_dataset;
+  IF NOT FOUND OR d.tenant_id IS DISTINCT FROM current_setting('app.tenant_id', true) THEN
+    RAISE EXCEPTION 'dataset % is not the acting tenant''s', p_dataset USING ERRCODE = '42501';
+  END IF;
+  schema_name := d.namespace;
+  relation := format('%I.%I', d.namespace, d.physical_table);
+  index_name := 'lake_key_' || left(encode(sha256(convert_to(d.namespace || '.' || d.physical_table, 'UTF8')), 'hex'), 24);
+  SELECT string_agg(format('%I', c->>'column'), ', ' ORDER BY k.ord) INTO key_columns
+    FROM unnest(d.primary_key) WITH ORDINALITY AS k(name, ord)
+    JOIN jsonb_array_elements(d.columns) AS c ON c->>'name' = k.name;
+END $$;
+
 CREATE FUNCTION public.platform_add_job(p_identifier text, p_payload json, p_queue_name text, p_run_at timestamp with time zone, p_max_attempts integer, p_job_key text, p_job_key_mode text) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog'
@@ -1209,6 +1255,20 @@ ALTER TABLE public.pipeline_run_logs ALTER COLUMN id ADD GENERATED ALWAYS AS IDE
     CACHE 1
 );
 
+CREATE TABLE public.pipeline_source_files (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    name text NOT NULL,
+    content_type text NOT NULL,
+    size_bytes bigint NOT NULL,
+    content bytea NOT NULL,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT pipeline_source_files_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 255)))
+);
+
+ALTER TABLE ONLY public.pipeline_source_files FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.pipeline_source_schedules (
     tenant_id text NOT NULL,
     source_id uuid NOT NULL,
@@ -1779,6 +1839,9 @@ ALTER TABLE ONLY public.pipeline_pattern_registrations
 ALTER TABLE ONLY public.pipeline_run_logs
     ADD CONSTRAINT pipeline_run_logs_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.pipeline_source_files
+    ADD CONSTRAINT pipeline_source_files_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.pipeline_source_schedules
     ADD CONSTRAINT pipeline_source_schedules_pkey PRIMARY KEY (source_id);
 
@@ -1977,6 +2040,8 @@ CREATE INDEX occurrences_state ON public.occurrences USING btree (tenant_id, sta
 CREATE INDEX occurrences_trgm ON public.occurrences USING gin (search_text public.gin_trgm_ops);
 
 CREATE INDEX pipeline_run_logs_run ON public.pipeline_run_logs USING btree (run_id, id);
+
+CREATE INDEX pipeline_source_files_tenant ON public.pipeline_source_files USING btree (tenant_id);
 
 CREATE INDEX pipeline_source_schedules_tenant ON public.pipeline_source_schedules USING btree (tenant_id);
 
@@ -2305,6 +2370,9 @@ ALTER TABLE ONLY public.pipeline_run_logs
 ALTER TABLE ONLY public.pipeline_run_logs
     ADD CONSTRAINT pipeline_run_logs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.pipeline_source_files
+    ADD CONSTRAINT pipeline_source_files_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.pipeline_source_schedules
     ADD CONSTRAINT pipeline_source_schedules_source_id_fkey FOREIGN KEY (source_id) REFERENCES public.pipeline_sources(id) ON DELETE CASCADE;
 
@@ -2487,6 +2555,8 @@ ALTER TABLE public.pipeline_pattern_registrations ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_run_logs ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.pipeline_source_files ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.pipeline_source_schedules ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_sources ENABLE ROW LEVEL SECURITY;
@@ -2612,6 +2682,8 @@ CREATE POLICY tenant_isolation ON public.pipeline_credentials USING ((tenant_id 
 CREATE POLICY tenant_isolation ON public.pipeline_discoveries USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.pipeline_run_logs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipeline_source_files USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.pipeline_source_schedules USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 

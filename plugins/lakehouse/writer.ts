@@ -32,6 +32,13 @@ import type { LakeColumn } from './types.ts';
 const STAGE = 'lake_stage';
 const BATCH = 'lake_batch';
 const MODES = ['overwrite', 'append', 'append_dedup'];
+/**
+ * From this many staged rows, a first load (no current rows) drops the key
+ * index and builds it after the insert: one sorted build instead of a btree
+ * insertion per row. The drop locks the table until commit (readers of the
+ * dataset wait for its first load), so small first loads keep the index.
+ */
+const FIRST_LOAD_INDEX_REBUILD_ROWS = 10_000;
 
 export function targetOf(row: Pick<DatasetRow, 'namespace' | 'physical_table' | 'columns'>): RowsTarget {
   return { relation: qualified(row.namespace, row.physical_table), columns: row.columns };
@@ -55,20 +62,25 @@ async function* encoded(batches: WriteRequest['source'] & { kind: 'records' }, c
   }
 }
 
-/** Lands the source's rows in the stage. */
-async function land(session: { trx: TenantTransaction; client: import('pg').PoolClient }, dataset: DatasetRow, request: WriteRequest): Promise<number> {
+/** Lands the source's rows in the stage: how many, and how many values did not fit their column's type. */
+async function land(session: { trx: TenantTransaction; client: import('pg').PoolClient }, dataset: DatasetRow, request: WriteRequest): Promise<{ count: number; typeErrors: number }> {
   const { source } = request;
   const counts = { typeErrors: 0 };
-  if (source.kind === 'records') {
-    await pipeline(Readable.from(encoded(source, dataset.columns, counts)), session.client.query(copyFrom(rowsStore.copyInto(STAGE, dataset.columns))));
-  } else if (source.kind === 'copy') {
+  if (source.kind === 'query') {
     const columns = columnsNamed(dataset, source.properties, 'Property');
-    await pipeline(source.stream, session.client.query(copyFrom(rowsStore.copyInto(STAGE, columns))));
-  } else {
-    const columns = columnsNamed(dataset, source.properties, 'Property');
-    await rowsStore.insertFromQuery(session.trx, STAGE, columns, source.sql, source.parameters ?? []);
+    return { count: await rowsStore.insertFromQuery(session.trx, STAGE, columns, source.sql, source.parameters ?? []), typeErrors: 0 };
   }
-  return counts.typeErrors;
+  // The COPY's own row count (its command tag): no second pass over the stage to count it.
+  const copy = source.kind === 'records'
+    ? session.client.query(copyFrom(rowsStore.copyInto(STAGE, dataset.columns)))
+    : session.client.query(copyFrom(rowsStore.copyInto(STAGE, columnsNamed(dataset, source.properties, 'Property'))));
+  await pipeline(source.kind === 'records' ? Readable.from(encoded(source, dataset.columns, counts)) : source.stream, copy);
+  return { count: copy.rowCount, typeErrors: counts.typeErrors };
+}
+
+/** Whether the write deduplicates the staged batch by key (the one use of the arrival order). */
+function deduplicates(request: WriteRequest, keys: LakeColumn[]): boolean {
+  return request.mode !== 'append' && keys.length > 0 && !request.uniqueKeys;
 }
 
 interface Changes {
@@ -79,7 +91,7 @@ interface Changes {
 /** The statements of the write mode; `empty`: the dataset has no current rows (everything staged is new). */
 async function applyMode(trx: TenantTransaction, target: RowsTarget, request: WriteRequest, keys: LakeColumn[], cursor: LakeColumn | undefined, snapshot: string, empty: boolean): Promise<Changes> {
   const keyColumns = keys.map((key) => key.column);
-  const staged = () => (request.uniqueKeys || keys.length === 0 ? Promise.resolve(STAGE) : rowsStore.dedupe(trx, STAGE, BATCH, keyColumns, cursor).then(() => BATCH));
+  const staged = () => (deduplicates(request, keys) ? rowsStore.dedupe(trx, STAGE, BATCH, keyColumns, cursor).then(() => BATCH) : Promise.resolve(STAGE));
   switch (request.mode) {
     case 'append':
       return { added: await rowsStore.appendAll(trx, target, STAGE, snapshot), removed: 0 };
@@ -120,11 +132,15 @@ export function createWriter(core: CoreServices) {
       const cursor = request.cursorField ? columnsNamed(dataset, [request.cursorField], 'Cursor field')[0] : undefined;
       const target = targetOf(dataset);
 
-      await rowsStore.createStage(trx, STAGE, dataset.columns);
-      const typeErrors = await land(session, dataset, request);
-      const staged = await rowsStore.stageStats(trx, STAGE, cursor);
+      await rowsStore.createStage(trx, STAGE, dataset.columns, deduplicates(request, keys));
+      const { count: stagedCount, typeErrors } = await land(session, dataset, request);
+      const staged = { count: stagedCount, cursorMax: cursor && stagedCount > 0 ? await rowsStore.stageCursorMax(trx, STAGE, cursor) : null };
       const snapshot = await snapshotsStore.nextId(trx);
-      const changes = await applyMode(trx, target, request, keys, cursor, snapshot, dataset.row_count === 0);
+      // A large first load builds the key index once after the rows instead of row by row.
+      const empty = dataset.row_count === 0;
+      const rebuildIndex = empty && staged.count >= FIRST_LOAD_INDEX_REBUILD_ROWS && dataset.primary_key.length > 0 && (await rowsStore.dropKeyIndex(trx, dataset.id));
+      const changes = await applyMode(trx, target, request, keys, cursor, snapshot, empty);
+      if (rebuildIndex) await rowsStore.createKeyIndex(trx, dataset.id);
       const created = changes.added + changes.removed > 0 || dataset.latest_snapshot_id === null;
       const rowCount = dataset.row_count + changes.added - changes.removed;
       const result: WriteResult = {

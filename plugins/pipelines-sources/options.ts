@@ -12,6 +12,8 @@ export const optionsSchema = Joi.object({
   syncTimeoutSeconds: Joi.number().integer().min(30).max(86_400).default(6 * 3600),
   /** PIPELINES_SCHEDULE_GRACE_SECONDS: a schedule's timer later than this after its occurrence is late (missed-run policy applies). */
   scheduleGraceSeconds: Joi.number().integer().min(1).max(86_400).default(60),
+  /** PIPELINES_MAX_UPLOAD_BYTES: largest file uploaded for the csv pattern (413 past it); the bytes are kept in PostgreSQL. */
+  maxUploadBytes: Joi.number().integer().min(1).max(1024 ** 3).default(50 * 1024 ** 2),
 });
 
 export interface SourcesOptions {
@@ -20,4 +22,5 @@ export interface SourcesOptions {
   syncRetryLimit: number;
   syncTimeoutSeconds: number;
   scheduleGraceSeconds: number;
+  maxUploadBytes: number;
 }

@@ -7,6 +7,7 @@ import type { SourcesContext } from './context.ts';
 import { isSealed, splitStored } from './credentials/inline.ts';
 import { checkCredentialFields, validatedConfig } from './source-config.ts';
 import { credentialsStore } from './store/credentials.ts';
+import { filesStore } from './store/files.ts';
 import { sourcesStore, type SourceRow } from './store/sources.ts';
 
 export interface SourceInput {
@@ -66,6 +67,12 @@ export function createSourceService(context: SourcesContext) {
     };
   }
 
+  /** A configuration naming an uploaded file (the csv pattern's file_id) names one of this tenant's: else 404, as for any unknown id. */
+  async function checkFileExists(trx: TenantTransaction, config: Record<string, unknown>): Promise<void> {
+    if (typeof config.file_id !== 'string') return;
+    if (!(await filesStore.find(trx, config.file_id))) throw notFound(`No uploaded file "${config.file_id}"`, 'SOURCE_FILE_NOT_FOUND');
+  }
+
   async function find(trx: TenantTransaction, id: string, lock = false): Promise<SourceRow> {
     const row = lock ? await sourcesStore.lock(trx, id) : await sourcesStore.find(trx, id);
     if (!row) throw notFound(`No source "${id}"`, 'SOURCE_NOT_FOUND');
@@ -105,6 +112,7 @@ export function createSourceService(context: SourcesContext) {
         const credentials = input.credential_values ?? (credentialRef ? await vault.open(trx, tenantId, credentialRef) : {});
         const config = input.source_config ?? {};
         validatedConfig(pattern, config, credentials);
+        await checkFileExists(trx, config);
         const row = await sourcesStore.insert(trx, {
           id, tenant_id: tenantId, name: input.name, pattern_id: pattern.pattern.id,
           source_config: { ...config, ...sealed }, credential_ref: credentialRef, created_by: createdBy,
@@ -141,6 +149,7 @@ export function createSourceService(context: SourcesContext) {
           : { ...inline.open(tenantId, id, current.source_config), ...(input.credential_values ?? {}) };
         const config = input.source_config ?? storedConfig;
         validatedConfig(pattern, config, kept);
+        await checkFileExists(trx, config);
         const keptSealed = vaultMode ? {} : Object.fromEntries(Object.entries(current.source_config).filter(([, value]) => isSealed(value)));
         const row = await sourcesStore.update(trx, id, {
           name: input.name,

@@ -180,3 +180,20 @@ declare module 'agent-platform/sdk' {
     pipeline_pattern_registrations: PipelinePatternRegistrationsTable;
   }
 }
+
+export interface PipelineSourceFilesTable {
+  id: Generated<string>;
+  tenant_id: string;
+  name: string;
+  content_type: string;
+  size_bytes: ColumnType<number, number, number>;
+  content: Buffer;
+  created_by: string | null;
+  created_at: CreatedAt;
+}
+
+declare module 'agent-platform/sdk' {
+  interface Database {
+    pipeline_source_files: PipelineSourceFilesTable;
+  }
+}

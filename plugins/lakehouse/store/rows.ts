@@ -35,27 +35,30 @@ const keyMatch = (keys: string[], left: string, right: string) =>
 const current = (alias: string) => `${alias}._snapshot_to IS NULL`;
 
 export const rowsStore = {
-  /** A temporary table with every data column (and the arrival order), dropped at commit. */
-  async createStage(trx: TenantTransaction, stage: string, columns: LakeColumn[]): Promise<void> {
+  /**
+   * A temporary table with every data column, dropped at commit: no index, no
+   * WAL. The arrival order (an identity: a sequence step per row) only when the
+   * write deduplicates the batch, the one statement that reads it.
+   */
+  async createStage(trx: TenantTransaction, stage: string, columns: LakeColumn[], arrivalOrder: boolean): Promise<void> {
     const definitions = columns.map((column) => `${quoteIdent(column.column)} ${LAKE_TYPES[column.type]}`);
-    await sql.raw(`CREATE TEMP TABLE ${quoteIdent(stage)} (${[...definitions, '_ord bigint GENERATED ALWAYS AS IDENTITY'].join(', ')}) ON COMMIT DROP`).execute(trx);
+    if (arrivalOrder) definitions.push('_ord bigint GENERATED ALWAYS AS IDENTITY');
+    await sql.raw(`CREATE TEMP TABLE ${quoteIdent(stage)} (${definitions.join(', ')}) ON COMMIT DROP`).execute(trx);
   },
 
   /** The COPY … FROM STDIN statement landing `columns` (in that order) into the stage. */
   copyInto: (stage: string, columns: LakeColumn[]) => `COPY ${quoteIdent(stage)} (${list(columns)}) FROM STDIN`,
 
-  /** Lands a SELECT's rows (its columns in the order of `columns`). */
-  async insertFromQuery(trx: TenantTransaction, stage: string, columns: LakeColumn[], query: string, parameters: unknown[]): Promise<void> {
-    await trx.executeQuery(CompiledQuery.raw(`INSERT INTO ${quoteIdent(stage)} (${list(columns)}) ${query}`, parameters));
+  /** Lands a SELECT's rows (its columns in the order of `columns`); the number landed. */
+  async insertFromQuery(trx: TenantTransaction, stage: string, columns: LakeColumn[], query: string, parameters: unknown[]): Promise<number> {
+    const result = await trx.executeQuery(CompiledQuery.raw(`INSERT INTO ${quoteIdent(stage)} (${list(columns)}) ${query}`, parameters));
+    return Number(result.numAffectedRows ?? 0n);
   },
 
-  /** Rows staged, and the cursor column's maximum as text. */
-  async stageStats(trx: TenantTransaction, stage: string, cursor: LakeColumn | undefined): Promise<{ count: number; cursorMax: string | null }> {
-    const max = cursor ? `max(${quoteIdent(cursor.column)})::text` : 'NULL::text';
-    const { rows } = await sql.raw<{ count: number; cursor_max: string | null }>(
-      `SELECT count(*)::int AS count, ${max} AS cursor_max FROM ${quoteIdent(stage)}`,
-    ).execute(trx);
-    return { count: rows[0]!.count, cursorMax: rows[0]!.cursor_max };
+  /** The cursor column's maximum over the stage, as text (the number of rows comes from the landing itself). */
+  async stageCursorMax(trx: TenantTransaction, stage: string, cursor: LakeColumn): Promise<string | null> {
+    const { rows } = await sql.raw<{ cursor_max: string | null }>(`SELECT max(${quoteIdent(cursor.column)})::text AS cursor_max FROM ${quoteIdent(stage)}`).execute(trx);
+    return rows[0]!.cursor_max;
   },
 
   /** One row per key: the newest by cursor, then by arrival. */
@@ -63,6 +66,17 @@ export const rowsStore = {
     const order = [...keys.map(quoteIdent), ...(cursor ? [`${quoteIdent(cursor.column)} DESC NULLS LAST`] : []), '_ord DESC'];
     await sql.raw(`CREATE TEMP TABLE ${quoteIdent(batch)} ON COMMIT DROP AS
       SELECT DISTINCT ON (${keys.map(quoteIdent).join(', ')}) * FROM ${quoteIdent(stage)} ORDER BY ${order.join(', ')}`).execute(trx);
+  },
+
+  /** Drops the dataset's key index for a first load (sql/0002: as the owner, for the acting tenant's dataset only); whether it had one. */
+  async dropKeyIndex(trx: TenantTransaction, datasetRef: number): Promise<boolean> {
+    const { rows } = await sql<{ dropped: boolean }>`SELECT lake_drop_key_index(${datasetRef}) AS dropped`.execute(trx);
+    return rows[0]!.dropped;
+  },
+
+  /** Builds the dataset's key index again, once, over the loaded rows. */
+  async createKeyIndex(trx: TenantTransaction, datasetRef: number): Promise<void> {
+    await sql`SELECT lake_create_key_index(${datasetRef})`.execute(trx);
   },
 
   /** Every staged row as a new version (append; a first overwrite). */

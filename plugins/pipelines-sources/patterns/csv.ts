@@ -1,15 +1,16 @@
-// The `csv` pattern: a CSV (header row first) or JSON Lines file at a URL,
-// streamed and parsed as it arrives, in batches. One stream (namespace null)
+// The `csv` pattern: a CSV (header row first) or JSON Lines file at a URL or
+// uploaded (POST /api/v1/sources/files), parsed as it arrives, in batches. One stream (namespace null)
 // whose schema is inferred from the first rows (CSV text that reads as an
 // integer, a number, a boolean or an ISO date is typed so). Incremental reads
 // keep the rows past the cursor. Fetched through the guarded fetch.
-import { badRequest } from 'agent-platform/sdk';
+import { badRequest, notFound } from 'agent-platform/sdk';
 import { createCsvParser } from './csv-parser.ts';
 import { inferSchema, pastCursor } from './infer.ts';
 import type { JsonSchemaObject, PatternContext, SourcePattern } from './types.ts';
 
 interface CsvConfig {
-  url: string;
+  url?: string;
+  file_id?: string;
   format: 'csv' | 'jsonl';
   delimiter: string;
   stream_name: string;
@@ -17,13 +18,16 @@ interface CsvConfig {
 }
 
 const BATCH = 5000;
+const CHUNK_BYTES = 64 * 1024;
 
 const configSchema: JsonSchemaObject = {
   type: 'object',
   additionalProperties: false,
-  required: ['url'],
+  // Exactly one of the two: where the file is.
+  oneOf: [{ required: ['url'] }, { required: ['file_id'] }],
   properties: {
     url: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2000 },
+    file_id: { type: 'string', format: 'uuid', description: 'An uploaded file (POST /api/v1/sources/files) instead of a url' },
     format: { enum: ['csv', 'jsonl'], default: 'csv' },
     delimiter: { type: 'string', minLength: 1, maxLength: 1, default: ',' },
     stream_name: { type: 'string', pattern: '^[A-Za-z0-9_]{1,63}$', default: 'rows' },
@@ -43,11 +47,25 @@ function typedSample(record: Record<string, unknown>): Record<string, unknown> {
   }));
 }
 
+/** The file's bytes as they arrive: the uploaded file's, or the URL's body. */
+async function chunks(context: PatternContext, config: CsvConfig): Promise<AsyncIterable<Uint8Array>> {
+  if (config.file_id) {
+    const content = await context.readFile(config.file_id);
+    if (!content) throw notFound(`No uploaded file "${config.file_id}"`, 'SOURCE_FILE_NOT_FOUND');
+    return (async function* () {
+      for (let at = 0; at < content.byteLength; at += CHUNK_BYTES) yield content.subarray(at, at + CHUNK_BYTES);
+    })();
+  }
+  const url = new URL(config.url!);
+  const response = await context.fetch(url.href, { signal: context.signal, redirect: 'error' });
+  if (!response.ok || !response.body) throw badRequest(`GET ${url.origin}${url.pathname} answered ${response.status}`, 'SOURCE_HTTP_ERROR');
+  return response.body as unknown as AsyncIterable<Uint8Array>;
+}
+
 /** The file's records, batch after batch, as they arrive. */
 async function* records(context: PatternContext): AsyncGenerator<Record<string, unknown>[]> {
   const config = context.config as unknown as CsvConfig;
-  const response = await context.fetch(config.url, { signal: context.signal, redirect: 'error' });
-  if (!response.ok || !response.body) throw badRequest(`GET ${new URL(config.url).origin}${new URL(config.url).pathname} answered ${response.status}`, 'SOURCE_HTTP_ERROR');
+  const body = await chunks(context, config);
   const decoder = new TextDecoder();
   const csv = createCsvParser(config.delimiter);
   let header: string[] | undefined;
@@ -71,7 +89,7 @@ async function* records(context: PatternContext): AsyncGenerator<Record<string, 
       }
     }
   };
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of body) {
     size += chunk.byteLength;
     if (size > config.max_bytes) throw badRequest(`The file is larger than max_bytes (${config.max_bytes})`, 'SOURCE_FILE_TOO_LARGE');
     const text = decoder.decode(chunk, { stream: true });
@@ -94,7 +112,7 @@ async function* records(context: PatternContext): AsyncGenerator<Record<string, 
 export const csvPattern: SourcePattern = {
   id: 'csv',
   name: 'CSV or JSON Lines file',
-  description: 'A CSV (header row first) or JSON Lines file at a URL',
+  description: 'A CSV (header row first) or JSON Lines file at a URL or uploaded (file_id)',
   configSchema,
   async discover(context) {
     const config = context.config as unknown as CsvConfig;

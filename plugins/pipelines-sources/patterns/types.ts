@@ -25,6 +25,8 @@ export interface PatternContext {
   allowPrivateNetworks: boolean;
   /** The guarded fetch (core.http.fetch) for HTTP patterns. */
   fetch: typeof fetch;
+  /** The bytes of a file the tenant uploaded (POST /api/v1/sources/files); undefined for an unknown id or another tenant's. */
+  readFile(fileId: string): Promise<Uint8Array | undefined>;
   signal: AbortSignal;
 }
 

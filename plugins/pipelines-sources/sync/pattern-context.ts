@@ -5,6 +5,7 @@ import type { SourcesContext } from '../context.ts';
 import { splitStored } from '../credentials/inline.ts';
 import type { PatternContext } from '../patterns/types.ts';
 import { validatedConfig } from '../source-config.ts';
+import { filesStore } from '../store/files.ts';
 import type { SourceRow } from '../store/sources.ts';
 
 export interface SourceAccess {
@@ -20,7 +21,11 @@ export function sourceAccess(context: SourcesContext, tenantId: string, source: 
   const redact = (message: string) => secrets.reduce((text, secret) => text.split(secret).join('[redacted]'), message);
   const config = validatedConfig(pattern, splitStored(source.source_config).config, credentials);
   return {
-    context: { tenantId, config, allowPrivateNetworks, fetch: context.core.http.fetch({ allowPrivateNetworks }), signal },
+    context: {
+      tenantId, config, allowPrivateNetworks, fetch: context.core.http.fetch({ allowPrivateNetworks }), signal,
+      // Its own tenant transaction: row-level security shows this tenant's files only.
+      readFile: (fileId) => context.core.withTenant(tenantId, (trx) => filesStore.content(trx, fileId)),
+    },
     redact,
   };
 }
