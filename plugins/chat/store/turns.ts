@@ -115,6 +115,12 @@ export const framesStore = {
    */
   insertBatches: async (trx: TenantTransaction, rows: { tenant_id: string; turn_id: string; first_seq: number; last_seq: number; frames: string }[]) => {
     if (rows.length === 0) return;
+    // A share lock on the turns first (in id order): a flush waits while a
+    // sweep or an ending holds a turn (FOR NO KEY UPDATE), so the end's frames
+    // are numbered after every frame already written and never lose their
+    // seq to a zombie runner's late flush; an ending waits for a flush alike.
+    const turnIds = [...new Set(rows.map((r) => r.turn_id))].sort();
+    await sql`SELECT id FROM chat_turns WHERE id = ANY(${turnIds}::uuid[]) ORDER BY id FOR SHARE`.execute(trx);
     // Tenant ids are validated aliases and turn ids UUIDs: nothing to escape.
     const json = `[${rows.map((r) => `{"t":"${r.tenant_id}","u":"${r.turn_id}","f":${r.first_seq},"l":${r.last_seq},"x":${r.frames}}`).join(',')}]`;
     await sql`INSERT INTO chat_turn_frames (tenant_id, turn_id, first_seq, last_seq, frames)
