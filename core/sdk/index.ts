@@ -80,6 +80,7 @@ export { hashSecret, randomToken, secretMatches } from '../secrets.ts';
 export { BlockedAddressError } from '../http/guarded-fetch.ts';
 export { isPrivateAddress } from '../http/addresses.ts';
 export { readCapped } from '../http/read-capped.ts';
+export { boundedJson, MAX_JSON_DEPTH } from '../http/bounded-json.ts';
 export { clientAddress, perMinute, RateLimiter, type RateLimitOptions } from '../http/rate-limit.ts';
 export { CREDENTIAL_HEADERS, followRedirect, isRedirect, MAX_REDIRECTS } from '../http/redirect.ts';
 export { cachedSchemaCount, createAjv } from '../json-schema.ts';

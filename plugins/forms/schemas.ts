@@ -2,27 +2,11 @@
 // schema is checked by formSchemaProblems (which names every component at
 // fault); joi checks the envelope, and bounds the nesting of free JSON so
 // that nothing deeper than the text guard walks reaches the database.
-import { Joi } from 'agent-platform/sdk';
+import { boundedJson, Joi } from 'agent-platform/sdk';
 import { MODEL_PATH } from './targets/registry.ts';
 import { TRANSFORMS } from './hydration/transforms.ts';
 
-const MAX_DEPTH = 32;
-
-function depthWithin(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [item, depth] = stack.pop()!;
-    if (item === null || typeof item !== 'object') continue;
-    if (depth >= limit) return false;
-    for (const child of Object.values(item as object)) stack.push([child, depth + 1]);
-  }
-  return true;
-}
-
-/** A JSON object nested at most MAX_DEPTH levels. */
-const json = (label: string) => Joi.object().unknown(true).custom((value, helpers) =>
-  depthWithin(value, MAX_DEPTH) ? value : helpers.message({ custom: `{{#label}} is nested deeper than ${MAX_DEPTH} levels` }),
-).label(label);
+const json = boundedJson;
 
 export const id = Joi.string().guid().description('A UUID');
 export const idParams = Joi.object({ id: id.required() });

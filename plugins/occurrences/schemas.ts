@@ -2,25 +2,10 @@
 // Free JSON (a Form.io schema, dynamic field values, a service area) is
 // bounded in depth so that nothing deeper than the text guard walks reaches
 // the database.
-import { Joi } from 'agent-platform/sdk';
+import { boundedJson, Joi } from 'agent-platform/sdk';
 import { V0_TYPES } from './domain/dynamic-fields.ts';
 
-const MAX_DEPTH = 32;
-
-function depthWithin(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [item, depth] = stack.pop()!;
-    if (item === null || typeof item !== 'object') continue;
-    if (depth >= limit) return false;
-    for (const child of Object.values(item as object)) stack.push([child, depth + 1]);
-  }
-  return true;
-}
-
-const json = (label: string) => Joi.object().unknown(true).custom((value, helpers) =>
-  depthWithin(value, MAX_DEPTH) ? value : helpers.message({ custom: `{{#label}} is nested deeper than ${MAX_DEPTH} levels` }),
-).label(label);
+const json = boundedJson;
 
 export const intId = Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER);
 export const idParams = Joi.object({ id: intId.required().description('An integer id') });
