@@ -11,6 +11,7 @@ import { parsePlain } from './plain.ts';
 import { parseMarkdown } from './markdown.ts';
 import { parseHtml } from './html.ts';
 import { parseCsv } from './csv.ts';
+import { assertZipExpandsWithin } from './zip-bound.ts';
 import { ParseError, type ParseOptions, type ParsedDocument } from './types.ts';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -23,6 +24,7 @@ export async function parseBytes(bytes: Uint8Array, options: ParseOptions, count
     return (await import('./unstructured.ts')).parseWithUnstructured(bytes, options);
   }
   if (type === 'application/pdf') return (await import('./pdf.ts')).parsePdf(bytes, options);
+  if (type === DOCX || type === PPTX) assertZipExpandsWithin(bytes, options.maxExpandedBytes, 'a quarter of INGESTION_PARSER_MAX_MEMORY_MB');
   if (type === DOCX) return (await import('./docx.ts')).parseDocx(bytes);
   if (type === PPTX) return (await import('./pptx.ts')).parsePptx(bytes);
   if (IMAGE_TYPES.has(type)) return (await import('./image.ts')).parseImage(bytes, options);

@@ -49,6 +49,8 @@ export interface ParseOptions {
   /** Rows of a CSV group: the parser sizes groups to about this many tokens. */
   chunkSize: number;
   unstructured?: { url: string; apiKey?: string; strategy: string };
+  /** Most bytes a zip-based document (DOCX, PPTX) may expand to before its parser runs (zip-bound.ts). */
+  maxExpandedBytes: number;
   /** Aborted when the parse stage times out: long parsers check it between pages. */
   signal?: AbortSignal;
 }

@@ -7,6 +7,15 @@ import type { IngestionSettings } from '../settings.ts';
 import { withTimeout } from './timeout.ts';
 import type { ParserPool } from './parser-pool.ts';
 
+/**
+ * Parsing XML takes several times its size in heap (strings, the DOM, the
+ * HTML mammoth builds), so a document may expand to a quarter of the parser
+ * thread's heap limit: past that it would exhaust the thread anyway.
+ */
+export function expandedLimitOf(parserMaxMemoryMb: number): number {
+  return Math.floor(parserMaxMemoryMb / 4) * 1024 * 1024;
+}
+
 export function parseOptionsOf(settings: IngestionSettings, contentType: string, filename: string): ParseOptions {
   return {
     contentType,
@@ -21,6 +30,7 @@ export function parseOptionsOf(settings: IngestionSettings, contentType: string,
     // to embed it; otherwise only pages whose text layer cannot tell are rendered.
     keepAllImages: settings.visionRetrieval.active,
     chunkSize: settings.chunkSize,
+    maxExpandedBytes: expandedLimitOf(settings.parserMaxMemoryMb),
     unstructured: settings.unstructured.url
       ? { url: settings.unstructured.url, apiKey: settings.unstructured.apiKey, strategy: settings.unstructured.strategy }
       : undefined,
