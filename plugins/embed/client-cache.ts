@@ -31,6 +31,8 @@ export interface EmbedClient {
 interface Slot {
   value: Promise<EmbedClient | null>;
   at: number;
+  /** The settled value (for peek), once the load has finished. */
+  loaded?: { entry: EmbedClient | null };
 }
 
 export function manifestOf(entry: Omit<EmbedClient, 'manifest'>): Record<string, unknown> {
@@ -64,6 +66,16 @@ export class ClientCache {
     return this.load(clientKey, { clientKey });
   }
 
+  /**
+   * The client with this key when it is loaded and fresh, without waiting:
+   * undefined when a read would have to go to the database (or is on its way).
+   */
+  peek(clientKey: string): EmbedClient | null | undefined {
+    const slot = this.byKeySlots.get(clientKey);
+    if (!slot?.loaded || performance.now() - slot.at >= this.ttlMs) return undefined;
+    return slot.loaded.entry;
+  }
+
   /** The client with this id (any tenant: callers compare tenantId), null when it has no embed configuration. */
   byId(clientId: number): Promise<EmbedClient | null> {
     const key = this.keyOfId.get(clientId);
@@ -78,12 +90,15 @@ export class ClientCache {
   }
 
   private load(clientKey: string | undefined, by: { clientKey: string } | { clientId: number }): Promise<EmbedClient | null> {
+    const slot: Slot = { value: Promise.resolve(null), at: performance.now() };
     const value = this.read(by).then((entry) => {
-      if (entry) this.remember(entry.clientKey, { value: Promise.resolve(entry), at: performance.now() }, entry.clientId);
+      slot.loaded = { entry };
+      if (entry) this.remember(entry.clientKey, { value: Promise.resolve(entry), at: performance.now(), loaded: { entry } }, entry.clientId);
       return entry;
     });
+    slot.value = value;
     // Concurrent readers of one key share the load; a failed load is not kept.
-    if (clientKey !== undefined) this.remember(clientKey, { value, at: performance.now() });
+    if (clientKey !== undefined) this.remember(clientKey, slot);
     value.catch(() => {
       if (clientKey !== undefined && this.byKeySlots.get(clientKey)?.value === value) this.byKeySlots.delete(clientKey);
     });

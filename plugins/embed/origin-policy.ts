@@ -26,8 +26,8 @@ import { requestOrigin } from './origins.ts';
 export const EMBED_MARKER = 'x-platform-embed';
 const ALLOW_HEADERS = 'authorization, content-type, x-platform-embed, x-tenant-id, last-event-id, x-visitor-id';
 const EXPOSE_HEADERS = 'retry-after, content-type';
-const MANIFEST_PATH = /^\/api\/embed\/manifest\/([^/]+)$/;
-const CLIENT_KEY = /^[A-Za-z0-9_-]{3,100}$/;
+export const MANIFEST_PATH = /^\/api\/embed\/manifest\/([^/]+)$/;
+export const CLIENT_KEY = /^[A-Za-z0-9_-]{3,100}$/;
 
 declare module '@hapi/hapi' {
   interface PluginSpecificConfiguration {
@@ -44,7 +44,7 @@ interface EmbedRequestState {
 const stateOf = (request: Request) => ((request.plugins as Record<string, unknown>).embed ??= {}) as EmbedRequestState;
 
 /** The client key of a manifest path (undefined for other paths, and for a key that is not valid percent-encoding). */
-function manifestKeyOf(path: string): string | undefined {
+export function manifestKeyOf(path: string): string | undefined {
   const raw = MANIFEST_PATH.exec(path)?.[1];
   if (raw === undefined) return undefined;
   try {

@@ -5,6 +5,7 @@
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';
 import type { EmbedOptions } from './options.ts';
+import { registerManifestFastPath } from './manifest-fast-path.ts';
 import { registerOriginPolicy } from './origin-policy.ts';
 import { adminRoutes } from './routes-admin.ts';
 import { publicRoutes } from './routes-public.ts';
@@ -27,6 +28,7 @@ export const plugin = definePlugin<EmbedOptions>({
       ingestion: () => server.plugins.ingestion?.api,
     });
     registerOriginPolicy(server, services.cache);
+    registerManifestFastPath(server, services.manifests);
     services.uploads.registerCleanup();
     server.route([
       ...adminRoutes(services.config, services.credentials, options.publicBaseUrl),

@@ -18,6 +18,13 @@ t.test('manifest: the rows of section 7, CORS, preflight, cache', async (t) => {
   });
   t.equal(ok.headers['access-control-allow-origin'], ORIGIN);
   t.match(String(ok.headers.vary), /origin/i);
+  // The second read is answered before routing from the cache (manifest-fast-path.ts): the same response.
+  const again = await read(ORIGIN);
+  t.equal(again.status, 200);
+  t.same(again.body, ok.body, 'a cached read answers the same manifest');
+  for (const header of ['access-control-allow-origin', 'vary', 'cache-control', 'content-type']) {
+    t.equal(again.headers[header], ok.headers[header], `a cached read sends the same ${header}`);
+  }
 
   const missing = await read();
   t.equal(missing.status, 400, 'no Origin');
