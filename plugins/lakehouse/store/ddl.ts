@@ -60,8 +60,9 @@ export const ddlStore = {
     // Reads see the acting tenant's rows; writes also need it to be the owner
     // (another tenant naming this table can neither read nor add a row).
     if (!isValidTenantAlias(table.owner)) throw new Error('invalid owner tenant');
-    await run(trx, `CREATE POLICY tenant_isolation ON ${name} USING (_tenant_id = current_setting('app.tenant_id', true))
-      WITH CHECK (_tenant_id = current_setting('app.tenant_id', true) AND _tenant_id = '${table.owner}')`);
+    // The setting as an InitPlan `(SELECT ...)`: read once per statement, not once per row (sql/0003).
+    await run(trx, `CREATE POLICY tenant_isolation ON ${name} USING (_tenant_id = (SELECT current_setting('app.tenant_id', true)))
+      WITH CHECK (_tenant_id = (SELECT current_setting('app.tenant_id', true)) AND _tenant_id = '${table.owner}')`);
     if (table.shared) await run(trx, `CREATE POLICY shared_read ON ${name} FOR SELECT USING (true)`);
     await run(trx, `GRANT SELECT, INSERT, UPDATE, DELETE ON ${name} TO platform_tenant`);
   },

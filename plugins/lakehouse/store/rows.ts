@@ -33,6 +33,12 @@ const rowOf = (columns: LakeColumn[], alias: string) => (columns.length ? `ROW($
 const keyMatch = (keys: string[], left: string, right: string) =>
   keys.map((key) => `${left}.${quoteIdent(key)} = ${right}.${quoteIdent(key)}`).join(' AND ');
 const current = (alias: string) => `${alias}._snapshot_to IS NULL`;
+/**
+ * The acting tenant as an InitPlan (evaluated once per statement): inserts
+ * name `_tenant_id` with it instead of leaving it to the column default, which
+ * calls current_setting for every row.
+ */
+const ACTING_TENANT = `(SELECT current_setting('app.tenant_id'))`;
 
 export const rowsStore = {
   /**
@@ -81,8 +87,8 @@ export const rowsStore = {
 
   /** Every staged row as a new version (append; a first overwrite). */
   appendAll: (trx: TenantTransaction, target: RowsTarget, from: string, snapshot: string) =>
-    affected(trx, `INSERT INTO ${target.relation} (_snapshot_from${target.columns.length ? `, ${list(target.columns)}` : ''})
-      SELECT ${snapshotLiteral(snapshot)}${target.columns.length ? `, ${list(target.columns)}` : ''} FROM ${quoteIdent(from)}`),
+    affected(trx, `INSERT INTO ${target.relation} (_tenant_id, _snapshot_from${target.columns.length ? `, ${list(target.columns)}` : ''})
+      SELECT ${ACTING_TENANT}, ${snapshotLiteral(snapshot)}${target.columns.length ? `, ${list(target.columns)}` : ''} FROM ${quoteIdent(from)}`),
 
   /** Closes every current version (an overwrite without a key). */
   closeAll: (trx: TenantTransaction, target: RowsTarget, snapshot: string) =>
@@ -103,8 +109,8 @@ export const rowsStore = {
    * version of its key is not taken (a late arrival never replaces newer data).
    */
   insertChanged: (trx: TenantTransaction, target: RowsTarget, batch: string, keys: string[], snapshot: string, cursor?: LakeColumn) =>
-    affected(trx, `INSERT INTO ${target.relation} (_snapshot_from, ${list(target.columns)})
-      SELECT ${snapshotLiteral(snapshot)}, ${list(target.columns, 'b.')} FROM ${quoteIdent(batch)} b
+    affected(trx, `INSERT INTO ${target.relation} (_tenant_id, _snapshot_from, ${list(target.columns)})
+      SELECT ${ACTING_TENANT}, ${snapshotLiteral(snapshot)}, ${list(target.columns, 'b.')} FROM ${quoteIdent(batch)} b
       WHERE NOT EXISTS (SELECT 1 FROM ${target.relation} l WHERE ${current('l')} AND ${keyMatch(keys, 'l', 'b')}
         AND (${rowOf(target.columns, 'l')} IS NOT DISTINCT FROM ${rowOf(target.columns, 'b')}${cursor ? ` OR l.${quoteIdent(cursor.column)} > b.${quoteIdent(cursor.column)}` : ''}))`),
 
