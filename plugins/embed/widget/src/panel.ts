@@ -41,6 +41,9 @@ export class ChatPanel implements ReactiveController {
   private abort: AbortController | null = null;
   /** Resolves when a Stop has been recorded: the next question waits for it (spec 3). */
   private stopping: Promise<unknown> = Promise.resolve();
+  /** The turn being streamed (a question sent after Stop waits for its end). */
+  private current: Promise<void> = Promise.resolve();
+  stopRequested = false;
 
   constructor(host: PlatformChatElement) {
     this.host = host;
@@ -126,13 +129,18 @@ export class ChatPanel implements ReactiveController {
 
   async send(): Promise<void> {
     const text = this.draft.trim();
-    if (!text || this.busy) return;
+    if (!text || (this.busy && !this.stopRequested)) return;
     this.draft = '';
     const content = this.pendingContext ? `${text}\n\n${this.pendingContext}` : text;
     this.pendingContext = null;
     if (this.upload?.state === 'done') this.upload = null;
     this.messages = [...this.messages, userMessage(text)];
-    await this.stream('ask', { content });
+    this.update();
+    // Right after Stop: wait until the stop is recorded and the stopped turn has ended (spec 3).
+    await this.stopping;
+    await this.current;
+    this.current = this.stream('ask', { content });
+    await this.current;
   }
 
   async answerAsk(message: ViewMessage, answer: string): Promise<void> {
@@ -146,12 +154,12 @@ export class ChatPanel implements ReactiveController {
     const answer = pendingAnswer();
     this.messages = [...this.messages, answer];
     this.busy = true;
+    this.stopRequested = false;
     this.activity = 'thinking';
     this.turnId = undefined;
     this.update();
     const abort = (this.abort = new AbortController());
     try {
-      await this.stopping;
       const sessionId = await this.ensureSession();
       await runTurn(this.client, sessionId, kind, input, {
         onFrame: (frame) => {
@@ -166,6 +174,7 @@ export class ChatPanel implements ReactiveController {
     } finally {
       answer.streaming = false;
       this.busy = false;
+      this.stopRequested = false;
       this.activity = null;
       this.reconnecting = false;
       this.abort = null;
@@ -176,9 +185,10 @@ export class ChatPanel implements ReactiveController {
   /** Stop: cancel the running turn (by its id, so a late cancel never stops the next question). */
   stop(): void {
     if (!this.busy || !this.sessionId) return;
-    const sessionId = this.sessionId;
-    this.stopping = this.client.cancel(sessionId, this.turnId).catch(() => undefined);
+    this.stopRequested = true;
+    this.stopping = this.client.cancel(this.sessionId, this.turnId).catch(() => undefined);
     this.update();
+    this.focusComposer();
   }
 
   async sendFeedback(message: ViewMessage, rating: number): Promise<void> {
@@ -262,6 +272,9 @@ export class ChatPanel implements ReactiveController {
       this.messages = [];
     }
     this.update();
+    // The focused row is gone: keep the keyboard in the panel.
+    await this.host.updateComplete;
+    (this.host.renderRoot.querySelector('.conversations .search') as HTMLElement | null)?.focus();
   }
 
   focusComposer(): void {

@@ -169,7 +169,7 @@ function renderComposer(p: ChatPanel) {
           <input class="sr-only" type="file" @change=${pick} ?disabled=${p.upload?.state === 'progress'}></label>` : nothing}
       <textarea rows="1" aria-label=${s.messageLabel} placeholder=${p.options.placeholder ?? s.placeholder} .value=${live(p.draft)}
         @input=${(e: Event) => (p.draft = (e.target as HTMLTextAreaElement).value)} @keydown=${onKey}></textarea>
-      ${p.busy
+      ${p.busy && !p.stopRequested
         ? html`<button class="stop-button" part="stop-button" type="button" @click=${() => p.stop()}>${s.stop}</button>`
         : html`<button class="send-button" part="send-button" type="submit">${s.send}</button>`}
     </form>`;
