@@ -38,7 +38,6 @@ export function widgetAssetRoutes(dist = WIDGET_DIST): ServerRoute[] {
       auth: false, tags: ['api', 'embed'], description: 'The chat widget\'s files (entries revalidated, hashed chunks immutable)',
       notes: 'platform-chat.ce.js, platform-chat.es.js, platform-chat.react.js, platform-chat.vue.js, platform-chat.css and chunks/<name>-<hash>.js; `v` is a cache-migration key. 404 for anything else or before the widget is built.',
       plugins: { platform: { tenant: 'none' } },
-      cors: { origin: ['*'], credentials: false },
       validate: {
         params: Joi.object({ file: Joi.string().max(200).required().description('an entry file or chunks/<name>.js') }),
         query: Joi.object({ v: Joi.string().max(32).pattern(/^[0-9A-Za-z._-]+$/).description('release, e.g. 0.3.0') }),
@@ -54,7 +53,9 @@ export function widgetAssetRoutes(dist = WIDGET_DIST): ServerRoute[] {
         .type(CONTENT_TYPES[path.extname(file)]!)
         .etag(brotli ? `${asset.etag}-br` : asset.etag, { weak: false, vary: false })
         .header('cache-control', file.startsWith('chunks/') ? CHUNK_CACHE : ENTRY_CACHE)
-        .header('x-content-type-options', 'nosniff');
+        .header('x-content-type-options', 'nosniff')
+        // `*`, not the request's origin: public files, no credentials, one cache entry for every page.
+        .header('access-control-allow-origin', '*');
       if (brotli) response.header('content-encoding', 'br');
       return response.vary('accept-encoding');
     },

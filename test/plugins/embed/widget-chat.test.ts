@@ -4,7 +4,7 @@
 // uploads. Screenshots: .tap/screenshots/widget/.
 import t from 'tap';
 import { textChunks } from '../../fixtures/chat/scripted-llm.ts';
-import { asTenant, browserMissing, elementPage, inWidget, openPage, screenshot, visitorApi, widgetFixture, newVisitor } from './widget/browser.ts';
+import { asTenant, browserMissing, cuttableRelay, elementPage, inWidget, openPage, screenshot, visitorApi, widgetFixture, newVisitor } from './widget/browser.ts';
 
 const missing = browserMissing();
 if (missing) {
@@ -153,6 +153,25 @@ if (missing) {
     await picker.setInputFiles({ name: 'blob.bin', mimeType: 'application/octet-stream', buffer: Buffer.from([0, 1, 2, 3, 0xff, 0xfe, 0, 0, 9, 8]) });
     await inWidget(page, '.upload-status.failed').waitFor();
     t.match(await inWidget(page, '.upload-status').textContent(), /Upload of blob\.bin failed: this file type is not supported/, 'a refused file is explained');
+    await page.close();
+  });
+
+  t.test('a dropped connection resumes the answer without losing or repeating text', async (t) => {
+    const relay = await cuttableRelay(t, f.apiUrl);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const full = 'First half of the answer, then the second half after the cut.';
+    f.llm.enqueue({ chunks: textChunks(full, 5), gate: { pauseAt: 5, until: gate } });
+    const page = await openPage(f, '/resume', elementPage(f, 'launcher="false"').replace(`api-url="${f.apiUrl}"`, `api-url="${relay.url}"`));
+    const input = inWidget(page, 'textarea');
+    await input.fill('Long answer please');
+    await input.press('Enter');
+    await inWidget(page, '.message.assistant [part="message-body"]').filter({ hasText: 'First half of the answe' }).waitFor();
+    t.ok(relay.cut() > 0, 'the connection is cut mid-answer');
+    release();
+    await inWidget(page, '[part="feedback"]').waitFor();
+    t.equal((await inWidget(page, '.message.assistant [part="message-body"]').last().textContent())!.trim(), full, 'the whole answer, once');
+    t.equal(await inWidget(page, '.message.assistant .error').count(), 0, 'no error shown');
     await page.close();
   });
 }

@@ -184,3 +184,25 @@ export async function asTenant(f: WidgetFixture, sql: string, params: unknown[] 
     await client.end();
   }
 }
+
+/** A TCP relay in front of the platform whose open connections the test can cut (a dropped connection mid-answer). */
+export async function cuttableRelay(t: Tap, target: string): Promise<{ url: string; cut(): number }> {
+  const net = await import('node:net');
+  const { port, hostname } = new URL(target);
+  const open = new Set<import('node:net').Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(port), hostname);
+    for (const socket of [client, upstream]) {
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+      socket.on('error', () => undefined);
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => { for (const s of open) s.destroy(); server.close(() => resolve()); }));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    cut: () => { const n = open.size; for (const s of open) s.destroy(); return n; },
+  };
+}
