@@ -7,6 +7,7 @@
 import t from 'tap';
 import { textChunks } from '../../fixtures/chat/scripted-llm.ts';
 import { createClient } from './helpers.ts';
+import { assetUrls, snippet } from '../../../plugins/embed/cli.ts';
 import { axeViolations, browserMissing, bundleHostApp, elementPage, inWidget, newVisitor, openPage, screenshot, tokenScript, widgetFixture } from './widget/browser.ts';
 
 const missing = browserMissing();
@@ -188,6 +189,22 @@ window.chat = mountPlatformChat(document.getElementById('root'), { apiUrl: '${f.
     await inWidget(page, '[part~="conversations-button"]').click();
     await inWidget(page, '[part="conversations"]').waitFor();
     t.same(await axeViolations(page), [], 'no axe violation');
+    await page.close();
+  });
+
+  t.test('the CLI snippet works with these assets; urls lists them with v=', async (t) => {
+    const html = `<!doctype html><html lang="en"><head><title>Snippet host</title></head><body><main>${snippet(f.apiUrl, f.clientKey, `/embed-token.json?user=${newVisitor()}`)}</main></body></html>`;
+    const page = await openPage(f, '/snippet', html);
+    await inWidget(page, '[part="launcher"]').click();
+    await inWidget(page, 'textarea').waitFor();
+    await inWidget(page, '[role="log"]').waitFor();
+    t.equal(await inWidget(page, '[role="alert"]').count(), 0, 'signed in through the snippet\'s token provider');
+    const urls = assetUrls(f.apiUrl);
+    for (const url of Object.values(urls)) {
+      t.match(url, /\?v=0\.3\.0$/);
+      t.equal((await f.tp.request({ url: url.slice(f.apiUrl.length) })).status, 200, url);
+    }
+    t.same(Object.keys(urls).sort(), ['custom_element', 'es_module', 'react', 'stylesheet', 'vue']);
     await page.close();
   });
 }

@@ -43,6 +43,11 @@ export async function hostServer(t: Tap, mintToken: (user: string) => Promise<st
   const pages = new Map<string, string>();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/embed-token.json') {
+      // What the CLI's snippet calls: POST, JSON {access_token}.
+      mintToken(url.searchParams.get('user') || 'visitor').then((token) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: token })), (error) => res.writeHead(500).end(String(error)));
+      return;
+    }
     if (url.pathname === '/embed-token') {
       mintToken(url.searchParams.get('user') || 'visitor').then((token) => res.writeHead(200, { 'content-type': 'text/plain' }).end(token), (error) => res.writeHead(500).end(String(error)));
       return;
