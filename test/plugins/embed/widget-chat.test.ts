@@ -1,9 +1,9 @@
 // The widget in a real browser (Chromium headless shell), host page on another
 // origin: a streamed answer rendered as sanitized Markdown with its activity
-// indicators and sources, Stop, feedback states, the conversations panel, and
-// uploads. Screenshots: .tap/screenshots/widget/.
+// indicator, Stop, feedback states, the conversations panel, uploads, a cut
+// connection resumed, ask_user. Screenshots: .tap/screenshots/widget/.
 import t from 'tap';
-import { textChunks } from '../../fixtures/chat/scripted-llm.ts';
+import { textChunks, toolCallChunks } from '../../fixtures/chat/scripted-llm.ts';
 import { asTenant, browserMissing, cuttableRelay, elementPage, inWidget, openPage, screenshot, visitorApi, widgetFixture, newVisitor } from './widget/browser.ts';
 
 const missing = browserMissing();
@@ -12,7 +12,7 @@ if (missing) {
 } else {
   const f = await widgetFixture(t);
 
-  t.test('a streamed answer: activity, sanitized Markdown, links in a new tab, sources', async (t) => {
+  t.test('a streamed answer: activity, sanitized Markdown, links in a new tab', async (t) => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const answer = '**Bold** answer with [the docs](https://example.com/docs) <script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> end.';
@@ -172,6 +172,28 @@ if (missing) {
     await inWidget(page, '[part="feedback"]').waitFor();
     t.equal((await inWidget(page, '.message.assistant [part="message-body"]').last().textContent())!.trim(), full, 'the whole answer, once');
     t.equal(await inWidget(page, '.message.assistant .error').count(), 0, 'no error shown');
+    await page.close();
+  });
+
+  t.test('ask_user: the question with its options as buttons, answered through human-input', async (t) => {
+    f.llm.enqueue(
+      { chunks: toolCallChunks('call_size', 'ask_user', { question: 'Which size do you need?', options: ['Small', 'Large'] }), finishReason: 'tool_calls' },
+      { chunks: textChunks('Large it is.', 4) },
+    );
+    const page = await openPage(f, '/ask', elementPage(f, 'launcher="false"'));
+    const input = inWidget(page, 'textarea');
+    await input.fill('I want a shirt');
+    await input.press('Enter');
+    const ask = inWidget(page, '.ask');
+    await ask.waitFor();
+    t.match(await ask.textContent(), /Which size do you need\?/);
+    t.same(await ask.locator('button').allTextContents(), ['Small', 'Large'], 'options as buttons');
+    await ask.locator('button', { hasText: 'Large' }).click();
+    await inWidget(page, '.message.assistant [part="message-body"]').filter({ hasText: 'Large it is.' }).waitFor();
+    const answered = JSON.stringify(f.llm.requests.at(-1)!.body.messages);
+    t.match(answered, /Large/, 'the answer reached the agent as the tool result');
+    t.equal(await ask.locator('button[disabled]').count(), 2, 'a question is answered once');
+    t.same(f.llm.requests.at(-2)!.body.messages.length > 0, true);
     await page.close();
   });
 }

@@ -75,14 +75,15 @@ export interface WidgetFixture {
 }
 
 /** Platform (chat, embed, ingestion) listening, a scripted model, an embeddable client allowed for the host origin, a browser. */
-export async function widgetFixture(t: Tap, config: Record<string, unknown> = {}): Promise<WidgetFixture> {
+export async function widgetFixture(t: Tap, config: Record<string, unknown> = {}, options: { offline?: boolean } = {}): Promise<WidgetFixture> {
   const llm = await new ScriptedLlm().start();
   t.teardown(() => llm.stop());
   const tp = await startTestPlatform(t, {
     listen: true,
     env: {
       PLATFORM_MANIFEST: 'test/fixtures/manifests/embed-uploads.yaml', EMBED_ALLOW_LOCALHOST_ORIGINS: 'true',
-      LLM_BASE_URL: llm.baseUrl, LLM_API_KEY: 'sk-test', LLM_MODEL: 'scripted-1',
+      // offline: no model, the offline responder answers with quoted, cited passages.
+      LLM_BASE_URL: options.offline ? '' : llm.baseUrl, LLM_API_KEY: 'sk-test', LLM_MODEL: 'scripted-1',
     },
   });
   const { token } = await tenantWithAdmin(tp, 'acme');
