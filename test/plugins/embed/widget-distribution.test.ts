@@ -207,4 +207,20 @@ window.chat = mountPlatformChat(document.getElementById('root'), { apiUrl: '${f.
     t.same(Object.keys(urls).sort(), ['custom_element', 'es_module', 'react', 'stylesheet', 'vue']);
     await page.close();
   });
+
+  t.test('a named token provider, the legacy selected-client-id, and text options as attributes', async (t) => {
+    const user = newVisitor();
+    const html = `<!doctype html><html lang="en"><head><title>Named provider</title>
+<script>window.PlatformChat = { tokenProviders: { shop: () => fetch('/embed-token?user=${user}').then((r) => r.text()) } };</script>
+<script type="module" src="${f.apiUrl}/embed/v1/platform-chat.ce.js"></script></head><body>
+<platform-chat api-url="${f.apiUrl}" selected-client-id="${f.clientKey}" token-provider="shop" launcher="false" title="Shop help"
+  welcome-message="Welcome to the shop" placeholder="Type here"></platform-chat></body></html>`;
+    const page = await openPage(f, '/named-provider', html);
+    await inWidget(page, '[role="log"]').waitFor();
+    t.equal(await inWidget(page, '[part="header"] h2').textContent(), 'Shop help');
+    t.equal(await inWidget(page, '[part="message-body"]').first().textContent(), 'Welcome to the shop');
+    t.equal(await inWidget(page, 'textarea').getAttribute('placeholder'), 'Type here');
+    t.equal(await inWidget(page, '[role="alert"]').count(), 0, 'signed in through the named provider');
+    await page.close();
+  });
 }
