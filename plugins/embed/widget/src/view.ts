@@ -44,7 +44,7 @@ function renderBody(p: ChatPanel) {
   const s = p.strings;
   const welcome = p.options.welcomeMessage ?? s.welcome;
   return html`
-    <div class="messages" part="messages" role="log" aria-label=${s.conversations}>
+    <div class="messages" part="messages" role="log" aria-label=${s.messagesLabel}>
       ${welcome ? html`<div class="message assistant" part="message"><div class="message-body" part="message-body">${welcome}</div></div>` : nothing}
       ${p.messages.map((m) => renderMessage(p, m))}
     </div>
