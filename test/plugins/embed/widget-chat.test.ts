@@ -196,4 +196,28 @@ if (missing) {
     t.same(f.llm.requests.at(-2)!.body.messages.length > 0, true);
     await page.close();
   });
+
+  t.test('widgets: a declared report rendered (live and reloaded), an undeclared one never shown', async (t) => {
+    const user = newVisitor();
+    const reply = 'Here is your report. <report_widget>{"title":"Sales","summary":"Up 5% this week"}</report_widget> <map_widget>{"lat":1,"lng":2}</map_widget> Done.';
+    f.llm.enqueue({ chunks: textChunks(reply, 7) });
+    const html = elementPage(f, 'launcher="false"', '', user);
+    const page = await openPage(f, '/widgets', html);
+    const input = inWidget(page, 'textarea');
+    await input.fill('Show me the sales report');
+    await input.press('Enter');
+    await inWidget(page, '[part="feedback"]').waitFor();
+    const check = async (label: string) => {
+      const card = inWidget(page, 'figure[data-widget="report"]');
+      t.equal(await card.count(), 1, `${label}: the report card`);
+      t.match(await card.textContent(), /Sales[\s\S]*Up 5% this week/, `${label}: its content`);
+      const text = await inWidget(page, '.message.assistant').last().textContent();
+      t.notMatch(text, /lat|map_widget|report_widget|"title"/, `${label}: no undeclared widget, no raw tags or JSON`);
+    };
+    await check('streamed');
+    await page.reload();
+    await inWidget(page, '[role="log"] .message.assistant [part="feedback"]').waitFor();
+    await check('reopened');
+    await page.close();
+  });
 }

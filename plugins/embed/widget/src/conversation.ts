@@ -29,13 +29,27 @@ export function fromStored(items: StoredMessage[]): ViewMessage[] {
     key: keyOf(), role: m.role as 'user' | 'assistant', id: m.id,
     text: m.role === 'assistant' ? stripCitationBlock(m.content) : m.content,
     interrupted: m.tool_metadata?.interrupted === true,
-    citations: m.tool_metadata?.citations, widgets: m.tool_metadata?.widgets,
+    citations: m.tool_metadata?.citations, widgets: m.role === 'assistant' ? inlineWidgets(m.content) : undefined,
     feedback: m.feedback ? { state: 'sent', rating: m.feedback.rating, comment: m.feedback.comment ?? '', formOpen: false } : emptyFeedback(),
   }));
 }
 
+/** A stored answer keeps its widgets inline (`<report_widget>{json}</report_widget>`): read back as the frames showed them. */
+export function inlineWidgets(text: string): { widget_type: string; data: unknown }[] {
+  const widgets: { widget_type: string; data: unknown }[] = [];
+  for (const match of text.matchAll(/<(\w+)_widget>([\s\S]*?)<\/\1_widget>/g)) {
+    try {
+      widgets.push({ widget_type: match[1]!, data: JSON.parse(match[2]!) });
+    } catch {
+      // malformed: the server drops it from the stream as well
+    }
+  }
+  return widgets;
+}
+
+/** Stored text keeps the citation block and inline widget tags; they are shown from tool_metadata instead. */
 export function stripCitationBlock(text: string): string {
-  return text.replace(/<citations>[\s\S]*?<\/citations>/g, '').trimEnd();
+  return text.replace(/<citations>[\s\S]*?<\/citations>/g, '').replace(/<(\w+_widget)>[\s\S]*?<\/\1>/g, '').trimEnd();
 }
 
 export function userMessage(text: string): ViewMessage {

@@ -30,7 +30,7 @@ export interface StoredMessage {
   id: number;
   role: string;
   content: string;
-  tool_metadata?: { interrupted?: boolean; citations?: Citation[]; widgets?: { widget_type: string; data: unknown }[] } | null;
+  tool_metadata?: { interrupted?: boolean; citations?: Citation[]; widgets?: string[] } | null;
   feedback?: { rating: number; comment?: string } | null;
 }
 
