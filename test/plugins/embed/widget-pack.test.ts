@@ -37,6 +37,44 @@ t.test('npm pack and an offline install of the tarball', async (t) => {
   t.notOk(existsSync(path.join(project, 'node_modules/react')), 'optional peers are not installed with it');
 });
 
+t.test('the types: a TypeScript consumer of every entry type-checks against the installed package', async (t) => {
+  writeFileSync(path.join(project, 'consumer.ts'), `
+    import { mountPlatformChat, ChatClient, type PlatformChatOptions, type Session } from '${PKG}';
+    import '${PKG}/element';
+    import { PlatformChat as ReactChat, type PlatformChatProps } from '${PKG}/react';
+    import { PlatformChat as VueChat } from '${PKG}/vue';
+    const options: PlatformChatOptions = { apiUrl: 'https://chat.example', clientKey: 'ck_x', launcher: true, getAccessToken: async () => 'token' };
+    const instance = mountPlatformChat(document.body, options);
+    instance.update({ title: 'Help' });
+    instance.destroy();
+    const element: HTMLElement = document.createElement('platform-chat');
+    const client = new ChatClient({ apiUrl: 'https://chat.example', clientKey: 'ck_x', markEmbedRequests: true, tokenProvider: undefined });
+    const sessions: Promise<Session[]> = client.sessions();
+    const props: PlatformChatProps = { ...options, className: 'chat' };
+    export { element, sessions, props, ReactChat, VueChat };
+    // @ts-expect-error a wrong option type is refused
+    mountPlatformChat(document.body, { launcher: 'yes' });
+  `);
+  writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: {
+      target: 'es2022', module: 'esnext', moduleResolution: 'bundler', strict: true, noEmit: true, lib: ['es2022', 'dom'], types: [],
+      skipLibCheck: false, baseUrl: '.',
+      // The optional peers' types, from the repository (as a host would have them installed).
+      paths: { react: [path.join(ROOT, 'node_modules/@types/react/index.d.ts')], vue: [path.join(ROOT, 'node_modules/vue/dist/vue.d.ts')] },
+    },
+    files: ['consumer.ts'],
+  }));
+  let output = '';
+  try {
+    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project], { encoding: 'utf8' });
+  } catch (error) {
+    output = String((error as { stdout?: string }).stdout ?? error);
+  }
+  // Errors inside the peers' own declarations (checked without skipLibCheck) are theirs, not the package's.
+  const ours = output.split('\n').filter((line) => /error TS/.test(line) && !line.includes(path.join(ROOT, 'node_modules')));
+  t.same(ours, [], 'no type error in the consumer or the package\'s declarations');
+});
+
 t.test('each entry resolves through `exports` and loads in a browser', async (t) => {
   const result = await build({
     stdin: {
