@@ -140,8 +140,15 @@ if (missing) {
   t.test('uploads: progress, the attached file carried by the next question, errors shown', async (t) => {
     const page = await openPage(f, '/upload', elementPage(f, 'launcher="false"'));
     const picker = inWidget(page, '[part="upload-button"] input[type="file"]');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/uploads?*', async (route) => { await held; await route.continue(); });
     await picker.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Opening hours: 9 to 17 on weekdays.\n') });
+    await inWidget(page, '.upload-status.progress').filter({ hasText: /Uploading notes\.txt: \d+%/ }).waitFor();
+    t.pass('progress is shown while the file uploads');
+    release();
     await inWidget(page, '.upload-status.done').waitFor();
+    await page.unroute('**/uploads?*');
     t.match(await inWidget(page, '.upload-status').textContent(), /Attached notes\.txt/);
     f.llm.enqueue({ chunks: textChunks('It says 9 to 17.', 4) });
     const input = inWidget(page, 'textarea');
@@ -218,6 +225,8 @@ if (missing) {
     await page.reload();
     await inWidget(page, '[role="log"] .message.assistant [part="feedback"]').waitFor();
     await check('reopened');
+    const sessions = (await (await visitorApi(f, user))('GET', '/api/sessions')).body.items;
+    t.equal(sessions.length, 1, 'the reload reopened the conversation instead of creating another');
     await page.close();
   });
 }
