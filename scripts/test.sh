@@ -8,6 +8,10 @@ echo "== type-check"
 npx tsc --noEmit -p tsconfig.json
 echo "== workflow engine under Deno"
 NO_COLOR=1 npx deno test --no-check --no-prompt test/workflows/engine/*.deno.ts
+echo "== widget build"
+node scripts/build-widget.ts --quiet
+echo "== browser for the widget tests"
+bash scripts/ensure-chromium.sh
 echo "== tap build"
 # tap rebuilds itself for the plugin list in .taprc (no @tapjs/typescript:
 # Node runs the .ts files) only once its first run has already started the

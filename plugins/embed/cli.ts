@@ -61,6 +61,8 @@ export function assetUrls(base: string) {
     custom_element: at('platform-chat.ce.js'),
     es_module: at('platform-chat.es.js'),
     stylesheet: at('platform-chat.css'),
+    react: at('platform-chat.react.js'),
+    vue: at('platform-chat.vue.js'),
   };
 }
 

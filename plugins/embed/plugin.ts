@@ -11,6 +11,7 @@ import { adminRoutes } from './routes-admin.ts';
 import { publicRoutes } from './routes-public.ts';
 import { createServices } from './services.ts';
 import { graphqlPart } from './graphql.ts';
+import { widgetAssetRoutes } from './widget-assets.ts';
 
 export { cli } from './cli.ts';
 export { optionsSchema } from './options.ts';
@@ -33,6 +34,7 @@ export const plugin = definePlugin<EmbedOptions>({
     server.route([
       ...adminRoutes(services.config, services.credentials, options.publicBaseUrl),
       ...publicRoutes(services.manifests, services.tokens, services.uploads, options.uploadMaxBytes),
+      ...widgetAssetRoutes(),
     ]);
     core.graphql.extend(graphqlPart(services.config));
   },

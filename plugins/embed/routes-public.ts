@@ -24,6 +24,12 @@ async function filePart(value: unknown): Promise<{ bytes: Buffer; filename: stri
   throw badRequest('`file` must be a file part (with a filename) of a multipart/form-data body', 'VALIDATION_FAILED');
 }
 
+const readableErrors: Lifecycle.Method = (request, h) => {
+  const response = request.response as Boom.Boom | { isBoom?: false };
+  if (response.isBoom && !response.output.headers['access-control-allow-origin']) response.output.headers['access-control-allow-origin'] = '*';
+  return h.continue;
+};
+
 export function publicRoutes(manifests: ManifestService, tokens: TokensService, uploads: UploadsService, uploadMaxBytes: number): ServerRoute[] {
   const overLimit: Lifecycle.FailAction = (_request, _h, err) => {
     if (Boom.isBoom(err as Error) && (err as Boom.Boom).output.statusCode === 413) throw tooLarge(uploadMaxBytes);
@@ -39,6 +45,8 @@ export function publicRoutes(manifests: ManifestService, tokens: TokensService, 
         validate: { params: s.manifestParams },
         // Documented, not validated per read: the manifest is built once per cache load from a validated configuration.
         response: { schema: s.manifest, sample: 0 },
+        // Its errors are readable by any page (no credentials, nothing secret): the widget can say "not enabled for this website".
+        ext: { onPreResponse: { method: readableErrors } },
       },
       handler: async (request: Request, h) => {
         const { manifest, origin } = await manifests.read((request.params as { client_key: string }).client_key, request.headers.origin);
