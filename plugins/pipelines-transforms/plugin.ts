@@ -7,6 +7,8 @@ import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type { TransformsApi } from './api.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { optionsSchema, type TransformsOptions } from './options.ts';
+import { artifactRoutes } from './routes-artifacts.ts';
+import { genericRunRoutes } from './routes-generic-runs.ts';
 import { transformRunRoutes } from './routes-runs.ts';
 import { scheduleRoutes } from './routes-schedules.ts';
 import { transformRoutes } from './routes-transforms.ts';
@@ -36,6 +38,7 @@ export const plugin = definePlugin<TransformsOptions>({
     });
     core.jobs.defineTask(SCHEDULE_TASK, (payload: ScheduleTimer) => fireSchedule(services.context, services.runs)(payload));
     server.route([...transformRoutes(services), ...transformRunRoutes(services.runs), ...scheduleRoutes(services.schedules)]);
+    server.route([...genericRunRoutes(services.genericRuns), ...artifactRoutes(services.artifacts)]);
     server.expose('api', services.api);
   },
 });

@@ -40,7 +40,10 @@ export function createAnalyzer(core: CoreServices, options: TransformsOptions, l
     const relations = relationsOf(text, tree);
     errors.push(...relations.errors);
     const params = parameterRefs(tree);
-    const bound = bindParameters(parameters, given, Math.max(0, ...params.map((p) => p.number)));
+    const highest = Math.max(0, ...params.map((p) => p.number));
+    const bound = bindParameters(parameters, given, highest);
+    // PostgreSQL refuses values for placeholders the statement does not have: declared but unused ones stay behind.
+    const values = bound.values.slice(0, highest);
     errors.push(...bound.errors);
 
     const datasets = new Map<string, DatasetInfo>();
@@ -62,8 +65,8 @@ export function createAnalyzer(core: CoreServices, options: TransformsOptions, l
       relations.refs.map((ref) => ({ ref, select: lake().asOf(datasets.get(ref.datasetId)!) })),
       params.map((param) => ({ location: param.location, cast: bound.casts[param.number - 1]! })));
     try {
-      const columns = await tenantSqlStore.describe(core, tenantId, rewritten, bound.values, options.statementTimeoutMs);
-      return { analysis: { ok: true, errors: [], inputs, columns }, compiled: { sql: rewritten, values: bound.values, columns, inputs } };
+      const columns = await tenantSqlStore.describe(core, tenantId, rewritten, values, options.statementTimeoutMs);
+      return { analysis: { ok: true, errors: [], inputs, columns }, compiled: { sql: rewritten, values, columns, inputs } };
     } catch (err) {
       const pgCode = (err as { code?: unknown }).code;
       if (typeof pgCode !== 'string' || pgCode.length !== 5) throw err;
