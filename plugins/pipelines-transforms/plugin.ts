@@ -9,6 +9,7 @@ import { EVENT_TYPES } from './event-types.ts';
 import { optionsSchema, type TransformsOptions } from './options.ts';
 import { artifactRoutes } from './routes-artifacts.ts';
 import { genericRunRoutes } from './routes-generic-runs.ts';
+import { libraryRoutes } from './routes-library.ts';
 import { transformRunRoutes } from './routes-runs.ts';
 import { scheduleRoutes } from './routes-schedules.ts';
 import { transformRoutes } from './routes-transforms.ts';
@@ -39,6 +40,12 @@ export const plugin = definePlugin<TransformsOptions>({
     core.jobs.defineTask(SCHEDULE_TASK, (payload: ScheduleTimer) => fireSchedule(services.context, services.runs)(payload));
     server.route([...transformRoutes(services), ...transformRunRoutes(services.runs), ...scheduleRoutes(services.schedules)]);
     server.route([...genericRunRoutes(services.genericRuns), ...artifactRoutes(services.artifacts)]);
+    server.route(libraryRoutes(services.library, services.patterns));
+    // The built-in catalogs are (re)loaded at start; idempotent, by checksum.
+    server.ext('onPreStart', async () => {
+      await services.library.sync();
+      await services.patterns.sync();
+    });
     server.expose('api', services.api);
   },
 });

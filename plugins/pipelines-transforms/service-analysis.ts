@@ -31,7 +31,8 @@ function boomCode(err: unknown): string | undefined {
 }
 
 export function createAnalyzer(core: CoreServices, options: TransformsOptions, lake: () => LakehouseApi) {
-  async function compile(tenantId: string, text: string, parameters?: Record<string, unknown>, given?: Record<string, unknown>)
+  /** `sampleRows`: each input reads at most that many rows (pattern previews). */
+  async function compile(tenantId: string, text: string, parameters?: Record<string, unknown>, given?: Record<string, unknown>, sampleRows?: number)
     : Promise<{ analysis: SqlAnalysis; compiled?: CompiledSql }> {
     const parsed = await parseSql(text);
     if (!parsed.ok) return { analysis: { ok: false, errors: [parsed.error], inputs: [], columns: [] } };
@@ -62,7 +63,10 @@ export function createAnalyzer(core: CoreServices, options: TransformsOptions, l
     if (errors.length > 0) return { analysis: { ok: false, errors, inputs, columns: fallbackColumns() } };
 
     const rewritten = rewrite(text, await tokensOf(text),
-      relations.refs.map((ref) => ({ ref, select: lake().asOf(datasets.get(ref.datasetId)!) })),
+      relations.refs.map((ref) => {
+        const select = lake().asOf(datasets.get(ref.datasetId)!);
+        return { ref, select: sampleRows === undefined ? select : `${select} LIMIT ${Math.trunc(sampleRows)}` };
+      }),
       params.map((param) => ({ location: param.location, cast: bound.casts[param.number - 1]! })));
     try {
       const columns = await tenantSqlStore.describe(core, tenantId, rewritten, values, options.statementTimeoutMs);

@@ -9,6 +9,8 @@ import { createArtifactService } from './service-artifacts.ts';
 import { createDetailService } from './service-details.ts';
 import { createExecutionService } from './service-execution.ts';
 import { createGenericRunService } from './service-generic-runs.ts';
+import { createLibraryService } from './service-library.ts';
+import { createPatternService } from './service-patterns.ts';
 import { createRunService } from './service-runs.ts';
 import { createScheduleService } from './service-schedules.ts';
 import { createTransformService, recordOf } from './service-transforms.ts';
@@ -22,6 +24,8 @@ export function createServices(core: CoreServices, options: TransformsOptions, l
   const details = createDetailService(context, transforms, runs);
   const genericRuns = createGenericRunService(context, transforms);
   const artifacts = createArtifactService(context);
+  const library = createLibraryService(context, transforms);
+  const patterns = createPatternService(context);
 
   const api: TransformsApi = {
     analyzeSql: (tenantId, sql, parameters) => context.analyzer.analyzeSql(tenantId, sql, parameters),
@@ -36,7 +40,7 @@ export function createServices(core: CoreServices, options: TransformsOptions, l
     patchTransform: async (trx, tenantId, id, patch) => recordOf(await transforms.patch(trx, tenantId, id, patch)),
     runTransform: (tenantId, id, trigger) => execution.runTransform(tenantId, id, trigger),
   };
-  return { context, transforms, runs, execution, schedules, details, genericRuns, artifacts, api };
+  return { context, transforms, runs, execution, schedules, details, genericRuns, artifacts, library, patterns, api };
 }
 
 export type TransformsServices = ReturnType<typeof createServices>;
