@@ -6,6 +6,7 @@ import type { Server } from '@hapi/hapi';
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type { TransformsApi } from './api.ts';
 import { EVENT_TYPES } from './event-types.ts';
+import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type TransformsOptions } from './options.ts';
 import { artifactRoutes } from './routes-artifacts.ts';
 import { genericRunRoutes } from './routes-generic-runs.ts';
@@ -41,6 +42,7 @@ export const plugin = definePlugin<TransformsOptions>({
     server.route([...transformRoutes(services), ...transformRunRoutes(services.runs), ...scheduleRoutes(services.schedules)]);
     server.route([...genericRunRoutes(services.genericRuns), ...artifactRoutes(services.artifacts)]);
     server.route(libraryRoutes(services.library, services.patterns));
+    core.graphql.extend({ typeDefs, resolvers: resolvers(services.transforms, services.runs) });
     // The built-in catalogs are (re)loaded at start; idempotent, by checksum.
     server.ext('onPreStart', async () => {
       await services.library.sync();
