@@ -5,6 +5,7 @@
 import type { Server } from '@hapi/hapi';
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type { TransformsApi } from './api.ts';
+import { transformKindHandler } from './apply-kind.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type TransformsOptions } from './options.ts';
@@ -49,5 +50,8 @@ export const plugin = definePlugin<TransformsOptions>({
       await services.patterns.sync();
     });
     server.expose('api', services.api);
+    // The declarative Transform kind, when the apply plugin is loaded (listed before the providers).
+    const apply = (server.plugins as unknown as Record<string, { api?: { registerKind(handler: unknown): void } } | undefined>)['pipelines-apply']?.api;
+    apply?.registerKind(transformKindHandler(services.transforms, core.withTenant));
   },
 });
