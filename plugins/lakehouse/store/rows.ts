@@ -55,6 +55,13 @@ export const rowsStore = {
     return Number(result.numAffectedRows ?? 0n);
   },
 
+  /** Inserts a SELECT's rows (its columns in the order of `columns`) straight into the table as versions from `snapshot`; how many. */
+  async insertQueryAt(trx: TenantTransaction, target: RowsTarget, columns: LakeColumn[], query: string, parameters: unknown[], snapshot: string): Promise<number> {
+    const statement = `INSERT INTO ${target.relation} (_snapshot_from${columns.length ? `, ${list(columns)}` : ''}) SELECT ${snapshotLiteral(snapshot)}, q.* FROM (${query}) AS q`;
+    const result = await trx.executeQuery(CompiledQuery.raw(statement, parameters));
+    return Number(result.numAffectedRows ?? 0n);
+  },
+
   /** The cursor column's maximum over the stage, as text (the number of rows comes from the landing itself). */
   async stageCursorMax(trx: TenantTransaction, stage: string, cursor: LakeColumn): Promise<string | null> {
     const { rows } = await sql.raw<{ cursor_max: string | null }>(`SELECT max(${quoteIdent(cursor.column)})::text AS cursor_max FROM ${quoteIdent(stage)}`).execute(trx);

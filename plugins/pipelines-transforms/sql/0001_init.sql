@@ -137,3 +137,8 @@ CREATE TABLE transform_patterns (
   checksum text NOT NULL,
   updated_at timestamptz NOT NULL DEFAULT now()
 );
+-- Only the platform's own connection (the owner) reads and writes the
+-- catalogs: the tenant role gets table rights in public, and row-level
+-- security without a policy leaves it no row (tenant SQL runs as that role).
+ALTER TABLE transform_sql_library ENABLE ROW LEVEL SECURITY;
+ALTER TABLE transform_patterns ENABLE ROW LEVEL SECURITY;
