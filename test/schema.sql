@@ -2946,9 +2946,13 @@ ALTER TABLE public.transform_artifacts ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.transform_generic_runs ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.transform_patterns ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.transform_runs ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.transform_schedules ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.transform_sql_library ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.transforms ENABLE ROW LEVEL SECURITY;
 
