@@ -23,7 +23,19 @@ t.test('transforms: create, read, patch, hydrate, materialize with logs, artifac
   const refused = await asAcme.post('/api/v1/transforms', { name: 'bad', sql: "SELECT pg_read_file('/etc/passwd') AS f" });
   t.equal(refused.status, 400);
   t.equal(refused.body.code, 'SQL_FUNCTION_NOT_ALLOWED');
-  t.equal((await asAcme.get('/api/v1/transforms')).body.total, 1, 'nothing saved for the refused one');
+  const refusals: [string, string][] = [
+    ["SELECT set_config('app.tenant_id', 'beta', true) AS t", 'SQL_FUNCTION_NOT_ALLOWED'],
+    ["SELECT * FROM dblink('dbname=postgres', 'SELECT 1') AS r(a int)", 'SQL_FUNCTION_NOT_ALLOWED'],
+    ['WITH gone AS (DELETE FROM raw.acme.orders RETURNING id) SELECT id FROM gone', 'SQL_DATA_MODIFYING'],
+    ['SELECT id FROM raw.beta.orders', 'DATASET_FORBIDDEN'],
+  ];
+  for (const [text, code] of refusals) {
+    const answer = await asAcme.post('/api/v1/transforms', { name: 'refused', sql: text });
+    t.equal(answer.status, 400, text);
+    t.equal(answer.body.code, code, text);
+    t.match(answer.body.errors, [{ code }]);
+  }
+  t.equal((await asAcme.get('/api/v1/transforms')).body.total, 1, 'nothing saved for the refused ones');
 
   const run = await asAcme.post(`/api/v1/transforms/${id}/materialize`, { parameters: { min_amount: 5 } });
   t.equal(run.status, 200, JSON.stringify(run.body));
