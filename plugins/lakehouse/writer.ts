@@ -145,7 +145,7 @@ export function createWriter(core: CoreServices) {
       if (direct && request.source.kind === 'query') {
         snapshot = await snapshotsStore.nextId(trx);
         const { source } = request;
-        const added = await rowsStore.insertQueryAt(trx, target, columnsNamed(dataset, source.properties, 'Property'), source.sql, source.parameters ?? [], snapshot);
+        const added = await rowsStore.insertQueryAt(trx, target, columnsNamed(dataset, source.properties, 'Property'), source.sql, source.parameters ?? [], snapshot, tenantId);
         staged = { count: added, cursorMax: null };
         changes = { added, removed: 0 };
       } else {
