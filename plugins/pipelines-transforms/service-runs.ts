@@ -117,7 +117,10 @@ export function createRunService(context: TransformsContext) {
       return await finish(tenantId, run, transform, { ok: true, ...result });
     } catch (err) {
       if (!(err as { isBoom?: boolean }).isBoom || (err as { output: { statusCode: number } }).output.statusCode >= 500) core.logger.error({ err, run: runId }, 'transform run failed');
-      return finish(tenantId, run, transform, { ok: false, error: failureOf(err) });
+      // The job's own signal (its expiry, a shutdown) is not a user's cancel: the run failed.
+      const aborted = signal?.aborted && (err as { output?: { payload?: { code?: string } } }).output?.payload?.code === 'TRANSFORM_CANCELLED';
+      const error = aborted ? { code: 'TRANSFORM_RUN_ABORTED', message: 'The run\'s job expired (PIPELINES_TRANSFORM_RUN_TIMEOUT_SECONDS) or its worker shut down' } : failureOf(err);
+      return finish(tenantId, run, transform, { ok: false, error });
     }
   }
 
