@@ -41,6 +41,9 @@ t.test('analyzeSql: the statement rules and the function allowlist', async (t) =
     ['SELECT id FROM raw.beta.orders', 'DATASET_FORBIDDEN'],
     ['SELECT id FROM raw.acme.missing', 'DATASET_NOT_FOUND'],
     ['SELECT $2', 'SQL_PARAMETER_UNDECLARED'],
+    // A WITH name only covers its own statement: the same name elsewhere would be a real (catalog) table.
+    ['SELECT (WITH pg_settings AS (SELECT 1 AS setting) SELECT 1), (SELECT setting FROM pg_settings LIMIT 1)', 'SQL_RELATION_NOT_DATASET'],
+    ['WITH a AS (SELECT * FROM pg_stat_activity), pg_stat_activity AS (SELECT 1) SELECT * FROM a', 'SQL_RELATION_NOT_DATASET'],
   ];
   for (const [sql, code] of cases) {
     const analysis = await api.analyzeSql('acme', sql);
@@ -49,6 +52,19 @@ t.test('analyzeSql: the statement rules and the function allowlist', async (t) =
   }
   const located = await api.analyzeSql('acme', 'SELECT id,\n  pg_sleep(1) FROM raw.acme.orders');
   t.match(located.errors, [{ code: 'SQL_FUNCTION_NOT_ALLOWED', line: 2, column: 3 }]);
+});
+
+t.test('analyzeSql: WITH names in scope (later siblings, RECURSIVE, nested, set operations) are not relations', async (t) => {
+  const { api } = await transformsPlatform(t);
+  for (const sql of [
+    'WITH a AS (SELECT id FROM raw.acme.orders), b AS (SELECT id FROM a) SELECT id FROM b',
+    'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3) SELECT i FROM n',
+    'WITH a AS (SELECT id FROM raw.acme.orders) SELECT (SELECT count(*) FROM a) AS c',
+    'WITH a AS (SELECT id FROM raw.acme.orders) SELECT id FROM a UNION SELECT id FROM a',
+  ]) {
+    const analysis = await api.analyzeSql('acme', sql);
+    t.same(analysis.errors, [], sql);
+  }
 });
 
 t.test('reviewSql: errors with position and lint warnings', async (t) => {
