@@ -132,15 +132,32 @@ export function createWriter(core: CoreServices) {
       const cursor = request.cursorField ? columnsNamed(dataset, [request.cursorField], 'Cursor field')[0] : undefined;
       const target = targetOf(dataset);
 
-      await rowsStore.createStage(trx, STAGE, dataset.columns, deduplicates(request, keys));
-      const { count: stagedCount, typeErrors } = await land(session, dataset, request);
-      const staged = { count: stagedCount, cursorMax: cursor && stagedCount > 0 ? await rowsStore.stageCursorMax(trx, STAGE, cursor) : null };
-      const snapshot = await snapshotsStore.nextId(trx);
-      // A large first load builds the key index once after the rows instead of row by row.
       const empty = dataset.row_count === 0;
-      const rebuildIndex = empty && staged.count >= FIRST_LOAD_INDEX_REBUILD_ROWS && dataset.primary_key.length > 0 && (await rowsStore.dropKeyIndex(trx, dataset.id));
-      const changes = await applyMode(trx, target, request, keys, cursor, snapshot, empty);
-      if (rebuildIndex) await rowsStore.createKeyIndex(trx, dataset.id);
+      // A query into an empty dataset without a key (a transform's first materialization) lands
+      // straight in the table: one insert instead of stage-then-copy; every row is new.
+      const direct = request.source.kind === 'query' && empty && keys.length === 0 && dataset.primary_key.length === 0 && !cursor;
+      if (!direct) await rowsStore.createStage(trx, STAGE, dataset.columns, deduplicates(request, keys));
+      if (request.beforeLanding) await request.beforeLanding(trx);
+      let staged: { count: number; cursorMax: string | null };
+      let typeErrors = 0;
+      let snapshot: string;
+      let changes: Changes;
+      if (direct && request.source.kind === 'query') {
+        snapshot = await snapshotsStore.nextId(trx);
+        const { source } = request;
+        const added = await rowsStore.insertQueryAt(trx, target, columnsNamed(dataset, source.properties, 'Property'), source.sql, source.parameters ?? [], snapshot, tenantId);
+        staged = { count: added, cursorMax: null };
+        changes = { added, removed: 0 };
+      } else {
+        const landed = await land(session, dataset, request);
+        typeErrors = landed.typeErrors;
+        staged = { count: landed.count, cursorMax: cursor && landed.count > 0 ? await rowsStore.stageCursorMax(trx, STAGE, cursor) : null };
+        snapshot = await snapshotsStore.nextId(trx);
+        // A large first load builds the key index once after the rows instead of row by row.
+        const rebuildIndex = empty && staged.count >= FIRST_LOAD_INDEX_REBUILD_ROWS && dataset.primary_key.length > 0 && (await rowsStore.dropKeyIndex(trx, dataset.id));
+        changes = await applyMode(trx, target, request, keys, cursor, snapshot, empty);
+        if (rebuildIndex) await rowsStore.createKeyIndex(trx, dataset.id);
+      }
       const created = changes.added + changes.removed > 0 || dataset.latest_snapshot_id === null;
       const rowCount = dataset.row_count + changes.added - changes.removed;
       const result: WriteResult = {

@@ -61,6 +61,18 @@ export const rowsStore = {
     return Number(result.numAffectedRows ?? 0n);
   },
 
+  /**
+   * Inserts a SELECT's rows (its columns in the order of `columns`) straight into the table as versions from
+   * `snapshot`; how many. The tenant goes in as a bound value (row-level security still checks it) rather than
+   * the column default, which would call current_setting once per row.
+   */
+  async insertQueryAt(trx: TenantTransaction, target: RowsTarget, columns: LakeColumn[], query: string, parameters: unknown[], snapshot: string, tenantId: string): Promise<number> {
+    const statement = `INSERT INTO ${target.relation} (_tenant_id, _snapshot_from${columns.length ? `, ${list(columns)}` : ''})
+      SELECT $${parameters.length + 1}::text, ${snapshotLiteral(snapshot)}, q.* FROM (${query}) AS q`;
+    const result = await trx.executeQuery(CompiledQuery.raw(statement, [...parameters, tenantId]));
+    return Number(result.numAffectedRows ?? 0n);
+  },
+
   /** The cursor column's maximum over the stage, as text (the number of rows comes from the landing itself). */
   async stageCursorMax(trx: TenantTransaction, stage: string, cursor: LakeColumn): Promise<string | null> {
     const { rows } = await sql.raw<{ cursor_max: string | null }>(`SELECT max(${quoteIdent(cursor.column)})::text AS cursor_max FROM ${quoteIdent(stage)}`).execute(trx);
