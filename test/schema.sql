@@ -1506,6 +1506,153 @@ CREATE TABLE public.tenants (
     CONSTRAINT tenants_id_check CHECK (((char_length(id) <= 64) AND ((id ~ '^[a-z0-9-]+$'::text) OR (id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text))))
 );
 
+CREATE TABLE public.transform_artifacts (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    transform_id uuid NOT NULL,
+    run_id bigint NOT NULL,
+    kind text NOT NULL,
+    name text NOT NULL,
+    content_type text NOT NULL,
+    content text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT transform_artifacts_kind_check CHECK ((kind = ANY (ARRAY['compiled_sql'::text, 'logs'::text, 'output_summary'::text])))
+);
+
+ALTER TABLE ONLY public.transform_artifacts FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.transform_generic_runs (
+    id bigint NOT NULL,
+    tenant_id text NOT NULL,
+    triggering_transform_id uuid,
+    orchestrator_run_id text,
+    job_name text,
+    status text DEFAULT 'pending'::text NOT NULL,
+    message text,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    started_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    CONSTRAINT transform_generic_runs_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'running'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text])))
+);
+
+ALTER TABLE ONLY public.transform_generic_runs FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.transform_generic_runs ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.transform_generic_runs_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.transform_patterns (
+    id text NOT NULL,
+    name text NOT NULL,
+    description text NOT NULL,
+    category text NOT NULL,
+    parameters_schema jsonb NOT NULL,
+    checksum text NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE public.transform_runs (
+    id bigint NOT NULL,
+    tenant_id text NOT NULL,
+    transform_id uuid NOT NULL,
+    orchestrator_run_id text,
+    pipeline_run_id text,
+    trigger text NOT NULL,
+    status text DEFAULT 'queued'::text NOT NULL,
+    parameters jsonb DEFAULT '{}'::jsonb NOT NULL,
+    output_dataset text NOT NULL,
+    compiled_sql text,
+    rows bigint,
+    snapshot_id bigint,
+    columns jsonb,
+    error jsonb,
+    logs jsonb DEFAULT '[]'::jsonb NOT NULL,
+    backend_pid integer,
+    session_tag text,
+    cancel_requested boolean DEFAULT false NOT NULL,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    started_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    CONSTRAINT transform_runs_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text]))),
+    CONSTRAINT transform_runs_trigger_check CHECK ((trigger = ANY (ARRAY['manual'::text, 'schedule'::text, 'pipeline'::text, 'execute'::text, 'materialize'::text])))
+);
+
+ALTER TABLE ONLY public.transform_runs FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.transform_runs ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.transform_runs_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.transform_schedules (
+    transform_id uuid NOT NULL,
+    tenant_id text NOT NULL,
+    cron text NOT NULL,
+    timezone text DEFAULT 'UTC'::text NOT NULL,
+    missed_run_policy text DEFAULT 'skip'::text NOT NULL,
+    paused boolean DEFAULT false NOT NULL,
+    next_run_at timestamp with time zone,
+    last_run_at timestamp with time zone,
+    last_outcome text,
+    last_run_id bigint,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT transform_schedules_missed_run_policy_check CHECK ((missed_run_policy = ANY (ARRAY['skip'::text, 'catch_up_once'::text])))
+);
+
+ALTER TABLE ONLY public.transform_schedules FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.transform_sql_library (
+    id text NOT NULL,
+    name text NOT NULL,
+    description text NOT NULL,
+    category text NOT NULL,
+    sql_types text[] NOT NULL,
+    sql text NOT NULL,
+    parameters json DEFAULT '{}'::json NOT NULL,
+    checksum text NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE public.transforms (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    name text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    sql text NOT NULL,
+    parameters json DEFAULT '{}'::json NOT NULL,
+    output_dataset text NOT NULL,
+    materialization text DEFAULT 'table'::text NOT NULL,
+    unique_key text[] DEFAULT '{}'::text[] NOT NULL,
+    status text DEFAULT 'active'::text NOT NULL,
+    inputs text[] DEFAULT '{}'::text[] NOT NULL,
+    columns jsonb DEFAULT '[]'::jsonb NOT NULL,
+    analysis_errors jsonb DEFAULT '[]'::jsonb NOT NULL,
+    hydrated_at timestamp with time zone,
+    origin jsonb,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT transforms_description_check CHECK ((char_length(description) <= 2000)),
+    CONSTRAINT transforms_materialization_check CHECK ((materialization = ANY (ARRAY['table'::text, 'incremental'::text]))),
+    CONSTRAINT transforms_name_check CHECK ((name ~ '^[A-Za-z0-9_-]{1,100}$'::text)),
+    CONSTRAINT transforms_status_check CHECK ((status = ANY (ARRAY['active'::text, 'archived'::text])))
+);
+
+ALTER TABLE ONLY public.transforms FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.trigger_backfills (
     id uuid NOT NULL,
     tenant_id text NOT NULL,
@@ -1996,6 +2143,30 @@ ALTER TABLE ONLY public.platform_settings
 ALTER TABLE ONLY public.tenants
     ADD CONSTRAINT tenants_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.transform_artifacts
+    ADD CONSTRAINT transform_artifacts_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.transform_generic_runs
+    ADD CONSTRAINT transform_generic_runs_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.transform_patterns
+    ADD CONSTRAINT transform_patterns_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.transform_runs
+    ADD CONSTRAINT transform_runs_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.transform_schedules
+    ADD CONSTRAINT transform_schedules_pkey PRIMARY KEY (transform_id);
+
+ALTER TABLE ONLY public.transform_sql_library
+    ADD CONSTRAINT transform_sql_library_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.transforms
+    ADD CONSTRAINT transforms_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.transforms
+    ADD CONSTRAINT transforms_tenant_id_name_key UNIQUE (tenant_id, name);
+
 ALTER TABLE ONLY public.trigger_backfills
     ADD CONSTRAINT trigger_backfills_pkey PRIMARY KEY (id);
 
@@ -2190,6 +2361,20 @@ CREATE INDEX pipeline_sync_runs_workflow ON public.pipeline_sync_runs USING btre
 CREATE INDEX pipeline_versions_tenant ON public.pipeline_versions USING btree (tenant_id);
 
 CREATE INDEX pipeline_workflows_tenant ON public.pipeline_workflows USING btree (tenant_id, created_at DESC);
+
+CREATE INDEX transform_artifacts_run ON public.transform_artifacts USING btree (tenant_id, run_id);
+
+CREATE INDEX transform_artifacts_tenant ON public.transform_artifacts USING btree (tenant_id, created_at DESC, id);
+
+CREATE INDEX transform_generic_runs_tenant ON public.transform_generic_runs USING btree (tenant_id, id DESC);
+
+CREATE UNIQUE INDEX transform_runs_orchestrator ON public.transform_runs USING btree (tenant_id, orchestrator_run_id, transform_id) WHERE (orchestrator_run_id IS NOT NULL);
+
+CREATE INDEX transform_runs_transform ON public.transform_runs USING btree (tenant_id, transform_id, id DESC);
+
+CREATE INDEX transform_schedules_tenant ON public.transform_schedules USING btree (tenant_id, transform_id);
+
+CREATE INDEX transforms_output ON public.transforms USING btree (tenant_id, output_dataset);
 
 CREATE INDEX trigger_dedup_window_idx ON public.trigger_dedup USING btree (tenant_id, window_start);
 
@@ -2561,6 +2746,36 @@ ALTER TABLE ONLY public.pipeline_workflows
 ALTER TABLE ONLY public.pipelines
     ADD CONSTRAINT pipelines_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.transform_artifacts
+    ADD CONSTRAINT transform_artifacts_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.transform_runs(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transform_artifacts
+    ADD CONSTRAINT transform_artifacts_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transform_artifacts
+    ADD CONSTRAINT transform_artifacts_transform_id_fkey FOREIGN KEY (transform_id) REFERENCES public.transforms(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transform_generic_runs
+    ADD CONSTRAINT transform_generic_runs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transform_generic_runs
+    ADD CONSTRAINT transform_generic_runs_triggering_transform_id_fkey FOREIGN KEY (triggering_transform_id) REFERENCES public.transforms(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transform_runs
+    ADD CONSTRAINT transform_runs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transform_runs
+    ADD CONSTRAINT transform_runs_transform_id_fkey FOREIGN KEY (transform_id) REFERENCES public.transforms(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transform_schedules
+    ADD CONSTRAINT transform_schedules_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transform_schedules
+    ADD CONSTRAINT transform_schedules_transform_id_fkey FOREIGN KEY (transform_id) REFERENCES public.transforms(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transforms
+    ADD CONSTRAINT transforms_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.trigger_backfills
     ADD CONSTRAINT trigger_backfills_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
@@ -2880,6 +3095,16 @@ CREATE POLICY tenant_isolation ON public.pipeline_workflows USING ((tenant_id = 
 
 CREATE POLICY tenant_isolation ON public.pipelines USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
+CREATE POLICY tenant_isolation ON public.transform_artifacts USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.transform_generic_runs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.transform_runs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.transform_schedules USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.transforms USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
 CREATE POLICY tenant_isolation ON public.trigger_backfills USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.trigger_dedup USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
@@ -2901,6 +3126,16 @@ CREATE POLICY tenant_isolation ON public.webhook_signing_secrets USING ((tenant_
 CREATE POLICY tenant_isolation ON public.workflow_definitions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.workflow_executions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+ALTER TABLE public.transform_artifacts ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.transform_generic_runs ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.transform_runs ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.transform_schedules ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.transforms ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.trigger_backfills ENABLE ROW LEVEL SECURITY;
 
