@@ -34,6 +34,8 @@ export interface ApplyPlan {
   streams?: { name: string; action: 'create' | 'patch' | 'noop' | 'unmanaged' }[];
   /** live_ontology preflight result (BackingDataset) */
   preflight?: { valid: boolean; checks: { check: string; ok: boolean; message?: string }[] };
+  /** the existing object's id (patch, noop), shown in the result */
+  id?: string;
   /** performs the plan inside the apply transaction (POST /apply); absent for noop/error */
   execute?: (trx: TenantTransaction) => Promise<{ id: string }>;
 }
