@@ -127,3 +127,31 @@ t.test('a step naming a transform runs its SQL; available-transforms lists them'
   t.same(done.body.result.steps.map((s: { rows: number }) => s.rows), [2, 1]);
   t.equal((await asAcme('POST', '/api/v1/temporal/workflows/transform', { transform_id: transform.body.id })).status, 202);
 });
+
+t.test('wait times out on a running workflow; cancel stops its running statement and its pending steps', async (t) => {
+  const { tp, asAcme, asBeta } = await pipelinesPlatform(t);
+  await tp.platform.start();
+  const steps = [
+    { id: 'slow', sql: 'SELECT count(*) AS n FROM generate_series(1, 40000) a, generate_series(1, 40000) b', output: 'slow_out', inputs: [] },
+    { id: 'next', sql: 'SELECT n FROM derived.acme.slow_out', output: 'next_out', inputs: ['slow'] },
+  ];
+  const id = (await asAcme('POST', '/api/v1/pipelines', { name: 'slow', steps })).body.id;
+  await asAcme('POST', `/api/v1/pipelines/${id}/activate`, { force: true });
+  const run = (await asAcme('POST', '/api/v1/temporal/workflows/pipeline', { pipeline_id: id })).body.workflow_id;
+  t.equal((await asAcme('POST', '/api/v1/temporal/workflows/pipeline', { pipeline_id: id })).body.code, 'RUN_IN_PROGRESS', 'one live run per pipeline');
+  await until(async () => (await asAcme('GET', `/api/v1/temporal/workflows/${run}`)).body.result.steps[0].status === 'running', 'the slow step runs');
+  const waited = await asAcme('POST', `/api/v1/temporal/workflows/${run}/wait`, { timeout_seconds: 0.3 });
+  t.match(waited.body, { status: 'running', is_terminal: false, timed_out: true });
+  t.equal((await asBeta('POST', `/api/v1/temporal/workflows/${run}/cancel`)).status, 404, 'another tenant cannot cancel it');
+  const cancelled = await asAcme('POST', `/api/v1/temporal/workflows/${run}/cancel`);
+  t.match(cancelled.body, { status: 'cancelled', is_terminal: true });
+  const settled = await until(async () => {
+    const read = (await asAcme('GET', `/api/v1/temporal/workflows/${run}`)).body;
+    return read.result.steps[0].status !== 'running' && read;
+  }, 'the running statement stops', 20_000);
+  t.same(settled.result.steps.map((s: { status: string }) => s.status), ['failed', 'cancelled']);
+  t.equal(settled.result.steps[0].error, 'cancelled');
+  const events = await asAcme('GET', '/api/admin/triggers/events/recent?type=pipeline.run.*&limit=10');
+  t.same(events.body.items.map((e: { type: string }) => e.type), ['pipeline.run.failed', 'pipeline.run.started']);
+  t.match(events.body.items[0].data, { run_id: run, status: 'cancelled' });
+});
