@@ -35,3 +35,22 @@ t.test('Pipeline documents: create, noop, patch, error; dry-run writes nothing',
   t.match(changed.body.results[0], { action: 'patch', changes: ['spec.description', 'spec.steps'] });
   t.equal((await asAcme('GET', `/api/v1/pipelines/${stored.body.id}`)).body.steps.length, 2);
 });
+
+t.test('a Pipeline may name a Transform declared earlier in the same request', async (t) => {
+  const { asAcme } = await pipelinesPlatform(t);
+  const docs = [
+    { apiVersion: API, kind: 'Transform', metadata: { name: 'north_orders' }, spec: { sql: "SELECT id, amount FROM raw.acme.orders WHERE region = 'north'" } },
+    doc('north', { steps: [
+      { id: 'north', transform_name: 'north_orders' },
+      { id: 'sum', sql: 'SELECT sum(amount) AS total FROM derived.acme.north_orders', output: 'north_total', inputs: ['derived.acme.north_orders'] },
+    ] }),
+  ];
+  const planned = await asAcme('POST', '/api/v1/apply/dry-run', { docs });
+  t.same(planned.body.results.map((r: { kind: string; action: string }) => [r.kind, r.action]), [['Transform', 'create'], ['Pipeline', 'create']], JSON.stringify(planned.body.results));
+  const alone = await asAcme('POST', '/api/v1/apply/dry-run', { docs: [docs[1]] });
+  t.match(alone.body.results[0], { action: 'error', message: /north_orders/ }, 'without the Transform document the step names an unknown transform');
+  const applied = await asAcme('POST', '/api/v1/apply', { docs });
+  t.match(applied.body, { applied: true });
+  const id = applied.body.results[1].id;
+  t.same((await asAcme('POST', '/api/v1/pipelines/validate-dag', { pipeline_id: id })).body, { valid: true, errors: [], order: ['north', 'sum'] });
+});
