@@ -1474,6 +1474,7 @@ CREATE TABLE public.pipelines (
     created_by text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    sensor_pending jsonb,
     CONSTRAINT pipelines_description_check CHECK ((char_length(description) <= 2000)),
     CONSTRAINT pipelines_name_check CHECK ((name ~ '^[A-Za-z0-9_]{1,63}$'::text)),
     CONSTRAINT pipelines_state_check CHECK ((state = ANY (ARRAY['draft'::text, 'validated'::text, 'active'::text, 'paused'::text])))

@@ -21,9 +21,15 @@ export function createRunService(context: PipelinesContext, pipelines: PipelineS
     return startRun(context, trx, tenantId, pipeline, version!, { kind: 'production', trigger, detail, createdBy });
   }
 
-  /** A schedule or the sensor: a run in progress makes this occurrence a no-op (false). */
+  /**
+   * A schedule or the sensor: a run in progress makes a schedule occurrence a
+   * no-op (false); the sensor's snapshots wait for its end (afterRun).
+   */
   async function startUnlessBusy(trx: TenantTransaction, tenantId: string, pipeline: PipelineRow, trigger: RunTrigger, detail: Record<string, unknown>) {
-    if (await runsStore.liveProduction(trx, pipeline.id)) return false;
+    if (await runsStore.liveProduction(trx, pipeline.id)) {
+      if (trigger === 'sensor') await pipelinesStore.addSensorPending(trx, pipeline.id, (detail.snapshots as unknown[] | undefined) ?? []);
+      return false;
+    }
     try {
       await startProduction(trx, tenantId, pipeline, trigger, detail, null);
       return true;
@@ -47,6 +53,14 @@ export function createRunService(context: PipelinesContext, pipelines: PipelineS
       if (!pipeline) throw notFound(`pipeline ${pipelineId} not found`, 'PIPELINE_NOT_FOUND');
       return startProduction(trx, tenantId, pipeline, 'orchestrator', {}, createdBy);
     }),
+
+    /** When a production run ends (in its settle transaction): snapshots the sensor saw meanwhile start one more run. */
+    afterRun: async (trx: TenantTransaction, tenantId: string, pipelineId: string) => {
+      const pending = await pipelinesStore.takeSensorPending(trx, pipelineId);
+      if (!pending) return;
+      const pipeline = await pipelinesStore.find(trx, pipelineId);
+      if (pipeline?.state === 'active' && pipeline.sensor) await startUnlessBusy(trx, tenantId, pipeline, 'sensor', { ...pending, after_run: true });
+    },
 
     startScheduled: (trx: TenantTransaction, tenantId: string, pipeline: PipelineRow, detail: Record<string, unknown>) => startUnlessBusy(trx, tenantId, pipeline, 'schedule', detail),
     startSensed: (trx: TenantTransaction, tenantId: string, pipeline: PipelineRow, detail: Record<string, unknown>) => startUnlessBusy(trx, tenantId, pipeline, 'sensor', detail),

@@ -10,7 +10,7 @@ export function createServices(context: PipelinesContext) {
   const pipelines = createPipelineService(context);
   const runs = createRunService(context, pipelines);
   return {
-    pipelines, runs, runStep: createStepRunner(context),
+    pipelines, runs, runStep: createStepRunner(context, runs.afterRun),
     describe: createDescribeService(context), workflows: createWorkflowService(context, runs),
   };
 }

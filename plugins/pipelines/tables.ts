@@ -26,6 +26,7 @@ export interface PipelinesTable {
   active_version: number | null;
   activated_at: Date | null;
   next_run_at: Date | null;
+  sensor_pending: ColumnType<{ snapshots: unknown[] } | null, string | null | undefined, string | null>;
   created_by: string | null;
   created_at: CreatedAt;
   updated_at: Timestamp;

@@ -9,6 +9,7 @@
 // worker's heartbeat stops, and the step runs again (a table
 // materialization replaces, an incremental one merges by key: the same
 // output). SQL errors fail the step, not the job.
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { PipelinesContext } from '../context.ts';
 import { resolveStep } from '../dag/validate.ts';
 import type { DagError } from '../api.ts';
@@ -32,7 +33,10 @@ export function rewriteInputs(sqlText: string, replacements: Map<string, string>
 /** Cancellation of the steps running in this process (POST cancel aborts their statement). */
 export const runningSteps = new Map<string, Set<AbortController>>();
 
-export function createStepRunner(context: PipelinesContext) {
+/** Called in the settle transaction that ends a production run. */
+export type AfterRun = (trx: TenantTransaction, tenantId: string, pipelineId: string) => Promise<void>;
+
+export function createStepRunner(context: PipelinesContext, afterRun: AfterRun) {
   const { core } = context;
 
   async function claim(job: StepJob) {
@@ -114,6 +118,7 @@ export function createStepRunner(context: PipelinesContext) {
               steps: after.map((step) => ({ step_id: step.step_id, status: step.status, output_dataset: step.output_dataset, snapshot_id: step.snapshot_id, rows: step.rows })),
             },
           });
+          await afterRun(trx, job.tenant_id, run.pipeline_id);
         }
       }
     });

@@ -52,6 +52,20 @@ export const pipelinesStore = {
       .set({ ...change, ...(change.steps !== undefined ? { steps: JSON.stringify(change.steps) } : {}), updated_at: sql`now()` as never } as never)
       .where('id', '=', id).returning(columns).executeTakeFirstOrThrow(),
 
+  /** Snapshots waiting for the end of the live run (merged with any already waiting). */
+  addSensorPending: (trx: TenantTransaction, id: string, snapshots: unknown[]) =>
+    trx.updateTable('pipelines')
+      .set({ sensor_pending: sql`jsonb_build_object('snapshots', coalesce(sensor_pending->'snapshots', '[]'::jsonb) || ${JSON.stringify(snapshots)}::jsonb)` as never })
+      .where('id', '=', id).execute(),
+
+  /** Takes what waits (and clears it), locked with the row. */
+  takeSensorPending: async (trx: TenantTransaction, id: string) => {
+    const row = await trx.selectFrom('pipelines').select(['sensor_pending']).where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!row?.sensor_pending) return null;
+    await trx.updateTable('pipelines').set({ sensor_pending: null }).where('id', '=', id).execute();
+    return row.sensor_pending;
+  },
+
   delete: (trx: TenantTransaction, id: string) =>
     trx.deleteFrom('pipelines').where('id', '=', id).executeTakeFirst(),
 };

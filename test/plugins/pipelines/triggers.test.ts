@@ -42,6 +42,28 @@ t.test('the sensor: a new snapshot of an input starts a run of an active pipelin
   t.equal((await runsOf(id)).length, 1, 'the paused pipeline was not started');
 });
 
+t.test('a snapshot landing during a sensor run starts one more run when it ends', async (t) => {
+  const { tp, lake, asAcme } = await pipelinesPlatform(t, { PIPELINES_SENSOR_INTERVAL_SECONDS: '1' });
+  await tp.platform.start();
+  const slow = [{
+    id: 'slow', output: 'slow_count', inputs: [ORDERS],
+    sql: 'SELECT (SELECT count(*) FROM raw.acme.orders) AS orders, count(*) AS n FROM generate_series(1, 6000) a, generate_series(1, 6000) b',
+  }];
+  const id = (await asAcme('POST', '/api/v1/pipelines', { name: 'slow_sensed', steps: slow, sensor: true })).body.id;
+  await asAcme('POST', `/api/v1/pipelines/${id}/activate`, { force: true });
+  const runsOf = async () => (await asAcme('GET', `/api/v1/pipelines/${id}/runs`)).body.items;
+  await lake.write('acme', ORDERS, write([{ id: 1, amount: '1', region: 'x' }]));
+  await until(async () => (await runsOf())[0]?.steps[0]?.status === 'running', 'the first run\'s step runs', 30_000);
+  const late = await lake.write('acme', ORDERS, write([{ id: 1, amount: '1', region: 'x' }, { id: 2, amount: '2', region: 'y' }]));
+  const runs = await until(async () => {
+    const all = await runsOf();
+    return all.length === 2 && all.every((run: { status: string }) => run.status === 'succeeded') && all;
+  }, 'the second run', 60_000);
+  t.match(runs[0].trigger_detail, { after_run: true, snapshots: [{ dataset_id: ORDERS, snapshot_id: late.snapshotId }] }, 'the waiting snapshot started it');
+  t.equal(runs[0].steps[0].sample_rows[0].orders, 2, 'and it read that snapshot');
+  t.equal(runs[1].steps[0].sample_rows[0].orders, 1);
+});
+
 t.test('the schedule timer starts a run of the active version; a settled step is never run again', async (t) => {
   const { tp, asAcme } = await pipelinesPlatform(t);
   await tp.platform.start();
