@@ -14,8 +14,10 @@ export const workflowsStore = {
   find: (trx: TenantTransaction, id: string) =>
     trx.selectFrom('pipeline_workflows').selectAll().where('id', '=', id).executeTakeFirst(),
 
-  setStatus: (trx: TenantTransaction, id: string, status: RunStatus) =>
-    trx.updateTable('pipeline_workflows').set({ status, finished_at: sql`now()` as never }).where('id', '=', id).execute(),
+  /** A terminal status with its result, once (a workflow already settled keeps its first). */
+  settle: (trx: TenantTransaction, id: string, status: RunStatus, result: Record<string, unknown>, error: string | null) =>
+    trx.updateTable('pipeline_workflows').set({ status, result: JSON.stringify(result), error, finished_at: sql`now()` as never })
+      .where('id', '=', id).where('status', '=', 'running').execute(),
 };
 
 export const sensorStore = {

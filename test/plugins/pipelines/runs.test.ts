@@ -125,7 +125,14 @@ t.test('a step naming a transform runs its SQL; available-transforms lists them'
   const done = await asAcme('POST', `/api/v1/temporal/workflows/${run}/wait`, { timeout_seconds: 60 });
   t.equal(done.body.status, 'succeeded', JSON.stringify(done.body.result.steps));
   t.same(done.body.result.steps.map((s: { rows: number }) => s.rows), [2, 1]);
-  t.equal((await asAcme('POST', '/api/v1/temporal/workflows/transform', { transform_id: transform.body.id })).status, 202);
+  const started = await asAcme('POST', '/api/v1/temporal/workflows/transform', { transform_id: transform.body.id });
+  t.equal(started.status, 202);
+  t.match(started.body, { workflow_type: 'transform', status: 'running' });
+  const followed = await asAcme('POST', `/api/v1/temporal/workflows/${started.body.workflow_id}/wait`, { timeout_seconds: 60 });
+  t.match(followed.body, { status: 'succeeded', is_terminal: true, result: { transform_id: transform.body.id, transform_run: { status: 'succeeded', rows: 2 } } }, 'the workflow follows its transform run');
+  t.equal((await asAcme('GET', `/api/v1/temporal/workflows/${started.body.workflow_id}`)).body.status, 'succeeded', 'and keeps its end');
+  t.equal((await asAcme('POST', `/api/v1/temporal/workflows/${started.body.workflow_id}/cancel`)).body.code, 'WORKFLOW_TERMINAL');
+  t.equal((await asBeta('GET', `/api/v1/temporal/workflows/${started.body.workflow_id}`)).status, 404);
 });
 
 t.test('wait times out on a running workflow; cancel stops its running statement and its pending steps', async (t) => {
