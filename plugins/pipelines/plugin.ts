@@ -22,6 +22,7 @@ import type { TransformsPort } from './transforms-port.ts';
 import './tables.ts';
 
 export { optionsSchema };
+export { cli } from './cli.ts';
 
 declare module '@hapi/hapi' {
   interface PluginProperties {

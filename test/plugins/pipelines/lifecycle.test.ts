@@ -3,6 +3,7 @@
 // tenant rules (another tenant's pipeline is 404) and roles (members read,
 // editors change).
 import t from 'tap';
+import { runCli } from '../../harness.ts';
 import { diamond, ORDERS, pipelinesPlatform, userToken } from './helpers.ts';
 
 t.test('create, read, update, patch a step, version, delete', async (t) => {
@@ -54,8 +55,8 @@ t.test('create, read, update, patch a step, version, delete', async (t) => {
   t.equal((await asAcme('GET', `/api/v1/pipelines/${id}`)).status, 404);
 });
 
-t.test('activation needs a succeeded sandbox run of the version unless forced; pause', async (t) => {
-  const { asAcme } = await pipelinesPlatform(t);
+t.test('activation needs a succeeded sandbox run of the version unless forced; pause; the CLI lists', async (t) => {
+  const { tp, asAcme } = await pipelinesPlatform(t);
   const id = (await asAcme('POST', '/api/v1/pipelines', { name: 'p', steps: diamond().slice(0, 1), schedule: { cron: '*/5 * * * *' } })).body.id;
   t.equal((await asAcme('POST', `/api/v1/pipelines/${id}/activate`, {})).body.code, 'SANDBOX_REQUIRED');
   t.same((await asAcme('GET', `/api/v1/pipelines/${id}/versions`)).body, [], 'a refused activation versions nothing');
@@ -74,6 +75,11 @@ t.test('activation needs a succeeded sandbox run of the version unless forced; p
   t.equal((await asAcme('POST', `/api/v1/pipelines/${id}/pause`)).body.code, 'PIPELINE_NOT_ACTIVE');
   const runs = await asAcme('GET', `/api/v1/pipelines/${id}/runs`);
   t.same(runs.body, { items: [], total: 0, limit: 100, offset: 0 });
+
+  const cli = await runCli(['pipelines', 'list', '--tenant', 'acme', '--json'], { platform: tp });
+  t.equal(cli.code, 0, cli.stderr);
+  t.match(cli.json.items, [{ id, name: 'p', state: 'paused', active_version: 1 }], 'the CLI lists them as the API does');
+  t.equal((await runCli(['pipelines', 'list', '--tenant', 'beta', '--json'], { platform: tp })).json.total, 0);
 });
 
 t.test('members read, editors (admin or pipeline_editor) change', async (t) => {
