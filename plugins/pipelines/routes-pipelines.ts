@@ -72,7 +72,7 @@ export function pipelineRoutes(pipelines: PipelineService): ServerRoute[] {
     },
     {
       method: 'GET', path: '/api/v1/pipelines/{pipeline_id}/versions',
-      options: { auth: 'bearer', tags, description: 'The pipeline\'s versions, newest first', plugins: { platform: member }, validate: { params: s.pipelineParams } },
+      options: { auth: 'bearer', tags, description: 'The pipeline\'s versions, newest first', plugins: { platform: member }, validate: { params: s.pipelineParams }, response: { schema: s.versionList } },
       handler: (request) => pipelines.listVersions(tenantOf(request), paramsOf(request.params).pipeline_id),
     },
     {

@@ -96,6 +96,7 @@ export const version = Joi.object({
   pipeline_id: Joi.string(), version: Joi.number().integer(), steps: Joi.array().items(storedStep), fingerprint: Joi.string(),
   note: Joi.string().allow(''), created_by: Joi.string().allow(null), created_at: Joi.date(),
 }).label('PipelineVersion');
+export const versionList = Joi.array().items(version).label('PipelineVersionList');
 
 export const stepResult = Joi.object({
   step_id: Joi.string(), status: Joi.string(), depends_on: Joi.array().items(Joi.string()), output_dataset: Joi.string().allow(null),

@@ -10,6 +10,7 @@ import type { DagValidation } from './api.ts';
 import type { PipelinesContext } from './context.ts';
 import type { StepSpec } from './dag/types.ts';
 import { publicValidation, validateDag } from './dag/validate.ts';
+import { step as stepSchema } from './schemas.ts';
 import { armSchedule, disarmSchedule } from './schedule.ts';
 import { armSensor } from './sensor.ts';
 import { pipelinesStore, versionsStore, type PipelineChange, type PipelineRow } from './store/pipelines.ts';
@@ -150,7 +151,9 @@ export function createPipelineService(context: PipelinesContext) {
         if (patch[source]) for (const other of ['transform_id', 'transform_name', 'sql']) if (other !== source && !(other in patch)) delete merged[other];
       }
       if (merged.sql === undefined) delete merged.output;
-      const steps = current.steps.map((step, at) => (at === index ? merged as unknown as StepSpec : step));
+      const { value, error } = stepSchema.validate(merged);
+      if (error) throw badRequest(`step ${stepId} after the patch: ${error.message}`, 'STEP_INVALID');
+      const steps = current.steps.map((step, at) => (at === index ? value as StepSpec : step));
       await update(trx, tenantId, id, { steps });
       return pipelineView((await pipelinesStore.find(trx, id))!);
     }),

@@ -32,6 +32,9 @@ t.test('create, read, update, patch a step, version, delete', async (t) => {
   t.match(patched.body.steps.find((s: { id: string }) => s.id === 'big'), { sql: /amount > 100/, output: 'orders_big', inputs: ['derived.acme.orders_clean'] });
   t.equal(patched.body.state, 'draft', 'an edit makes a validated pipeline a draft again');
   t.equal((await asAcme('PATCH', `/api/v1/pipelines/${id}/steps/nope`, { name: 'x' })).body.code, 'STEP_NOT_FOUND');
+  const emptied = await asAcme('PATCH', `/api/v1/pipelines/${id}/steps/big`, { sql: null });
+  t.equal(emptied.status, 400, 'a step left without SQL is refused');
+  t.equal(emptied.body.code, 'STEP_INVALID');
 
   const v1 = await asAcme('POST', `/api/v1/pipelines/${id}/versions`, { note: 'first' });
   t.equal(v1.status, 201);
