@@ -1255,6 +1255,55 @@ ALTER TABLE public.pipeline_run_logs ALTER COLUMN id ADD GENERATED ALWAYS AS IDE
     CACHE 1
 );
 
+CREATE TABLE public.pipeline_run_steps (
+    tenant_id text NOT NULL,
+    run_id uuid NOT NULL,
+    step_id text NOT NULL,
+    "position" integer NOT NULL,
+    depends_on text[] DEFAULT '{}'::text[] NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    output_dataset text,
+    snapshot_id bigint,
+    rows bigint,
+    columns jsonb,
+    sample_rows jsonb,
+    error text,
+    sql_ms integer,
+    started_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    CONSTRAINT pipeline_run_steps_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'running'::text, 'succeeded'::text, 'failed'::text, 'skipped'::text, 'cancelled'::text])))
+);
+
+ALTER TABLE ONLY public.pipeline_run_steps FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.pipeline_runs (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    pipeline_id uuid NOT NULL,
+    version integer NOT NULL,
+    kind text NOT NULL,
+    trigger text NOT NULL,
+    trigger_detail jsonb DEFAULT '{}'::jsonb NOT NULL,
+    status text DEFAULT 'running'::text NOT NULL,
+    error text,
+    created_by text,
+    started_at timestamp with time zone DEFAULT now() NOT NULL,
+    finished_at timestamp with time zone,
+    CONSTRAINT pipeline_runs_kind_check CHECK ((kind = ANY (ARRAY['sandbox'::text, 'production'::text]))),
+    CONSTRAINT pipeline_runs_status_check CHECK ((status = ANY (ARRAY['running'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text]))),
+    CONSTRAINT pipeline_runs_trigger_check CHECK ((trigger = ANY (ARRAY['manual'::text, 'schedule'::text, 'sensor'::text, 'orchestrator'::text])))
+);
+
+ALTER TABLE ONLY public.pipeline_runs FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.pipeline_sensor_cursors (
+    tenant_id text NOT NULL,
+    last_seq bigint DEFAULT 0 NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.pipeline_sensor_cursors FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.pipeline_source_files (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     tenant_id text NOT NULL,
@@ -1377,6 +1426,61 @@ CREATE TABLE public.pipeline_sync_runs (
 );
 
 ALTER TABLE ONLY public.pipeline_sync_runs FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.pipeline_versions (
+    tenant_id text NOT NULL,
+    pipeline_id uuid NOT NULL,
+    version integer NOT NULL,
+    steps jsonb NOT NULL,
+    fingerprint text NOT NULL,
+    note text DEFAULT ''::text NOT NULL,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT pipeline_versions_version_check CHECK ((version >= 1))
+);
+
+ALTER TABLE ONLY public.pipeline_versions FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.pipeline_workflows (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    kind text NOT NULL,
+    status text NOT NULL,
+    input jsonb DEFAULT '{}'::jsonb NOT NULL,
+    result jsonb,
+    error text,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    finished_at timestamp with time zone,
+    CONSTRAINT pipeline_workflows_kind_check CHECK ((kind = ANY (ARRAY['schema-match'::text, 'transform'::text]))),
+    CONSTRAINT pipeline_workflows_status_check CHECK ((status = ANY (ARRAY['running'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text])))
+);
+
+ALTER TABLE ONLY public.pipeline_workflows FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.pipelines (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    name text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    steps jsonb DEFAULT '[]'::jsonb NOT NULL,
+    schedule_cron text,
+    schedule_timezone text DEFAULT 'UTC'::text NOT NULL,
+    sensor boolean DEFAULT false NOT NULL,
+    state text DEFAULT 'draft'::text NOT NULL,
+    active_version integer,
+    activated_at timestamp with time zone,
+    next_run_at timestamp with time zone,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    sensor_pending jsonb,
+    CONSTRAINT pipelines_description_check CHECK ((char_length(description) <= 2000)),
+    CONSTRAINT pipelines_name_check CHECK ((name ~ '^[A-Za-z0-9_]{1,63}$'::text)),
+    CONSTRAINT pipelines_state_check CHECK ((state = ANY (ARRAY['draft'::text, 'validated'::text, 'active'::text, 'paused'::text])))
+);
+
+ALTER TABLE ONLY public.pipelines FORCE ROW LEVEL SECURITY;
 
 CREATE TABLE public.platform_job_workers (
     worker_id text NOT NULL,
@@ -1986,6 +2090,15 @@ ALTER TABLE ONLY public.pipeline_pattern_registrations
 ALTER TABLE ONLY public.pipeline_run_logs
     ADD CONSTRAINT pipeline_run_logs_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.pipeline_run_steps
+    ADD CONSTRAINT pipeline_run_steps_pkey PRIMARY KEY (run_id, step_id);
+
+ALTER TABLE ONLY public.pipeline_runs
+    ADD CONSTRAINT pipeline_runs_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.pipeline_sensor_cursors
+    ADD CONSTRAINT pipeline_sensor_cursors_pkey PRIMARY KEY (tenant_id);
+
 ALTER TABLE ONLY public.pipeline_source_files
     ADD CONSTRAINT pipeline_source_files_pkey PRIMARY KEY (id);
 
@@ -2006,6 +2119,18 @@ ALTER TABLE ONLY public.pipeline_sync_run_streams
 
 ALTER TABLE ONLY public.pipeline_sync_runs
     ADD CONSTRAINT pipeline_sync_runs_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.pipeline_versions
+    ADD CONSTRAINT pipeline_versions_pkey PRIMARY KEY (pipeline_id, version);
+
+ALTER TABLE ONLY public.pipeline_workflows
+    ADD CONSTRAINT pipeline_workflows_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.pipelines
+    ADD CONSTRAINT pipelines_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.pipelines
+    ADD CONSTRAINT pipelines_tenant_id_name_key UNIQUE (tenant_id, name);
 
 ALTER TABLE ONLY public.platform_job_workers
     ADD CONSTRAINT platform_job_workers_pkey PRIMARY KEY (worker_id);
@@ -2212,6 +2337,12 @@ CREATE INDEX occurrences_trgm ON public.occurrences USING gin (search_text publi
 
 CREATE INDEX pipeline_run_logs_run ON public.pipeline_run_logs USING btree (run_id, id);
 
+CREATE INDEX pipeline_run_steps_tenant ON public.pipeline_run_steps USING btree (tenant_id);
+
+CREATE UNIQUE INDEX pipeline_runs_one_live ON public.pipeline_runs USING btree (pipeline_id) WHERE ((kind = 'production'::text) AND (status = 'running'::text));
+
+CREATE INDEX pipeline_runs_pipeline ON public.pipeline_runs USING btree (tenant_id, pipeline_id, started_at DESC);
+
 CREATE INDEX pipeline_source_files_tenant ON public.pipeline_source_files USING btree (tenant_id);
 
 CREATE INDEX pipeline_source_schedules_tenant ON public.pipeline_source_schedules USING btree (tenant_id);
@@ -2227,6 +2358,10 @@ CREATE UNIQUE INDEX pipeline_sync_runs_one_live ON public.pipeline_sync_runs USI
 CREATE INDEX pipeline_sync_runs_source ON public.pipeline_sync_runs USING btree (tenant_id, source_id, created_at DESC);
 
 CREATE INDEX pipeline_sync_runs_workflow ON public.pipeline_sync_runs USING btree (workflow_id);
+
+CREATE INDEX pipeline_versions_tenant ON public.pipeline_versions USING btree (tenant_id);
+
+CREATE INDEX pipeline_workflows_tenant ON public.pipeline_workflows USING btree (tenant_id, created_at DESC);
 
 CREATE INDEX transform_artifacts_run ON public.transform_artifacts USING btree (tenant_id, run_id);
 
@@ -2555,6 +2690,21 @@ ALTER TABLE ONLY public.pipeline_run_logs
 ALTER TABLE ONLY public.pipeline_run_logs
     ADD CONSTRAINT pipeline_run_logs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.pipeline_run_steps
+    ADD CONSTRAINT pipeline_run_steps_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.pipeline_runs(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_run_steps
+    ADD CONSTRAINT pipeline_run_steps_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_runs
+    ADD CONSTRAINT pipeline_runs_pipeline_id_fkey FOREIGN KEY (pipeline_id) REFERENCES public.pipelines(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_runs
+    ADD CONSTRAINT pipeline_runs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_sensor_cursors
+    ADD CONSTRAINT pipeline_sensor_cursors_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.pipeline_source_files
     ADD CONSTRAINT pipeline_source_files_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
@@ -2584,6 +2734,18 @@ ALTER TABLE ONLY public.pipeline_sync_runs
 
 ALTER TABLE ONLY public.pipeline_sync_runs
     ADD CONSTRAINT pipeline_sync_runs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_versions
+    ADD CONSTRAINT pipeline_versions_pipeline_id_fkey FOREIGN KEY (pipeline_id) REFERENCES public.pipelines(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_versions
+    ADD CONSTRAINT pipeline_versions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_workflows
+    ADD CONSTRAINT pipeline_workflows_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipelines
+    ADD CONSTRAINT pipelines_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.transform_artifacts
     ADD CONSTRAINT transform_artifacts_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.transform_runs(id) ON DELETE CASCADE;
@@ -2770,6 +2932,12 @@ ALTER TABLE public.pipeline_pattern_registrations ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_run_logs ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.pipeline_run_steps ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipeline_runs ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipeline_sensor_cursors ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.pipeline_source_files ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_source_schedules ENABLE ROW LEVEL SECURITY;
@@ -2781,6 +2949,12 @@ ALTER TABLE public.pipeline_streams ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.pipeline_sync_run_streams ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_sync_runs ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipeline_versions ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipeline_workflows ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipelines ENABLE ROW LEVEL SECURITY;
 
 CREATE POLICY shared_read ON public.lake_datasets FOR SELECT USING (shared);
 
@@ -2898,6 +3072,12 @@ CREATE POLICY tenant_isolation ON public.pipeline_discoveries USING ((tenant_id 
 
 CREATE POLICY tenant_isolation ON public.pipeline_run_logs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
+CREATE POLICY tenant_isolation ON public.pipeline_run_steps USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipeline_runs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipeline_sensor_cursors USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
 CREATE POLICY tenant_isolation ON public.pipeline_source_files USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.pipeline_source_schedules USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
@@ -2909,6 +3089,12 @@ CREATE POLICY tenant_isolation ON public.pipeline_streams USING ((tenant_id = cu
 CREATE POLICY tenant_isolation ON public.pipeline_sync_run_streams USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.pipeline_sync_runs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipeline_versions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipeline_workflows USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipelines USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.transform_artifacts USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
