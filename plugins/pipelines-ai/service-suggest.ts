@@ -1,12 +1,12 @@
 // Suggestions from a readable dataset (spec 4.5 AI): a target schema, field
 // mappings onto a target, and the parameters of a pattern. Deterministic
 // rules (names, types, value patterns) always work; with a model configured,
-// target schemas and mappings come from the model, checked against the
-// dataset's real columns before they are returned.
-import { badRequest, createAjv } from 'agent-platform/sdk';
+// target schemas, mappings and pattern params come from the model, checked
+// against the dataset's real columns (and the pattern's schema) before they are returned.
 import type { LakeType } from '../lakehouse/api.ts';
 import type { AiContext } from './context.ts';
 import { askJson } from './model.ts';
+import { checkParams, ruleParams } from './pattern-params.ts';
 import type { ColumnProfile, ValuePattern } from './profile.ts';
 import { nameSimilarity, snakeCase, wordsOf } from './similarity.ts';
 
@@ -165,60 +165,30 @@ export function createSuggestService(context: AiContext) {
       };
     },
 
-    /**
-     * Fills a pattern's JSON-Schema parameters from a dataset's columns:
-     * column-naming parameters get the most alike column (keys a unique one,
-     * times a datetime one, latitude/longitude theirs), dataset parameters the
-     * dataset, others their default or first allowed value. The result is
-     * checked against the schema.
-     */
+    /** Rules fill the parameters; with a model, the model does, checked against the schema and the columns. */
     async patternParams(tenantId: string, input: { dataset_id: string; params_schema: Record<string, unknown> }) {
       const { dataset, columns } = await context.profile(tenantId, input.dataset_id);
-      const properties = (input.params_schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-      if (typeof properties !== 'object' || Array.isArray(properties)) throw badRequest('params_schema.properties must be an object', 'PARAMS_SCHEMA_INVALID');
-      const params: Record<string, unknown> = {};
-      const reasons: Record<string, string> = {};
-      const unfilled: string[] = [];
-      const best = (name: string, fit: (column: ColumnProfile) => boolean = () => true) =>
-        columns.filter(fit).map((column) => ({ column, score: nameSimilarity(name, column.name) })).sort((a, b) => b.score - a.score)[0];
-      for (const [name, schema] of Object.entries(properties)) {
-        const words = wordsOf(name);
-        const isArray = schema?.type === 'array';
-        const columnLike = words.some((word) => ['column', 'columns', 'field', 'fields', 'id', 'by', 'cursor', 'time', 'latitude', 'longitude', 'partition'].includes(word))
-          || /column|field/i.test(String(schema?.description ?? ''));
-        if (words.some((word) => ['dataset', 'input', 'table', 'source'].includes(word)) && !columnLike) {
-          params[name] = isArray ? [dataset.id] : dataset.id;
-          reasons[name] = 'the dataset';
-        } else if (columnLike) {
-          const unique = (c: ColumnProfile) => c.nulls === 0 && c.distinct === c.sampled;
-          const fit = words.includes('id') ? unique
-            : words.includes('time') || words.includes('cursor') ? (c: ColumnProfile) => ['datetime', 'date'].includes(columnFamily(c))
-              : words.includes('latitude') || words.includes('longitude') ? (c: ColumnProfile) => ['number', 'integer'].includes(columnFamily(c))
-                : undefined;
-          const found = best(name, fit) ?? best(name);
-          if (!found) {
-            unfilled.push(name);
-            continue;
-          }
-          params[name] = isArray ? [found.column.name] : found.column.name;
-          reasons[name] = `column ${found.column.name} (name similarity ${found.score.toFixed(2)}${fit ? ', fitting values' : ''})`;
-        } else if (schema?.default !== undefined) {
-          params[name] = schema.default;
-          reasons[name] = 'the default';
-        } else if (Array.isArray(schema?.enum) && schema.enum.length) {
-          params[name] = schema.enum[0];
-          reasons[name] = 'the first allowed value';
-        } else unfilled.push(name);
+      const rules = ruleParams(dataset.id, columns, input.params_schema);
+      if (!model) {
+        const { columnParams: _columns, ...shown } = rules;
+        return { dataset_id: dataset.id, source: 'rules', ...shown };
       }
-      let validate;
-      try {
-        validate = createAjv().compile(input.params_schema);
-      } catch {
-        throw badRequest('params_schema is not a valid JSON Schema', 'PARAMS_SCHEMA_INVALID');
-      }
-      const valid = validate(structuredClone(params)) as boolean;
-      const problems = (validate.errors ?? []).map((e) => `${e.instancePath || 'params'} ${e.message ?? 'is invalid'}`);
-      return { dataset_id: dataset.id, source: 'rules', params, reasons, unfilled, valid, problems };
+      const names = new Set(columns.map((column) => column.name));
+      type Answer = { params: Record<string, unknown>; reasons?: Record<string, string> };
+      const answer = await askJson<Answer>(model, [
+        { role: 'system', content: 'You fill the parameters of a data pattern from a dataset\'s columns. Answer one JSON object: {"params": values valid under the JSON Schema, "reasons": {param: short reason}}. Parameters naming columns must name real columns.' },
+        { role: 'user', content: JSON.stringify({ dataset: dataset.id, columns, params_schema: input.params_schema, suggestion_by_rules: rules.params }) },
+      ], async (value) => {
+        const params = (value as Answer).params;
+        if (!params || typeof params !== 'object' || Array.isArray(params)) return ['"params" must be an object'];
+        const checked = checkParams(input.params_schema, params);
+        const notColumns = rules.columnParams.filter((name) => params[name] !== undefined
+          && ![params[name]].flat().every((item) => typeof item === 'string' && names.has(item)));
+        return [...checked.problems, ...notColumns.map((name) => `params.${name} must name columns of the dataset`)];
+      });
+      const reasons = Object.fromEntries(Object.entries(answer.reasons ?? {}).filter(([, reason]) => typeof reason === 'string'));
+      const unfilled = Object.keys((input.params_schema.properties ?? {}) as object).filter((name) => answer.params[name] === undefined);
+      return { dataset_id: dataset.id, source: 'model', params: answer.params, reasons, unfilled, valid: true, problems: [] as string[] };
     },
   };
 }

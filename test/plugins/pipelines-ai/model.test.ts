@@ -54,6 +54,15 @@ t.test('suggestions from the model are checked against the dataset\'s columns', 
   const schema = await asAcme.post('/ai/suggest-target-schema', { dataset_id: people });
   t.match(schema.body, { source: 'model', fields: [{ name: 'email', source_column: 'email_address' }], primary_key: ['email'] });
   t.notMatch(JSON.stringify(llm!.requests.at(-1)!.body), /beta/, 'nothing of another tenant reaches the model');
+
+  const paramsSchema = { type: 'object', required: ['key_column'], properties: { key_column: { type: 'string' }, limit: { type: 'integer' } } };
+  llm!.enqueue(reply({ params: { key_column: 'customer_number', limit: 'ten' } }), reply({ params: { key_column: 'id', limit: 10 }, reasons: { key_column: 'unique' } }));
+  const params = await asAcme.post('/ai/suggest-pattern-params', { dataset_id: people, params_schema: paramsSchema });
+  t.equal(params.status, 200, JSON.stringify(params.body));
+  t.match(params.body, { source: 'model', params: { key_column: 'id', limit: 10 }, valid: true, unfilled: [] });
+  const problems = llm!.requests.at(-1)!.body.messages.at(-1).content as string;
+  t.match(problems, /params\.key_column must name columns of the dataset/);
+  t.match(problems, /\/limit must be integer/);
 });
 
 t.test('compose-pipeline: 202, a job, a DAG validated by the pipelines plugin', async (t) => {
