@@ -197,3 +197,30 @@ t.test('only editors plan or apply, for an explicit tenant', async (t) => {
   const asEditor = await tp.request({ method: 'POST', url: '/api/v1/apply/dry-run', token: editor, tenant: 'acme', payload: body });
   t.equal(asEditor.status, 200);
 });
+
+t.test('legacy_inline credentials: compared with the sealed values, never shown; aliases expand within limits', async (t) => {
+  const { tp, asAcme, acme } = await sourcesPlatform(t, { SOURCE_CREDENTIAL_MODE: 'legacy_inline' });
+  const inline = (key: string) => ({
+    apiVersion: API, kind: 'Source', metadata: { name: 'inline' },
+    spec: { pattern_id: 'http_json', source_config: { url: 'https://api.example.com/i' }, credential_values: { api_key: key } },
+  });
+  const created = await asAcme('POST', '/api/v1/apply', { docs: [inline(SECRET)] });
+  t.equal(created.status, 200, JSON.stringify(created.body));
+  t.match((await asAcme('POST', '/api/v1/apply/dry-run', { docs: [inline(SECRET)] })).body.results[0], { action: 'noop' });
+  const rotated = await asAcme('POST', '/api/v1/apply/dry-run', { docs: [inline('another-secret')] });
+  t.match(rotated.body.results[0], { action: 'patch', changes: ['spec.credential_values.api_key'] });
+  t.notMatch(JSON.stringify(rotated.body), /another-secret|hunter2/);
+  const sealed = await stored(tp, 'SELECT source_config::text AS config FROM pipeline_sources');
+  t.notMatch(sealed[0].config, SECRET, 'sealed at rest');
+
+  // Aliases that do not cycle are expanded; a "billion laughs" expansion is refused.
+  const reused = `apiVersion: ${API}\nkind: Source\nspec: {pattern_id: http_json, source_config: &cfg {url: "https://api.example.com/i"}}\nmetadata: {name: inline, copied: *cfg}\n`;
+  const planned = await tp.request({ method: 'POST', url: '/api/v1/apply/dry-run', token: acme.token, tenant: 'acme', payload: reused, headers: { 'content-type': 'application/yaml' } });
+  t.equal(planned.status, 200, JSON.stringify(planned.body));
+  t.match(planned.body.results[0], { action: 'noop' }, 'the alias expanded to the same config');
+  const laughs = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  for (let i = 1; i < 9; i++) laughs.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+  const bomb = await tp.request({ method: 'POST', url: '/api/v1/apply/dry-run', token: acme.token, tenant: 'acme', payload: `${laughs.join('\n')}\n`, headers: { 'content-type': 'application/yaml' } });
+  t.equal(bomb.status, 400);
+  t.match(bomb.body, { code: 'APPLY_YAML_INVALID', message: /expands to more than/ });
+});
