@@ -5,8 +5,13 @@
 import type { Server } from '@hapi/hapi';
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type { TransformsApi } from './api.ts';
+import { transformKindHandler } from './apply-kind.ts';
 import { EVENT_TYPES } from './event-types.ts';
+import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type TransformsOptions } from './options.ts';
+import { artifactRoutes } from './routes-artifacts.ts';
+import { genericRunRoutes } from './routes-generic-runs.ts';
+import { libraryRoutes } from './routes-library.ts';
 import { transformRunRoutes } from './routes-runs.ts';
 import { scheduleRoutes } from './routes-schedules.ts';
 import { transformRoutes } from './routes-transforms.ts';
@@ -36,6 +41,17 @@ export const plugin = definePlugin<TransformsOptions>({
     });
     core.jobs.defineTask(SCHEDULE_TASK, (payload: ScheduleTimer) => fireSchedule(services.context, services.runs)(payload));
     server.route([...transformRoutes(services), ...transformRunRoutes(services.runs), ...scheduleRoutes(services.schedules)]);
+    server.route([...genericRunRoutes(services.genericRuns), ...artifactRoutes(services.artifacts)]);
+    server.route(libraryRoutes(services.library, services.patterns));
+    core.graphql.extend({ typeDefs, resolvers: resolvers(services.transforms, services.runs) });
+    // The built-in catalogs are (re)loaded at start; idempotent, by checksum.
+    server.ext('onPreStart', async () => {
+      await services.library.sync();
+      await services.patterns.sync();
+    });
     server.expose('api', services.api);
+    // The declarative Transform kind, when the apply plugin is loaded (listed before the providers).
+    const apply = (server.plugins as unknown as Record<string, { api?: { registerKind(handler: unknown): void } } | undefined>)['pipelines-apply']?.api;
+    apply?.registerKind(transformKindHandler(services.transforms, core.withTenant));
   },
 });

@@ -31,7 +31,8 @@ function boomCode(err: unknown): string | undefined {
 }
 
 export function createAnalyzer(core: CoreServices, options: TransformsOptions, lake: () => LakehouseApi) {
-  async function compile(tenantId: string, text: string, parameters?: Record<string, unknown>, given?: Record<string, unknown>)
+  /** `sampleRows`: each input reads at most that many rows (pattern previews). */
+  async function compile(tenantId: string, text: string, parameters?: Record<string, unknown>, given?: Record<string, unknown>, sampleRows?: number)
     : Promise<{ analysis: SqlAnalysis; compiled?: CompiledSql }> {
     const parsed = await parseSql(text);
     if (!parsed.ok) return { analysis: { ok: false, errors: [parsed.error], inputs: [], columns: [] } };
@@ -40,7 +41,10 @@ export function createAnalyzer(core: CoreServices, options: TransformsOptions, l
     const relations = relationsOf(text, tree);
     errors.push(...relations.errors);
     const params = parameterRefs(tree);
-    const bound = bindParameters(parameters, given, Math.max(0, ...params.map((p) => p.number)));
+    const highest = Math.max(0, ...params.map((p) => p.number));
+    const bound = bindParameters(parameters, given, highest);
+    // PostgreSQL refuses values for placeholders the statement does not have: declared but unused ones stay behind.
+    const values = bound.values.slice(0, highest);
     errors.push(...bound.errors);
 
     const datasets = new Map<string, DatasetInfo>();
@@ -59,11 +63,14 @@ export function createAnalyzer(core: CoreServices, options: TransformsOptions, l
     if (errors.length > 0) return { analysis: { ok: false, errors, inputs, columns: fallbackColumns() } };
 
     const rewritten = rewrite(text, await tokensOf(text),
-      relations.refs.map((ref) => ({ ref, select: lake().asOf(datasets.get(ref.datasetId)!) })),
+      relations.refs.map((ref) => {
+        const select = lake().asOf(datasets.get(ref.datasetId)!);
+        return { ref, select: sampleRows === undefined ? select : `${select} LIMIT ${Math.trunc(sampleRows)}` };
+      }),
       params.map((param) => ({ location: param.location, cast: bound.casts[param.number - 1]! })));
     try {
-      const columns = await tenantSqlStore.describe(core, tenantId, rewritten, bound.values, options.statementTimeoutMs);
-      return { analysis: { ok: true, errors: [], inputs, columns }, compiled: { sql: rewritten, values: bound.values, columns, inputs } };
+      const columns = await tenantSqlStore.describe(core, tenantId, rewritten, values, options.statementTimeoutMs);
+      return { analysis: { ok: true, errors: [], inputs, columns }, compiled: { sql: rewritten, values, columns, inputs } };
     } catch (err) {
       const pgCode = (err as { code?: unknown }).code;
       if (typeof pgCode !== 'string' || pgCode.length !== 5) throw err;

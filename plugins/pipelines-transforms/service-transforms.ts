@@ -70,7 +70,8 @@ export function createTransformService(context: TransformsContext) {
     return row;
   }
 
-  async function create(trx: TenantTransaction, tenantId: string, spec: unknown, createdBy: string | null, origin: Record<string, unknown> | null = null) {
+  /** A create spec checked and analyzed (no write): what the row will hold. */
+  async function prepare(tenantId: string, spec: unknown, origin: Record<string, unknown> | null = null): Promise<TransformValues> {
     const input = validate<{ name: string; description?: string; sql: string; parameters?: Record<string, unknown>; output_dataset?: string; materialization: 'table' | 'incremental'; unique_key?: string[]; status?: 'active' | 'archived' }>(transformCreate, spec);
     const values: TransformValues = {
       name: input.name, description: input.description ?? '', sql: input.sql, parameters: input.parameters ?? {},
@@ -79,6 +80,11 @@ export function createTransformService(context: TransformsContext) {
       ...(await analyzed(tenantId, input.sql, input.parameters ?? {})),
     };
     checkKey(values.materialization, values.unique_key);
+    return values;
+  }
+
+  async function create(trx: TenantTransaction, tenantId: string, spec: unknown, createdBy: string | null, origin: Record<string, unknown> | null = null) {
+    const values = await prepare(tenantId, spec, origin);
     if (await transformsStore.findByName(trx, values.name)) throw conflict(`A transform named ${values.name} exists`, 'TRANSFORM_NAME_TAKEN');
     return transformsStore.insert(trx, tenantId, values, createdBy);
   }
@@ -101,6 +107,7 @@ export function createTransformService(context: TransformsContext) {
 
   return {
     find,
+    prepare,
     create,
     patch,
 

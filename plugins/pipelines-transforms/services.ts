@@ -5,8 +5,12 @@ import type { LakehouseApi } from '../lakehouse/api.ts';
 import type { TransformsApi } from './api.ts';
 import { createContext } from './context.ts';
 import type { TransformsOptions } from './options.ts';
+import { createArtifactService } from './service-artifacts.ts';
 import { createDetailService } from './service-details.ts';
 import { createExecutionService } from './service-execution.ts';
+import { createGenericRunService } from './service-generic-runs.ts';
+import { createLibraryService } from './service-library.ts';
+import { createPatternService } from './service-patterns.ts';
 import { createRunService } from './service-runs.ts';
 import { createScheduleService } from './service-schedules.ts';
 import { createTransformService, recordOf } from './service-transforms.ts';
@@ -18,6 +22,10 @@ export function createServices(core: CoreServices, options: TransformsOptions, l
   const execution = createExecutionService(context, transforms, runs);
   const schedules = createScheduleService(context, transforms, runs);
   const details = createDetailService(context, transforms, runs);
+  const genericRuns = createGenericRunService(context, transforms);
+  const artifacts = createArtifactService(context);
+  const library = createLibraryService(context, transforms);
+  const patterns = createPatternService(context);
 
   const api: TransformsApi = {
     analyzeSql: (tenantId, sql, parameters) => context.analyzer.analyzeSql(tenantId, sql, parameters),
@@ -32,7 +40,7 @@ export function createServices(core: CoreServices, options: TransformsOptions, l
     patchTransform: async (trx, tenantId, id, patch) => recordOf(await transforms.patch(trx, tenantId, id, patch)),
     runTransform: (tenantId, id, trigger) => execution.runTransform(tenantId, id, trigger),
   };
-  return { context, transforms, runs, execution, schedules, details, api };
+  return { context, transforms, runs, execution, schedules, details, genericRuns, artifacts, library, patterns, api };
 }
 
 export type TransformsServices = ReturnType<typeof createServices>;

@@ -61,6 +61,10 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
   'Query.pipeline': { access: 'member', rest: 'GET /api/v1/pipelines/{id}', query: `{ pipeline(id: "${NO_ID}") { id } }` },
   'Query.pipelineRuns': { access: 'member', rest: 'GET /api/v1/pipelines/{id}/runs', query: '{ pipelineRuns { edges { node { id status steps { stepId snapshotId } } } } }' },
   'Query.pipelineRun': { access: 'member', rest: 'GET /api/v1/pipelines/{id}/sandbox/{workflow_id}/status', query: `{ pipelineRun(id: "${NO_ID}") { id } }` },
+  'Query.transforms': { access: 'member', rest: 'GET /api/v1/transforms', query: '{ transforms { edges { node { id sql runs { edges { node { id snapshotId } } } } } } }' },
+  'Query.transform': { access: 'member', rest: 'GET /api/v1/transforms/{id}', query: `{ transform(id: "${NO_ID}") { id } }` },
+  'Query.transformRuns': { access: 'member', rest: 'GET /api/v1/transform-runs', query: '{ transformRuns { edges { node { id status error { code } } } } }' },
+  'Query.transformRun': { access: 'member', rest: 'GET /api/v1/transform-runs/{id}', query: '{ transformRun(id: "1") { id } }' },
 };
 
 type Principal = 'admin' | 'member' | 'apiKey' | 'foreignAdmin' | 'anonymous' | 'superAdmin';

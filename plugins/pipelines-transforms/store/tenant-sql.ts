@@ -21,6 +21,14 @@ export const tenantSqlStore = {
       return result.fields.map((field) => ({ name: field.name, type: lakeTypeOfOid(field.dataTypeID) }));
     }),
 
+  /** Runs a query read-only (a preview: nothing can be stored) and returns its first rows and their columns. */
+  preview: (core: CoreServices, tenantId: string, query: string, values: unknown[], limit: number, timeoutMs: number) =>
+    core.withTenantSession(tenantId, async ({ trx, client }) => {
+      await sql.raw(`SET TRANSACTION READ ONLY; SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`).execute(trx);
+      const result = await client.query({ text: `SELECT * FROM (${query}\n) AS q LIMIT ${Math.trunc(limit)}`, values });
+      return { columns: result.fields.map((field) => ({ name: field.name, type: lakeTypeOfOid(field.dataTypeID) })), rows: result.rows as Record<string, unknown>[] };
+    }),
+
   /** Tags the write's session (application_name) and sets its timeout; its backend pid. */
   async prepareSession(trx: TenantTransaction, tag: string, timeoutMs: number): Promise<number> {
     await sql.raw(`SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`).execute(trx);

@@ -21,8 +21,9 @@ export async function ordersOf(lake: LakehouseApi, tenant: string, rows: Record<
   return datasetId;
 }
 
-export async function transformsPlatform(t: Tap, env: Record<string, string> = {}) {
-  const tp = await startTestPlatform(t, { env });
+/** With `workers`, the platform is started (job workers on: queued runs and schedule timers run). */
+export async function transformsPlatform(t: Tap, env: Record<string, string> = {}, options: { workers?: boolean } = {}) {
+  const tp = await startTestPlatform(t, { env, listen: options.workers });
   const acme = await tenantWithAdmin(tp, 'acme');
   const beta = await tenantWithAdmin(tp, 'beta');
   const lake: LakehouseApi = tp.platform.server.plugins.lakehouse.api;
