@@ -4,6 +4,7 @@
 import type { Server } from '@hapi/hapi';
 import { badRequest, coreOf, definePlugin, type TenantTransaction } from 'agent-platform/sdk';
 import type { PipelinesApi } from './api.ts';
+import { pipelineKind } from './apply-kind.ts';
 import { createContext } from './context.ts';
 import { publicValidation, validateDag } from './dag/validate.ts';
 import { EVENT_TYPES } from './event-types.ts';
@@ -38,7 +39,7 @@ function checked(schema: typeof pipelineCreate, spec: Record<string, unknown>) {
 export const plugin = definePlugin<PipelinesOptions>({
   name: 'pipelines',
   version: '0.1.0',
-  dependencies: ['tenancy', 'lakehouse'],
+  dependencies: ['tenancy', 'lakehouse', 'pipelines-apply'],
   register(server: Server, options) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
@@ -54,8 +55,9 @@ export const plugin = definePlugin<PipelinesOptions>({
     });
     core.jobs.defineTask(PIPELINE_SCHEDULE_TASK, (timer: PipelineTimer) => fireSchedule(context, timer, runs.startScheduled));
     core.jobs.defineTask(SENSOR_TASK, (job: SensorJob) => runSensor(context, job, runs.startSensed));
-    server.route([...pipelineRoutes(pipelines), ...runRoutes(context, runs), ...temporalRoutes(describe, workflows)]);
+    server.route([...pipelineRoutes(pipelines), ...runRoutes(runs), ...temporalRoutes(describe, workflows)]);
     core.graphql.extend({ typeDefs, resolvers: resolvers(pipelines, runs) });
+    server.plugins['pipelines-apply'].api.registerKind(pipelineKind(context, pipelines));
     const api: PipelinesApi = {
       validateDag: async (tenantId, steps) => publicValidation(await validateDag(context, tenantId, steps)),
       findPipelineByName: async (tenantId, name) => {

@@ -78,10 +78,10 @@ export function pipelineRoutes(pipelines: PipelineService): ServerRoute[] {
     {
       method: 'POST', path: '/api/v1/pipelines/{pipeline_id}/activate',
       options: {
-        auth: 'bearer', tags, description: 'Activate a version (default: the latest): only one whose latest sandbox run succeeded (409 SANDBOX_REQUIRED) unless force: true',
+        auth: 'bearer', tags, description: 'Activate a version (default: the current definition, versioned when it changed): only one whose latest sandbox run succeeded (409 SANDBOX_REQUIRED) unless force: true',
         plugins: { platform: editor }, validate: { params: s.pipelineParams, payload: s.activateBody }, response: { schema: s.pipeline },
       },
-      handler: (request) => pipelines.activate(tenantOf(request), paramsOf(request.params).pipeline_id, (request.payload ?? {}) as { version?: number; force?: boolean }),
+      handler: (request) => pipelines.activate(tenantOf(request), paramsOf(request.params).pipeline_id, (request.payload ?? {}) as { version?: number; force?: boolean }, principalOf(request).sub),
     },
     {
       method: 'POST', path: '/api/v1/pipelines/{pipeline_id}/pause',

@@ -19,7 +19,7 @@ export const step = Joi.object({
   output: tableName.description('With inline SQL: the table of its output dataset derived.<tenant>.<output>'),
   parameters: jsonObject,
   inputs: Joi.array().items(datasetOrStep).max(100).default([]).description('Dataset ids or ids of steps of this pipeline'),
-  materialization: Joi.string().valid('table', 'incremental').default('table'),
+  materialization: Joi.string().valid('table', 'incremental').description('table (replace) or incremental (upsert by unique_key); default: the transform\'s, else table'),
   unique_key: Joi.array().items(Joi.string().max(63)).max(20).description('Key columns of an incremental materialization'),
 }).xor('transform_id', 'transform_name', 'sql').with('sql', 'output').label('PipelineStep');
 
@@ -73,7 +73,7 @@ export const sandboxBody = Joi.object({
   version: Joi.number().integer().min(1).description('The version to run; default: the current definition (versioned first when it changed)'),
 }).allow(null).label('SandboxRequest');
 export const activateBody = Joi.object({
-  version: Joi.number().integer().min(1).description('Default: the latest version'),
+  version: Joi.number().integer().min(1).description('Default: the current definition (versioned when it changed)'),
   force: Joi.boolean().default(false).description('Activate without a succeeded sandbox run of that version'),
 }).allow(null).label('ActivateRequest');
 

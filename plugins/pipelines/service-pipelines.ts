@@ -98,6 +98,20 @@ export function createPipelineService(context: PipelinesContext) {
     });
   }
 
+  async function versionFor(trx: TenantTransaction, tenantId: string, id: string, version: number | undefined, note: string, createdBy: string | null) {
+    const row = await lockOr404(trx, id);
+    if (version !== undefined) {
+      const found = await versionsStore.find(trx, id, version);
+      if (!found) throw notFound(`pipeline ${id} has no version ${version}`, 'VERSION_NOT_FOUND');
+      return { pipeline: row, version: found };
+    }
+    const latest = await versionsStore.latest(trx, id);
+    if (latest && latest.fingerprint === fingerprintOf(row.steps)) return { pipeline: row, version: latest };
+    const created = await newVersion(trx, tenantId, row, note, createdBy);
+    if (row.state === 'draft') await pipelinesStore.update(trx, row.id, { state: 'validated' });
+    return { pipeline: row, version: created };
+  }
+
   return {
     create: (tenantId: string, input: PipelineInput, createdBy: string | null) =>
       core.withTenant(tenantId, async (trx) => pipelineView(await create(trx, tenantId, input, createdBy))),
@@ -171,26 +185,13 @@ export function createPipelineService(context: PipelinesContext) {
     }),
 
     /** The version a sandbox run uses: the one asked for, else the current definition (versioned when it changed). */
-    versionForSandbox: async (trx: TenantTransaction, tenantId: string, id: string, version: number | undefined, createdBy: string | null) => {
-      const row = await lockOr404(trx, id);
-      if (version !== undefined) {
-        const found = await versionsStore.find(trx, id, version);
-        if (!found) throw notFound(`pipeline ${id} has no version ${version}`, 'VERSION_NOT_FOUND');
-        return { pipeline: row, version: found };
-      }
-      const latest = await versionsStore.latest(trx, id);
-      if (latest && latest.fingerprint === fingerprintOf(row.steps)) return { pipeline: row, version: latest };
-      const created = await newVersion(trx, tenantId, row, 'sandbox run', createdBy);
-      if (row.state === 'draft') await pipelinesStore.update(trx, row.id, { state: 'validated' });
-      return { pipeline: row, version: created };
-    },
+    versionForSandbox: (trx: TenantTransaction, tenantId: string, id: string, version: number | undefined, createdBy: string | null) =>
+      versionFor(trx, tenantId, id, version, 'sandbox run', createdBy),
 
-    activate: (tenantId: string, id: string, input: { version?: number; force?: boolean }) => core.withTenant(tenantId, async (trx) => {
-      const row = await lockOr404(trx, id);
-      const versionNumber = input.version ?? row.latest_version;
-      if (!versionNumber) throw conflict('the pipeline has no version: run a sandbox (or POST /versions) first', 'VERSION_REQUIRED');
-      const version = await versionsStore.find(trx, id, versionNumber);
-      if (!version) throw notFound(`pipeline ${id} has no version ${versionNumber}`, 'VERSION_NOT_FOUND');
+    activate: (tenantId: string, id: string, input: { version?: number; force?: boolean }, createdBy: string | null = null) => core.withTenant(tenantId, async (trx) => {
+      // The version asked for, else the current definition (versioned when it changed: a new version has no sandbox run yet).
+      const { version } = await versionFor(trx, tenantId, id, input.version, 'activation', createdBy);
+      const versionNumber = version.version;
       if (!input.force) {
         const sandbox = await runsStore.latestSandbox(trx, id, versionNumber);
         if (sandbox?.status !== 'succeeded') {

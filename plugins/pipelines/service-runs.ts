@@ -3,6 +3,7 @@
 // sensor-driven), their status with per-step results, cancellation.
 import { conflict, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { PipelinesContext } from './context.ts';
+import { EVENT_SOURCE, RUN_FAILED } from './event-types.ts';
 import { runningSteps } from './runner/step.ts';
 import { startRun } from './runner/start.ts';
 import type { PipelineService } from './service-pipelines.ts';
@@ -82,6 +83,13 @@ export function createRunService(context: PipelinesContext, pipelines: PipelineS
         if (run.status === 'running') {
           await runsStore.settlePending(trx, runId, 'all', 'cancelled');
           await runsStore.finish(trx, runId, 'cancelled', 'cancelled on request');
+          if (run.kind === 'production') {
+            const pipeline = await pipelinesStore.find(trx, run.pipeline_id);
+            await core.events.emit(trx, tenantId, {
+              type: RUN_FAILED, source: EVENT_SOURCE,
+              data: { pipeline_id: run.pipeline_id, pipeline_name: pipeline?.name ?? '', run_id: run.id, version: run.version, trigger: run.trigger, status: 'cancelled', error: 'cancelled on request' },
+            });
+          }
         }
         return runView((await runsStore.find(trx, runId))!, await runsStore.steps(trx, runId));
       });

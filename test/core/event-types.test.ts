@@ -20,6 +20,9 @@ const PLUGIN_TYPES = [
 
 // Types the spec leaves open (document 3: the data-pipeline service's outbound types are "not shown").
 const PLATFORM_ADDED = ['dataset.snapshot_created', 'source.sync.completed', 'source.sync.failed'];
+// Issue 22: the runs of pipelines (plugins/pipelines) and of transforms (plugins/pipelines-transforms).
+PLATFORM_ADDED.push('pipeline.run.started', 'pipeline.run.completed', 'pipeline.run.failed');
+PLATFORM_ADDED.push('transform.run.completed', 'transform.run.failed');
 
 t.test('with the default manifest the catalogue is the spec\'s built-in list and the types plugins add, each type registered by the plugin that emits it', async (t) => {
   const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: 'manifests/default.yaml' } });

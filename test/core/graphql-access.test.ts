@@ -57,14 +57,14 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
     access: 'member', rest: 'POST /api/approvals/{id}/decision', query: `mutation { decideApproval(id: "${NO_ID}", decision: APPROVE) { id } }`, okError: 'APPROVAL_NOT_FOUND',
   },
   'Subscription.approvalResolved': { access: 'member', rest: 'GET /api/approvals (live)', query: 'subscription { approvalResolved(tenant: "ga") { id } }' },
-  'Query.pipelines': { access: 'member', rest: 'GET /api/v1/pipelines', query: '{ pipelines { edges { node { id steps runs { edges { node { id } } } } } } }' },
-  'Query.pipeline': { access: 'member', rest: 'GET /api/v1/pipelines/{id}', query: `{ pipeline(id: "${NO_ID}") { id } }` },
-  'Query.pipelineRuns': { access: 'member', rest: 'GET /api/v1/pipelines/{id}/runs', query: '{ pipelineRuns { edges { node { id status steps { stepId snapshotId } } } } }' },
-  'Query.pipelineRun': { access: 'member', rest: 'GET /api/v1/pipelines/{id}/sandbox/{workflow_id}/status', query: `{ pipelineRun(id: "${NO_ID}") { id } }` },
   'Query.transforms': { access: 'member', rest: 'GET /api/v1/transforms', query: '{ transforms { edges { node { id sql runs { edges { node { id snapshotId } } } } } } }' },
   'Query.transform': { access: 'member', rest: 'GET /api/v1/transforms/{id}', query: `{ transform(id: "${NO_ID}") { id } }` },
   'Query.transformRuns': { access: 'member', rest: 'GET /api/v1/transform-runs', query: '{ transformRuns { edges { node { id status error { code } } } } }' },
   'Query.transformRun': { access: 'member', rest: 'GET /api/v1/transform-runs/{id}', query: '{ transformRun(id: "1") { id } }' },
+  'Query.pipelines': { access: 'member', rest: 'GET /api/v1/pipelines', query: '{ pipelines { edges { node { id steps runs { edges { node { id } } } } } } }' },
+  'Query.pipeline': { access: 'member', rest: 'GET /api/v1/pipelines/{id}', query: `{ pipeline(id: "${NO_ID}") { id } }` },
+  'Query.pipelineRuns': { access: 'member', rest: 'GET /api/v1/pipelines/{id}/runs', query: '{ pipelineRuns { edges { node { id status steps { stepId snapshotId } } } } }' },
+  'Query.pipelineRun': { access: 'member', rest: 'GET /api/v1/pipelines/{id}/sandbox/{workflow_id}/status', query: `{ pipelineRun(id: "${NO_ID}") { id } }` },
 };
 
 type Principal = 'admin' | 'member' | 'apiKey' | 'foreignAdmin' | 'anonymous' | 'superAdmin';

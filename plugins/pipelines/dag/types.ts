@@ -12,7 +12,7 @@ export interface StepSpec {
   parameters?: Record<string, unknown>;
   /** Dataset ids (`raw.acme.orders`) or ids of other steps of the pipeline, whose outputs this step reads. */
   inputs: string[];
-  materialization: 'table' | 'incremental';
+  materialization?: 'table' | 'incremental';
   unique_key?: string[];
 }
 

@@ -53,7 +53,7 @@ export async function resolveStep(context: PipelinesContext, tenantId: string, s
     }
     return {
       id: spec.id, sql: spec.sql, parameters: spec.parameters ?? {}, output, inputs: spec.inputs,
-      materialization: spec.materialization, uniqueKey: spec.unique_key ?? [], transformId: null,
+      materialization: spec.materialization ?? 'table', uniqueKey: spec.unique_key ?? [], transformId: null,
     };
   }
   const transforms = context.transformsOrNull();

@@ -16,6 +16,9 @@ export async function pipelinesPlatform(t: Tap, env: Record<string, string> = {}
     datasetId: ORDERS, columns: [{ name: 'id', type: 'bigint' }, { name: 'amount', type: 'numeric' }, { name: 'region', type: 'text' }],
     primaryKey: ['id'], producer: { kind: 'source_stream', id: 'test', name: 'orders' },
   });
+  await lake.write('acme', ORDERS, { mode: 'overwrite', source: { kind: 'records', batches: [[
+    { id: 1, amount: '5', region: 'north' }, { id: 2, amount: '50', region: 'north' }, { id: 3, amount: '20', region: 'south' }, { id: 4, amount: null, region: 'south' },
+  ]] } });
   const as = (who: { token: string; alias: string }) => (method: string, url: string, payload?: unknown) =>
     tp.request({ method, url, token: who.token, tenant: who.alias, payload });
   return { tp, acme, beta, lake, asAcme: as(acme), asBeta: as(beta) };

@@ -57,7 +57,8 @@ t.test('create, read, update, patch a step, version, delete', async (t) => {
 t.test('activation needs a succeeded sandbox run of the version unless forced; pause', async (t) => {
   const { asAcme } = await pipelinesPlatform(t);
   const id = (await asAcme('POST', '/api/v1/pipelines', { name: 'p', steps: diamond().slice(0, 1), schedule: { cron: '*/5 * * * *' } })).body.id;
-  t.equal((await asAcme('POST', `/api/v1/pipelines/${id}/activate`, {})).body.code, 'VERSION_REQUIRED');
+  t.equal((await asAcme('POST', `/api/v1/pipelines/${id}/activate`, {})).body.code, 'SANDBOX_REQUIRED');
+  t.same((await asAcme('GET', `/api/v1/pipelines/${id}/versions`)).body, [], 'a refused activation versions nothing');
   await asAcme('POST', `/api/v1/pipelines/${id}/versions`, {});
   const refused = await asAcme('POST', `/api/v1/pipelines/${id}/activate`, {});
   t.equal(refused.status, 409);
