@@ -49,6 +49,13 @@ t.test('suggest-pattern-params fills a JSON Schema from the columns; a source pa
   t.same(filled.body.unfilled, ['free_text']);
   t.equal(filled.body.valid, true);
 
+  // A built-in transform pattern, read through its route; the suggestion passes the pattern's own validation.
+  const dedupe = await asAcme.post('/ai/suggest-pattern-params', { dataset_id: people, pattern_id: 'dedupe_by_key' });
+  t.equal(dedupe.status, 200, JSON.stringify(dedupe.body));
+  t.match(dedupe.body, { source: 'rules', valid: true, params: { input: people, key: ['id'], keep: 'newest' } });
+  const checked = await asAcme.post('/transform-patterns/dedupe_by_key/validate', { parameters: dedupe.body.params });
+  t.equal(checked.body.valid, true, JSON.stringify(checked.body));
+
   const source = await asAcme.post('/ai/suggest-pattern-params', { dataset_id: people, pattern_kind: 'source', pattern_id: 'http_json' });
   t.equal(source.status, 200, JSON.stringify(source.body));
   t.notOk('api_key' in source.body.params, 'credential fields are never suggested');
