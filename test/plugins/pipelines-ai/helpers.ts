@@ -34,11 +34,13 @@ export async function peopleOf(lake: LakehouseApi, tenant: string) {
 /** A model reply whose content is `value` (JSON-encoded unless a string), streamed in pieces. */
 export const reply = (value: unknown) => ({ chunks: textChunks(typeof value === 'string' ? value : JSON.stringify(value), 40) });
 
-export async function aiPlatform(t: Tap, options: { model?: boolean } = {}) {
+export async function aiPlatform(t: Tap, options: { model?: boolean; allowPrivate?: boolean } = {}) {
   const llm = options.model ? await new ScriptedLlm().start() : undefined;
   if (llm) t.teardown(() => llm.stop());
-  const env: Record<string, string> = { PIPELINES_AI_ALLOW_PRIVATE_NETWORKS: 'true', LLM_BASE_URL: llm ? llm.baseUrl : '', LLM_MODEL: 'scripted-1' };
-  const tp: TestPlatform = await startTestPlatform(t, { env, listen: true });
+  const env: Record<string, string> = {
+    PIPELINES_AI_ALLOW_PRIVATE_NETWORKS: String(options.allowPrivate ?? true), LLM_BASE_URL: llm ? llm.baseUrl : '', LLM_MODEL: 'scripted-1', LLM_API_KEY: 'sk-scripted-key',
+  };
+  const tp: TestPlatform = await startTestPlatform(t, { env, listen: true, captureLogs: true });
   const acme = await tenantWithAdmin(tp, 'acme');
   const beta = await tenantWithAdmin(tp, 'beta');
   const lake: LakehouseApi = tp.platform.server.plugins.lakehouse.api;

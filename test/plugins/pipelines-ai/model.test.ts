@@ -20,6 +20,7 @@ t.test('generate-transform: invalid SQL gets one repair; still invalid is a clea
   const repair = llm!.requests[1].body.messages.at(-1).content as string;
   t.match(repair, /SQL_SYNTAX/, 'the repair names the parser\'s error');
   t.equal(llm!.requests[0].body.model, 'scripted-1');
+  t.equal(llm!.requests[0].headers.authorization, 'Bearer sk-scripted-key', 'LLM_API_KEY as the bearer');
 
   llm!.enqueue(reply({ sql: `SELECT id FROM raw.beta.people` }), reply('not json at all'));
   const invalid = await asAcme.post('/ai/generate-transform', { prompt: 'read beta', inputs: [people] });
@@ -93,4 +94,14 @@ t.test('compose-pipeline: 202, a job, a DAG validated by the pipelines plugin', 
     return ['succeeded', 'failed'].includes(status.body.status) && status.body;
   }, 'the failing composition finishes');
   t.match(failed, { status: 'failed', error: { code: 'MODEL_OUTPUT_INVALID', message: /DAG_CYCLE/ }, result: null });
+});
+
+t.test('the model is called through the outbound guard: a loopback model needs PIPELINES_AI_ALLOW_PRIVATE_NETWORKS', async (t) => {
+  const { asAcme, llm, people, tp } = await aiPlatform(t, { model: true, allowPrivate: false });
+  const refused = await asAcme.post('/ai/generate-transform', { prompt: 'emails', inputs: [people] });
+  t.equal(refused.status, 502);
+  t.equal(refused.body.code, 'MODEL_UNAVAILABLE');
+  t.equal(llm!.requests.length, 0, 'nothing reached the loopback server');
+  t.notMatch(JSON.stringify(refused.body), /sk-scripted-key|127\.0\.0\.1/);
+  t.notMatch(tp.logs.join('\n'), /sk-scripted-key/);
 });
