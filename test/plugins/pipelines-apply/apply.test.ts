@@ -50,6 +50,16 @@ t.test('dry-run plans a new source and its streams, names known kinds, and write
   t.match(invalid, { action: 'error', message: /source_config does not fit the http_json pattern/ });
   t.notMatch(JSON.stringify(planned.body), SECRET, 'no credential value in a plan');
   t.same(await state(tp), before, 'a dry-run changes nothing, lake registry included');
+
+  // A password in the wrong place, a pattern-breaking value: errors name fields, never values.
+  const misplaced = await asAcme('POST', '/api/v1/apply/dry-run', {
+    docs: [
+      { apiVersion: API, kind: 'Source', metadata: { name: 'db' }, spec: { pattern_id: 'postgres', source_config: { host: 'db.internal', port: 5432, database: 'shop', user: 'reader', password: SECRET } } },
+      { apiVersion: API, kind: 'Source', metadata: { name: 'db2' }, spec: { pattern_id: 'postgres', credential_ref: `cred_${SECRET}!!`, source_config: {} } },
+    ],
+  });
+  t.match(misplaced.body.results, [{ action: 'error', message: /"password" is a credential field of postgres/ }, { action: 'error', message: /credential_ref/ }]);
+  t.notMatch(JSON.stringify(misplaced.body), SECRET);
 });
 
 t.test('apply creates; the same documents then plan noop; changes plan patch with field paths only', async (t) => {
@@ -157,7 +167,7 @@ spec: {pattern_id: http_json, source_config: {url: "https://api.example.com/y"}}
 
 t.test('YAML values JSON cannot carry: a sanitized 400 echoing neither the spec nor credentials', async (t) => {
   const { tp, acme } = await sourcesPlatform(t);
-  const doc = (extra: string) => `apiVersion: ${API}\nkind: Source\nmetadata: {name: bad}\nspec:\n  pattern_id: http_json\n  credential_values: {api_key: ${SECRET}}\n  source_config: {url: "https://internal.example/secret-path"}\n${extra}`;
+  const doc = (extra: string) => `apiVersion: ${API}\nkind: Source\nmetadata: {name: bad}\nspec:\n  pattern_id: http_json\n  password: ${SECRET}\n  credential_values: {api_key: ${SECRET}}\n  source_config: {url: "https://internal.example/secret-path"}\n${extra}`;
   const cases: [string, string][] = [
     ['!!binary', doc('  blob: !!binary aGVsbG8=\n')],
     ['!!set', doc('  tags: !!set {a, b}\n')],
