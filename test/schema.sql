@@ -1482,6 +1482,21 @@ CREATE TABLE public.pipelines (
 
 ALTER TABLE ONLY public.pipelines FORCE ROW LEVEL SECURITY;
 
+CREATE TABLE public.pipelines_ai_compositions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    status text DEFAULT 'queued'::text NOT NULL,
+    request jsonb NOT NULL,
+    result jsonb,
+    error jsonb,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    finished_at timestamp with time zone,
+    CONSTRAINT pipelines_ai_compositions_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text])))
+);
+
+ALTER TABLE ONLY public.pipelines_ai_compositions FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.platform_job_workers (
     worker_id text NOT NULL,
     heartbeat_at timestamp with time zone DEFAULT now() NOT NULL
@@ -2126,6 +2141,9 @@ ALTER TABLE ONLY public.pipeline_versions
 ALTER TABLE ONLY public.pipeline_workflows
     ADD CONSTRAINT pipeline_workflows_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.pipelines_ai_compositions
+    ADD CONSTRAINT pipelines_ai_compositions_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.pipelines
     ADD CONSTRAINT pipelines_pkey PRIMARY KEY (id);
 
@@ -2362,6 +2380,8 @@ CREATE INDEX pipeline_sync_runs_workflow ON public.pipeline_sync_runs USING btre
 CREATE INDEX pipeline_versions_tenant ON public.pipeline_versions USING btree (tenant_id);
 
 CREATE INDEX pipeline_workflows_tenant ON public.pipeline_workflows USING btree (tenant_id, created_at DESC);
+
+CREATE INDEX pipelines_ai_compositions_tenant ON public.pipelines_ai_compositions USING btree (tenant_id, created_at);
 
 CREATE INDEX transform_artifacts_run ON public.transform_artifacts USING btree (tenant_id, run_id);
 
@@ -2744,6 +2764,9 @@ ALTER TABLE ONLY public.pipeline_versions
 ALTER TABLE ONLY public.pipeline_workflows
     ADD CONSTRAINT pipeline_workflows_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.pipelines_ai_compositions
+    ADD CONSTRAINT pipelines_ai_compositions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.pipelines
     ADD CONSTRAINT pipelines_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
@@ -2956,6 +2979,8 @@ ALTER TABLE public.pipeline_workflows ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipelines ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.pipelines_ai_compositions ENABLE ROW LEVEL SECURITY;
+
 CREATE POLICY shared_read ON public.lake_datasets FOR SELECT USING (shared);
 
 CREATE POLICY shared_read ON public.lake_snapshots FOR SELECT USING (shared);
@@ -3095,6 +3120,8 @@ CREATE POLICY tenant_isolation ON public.pipeline_versions USING ((tenant_id = c
 CREATE POLICY tenant_isolation ON public.pipeline_workflows USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.pipelines USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipelines_ai_compositions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.transform_artifacts USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 

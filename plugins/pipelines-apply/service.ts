@@ -4,7 +4,7 @@
 // none does (a document that does not plan cleanly refuses the whole apply).
 import Boom from '@hapi/boom';
 import { badRequest, conflict, type CoreServices, type Principal } from 'agent-platform/sdk';
-import type { ApplyDocument, ApplyPlan } from './api.ts';
+import type { ApplyContext, ApplyDocument, ApplyPlan } from './api.ts';
 import type { KindRegistry } from './registry.ts';
 
 export const API_VERSION = 'agent-platform/v1';
@@ -35,7 +35,7 @@ function clientError(error: unknown): Boom.Boom | undefined {
 }
 
 export function createApplyService(core: CoreServices, registry: KindRegistry) {
-  async function planOne(ctx: Parameters<NonNullable<ReturnType<KindRegistry['get']>>['plan']>[0], doc: ApplyDocument): Promise<ApplyPlan> {
+  async function planOne(ctx: ApplyContext, doc: ApplyDocument): Promise<ApplyPlan> {
     if (doc.apiVersion !== API_VERSION) return errorResult(`apiVersion must be ${API_VERSION}, not ${shown(doc.apiVersion)}`);
     const handler = registry.get(doc.kind);
     if (!handler) {
@@ -54,7 +54,7 @@ export function createApplyService(core: CoreServices, registry: KindRegistry) {
 
   async function plan(tenantId: string, principal: Principal, envelope: Envelope) {
     const declared = new Map<string, ApplyDocument>();
-    const ctx = { tenantId, principal, allowDeprecate: envelope.allow_deprecate, liveOntology: envelope.live_ontology, declared };
+    const ctx: ApplyContext = { tenantId, principal, allowDeprecate: envelope.allow_deprecate, liveOntology: envelope.live_ontology, declared };
     const planned: { doc: ApplyDocument; plan: ApplyPlan }[] = [];
     for (const doc of envelope.docs) {
       const result = await planOne(ctx, doc);

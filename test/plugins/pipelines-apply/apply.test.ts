@@ -50,6 +50,16 @@ t.test('dry-run plans a new source and its streams, names known kinds, and write
   t.match(invalid, { action: 'error', message: /source_config does not fit the http_json pattern/ });
   t.notMatch(JSON.stringify(planned.body), SECRET, 'no credential value in a plan');
   t.same(await state(tp), before, 'a dry-run changes nothing, lake registry included');
+
+  // A password in the wrong place, a pattern-breaking value: errors name fields, never values.
+  const misplaced = await asAcme('POST', '/api/v1/apply/dry-run', {
+    docs: [
+      { apiVersion: API, kind: 'Source', metadata: { name: 'db' }, spec: { pattern_id: 'postgres', source_config: { host: 'db.internal', port: 5432, database: 'shop', user: 'reader', password: SECRET } } },
+      { apiVersion: API, kind: 'Source', metadata: { name: 'db2' }, spec: { pattern_id: 'postgres', credential_ref: `cred_${SECRET}!!`, source_config: {} } },
+    ],
+  });
+  t.match(misplaced.body.results, [{ action: 'error', message: /"password" is a credential field of postgres/ }, { action: 'error', message: /credential_ref/ }]);
+  t.notMatch(JSON.stringify(misplaced.body), SECRET);
 });
 
 t.test('apply creates; the same documents then plan noop; changes plan patch with field paths only', async (t) => {
@@ -157,7 +167,7 @@ spec: {pattern_id: http_json, source_config: {url: "https://api.example.com/y"}}
 
 t.test('YAML values JSON cannot carry: a sanitized 400 echoing neither the spec nor credentials', async (t) => {
   const { tp, acme } = await sourcesPlatform(t);
-  const doc = (extra: string) => `apiVersion: ${API}\nkind: Source\nmetadata: {name: bad}\nspec:\n  pattern_id: http_json\n  credential_values: {api_key: ${SECRET}}\n  source_config: {url: "https://internal.example/secret-path"}\n${extra}`;
+  const doc = (extra: string) => `apiVersion: ${API}\nkind: Source\nmetadata: {name: bad}\nspec:\n  pattern_id: http_json\n  password: ${SECRET}\n  credential_values: {api_key: ${SECRET}}\n  source_config: {url: "https://internal.example/secret-path"}\n${extra}`;
   const cases: [string, string][] = [
     ['!!binary', doc('  blob: !!binary aGVsbG8=\n')],
     ['!!set', doc('  tags: !!set {a, b}\n')],
@@ -196,4 +206,31 @@ t.test('only editors plan or apply, for an explicit tenant', async (t) => {
   t.equal(noTenant.body.code, 'TENANT_REQUIRED');
   const asEditor = await tp.request({ method: 'POST', url: '/api/v1/apply/dry-run', token: editor, tenant: 'acme', payload: body });
   t.equal(asEditor.status, 200);
+});
+
+t.test('legacy_inline credentials: compared with the sealed values, never shown; aliases expand within limits', async (t) => {
+  const { tp, asAcme, acme } = await sourcesPlatform(t, { SOURCE_CREDENTIAL_MODE: 'legacy_inline' });
+  const inline = (key: string) => ({
+    apiVersion: API, kind: 'Source', metadata: { name: 'inline' },
+    spec: { pattern_id: 'http_json', source_config: { url: 'https://api.example.com/i' }, credential_values: { api_key: key } },
+  });
+  const created = await asAcme('POST', '/api/v1/apply', { docs: [inline(SECRET)] });
+  t.equal(created.status, 200, JSON.stringify(created.body));
+  t.match((await asAcme('POST', '/api/v1/apply/dry-run', { docs: [inline(SECRET)] })).body.results[0], { action: 'noop' });
+  const rotated = await asAcme('POST', '/api/v1/apply/dry-run', { docs: [inline('another-secret')] });
+  t.match(rotated.body.results[0], { action: 'patch', changes: ['spec.credential_values.api_key'] });
+  t.notMatch(JSON.stringify(rotated.body), /another-secret|hunter2/);
+  const sealed = await stored(tp, 'SELECT source_config::text AS config FROM pipeline_sources');
+  t.notMatch(sealed[0].config, SECRET, 'sealed at rest');
+
+  // Aliases that do not cycle are expanded; a "billion laughs" expansion is refused.
+  const reused = `apiVersion: ${API}\nkind: Source\nspec: {pattern_id: http_json, source_config: &cfg {url: "https://api.example.com/i"}}\nmetadata: {name: inline, copied: *cfg}\n`;
+  const planned = await tp.request({ method: 'POST', url: '/api/v1/apply/dry-run', token: acme.token, tenant: 'acme', payload: reused, headers: { 'content-type': 'application/yaml' } });
+  t.equal(planned.status, 200, JSON.stringify(planned.body));
+  t.match(planned.body.results[0], { action: 'noop' }, 'the alias expanded to the same config');
+  const laughs = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  for (let i = 1; i < 9; i++) laughs.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+  const bomb = await tp.request({ method: 'POST', url: '/api/v1/apply/dry-run', token: acme.token, tenant: 'acme', payload: `${laughs.join('\n')}\n`, headers: { 'content-type': 'application/yaml' } });
+  t.equal(bomb.status, 400);
+  t.match(bomb.body, { code: 'APPLY_YAML_INVALID', message: /expands to more than/ });
 });
