@@ -1,0 +1,29 @@
+// Identity: identity policies (entity resolution: rules, immutable versions,
+// dry runs, the matching the ontology's syncs use), the schema libraries and
+// the tenant schema registry, and the tenant's users. Registration only.
+import { coreOf, definePlugin, type Server } from 'agent-platform/sdk';
+import type { IdentityApi } from './api.ts';
+import { optionsSchema, type IdentityOptions } from './options.ts';
+import { policyRoutes } from './routes-policies.ts';
+import { createServices } from './services.ts';
+import './tables.ts';
+
+export { optionsSchema };
+
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    identity: { api: IdentityApi };
+  }
+}
+
+export const plugin = definePlugin<IdentityOptions>({
+  name: 'identity',
+  version: '0.1.0',
+  dependencies: ['tenancy', 'lakehouse'],
+  register(server: Server, options) {
+    const core = coreOf(server);
+    const { policies, dryRun, api } = createServices(core, options, () => server.plugins.lakehouse.api);
+    server.route(policyRoutes(policies, dryRun));
+    server.expose('api', api);
+  },
+});
