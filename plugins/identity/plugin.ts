@@ -4,7 +4,10 @@
 import { coreOf, definePlugin, type Server } from 'agent-platform/sdk';
 import type { IdentityApi } from './api.ts';
 import { optionsSchema, type IdentityOptions } from './options.ts';
+import { libraryRoutes } from './routes-libraries.ts';
 import { policyRoutes } from './routes-policies.ts';
+import { registryRoutes } from './routes-registry.ts';
+import { userRoutes } from './routes-users.ts';
 import { createServices } from './services.ts';
 import './tables.ts';
 
@@ -22,8 +25,11 @@ export const plugin = definePlugin<IdentityOptions>({
   dependencies: ['tenancy', 'lakehouse'],
   register(server: Server, options) {
     const core = coreOf(server);
-    const { policies, dryRun, api } = createServices(core, options, () => server.plugins.lakehouse.api);
+    const services = createServices(core, options, () => server.plugins.lakehouse.api, () => server.plugins.tenancy.api);
+    const { policies, dryRun, libraries, registry, users, api } = services;
     server.route(policyRoutes(policies, dryRun));
+    server.route([...libraryRoutes(libraries), ...registryRoutes(registry)]);
+    server.route(userRoutes(users));
     server.expose('api', api);
   },
 });
