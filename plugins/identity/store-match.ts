@@ -32,9 +32,15 @@ const blockSql = (k: BlockingKey) => (k.prefix ? `left(${fieldSql(k)}, ${Math.tr
 
 function buildQuery(policy: IdentityPolicyVersion): string {
   const columns: string[] = [];
+  const named = new Map<string, string>();
+  // One column per distinct expression: a field two rules normalize alike is normalized once.
   const column = (expr: string) => {
-    columns.push(`${expr} AS c${columns.length}`);
-    return `c${columns.length - 1}`;
+    const known = named.get(expr);
+    if (known) return known;
+    const name = `c${columns.length}`;
+    columns.push(`${expr} AS ${name}`);
+    named.set(expr, name);
+    return name;
   };
   const blocks = policy.blocking_keys.map((k) => column(blockSql(k)));
   const ctes: string[] = [];
