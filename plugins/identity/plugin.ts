@@ -3,6 +3,8 @@
 // the tenant schema registry, and the tenant's users. Registration only.
 import { coreOf, definePlugin, type Server } from 'agent-platform/sdk';
 import type { IdentityApi } from './api.ts';
+import { identityPolicyKind, type ApplyKindHandler } from './apply-kind.ts';
+import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type IdentityOptions } from './options.ts';
 import { libraryRoutes } from './routes-libraries.ts';
 import { policyRoutes } from './routes-policies.ts';
@@ -30,6 +32,11 @@ export const plugin = definePlugin<IdentityOptions>({
     server.route(policyRoutes(policies, dryRun));
     server.route([...libraryRoutes(libraries), ...registryRoutes(registry)]);
     server.route(userRoutes(users));
+    core.graphql.extend({ typeDefs, resolvers: resolvers(policies, registry, libraries) });
+    // The IdentityPolicy kind joins the declarative apply when pipelines-apply
+    // is loaded (listed before this plugin in the manifest).
+    const apply = (server.plugins as { 'pipelines-apply'?: { api: { registerKind(handler: ApplyKindHandler): void } } })['pipelines-apply'];
+    apply?.api.registerKind(identityPolicyKind(policies));
     server.expose('api', api);
   },
 });

@@ -57,6 +57,10 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
     access: 'member', rest: 'POST /api/approvals/{id}/decision', query: `mutation { decideApproval(id: "${NO_ID}", decision: APPROVE) { id } }`, okError: 'APPROVAL_NOT_FOUND',
   },
   'Subscription.approvalResolved': { access: 'member', rest: 'GET /api/approvals (live)', query: 'subscription { approvalResolved(tenant: "ga") { id } }' },
+  'Query.identityPolicies': { access: 'member', rest: 'GET /api/v1/identity-policies', query: '{ identityPolicies { edges { node { id rules { kind } } } } }' },
+  'Query.identityPolicy': { access: 'member', rest: 'GET /api/v1/identity-policies/{id}', query: `{ identityPolicy(id: "${NO_ID}") { id } }` },
+  'Query.registrySchemas': { access: 'member', rest: 'GET /api/v1/schemas/registry', query: '{ registrySchemas { edges { node { subject schema source } } } }' },
+  'Query.librarySchemas': { access: 'member', rest: 'GET /api/v1/sdm', query: '{ librarySchemas { edges { node { fullId schema } } } }' },
 };
 
 type Principal = 'admin' | 'member' | 'apiKey' | 'foreignAdmin' | 'anonymous' | 'superAdmin';
