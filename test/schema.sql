@@ -1284,6 +1284,55 @@ ALTER TABLE public.pipeline_run_logs ALTER COLUMN id ADD GENERATED ALWAYS AS IDE
     CACHE 1
 );
 
+CREATE TABLE public.pipeline_run_steps (
+    tenant_id text NOT NULL,
+    run_id uuid NOT NULL,
+    step_id text NOT NULL,
+    "position" integer NOT NULL,
+    depends_on text[] DEFAULT '{}'::text[] NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    output_dataset text,
+    snapshot_id bigint,
+    rows bigint,
+    columns jsonb,
+    sample_rows jsonb,
+    error text,
+    sql_ms integer,
+    started_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    CONSTRAINT pipeline_run_steps_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'running'::text, 'succeeded'::text, 'failed'::text, 'skipped'::text, 'cancelled'::text])))
+);
+
+ALTER TABLE ONLY public.pipeline_run_steps FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.pipeline_runs (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    pipeline_id uuid NOT NULL,
+    version integer NOT NULL,
+    kind text NOT NULL,
+    trigger text NOT NULL,
+    trigger_detail jsonb DEFAULT '{}'::jsonb NOT NULL,
+    status text DEFAULT 'running'::text NOT NULL,
+    error text,
+    created_by text,
+    started_at timestamp with time zone DEFAULT now() NOT NULL,
+    finished_at timestamp with time zone,
+    CONSTRAINT pipeline_runs_kind_check CHECK ((kind = ANY (ARRAY['sandbox'::text, 'production'::text]))),
+    CONSTRAINT pipeline_runs_status_check CHECK ((status = ANY (ARRAY['running'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text]))),
+    CONSTRAINT pipeline_runs_trigger_check CHECK ((trigger = ANY (ARRAY['manual'::text, 'schedule'::text, 'sensor'::text, 'orchestrator'::text])))
+);
+
+ALTER TABLE ONLY public.pipeline_runs FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.pipeline_sensor_cursors (
+    tenant_id text NOT NULL,
+    last_seq bigint DEFAULT 0 NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.pipeline_sensor_cursors FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.pipeline_source_files (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     tenant_id text NOT NULL,
@@ -1407,6 +1456,75 @@ CREATE TABLE public.pipeline_sync_runs (
 
 ALTER TABLE ONLY public.pipeline_sync_runs FORCE ROW LEVEL SECURITY;
 
+CREATE TABLE public.pipeline_versions (
+    tenant_id text NOT NULL,
+    pipeline_id uuid NOT NULL,
+    version integer NOT NULL,
+    steps jsonb NOT NULL,
+    fingerprint text NOT NULL,
+    note text DEFAULT ''::text NOT NULL,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT pipeline_versions_version_check CHECK ((version >= 1))
+);
+
+ALTER TABLE ONLY public.pipeline_versions FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.pipeline_workflows (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    kind text NOT NULL,
+    status text NOT NULL,
+    input jsonb DEFAULT '{}'::jsonb NOT NULL,
+    result jsonb,
+    error text,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    finished_at timestamp with time zone,
+    CONSTRAINT pipeline_workflows_kind_check CHECK ((kind = ANY (ARRAY['schema-match'::text, 'transform'::text]))),
+    CONSTRAINT pipeline_workflows_status_check CHECK ((status = ANY (ARRAY['running'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text])))
+);
+
+ALTER TABLE ONLY public.pipeline_workflows FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.pipelines (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    name text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    steps jsonb DEFAULT '[]'::jsonb NOT NULL,
+    schedule_cron text,
+    schedule_timezone text DEFAULT 'UTC'::text NOT NULL,
+    sensor boolean DEFAULT false NOT NULL,
+    state text DEFAULT 'draft'::text NOT NULL,
+    active_version integer,
+    activated_at timestamp with time zone,
+    next_run_at timestamp with time zone,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT pipelines_description_check CHECK ((char_length(description) <= 2000)),
+    CONSTRAINT pipelines_name_check CHECK ((name ~ '^[A-Za-z0-9_]{1,63}$'::text)),
+    CONSTRAINT pipelines_state_check CHECK ((state = ANY (ARRAY['draft'::text, 'validated'::text, 'active'::text, 'paused'::text])))
+);
+
+ALTER TABLE ONLY public.pipelines FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.pipelines_ai_compositions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    status text DEFAULT 'queued'::text NOT NULL,
+    request jsonb NOT NULL,
+    result jsonb,
+    error jsonb,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    finished_at timestamp with time zone,
+    CONSTRAINT pipelines_ai_compositions_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text])))
+);
+
+ALTER TABLE ONLY public.pipelines_ai_compositions FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.platform_job_workers (
     worker_id text NOT NULL,
     heartbeat_at timestamp with time zone DEFAULT now() NOT NULL
@@ -1453,6 +1571,153 @@ CREATE TABLE public.tenants (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT tenants_id_check CHECK (((char_length(id) <= 64) AND ((id ~ '^[a-z0-9-]+$'::text) OR (id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text))))
 );
+
+CREATE TABLE public.transform_artifacts (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    transform_id uuid NOT NULL,
+    run_id bigint NOT NULL,
+    kind text NOT NULL,
+    name text NOT NULL,
+    content_type text NOT NULL,
+    content text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT transform_artifacts_kind_check CHECK ((kind = ANY (ARRAY['compiled_sql'::text, 'logs'::text, 'output_summary'::text])))
+);
+
+ALTER TABLE ONLY public.transform_artifacts FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.transform_generic_runs (
+    id bigint NOT NULL,
+    tenant_id text NOT NULL,
+    triggering_transform_id uuid,
+    orchestrator_run_id text,
+    job_name text,
+    status text DEFAULT 'pending'::text NOT NULL,
+    message text,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    started_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    CONSTRAINT transform_generic_runs_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'running'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text])))
+);
+
+ALTER TABLE ONLY public.transform_generic_runs FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.transform_generic_runs ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.transform_generic_runs_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.transform_patterns (
+    id text NOT NULL,
+    name text NOT NULL,
+    description text NOT NULL,
+    category text NOT NULL,
+    parameters_schema jsonb NOT NULL,
+    checksum text NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE public.transform_runs (
+    id bigint NOT NULL,
+    tenant_id text NOT NULL,
+    transform_id uuid NOT NULL,
+    orchestrator_run_id text,
+    pipeline_run_id text,
+    trigger text NOT NULL,
+    status text DEFAULT 'queued'::text NOT NULL,
+    parameters jsonb DEFAULT '{}'::jsonb NOT NULL,
+    output_dataset text NOT NULL,
+    compiled_sql text,
+    rows bigint,
+    snapshot_id bigint,
+    columns jsonb,
+    error jsonb,
+    logs jsonb DEFAULT '[]'::jsonb NOT NULL,
+    backend_pid integer,
+    session_tag text,
+    cancel_requested boolean DEFAULT false NOT NULL,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    started_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    CONSTRAINT transform_runs_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text]))),
+    CONSTRAINT transform_runs_trigger_check CHECK ((trigger = ANY (ARRAY['manual'::text, 'schedule'::text, 'pipeline'::text, 'execute'::text, 'materialize'::text])))
+);
+
+ALTER TABLE ONLY public.transform_runs FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.transform_runs ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.transform_runs_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.transform_schedules (
+    transform_id uuid NOT NULL,
+    tenant_id text NOT NULL,
+    cron text NOT NULL,
+    timezone text DEFAULT 'UTC'::text NOT NULL,
+    missed_run_policy text DEFAULT 'skip'::text NOT NULL,
+    paused boolean DEFAULT false NOT NULL,
+    next_run_at timestamp with time zone,
+    last_run_at timestamp with time zone,
+    last_outcome text,
+    last_run_id bigint,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT transform_schedules_missed_run_policy_check CHECK ((missed_run_policy = ANY (ARRAY['skip'::text, 'catch_up_once'::text])))
+);
+
+ALTER TABLE ONLY public.transform_schedules FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.transform_sql_library (
+    id text NOT NULL,
+    name text NOT NULL,
+    description text NOT NULL,
+    category text NOT NULL,
+    sql_types text[] NOT NULL,
+    sql text NOT NULL,
+    parameters json DEFAULT '{}'::json NOT NULL,
+    checksum text NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE public.transforms (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    name text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    sql text NOT NULL,
+    parameters json DEFAULT '{}'::json NOT NULL,
+    output_dataset text NOT NULL,
+    materialization text DEFAULT 'table'::text NOT NULL,
+    unique_key text[] DEFAULT '{}'::text[] NOT NULL,
+    status text DEFAULT 'active'::text NOT NULL,
+    inputs text[] DEFAULT '{}'::text[] NOT NULL,
+    columns jsonb DEFAULT '[]'::jsonb NOT NULL,
+    analysis_errors jsonb DEFAULT '[]'::jsonb NOT NULL,
+    hydrated_at timestamp with time zone,
+    origin jsonb,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT transforms_description_check CHECK ((char_length(description) <= 2000)),
+    CONSTRAINT transforms_materialization_check CHECK ((materialization = ANY (ARRAY['table'::text, 'incremental'::text]))),
+    CONSTRAINT transforms_name_check CHECK ((name ~ '^[A-Za-z0-9_-]{1,100}$'::text)),
+    CONSTRAINT transforms_status_check CHECK ((status = ANY (ARRAY['active'::text, 'archived'::text])))
+);
+
+ALTER TABLE ONLY public.transforms FORCE ROW LEVEL SECURITY;
 
 CREATE TABLE public.trigger_backfills (
     id uuid NOT NULL,
@@ -1896,6 +2161,15 @@ ALTER TABLE ONLY public.pipeline_pattern_registrations
 ALTER TABLE ONLY public.pipeline_run_logs
     ADD CONSTRAINT pipeline_run_logs_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.pipeline_run_steps
+    ADD CONSTRAINT pipeline_run_steps_pkey PRIMARY KEY (run_id, step_id);
+
+ALTER TABLE ONLY public.pipeline_runs
+    ADD CONSTRAINT pipeline_runs_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.pipeline_sensor_cursors
+    ADD CONSTRAINT pipeline_sensor_cursors_pkey PRIMARY KEY (tenant_id);
+
 ALTER TABLE ONLY public.pipeline_source_files
     ADD CONSTRAINT pipeline_source_files_pkey PRIMARY KEY (id);
 
@@ -1917,6 +2191,21 @@ ALTER TABLE ONLY public.pipeline_sync_run_streams
 ALTER TABLE ONLY public.pipeline_sync_runs
     ADD CONSTRAINT pipeline_sync_runs_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.pipeline_versions
+    ADD CONSTRAINT pipeline_versions_pkey PRIMARY KEY (pipeline_id, version);
+
+ALTER TABLE ONLY public.pipeline_workflows
+    ADD CONSTRAINT pipeline_workflows_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.pipelines_ai_compositions
+    ADD CONSTRAINT pipelines_ai_compositions_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.pipelines
+    ADD CONSTRAINT pipelines_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.pipelines
+    ADD CONSTRAINT pipelines_tenant_id_name_key UNIQUE (tenant_id, name);
+
 ALTER TABLE ONLY public.platform_job_workers
     ADD CONSTRAINT platform_job_workers_pkey PRIMARY KEY (worker_id);
 
@@ -1934,6 +2223,30 @@ ALTER TABLE ONLY public.schema_registry
 
 ALTER TABLE ONLY public.tenants
     ADD CONSTRAINT tenants_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.transform_artifacts
+    ADD CONSTRAINT transform_artifacts_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.transform_generic_runs
+    ADD CONSTRAINT transform_generic_runs_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.transform_patterns
+    ADD CONSTRAINT transform_patterns_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.transform_runs
+    ADD CONSTRAINT transform_runs_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.transform_schedules
+    ADD CONSTRAINT transform_schedules_pkey PRIMARY KEY (transform_id);
+
+ALTER TABLE ONLY public.transform_sql_library
+    ADD CONSTRAINT transform_sql_library_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.transforms
+    ADD CONSTRAINT transforms_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.transforms
+    ADD CONSTRAINT transforms_tenant_id_name_key UNIQUE (tenant_id, name);
 
 ALTER TABLE ONLY public.trigger_backfills
     ADD CONSTRAINT trigger_backfills_pkey PRIMARY KEY (id);
@@ -2110,6 +2423,12 @@ CREATE INDEX occurrences_trgm ON public.occurrences USING gin (search_text publi
 
 CREATE INDEX pipeline_run_logs_run ON public.pipeline_run_logs USING btree (run_id, id);
 
+CREATE INDEX pipeline_run_steps_tenant ON public.pipeline_run_steps USING btree (tenant_id);
+
+CREATE UNIQUE INDEX pipeline_runs_one_live ON public.pipeline_runs USING btree (pipeline_id) WHERE ((kind = 'production'::text) AND (status = 'running'::text));
+
+CREATE INDEX pipeline_runs_pipeline ON public.pipeline_runs USING btree (tenant_id, pipeline_id, started_at DESC);
+
 CREATE INDEX pipeline_source_files_tenant ON public.pipeline_source_files USING btree (tenant_id);
 
 CREATE INDEX pipeline_source_schedules_tenant ON public.pipeline_source_schedules USING btree (tenant_id);
@@ -2126,7 +2445,27 @@ CREATE INDEX pipeline_sync_runs_source ON public.pipeline_sync_runs USING btree 
 
 CREATE INDEX pipeline_sync_runs_workflow ON public.pipeline_sync_runs USING btree (workflow_id);
 
+CREATE INDEX pipeline_versions_tenant ON public.pipeline_versions USING btree (tenant_id);
+
+CREATE INDEX pipeline_workflows_tenant ON public.pipeline_workflows USING btree (tenant_id, created_at DESC);
+
+CREATE INDEX pipelines_ai_compositions_tenant ON public.pipelines_ai_compositions USING btree (tenant_id, created_at);
+
 CREATE INDEX schema_registry_search ON public.schema_registry USING gin (subject public.gin_trgm_ops);
+
+CREATE INDEX transform_artifacts_run ON public.transform_artifacts USING btree (tenant_id, run_id);
+
+CREATE INDEX transform_artifacts_tenant ON public.transform_artifacts USING btree (tenant_id, created_at DESC, id);
+
+CREATE INDEX transform_generic_runs_tenant ON public.transform_generic_runs USING btree (tenant_id, id DESC);
+
+CREATE UNIQUE INDEX transform_runs_orchestrator ON public.transform_runs USING btree (tenant_id, orchestrator_run_id, transform_id) WHERE (orchestrator_run_id IS NOT NULL);
+
+CREATE INDEX transform_runs_transform ON public.transform_runs USING btree (tenant_id, transform_id, id DESC);
+
+CREATE INDEX transform_schedules_tenant ON public.transform_schedules USING btree (tenant_id, transform_id);
+
+CREATE INDEX transforms_output ON public.transforms USING btree (tenant_id, output_dataset);
 
 CREATE INDEX trigger_dedup_window_idx ON public.trigger_dedup USING btree (tenant_id, window_start);
 
@@ -2450,6 +2789,21 @@ ALTER TABLE ONLY public.pipeline_run_logs
 ALTER TABLE ONLY public.pipeline_run_logs
     ADD CONSTRAINT pipeline_run_logs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.pipeline_run_steps
+    ADD CONSTRAINT pipeline_run_steps_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.pipeline_runs(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_run_steps
+    ADD CONSTRAINT pipeline_run_steps_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_runs
+    ADD CONSTRAINT pipeline_runs_pipeline_id_fkey FOREIGN KEY (pipeline_id) REFERENCES public.pipelines(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_runs
+    ADD CONSTRAINT pipeline_runs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_sensor_cursors
+    ADD CONSTRAINT pipeline_sensor_cursors_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.pipeline_source_files
     ADD CONSTRAINT pipeline_source_files_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
@@ -2480,8 +2834,53 @@ ALTER TABLE ONLY public.pipeline_sync_runs
 ALTER TABLE ONLY public.pipeline_sync_runs
     ADD CONSTRAINT pipeline_sync_runs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.pipeline_versions
+    ADD CONSTRAINT pipeline_versions_pipeline_id_fkey FOREIGN KEY (pipeline_id) REFERENCES public.pipelines(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_versions
+    ADD CONSTRAINT pipeline_versions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipeline_workflows
+    ADD CONSTRAINT pipeline_workflows_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipelines_ai_compositions
+    ADD CONSTRAINT pipelines_ai_compositions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pipelines
+    ADD CONSTRAINT pipelines_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.schema_registry
     ADD CONSTRAINT schema_registry_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transform_artifacts
+    ADD CONSTRAINT transform_artifacts_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.transform_runs(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transform_artifacts
+    ADD CONSTRAINT transform_artifacts_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transform_artifacts
+    ADD CONSTRAINT transform_artifacts_transform_id_fkey FOREIGN KEY (transform_id) REFERENCES public.transforms(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transform_generic_runs
+    ADD CONSTRAINT transform_generic_runs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transform_generic_runs
+    ADD CONSTRAINT transform_generic_runs_triggering_transform_id_fkey FOREIGN KEY (triggering_transform_id) REFERENCES public.transforms(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transform_runs
+    ADD CONSTRAINT transform_runs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transform_runs
+    ADD CONSTRAINT transform_runs_transform_id_fkey FOREIGN KEY (transform_id) REFERENCES public.transforms(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transform_schedules
+    ADD CONSTRAINT transform_schedules_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transform_schedules
+    ADD CONSTRAINT transform_schedules_transform_id_fkey FOREIGN KEY (transform_id) REFERENCES public.transforms(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.transforms
+    ADD CONSTRAINT transforms_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.trigger_backfills
     ADD CONSTRAINT trigger_backfills_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -2642,6 +3041,12 @@ ALTER TABLE public.pipeline_pattern_registrations ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_run_logs ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.pipeline_run_steps ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipeline_runs ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipeline_sensor_cursors ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.pipeline_source_files ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_source_schedules ENABLE ROW LEVEL SECURITY;
@@ -2653,6 +3058,14 @@ ALTER TABLE public.pipeline_streams ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.pipeline_sync_run_streams ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_sync_runs ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipeline_versions ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipeline_workflows ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipelines ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipelines_ai_compositions ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.schema_registry ENABLE ROW LEVEL SECURITY;
 
@@ -2776,6 +3189,12 @@ CREATE POLICY tenant_isolation ON public.pipeline_discoveries USING ((tenant_id 
 
 CREATE POLICY tenant_isolation ON public.pipeline_run_logs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
+CREATE POLICY tenant_isolation ON public.pipeline_run_steps USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipeline_runs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipeline_sensor_cursors USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
 CREATE POLICY tenant_isolation ON public.pipeline_source_files USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.pipeline_source_schedules USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
@@ -2788,7 +3207,25 @@ CREATE POLICY tenant_isolation ON public.pipeline_sync_run_streams USING ((tenan
 
 CREATE POLICY tenant_isolation ON public.pipeline_sync_runs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
+CREATE POLICY tenant_isolation ON public.pipeline_versions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipeline_workflows USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipelines USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.pipelines_ai_compositions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
 CREATE POLICY tenant_isolation ON public.schema_registry USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.transform_artifacts USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.transform_generic_runs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.transform_runs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.transform_schedules USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.transforms USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.trigger_backfills USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
@@ -2811,6 +3248,16 @@ CREATE POLICY tenant_isolation ON public.webhook_signing_secrets USING ((tenant_
 CREATE POLICY tenant_isolation ON public.workflow_definitions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.workflow_executions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+ALTER TABLE public.transform_artifacts ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.transform_generic_runs ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.transform_runs ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.transform_schedules ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.transforms ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.trigger_backfills ENABLE ROW LEVEL SECURITY;
 

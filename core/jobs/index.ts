@@ -16,7 +16,7 @@ import { grantTenantQueueRole } from '../db/grants.ts';
 import { WorkerLiveness } from './liveness.ts';
 import { installQueueWakeup } from './queue-wakeup.ts';
 import type {
-  EnqueueLongOptions, EnqueueOptions, FastTaskHandler, JobSpec, JobsApi, LongTaskHandler, LongTaskOptions, ScheduleOptions,
+  EnqueueLongOptions, EnqueueOptions, FastTaskHandler, JobSpec, JobsApi, JobsDescription, LongTaskHandler, LongTaskOptions, ScheduleOptions,
 } from './types.ts';
 
 export type * from './types.ts';
@@ -215,6 +215,17 @@ export class JobService implements JobsApi {
     ]);
     this.boss = undefined;
     this.liveness = undefined;
+  }
+
+  describe(): JobsDescription {
+    return {
+      started: this.boss !== undefined && (this.runner !== undefined || this.fastTasks.size === 0),
+      fast: { concurrency: this.options.concurrency, pollIntervalMs: this.options.pollIntervalMs, tasks: [...this.fastTasks.keys()] },
+      long: [...this.longTasks].map(([name, task]) => ({
+        name, concurrency: task.options.concurrency ?? 1, groupConcurrency: task.options.groupConcurrency ?? null,
+        retryLimit: task.options.retryLimit ?? 3, expireInSeconds: task.options.expireInSeconds ?? 900,
+      })),
+    };
   }
 
   /** Job counts by queue (task) and state, for the metrics endpoint. */

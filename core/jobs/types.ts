@@ -92,4 +92,16 @@ export interface JobsApi {
   unschedule(task: string, key: string): Promise<void>;
   /** Removes a pending fast job by its key (a cancelled timer). */
   removeJob(jobKey: string, trx?: Transaction<Database>): Promise<void>;
+  /** Job counts by queue (task) and state, read from graphile-worker's and pg-boss's own tables (the orchestrator endpoints, metrics). */
+  counts(): Promise<{ queue: string; state: string; count: number }[]>;
+  /** What this process's workers run: each task with its library and concurrency, the worker settings, whether the workers are started. */
+  describe(): JobsDescription;
+}
+
+export interface JobsDescription {
+  started: boolean;
+  /** graphile-worker: fast tasks share one worker pool of `concurrency` slots. */
+  fast: { concurrency: number; pollIntervalMs: number; tasks: string[] };
+  /** pg-boss: each long task is its own queue, worked with its own concurrency. */
+  long: { name: string; concurrency: number; groupConcurrency: number | null; retryLimit: number; expireInSeconds: number }[];
 }

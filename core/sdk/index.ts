@@ -54,6 +54,7 @@ export { metricsRegistryOf } from '../http/metrics.ts';
 export type {
   EnqueueLongOptions, EnqueueOptions, FastTaskHandler, JobContext, JobSpec, JobsApi, LongTaskHandler, LongTaskOptions, ScheduleOptions,
 } from '../jobs/types.ts';
+export type { JobsDescription } from '../jobs/types.ts';
 export type {
   EventBackend, EventInput, EventsApi, EventTypeCatalog, EventTypeDefinition, RegisteredEventType,
 } from '../events.ts';

@@ -47,6 +47,11 @@ export interface WriteRequest {
   uniqueKeys?: boolean;
   /** Recorded on the snapshot (e.g. the sync run that made it). */
   summary?: Record<string, unknown>;
+  /**
+   * Runs in the write's transaction before the rows land: a transform sets its
+   * statement_timeout there and tags the session so that a cancel can find its backend.
+   */
+  beforeLanding?: (trx: TenantTransaction) => Promise<void>;
 }
 
 export interface WriteResult {

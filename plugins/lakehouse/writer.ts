@@ -133,6 +133,7 @@ export function createWriter(core: CoreServices) {
       const target = targetOf(dataset);
 
       await rowsStore.createStage(trx, STAGE, dataset.columns, deduplicates(request, keys));
+      if (request.beforeLanding) await request.beforeLanding(trx);
       const { count: stagedCount, typeErrors } = await land(session, dataset, request);
       const staged = { count: stagedCount, cursorMax: cursor && stagedCount > 0 ? await rowsStore.stageCursorMax(trx, STAGE, cursor) : null };
       const snapshot = await snapshotsStore.nextId(trx);

@@ -4,6 +4,7 @@
 import type { Server } from '@hapi/hapi';
 import { addReadinessCheck, coreOf, definePlugin, metricsRegistryOf } from 'agent-platform/sdk';
 import type { PipelineSourcesApi } from './api.ts';
+import { sourceKind } from './apply-kind.ts';
 import { createContext } from './context.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { resolvers, typeDefs } from './graphql.ts';
@@ -42,7 +43,7 @@ declare module '@hapi/hapi' {
 export const plugin = definePlugin<SourcesOptions>({
   name: 'pipelines-sources',
   version: '0.1.0',
-  dependencies: ['tenancy', 'lakehouse'],
+  dependencies: ['tenancy', 'lakehouse', 'pipelines-apply'],
   register(server: Server, options) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
@@ -66,6 +67,7 @@ export const plugin = definePlugin<SourcesOptions>({
     server.route(registrationRoutes(createRegistrationService(context)));
     server.ext('onPreStart', () => context.patterns.refresh());
     addReadinessCheck(server, 'source_credentials', credentialPolicyCheck(core));
+    server.plugins['pipelines-apply'].api.registerKind(sourceKind(context, sources, streams));
     const api: PipelineSourcesApi = { registerPattern: (pattern) => context.patterns.register(pattern) };
     server.expose('api', api);
   },

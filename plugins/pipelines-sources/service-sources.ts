@@ -19,6 +19,8 @@ export interface SourceInput {
   credential_ref?: string | null;
 }
 
+export type NewSourceInput = SourceInput & { name: string; pattern_id: string };
+
 export function createSourceService(context: SourcesContext) {
   const { core, options, patterns, vault, inline } = context;
   const vaultMode = options.credentialMode === 'vault';
@@ -96,29 +98,83 @@ export function createSourceService(context: SourcesContext) {
     return { credentialRef: input.credential_ref === null ? null : (current?.credential_ref ?? null), sealed: {} };
   }
 
+  /** Creates a source in the caller's transaction (the create route's, or a declarative apply's). */
+  async function insertIn(trx: TenantTransaction, tenantId: string, createdBy: string | null, input: NewSourceInput): Promise<SourceRow> {
+    const pattern = patterns.get(input.pattern_id);
+    checkCredentialFields(pattern, input.source_config, input.credential_values);
+    checkCredentialInput(input);
+    const id = randomUUID();
+    const { credentialRef, sealed } = await placeCredentials(trx, tenantId, id, pattern.pattern.id, input, undefined);
+    const credentials = input.credential_values ?? (credentialRef ? await vault.open(trx, tenantId, credentialRef) : {});
+    const config = input.source_config ?? {};
+    validatedConfig(pattern, config, credentials);
+    await checkFileExists(trx, config);
+    return sourcesStore.insert(trx, {
+      id, tenant_id: tenantId, name: input.name, pattern_id: pattern.pattern.id,
+      source_config: { ...config, ...sealed }, credential_ref: credentialRef, created_by: createdBy,
+    });
+  }
+
+  /** Updates a (locked) source in the caller's transaction; stored credential values are kept unless new ones are given. */
+  async function updateIn(trx: TenantTransaction, tenantId: string, current: SourceRow, input: SourceInput): Promise<SourceRow> {
+    checkCredentialInput(input);
+    const id = current.id;
+    const pattern = patterns.get(current.pattern_id);
+    checkCredentialFields(pattern, input.source_config, input.credential_values);
+    const { config: storedConfig } = splitStored(current.source_config);
+    const { credentialRef, sealed } = await placeCredentials(trx, tenantId, id, current.pattern_id, input, current);
+    // Stored values are kept across ordinary updates; given ones replace theirs.
+    const kept = vaultMode
+      ? (credentialRef ? await vault.open(trx, tenantId, credentialRef) : {})
+      : { ...inline.open(tenantId, id, current.source_config), ...(input.credential_values ?? {}) };
+    const config = input.source_config ?? storedConfig;
+    validatedConfig(pattern, config, kept);
+    await checkFileExists(trx, config);
+    const keptSealed = vaultMode ? {} : Object.fromEntries(Object.entries(current.source_config).filter(([, value]) => isSealed(value)));
+    return sourcesStore.update(trx, id, {
+      name: input.name,
+      source_config: { ...config, ...keptSealed, ...sealed },
+      credential_ref: vaultMode ? credentialRef : undefined,
+    });
+  }
+
+  /**
+   * What create (no current row) or update would check, writing nothing: a
+   * declarative dry-run plans with it. The credentials the pattern would see
+   * are the given ones, else the referenced or stored ones.
+   */
+  async function checkInput(trx: TenantTransaction, tenantId: string, input: NewSourceInput, current: SourceRow | undefined): Promise<void> {
+    const pattern = patterns.get(current?.pattern_id ?? input.pattern_id);
+    checkCredentialFields(pattern, input.source_config, input.credential_values);
+    checkCredentialInput(input);
+    const ref = typeof input.credential_ref === 'string' ? input.credential_ref : undefined;
+    if (vaultMode && ref) {
+      const row = await credentialsStore.metadata(trx, ref);
+      if (!row) throw badRequest(`No credential "${ref}" in this tenant`, 'CREDENTIAL_NOT_FOUND');
+      if (row.kind !== pattern.pattern.id) throw badRequest(`The credential "${ref}" holds ${row.kind} fields, not ${pattern.pattern.id}`, 'CREDENTIAL_KIND_MISMATCH');
+    }
+    let credentials: Record<string, string>;
+    if (!vaultMode) credentials = { ...(current ? inline.open(tenantId, current.id, current.source_config) : {}), ...(input.credential_values ?? {}) };
+    else if (input.credential_values) credentials = input.credential_values;
+    else if (ref) credentials = await vault.open(trx, tenantId, ref);
+    else credentials = current && input.credential_ref !== null ? await storedCredentials(trx, tenantId, current) : {};
+    const config = input.source_config ?? (current ? splitStored(current.source_config).config : {});
+    validatedConfig(pattern, config, credentials);
+    await checkFileExists(trx, config);
+  }
+
   return {
     find,
+    insertIn,
+    updateIn,
+    checkInput,
+    findByName: (trx: TenantTransaction, name: string) => sourcesStore.findByName(trx, name),
     view,
     storedCredentials,
 
-    async create(tenantId: string, createdBy: string | null, input: SourceInput & { name: string; pattern_id: string }) {
+    async create(tenantId: string, createdBy: string | null, input: NewSourceInput) {
       await patterns.refresh();
-      const pattern = patterns.get(input.pattern_id);
-      checkCredentialFields(pattern, input.source_config, input.credential_values);
-      checkCredentialInput(input);
-      return core.withTenant(tenantId, async (trx) => {
-        const id = randomUUID();
-        const { credentialRef, sealed } = await placeCredentials(trx, tenantId, id, pattern.pattern.id, input, undefined);
-        const credentials = input.credential_values ?? (credentialRef ? await vault.open(trx, tenantId, credentialRef) : {});
-        const config = input.source_config ?? {};
-        validatedConfig(pattern, config, credentials);
-        await checkFileExists(trx, config);
-        const row = await sourcesStore.insert(trx, {
-          id, tenant_id: tenantId, name: input.name, pattern_id: pattern.pattern.id,
-          source_config: { ...config, ...sealed }, credential_ref: credentialRef, created_by: createdBy,
-        });
-        return view(trx, row);
-      });
+      return core.withTenant(tenantId, async (trx) => view(trx, await insertIn(trx, tenantId, createdBy, input)));
     },
 
     get: (tenantId: string, id: string) => core.withTenant(tenantId, async (trx) => view(trx, await find(trx, id))),
@@ -137,27 +193,7 @@ export function createSourceService(context: SourcesContext) {
     async update(tenantId: string, id: string, input: SourceInput) {
       checkCredentialInput(input);
       await patterns.refresh();
-      return core.withTenant(tenantId, async (trx) => {
-        const current = await find(trx, id, true);
-        const pattern = patterns.get(current.pattern_id);
-        checkCredentialFields(pattern, input.source_config, input.credential_values);
-        const { config: storedConfig } = splitStored(current.source_config);
-        const { credentialRef, sealed } = await placeCredentials(trx, tenantId, id, current.pattern_id, input, current);
-        // Stored values are kept across ordinary updates; given ones replace theirs.
-        const kept = vaultMode
-          ? (credentialRef ? await vault.open(trx, tenantId, credentialRef) : {})
-          : { ...inline.open(tenantId, id, current.source_config), ...(input.credential_values ?? {}) };
-        const config = input.source_config ?? storedConfig;
-        validatedConfig(pattern, config, kept);
-        await checkFileExists(trx, config);
-        const keptSealed = vaultMode ? {} : Object.fromEntries(Object.entries(current.source_config).filter(([, value]) => isSealed(value)));
-        const row = await sourcesStore.update(trx, id, {
-          name: input.name,
-          source_config: { ...config, ...keptSealed, ...sealed },
-          credential_ref: vaultMode ? credentialRef : undefined,
-        });
-        return view(trx, row);
-      });
+      return core.withTenant(tenantId, async (trx) => view(trx, await updateIn(trx, tenantId, await find(trx, id, true), input)));
     },
 
     /** Deletes the source and its streams; its credential stays in the store, its datasets in the lake. */

@@ -80,6 +80,14 @@ export function createStreamService(context: SourcesContext, sources: SourceServ
   }
 
   return {
+    /** For a declarative apply: the settings a new stream gets, their rules, and writes in the caller's transaction. */
+    newSettings,
+    check,
+    settingsOf,
+    insertIn: (trx: TenantTransaction, tenantId: string, sourceId: string, input: StreamInput, settings: StreamSettings) =>
+      streamsStore.insert(trx, { tenant_id: tenantId, source_id: sourceId, name: input.name, namespace: input.namespace ?? null, ...settings }),
+    patchIn: patchStream,
+
     list: (tenantId: string, sourceId: string) => core.withTenant(tenantId, async (trx) => {
       await sources.find(trx, sourceId);
       return { items: (await streamsStore.list(trx, sourceId)).map(viewStream) };

@@ -61,6 +61,10 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
   'Query.identityPolicy': { access: 'member', rest: 'GET /api/v1/identity-policies/{id}', query: `{ identityPolicy(id: "${NO_ID}") { id } }` },
   'Query.registrySchemas': { access: 'member', rest: 'GET /api/v1/schemas/registry', query: '{ registrySchemas { edges { node { subject schema source } } } }' },
   'Query.librarySchemas': { access: 'member', rest: 'GET /api/v1/sdm', query: '{ librarySchemas { edges { node { fullId schema } } } }' },
+  'Query.pipelines': { access: 'member', rest: 'GET /api/v1/pipelines', query: '{ pipelines { edges { node { id steps runs { edges { node { id } } } } } } }' },
+  'Query.pipeline': { access: 'member', rest: 'GET /api/v1/pipelines/{id}', query: `{ pipeline(id: "${NO_ID}") { id } }` },
+  'Query.pipelineRuns': { access: 'member', rest: 'GET /api/v1/pipelines/{id}/runs', query: '{ pipelineRuns { edges { node { id status steps { stepId snapshotId } } } } }' },
+  'Query.pipelineRun': { access: 'member', rest: 'GET /api/v1/pipelines/{id}/sandbox/{workflow_id}/status', query: `{ pipelineRun(id: "${NO_ID}") { id } }` },
 };
 
 type Principal = 'admin' | 'member' | 'apiKey' | 'foreignAdmin' | 'anonymous' | 'superAdmin';

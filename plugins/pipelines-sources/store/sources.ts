@@ -21,6 +21,9 @@ export const sourcesStore = {
   find: (trx: TenantTransaction, id: string) =>
     trx.selectFrom('pipeline_sources').select(columns).where('id', '=', id).executeTakeFirst(),
 
+  findByName: (trx: TenantTransaction, name: string) =>
+    trx.selectFrom('pipeline_sources').select(columns).where('name', '=', name).executeTakeFirst(),
+
   lock: (trx: TenantTransaction, id: string) =>
     trx.selectFrom('pipeline_sources').select(columns).where('id', '=', id).forUpdate().executeTakeFirst(),
 

@@ -33,6 +33,10 @@ export const streamsStore = {
     trx.selectFrom('pipeline_streams').select(columns).where('source_id', '=', sourceId)
       .orderBy(sql`coalesce(namespace, '')`).orderBy('name').execute(),
 
+  /** The stream of the tenant (any source) landing in a dataset (destinations are unique per tenant). */
+  findByDestination: (trx: TenantTransaction, destination: string) =>
+    trx.selectFrom('pipeline_streams').select(columns).where('destination', '=', destination).executeTakeFirst(),
+
   find: (trx: TenantTransaction, sourceId: string, id: string) =>
     trx.selectFrom('pipeline_streams').select(columns).where('source_id', '=', sourceId).where('id', '=', id).executeTakeFirst(),
 

@@ -1,0 +1,34 @@
+// AI assistance for the data pipelines (spec 4.5 AI): suggestions from
+// datasets, SQL review, drafts by the platform's model (validated by the
+// transforms and pipelines plugins before they are returned), publishing a
+// reviewed transform, asynchronous pipeline composition. Registration only.
+import type { Server } from '@hapi/hapi';
+import { coreOf, definePlugin } from 'agent-platform/sdk';
+import { createContext } from './context.ts';
+import { createModel } from './model.ts';
+import { optionsSchema, type AiOptions } from './options.ts';
+import { aiRoutes } from './routes.ts';
+import { COMPOSE_TASK, createComposeService } from './service-compose.ts';
+import { createSqlService } from './service-sql.ts';
+import { createSuggestService } from './service-suggest.ts';
+import { composeTask } from './tasks/pipelines-ai.compose.ts';
+import './tables.ts';
+
+export { optionsSchema };
+
+export const plugin = definePlugin<AiOptions>({
+  name: 'pipelines-ai',
+  version: '0.1.0',
+  dependencies: ['tenancy', 'lakehouse', 'pipelines-sources', 'pipelines-transforms', 'pipelines'],
+  register(server: Server, options) {
+    const core = coreOf(server);
+    const context = createContext(core, options, createModel(core, options), {
+      lake: () => server.plugins.lakehouse.api,
+      transforms: () => server.plugins['pipelines-transforms'].api,
+      pipelines: () => server.plugins.pipelines.api,
+    });
+    const compose = createComposeService(context);
+    core.jobs.defineLongTask(COMPOSE_TASK, composeTask(compose), { retryLimit: 0, expireInSeconds: Math.ceil((4 * options.modelTimeoutMs) / 1000) + 60 });
+    server.route(aiRoutes(createSuggestService(context), createSqlService(context), compose));
+  },
+});

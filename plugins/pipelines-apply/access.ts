@@ -1,0 +1,7 @@
+// Who may apply (decided here, like the other data-pipeline plugins): the
+// tenant is explicit (X-Tenant-ID, spec 5.1), and both the dry-run and the
+// apply need `admin` or `pipeline_editor`: a plan reveals what exists and what
+// would change, which is an editor's business.
+import type { RouteAccess } from 'agent-platform/sdk';
+
+export const editor: RouteAccess = { tenant: 'required', explicitTenant: true, role: ['admin', 'pipeline_editor'] };

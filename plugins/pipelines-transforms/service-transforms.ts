@@ -1,0 +1,159 @@
+// Transforms (spec document 3, 3 and 4.3): create (REST, the SQL library,
+// patterns, the declarative apply), read, patch, hydrate, archive or delete.
+// Every SQL change is analyzed: statement rules, allowlist and the read rule
+// refuse it (400); an input dataset that does not exist yet is recorded
+// (analysis_errors) so that a transform can be declared before its source
+// lands. Hard delete removes the runs, generic runs, artifacts and schedule
+// it triggered (cascade); archive keeps them.
+import { badRequest, conflict, notFound, Joi, type TenantTransaction } from 'agent-platform/sdk';
+import type { TransformRecord } from './api.ts';
+import type { TransformsContext } from './context.ts';
+import { transformCreate, transformPatch } from './schemas.ts';
+import { runsStore } from './store/runs.ts';
+import { transformsStore, type TransformRow, type TransformValues } from './store/transforms.ts';
+
+/** Analysis errors a transform may be saved with: its inputs may land later. */
+const TOLERATED = new Set(['DATASET_NOT_FOUND']);
+
+export function transformView(row: TransformRow) {
+  return {
+    id: row.id, name: row.name, description: row.description, sql: row.sql, parameters: row.parameters,
+    output_dataset: row.output_dataset, materialization: row.materialization, unique_key: row.unique_key, status: row.status,
+    inputs: row.inputs, columns: row.columns, analysis_errors: row.analysis_errors, hydrated_at: row.hydrated_at, origin: row.origin,
+    created_by: row.created_by, created_at: row.created_at, updated_at: row.updated_at,
+  };
+}
+
+export const recordOf = (row: TransformRow): TransformRecord => ({
+  id: row.id, name: row.name, sql: row.sql, parameters: row.parameters, output_dataset: row.output_dataset,
+  materialization: row.materialization, unique_key: row.unique_key, status: row.status, inputs: row.inputs,
+});
+
+function validate<T>(schema: Joi.ObjectSchema, value: unknown): T {
+  const { error, value: valid } = schema.validate(value, { abortEarly: false });
+  if (error) throw badRequest(error.details.map((d) => d.message).join('; '), 'VALIDATION_FAILED');
+  return valid as T;
+}
+
+export function createTransformService(context: TransformsContext) {
+  const { core, lake, analyzer } = context;
+
+  function outputDatasetOf(tenantId: string, name: string, given: string | undefined): string {
+    if (!given) return lake().datasetIdFor('derived', tenantId, name);
+    const id = given.includes('.') ? given : `derived.${tenantId}.${given}`;
+    const parsed = lake().parseDatasetId(id);
+    if (parsed.namespace !== 'derived' || parsed.layer !== tenantId) {
+      throw badRequest(`output_dataset must be derived.${tenantId}.<table>`, 'OUTPUT_DATASET_INVALID');
+    }
+    return id;
+  }
+
+  /** Analyzes the SQL: refuses what may never run, keeps lineage and schema. */
+  async function analyzed(tenantId: string, sql: string, parameters: Record<string, unknown>) {
+    const { analysis } = await analyzer.compile(tenantId, sql, parameters);
+    const refused = analysis.errors.filter((error) => !TOLERATED.has(error.code));
+    if (refused.length > 0) {
+      const error = badRequest(`The SQL is refused: ${refused.map((e) => e.message).join('; ')}`.slice(0, 2000), refused[0]!.code);
+      (error.output.payload as Record<string, unknown>).errors = refused;
+      throw error;
+    }
+    return { inputs: analysis.inputs, columns: analysis.columns, analysis_errors: analysis.errors };
+  }
+
+  function checkKey(materialization: string, uniqueKey: string[]) {
+    if (materialization === 'incremental' && uniqueKey.length === 0) throw badRequest('incremental materialization needs unique_key', 'UNIQUE_KEY_REQUIRED');
+  }
+
+  async function find(trx: TenantTransaction, id: string, lock = false): Promise<TransformRow> {
+    const row = await transformsStore.find(trx, id, lock);
+    if (!row) throw notFound(`Transform ${id} does not exist`, 'TRANSFORM_NOT_FOUND');
+    return row;
+  }
+
+  async function create(trx: TenantTransaction, tenantId: string, spec: unknown, createdBy: string | null, origin: Record<string, unknown> | null = null) {
+    const input = validate<{ name: string; description?: string; sql: string; parameters?: Record<string, unknown>; output_dataset?: string; materialization: 'table' | 'incremental'; unique_key?: string[]; status?: 'active' | 'archived' }>(transformCreate, spec);
+    const values: TransformValues = {
+      name: input.name, description: input.description ?? '', sql: input.sql, parameters: input.parameters ?? {},
+      output_dataset: outputDatasetOf(tenantId, input.name, input.output_dataset), materialization: input.materialization,
+      unique_key: input.unique_key ?? [], status: input.status ?? 'active', origin,
+      ...(await analyzed(tenantId, input.sql, input.parameters ?? {})),
+    };
+    checkKey(values.materialization, values.unique_key);
+    if (await transformsStore.findByName(trx, values.name)) throw conflict(`A transform named ${values.name} exists`, 'TRANSFORM_NAME_TAKEN');
+    return transformsStore.insert(trx, tenantId, values, createdBy);
+  }
+
+  async function patch(trx: TenantTransaction, tenantId: string, id: string, body: unknown) {
+    const input = validate<Partial<TransformValues>>(transformPatch, body);
+    const row = await find(trx, id, true);
+    const next = { ...row, ...input };
+    const changes: Partial<TransformValues> & { hydrated_at?: Date } = { ...input };
+    if (input.output_dataset !== undefined) changes.output_dataset = outputDatasetOf(tenantId, next.name, input.output_dataset);
+    if (input.sql !== undefined || input.parameters !== undefined) {
+      Object.assign(changes, await analyzed(tenantId, next.sql, next.parameters), { hydrated_at: new Date() });
+    }
+    checkKey(next.materialization, next.unique_key);
+    if (input.name !== undefined && input.name !== row.name && (await transformsStore.findByName(trx, input.name))) {
+      throw conflict(`A transform named ${input.name} exists`, 'TRANSFORM_NAME_TAKEN');
+    }
+    return transformsStore.update(trx, id, changes);
+  }
+
+  return {
+    find,
+    create,
+    patch,
+
+    list: (tenantId: string, filter: { status?: string; limit: number; offset: number }) => core.withTenant(tenantId, async (trx) => ({
+      items: (await transformsStore.list(trx, filter)).map(transformView), total: await transformsStore.count(trx, filter), limit: filter.limit, offset: filter.offset,
+    })),
+
+    page: (tenantId: string, afterId: string | undefined, limit: number) => core.withTenant(tenantId, (trx) => transformsStore.after(trx, afterId, limit)),
+
+    get: (tenantId: string, id: string) => core.withTenant(tenantId, async (trx) => transformView(await find(trx, id))),
+
+    findRecord: (tenantId: string, id: string) => core.withTenant(tenantId, async (trx) => {
+      const row = await transformsStore.find(trx, id);
+      return row ? recordOf(row) : null;
+    }),
+
+    findRecordByName: (tenantId: string, name: string) => core.withTenant(tenantId, async (trx) => {
+      const row = await transformsStore.findByName(trx, name);
+      return row ? recordOf(row) : null;
+    }),
+
+    createOne: (tenantId: string, spec: unknown, createdBy: string | null, origin: Record<string, unknown> | null = null) =>
+      core.withTenant(tenantId, async (trx) => transformView(await create(trx, tenantId, spec, createdBy, origin))),
+
+    patchOne: (tenantId: string, id: string, body: unknown) => core.withTenant(tenantId, async (trx) => transformView(await patch(trx, tenantId, id, body))),
+
+    /** Refreshes lineage and output schema from the SQL and the datasets as they are now; runs nothing. */
+    hydrate: async (tenantId: string, id: string) => {
+      const row = await core.withTenant(tenantId, (trx) => find(trx, id));
+      const { analysis } = await analyzer.compile(tenantId, row.sql, row.parameters);
+      return core.withTenant(tenantId, async (trx) => {
+        await find(trx, id, true);
+        const updated = await transformsStore.update(trx, id, {
+          inputs: analysis.inputs, columns: analysis.columns, analysis_errors: analysis.errors, hydrated_at: new Date(),
+        });
+        return { ...transformView(updated), analysis };
+      });
+    },
+
+    /** Hard delete (cascades to its runs, artifacts and schedule), or archive. 409 while a run is going. */
+    remove: (tenantId: string, id: string, archive: boolean, schedules: { pause(trx: TenantTransaction): Promise<void>; disarm(trx: TenantTransaction): Promise<void> }) =>
+      core.withTenant(tenantId, async (trx) => {
+        await find(trx, id, true);
+        if (archive) {
+          await schedules.pause(trx);
+          return transformView(await transformsStore.update(trx, id, { status: 'archived' }));
+        }
+        if (await runsStore.live(trx, id)) throw conflict('A run of this transform is going: cancel it first', 'TRANSFORM_RUN_ACTIVE');
+        await schedules.disarm(trx);
+        await transformsStore.delete(trx, id);
+        return null;
+      }),
+  };
+}
+
+export type TransformService = ReturnType<typeof createTransformService>;

@@ -1,0 +1,38 @@
+// The one factory of the transforms plugin's services (its register and its
+// tests wire them the same way), and the api other plugins use.
+import type { CoreServices } from 'agent-platform/sdk';
+import type { LakehouseApi } from '../lakehouse/api.ts';
+import type { TransformsApi } from './api.ts';
+import { createContext } from './context.ts';
+import type { TransformsOptions } from './options.ts';
+import { createDetailService } from './service-details.ts';
+import { createExecutionService } from './service-execution.ts';
+import { createRunService } from './service-runs.ts';
+import { createScheduleService } from './service-schedules.ts';
+import { createTransformService, recordOf } from './service-transforms.ts';
+
+export function createServices(core: CoreServices, options: TransformsOptions, lake: () => LakehouseApi) {
+  const context = createContext(core, options, lake);
+  const transforms = createTransformService(context);
+  const runs = createRunService(context);
+  const execution = createExecutionService(context, transforms, runs);
+  const schedules = createScheduleService(context, transforms, runs);
+  const details = createDetailService(context, transforms, runs);
+
+  const api: TransformsApi = {
+    analyzeSql: (tenantId, sql, parameters) => context.analyzer.analyzeSql(tenantId, sql, parameters),
+    reviewSql: (tenantId, sql) => context.analyzer.reviewSql(tenantId, sql),
+    async materialize(tenantId, request) {
+      const { compiledSql: _compiled, ...result } = await context.materialize(tenantId, request);
+      return result;
+    },
+    getTransform: (tenantId, id) => (/^[0-9a-f-]{36}$/i.test(id) ? transforms.findRecord(tenantId, id) : Promise.resolve(null)),
+    findTransformByName: (tenantId, name) => transforms.findRecordByName(tenantId, name),
+    createTransform: async (trx, tenantId, spec) => recordOf(await transforms.create(trx, tenantId, spec, null, { kind: 'apply' })),
+    patchTransform: async (trx, tenantId, id, patch) => recordOf(await transforms.patch(trx, tenantId, id, patch)),
+    runTransform: (tenantId, id, trigger) => execution.runTransform(tenantId, id, trigger),
+  };
+  return { context, transforms, runs, execution, schedules, details, api };
+}
+
+export type TransformsServices = ReturnType<typeof createServices>;

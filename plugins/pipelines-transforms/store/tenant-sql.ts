@@ -1,0 +1,46 @@
+// Tenant SQL as PostgreSQL runs it: describing a query's output (LIMIT 0 in a
+// read-only tenant transaction, with the statement timeout), reading sample
+// rows, and cancelling a running materialization by its backend pid. The SQL
+// reaching here has passed the analysis and been rewritten onto datasets.
+import { sql, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
+
+/** PostgreSQL type oids → lake column types (anything else lands as text). */
+const LAKE_TYPE_OF_OID: Record<number, string> = {
+  16: 'boolean', 20: 'bigint', 21: 'bigint', 23: 'bigint', 700: 'double', 701: 'double', 1700: 'numeric',
+  1082: 'date', 1114: 'timestamptz', 1184: 'timestamptz', 2950: 'uuid', 114: 'jsonb', 3802: 'jsonb',
+};
+
+export const lakeTypeOfOid = (oid: number) => LAKE_TYPE_OF_OID[oid] ?? 'text';
+
+export const tenantSqlStore = {
+  /** The output columns (name, lake type) of a query, without running it past planning and LIMIT 0. */
+  describe: (core: CoreServices, tenantId: string, query: string, values: unknown[], timeoutMs: number) =>
+    core.withTenantSession(tenantId, async ({ trx, client }) => {
+      await sql.raw(`SET TRANSACTION READ ONLY; SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`).execute(trx);
+      const result = await client.query({ text: `SELECT * FROM (${query}\n) AS q LIMIT 0`, values });
+      return result.fields.map((field) => ({ name: field.name, type: lakeTypeOfOid(field.dataTypeID) }));
+    }),
+
+  /** Tags the write's session (application_name) and sets its timeout; its backend pid. */
+  async prepareSession(trx: TenantTransaction, tag: string, timeoutMs: number): Promise<number> {
+    await sql.raw(`SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`).execute(trx);
+    const { rows } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid, set_config('application_name', ${tag}, true)`.execute(trx);
+    return rows[0]!.pid;
+  },
+
+  /**
+   * Cancels the statement running on that backend only while it still carries
+   * the run's tag (a pooled connection's pid outlives the run). Through the
+   * platform's own connection: the tenant role may not signal backends.
+   */
+  async cancel(core: CoreServices, pid: number, tag: string): Promise<boolean> {
+    const { rows } = await sql<{ cancelled: boolean }>`
+      SELECT pg_cancel_backend(pid) AS cancelled FROM pg_stat_activity WHERE pid = ${pid} AND application_name = ${tag}`.execute(core.db);
+    return rows[0]?.cancelled ?? false;
+  },
+
+  async sample(trx: TenantTransaction, select: string, limit: number): Promise<Record<string, unknown>[]> {
+    const { rows } = await sql.raw<Record<string, unknown>>(`${select} LIMIT ${Math.trunc(limit)}`).execute(trx);
+    return rows;
+  },
+};

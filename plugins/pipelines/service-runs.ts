@@ -1,0 +1,94 @@
+// Runs of pipelines: sandbox runs (the whole DAG of a version into the
+// sandbox namespace), production runs (manual through /temporal, scheduled,
+// sensor-driven), their status with per-step results, cancellation.
+import { conflict, notFound, type TenantTransaction } from 'agent-platform/sdk';
+import type { PipelinesContext } from './context.ts';
+import { runningSteps } from './runner/step.ts';
+import { startRun } from './runner/start.ts';
+import type { PipelineService } from './service-pipelines.ts';
+import { pipelinesStore, versionsStore, type PipelineRow } from './store/pipelines.ts';
+import { runsStore } from './store/runs.ts';
+import type { RunKind, RunTrigger } from './tables.ts';
+import { runView } from './view.ts';
+
+export function createRunService(context: PipelinesContext, pipelines: PipelineService) {
+  const { core } = context;
+
+  async function startProduction(trx: TenantTransaction, tenantId: string, pipeline: PipelineRow, trigger: RunTrigger, detail: Record<string, unknown>, createdBy: string | null) {
+    if (pipeline.state !== 'active' || !pipeline.active_version) throw conflict(`pipeline ${pipeline.name} is ${pipeline.state}, not active`, 'PIPELINE_NOT_ACTIVE');
+    const version = await versionsStore.find(trx, pipeline.id, pipeline.active_version);
+    return startRun(context, trx, tenantId, pipeline, version!, { kind: 'production', trigger, detail, createdBy });
+  }
+
+  /** A schedule or the sensor: a run in progress makes this occurrence a no-op (false). */
+  async function startUnlessBusy(trx: TenantTransaction, tenantId: string, pipeline: PipelineRow, trigger: RunTrigger, detail: Record<string, unknown>) {
+    if (await runsStore.liveProduction(trx, pipeline.id)) return false;
+    try {
+      await startProduction(trx, tenantId, pipeline, trigger, detail, null);
+      return true;
+    } catch (error) {
+      // An active version whose DAG broke since (a dataset dropped) must not stop the timers.
+      core.logger.warn({ err: error, pipeline: pipeline.id }, 'pipeline run not started');
+      return false;
+    }
+  }
+
+  return {
+    startSandbox: (tenantId: string, pipelineId: string, version: number | undefined, createdBy: string | null) => core.withTenant(tenantId, async (trx) => {
+      const chosen = await pipelines.versionForSandbox(trx, tenantId, pipelineId, version, createdBy);
+      const run = await startRun(context, trx, tenantId, chosen.pipeline, chosen.version, { kind: 'sandbox', trigger: 'manual', createdBy });
+      return { workflow_id: run.id, pipeline_id: pipelineId, version: chosen.version.version, status: run.status };
+    }),
+
+    /** A production run now (POST /temporal/workflows/pipeline). */
+    runNow: (tenantId: string, pipelineId: string, createdBy: string | null) => core.withTenant(tenantId, async (trx) => {
+      const pipeline = await pipelinesStore.lock(trx, pipelineId);
+      if (!pipeline) throw notFound(`pipeline ${pipelineId} not found`, 'PIPELINE_NOT_FOUND');
+      return startProduction(trx, tenantId, pipeline, 'orchestrator', {}, createdBy);
+    }),
+
+    startScheduled: (trx: TenantTransaction, tenantId: string, pipeline: PipelineRow, detail: Record<string, unknown>) => startUnlessBusy(trx, tenantId, pipeline, 'schedule', detail),
+    startSensed: (trx: TenantTransaction, tenantId: string, pipeline: PipelineRow, detail: Record<string, unknown>) => startUnlessBusy(trx, tenantId, pipeline, 'sensor', detail),
+
+    get: (tenantId: string, runId: string, filter: { pipelineId?: string; kind?: RunKind } = {}) => core.withTenant(tenantId, async (trx) => {
+      const run = await runsStore.find(trx, runId);
+      if (!run || (filter.pipelineId && run.pipeline_id !== filter.pipelineId) || (filter.kind && run.kind !== filter.kind)) {
+        throw notFound(`run ${runId} not found`, 'RUN_NOT_FOUND');
+      }
+      return runView(run, await runsStore.steps(trx, run.id));
+    }),
+
+    /** The run, or null (the /temporal lookup tries the kinds of workflow in turn). */
+    find: (tenantId: string, runId: string) => core.withTenant(tenantId, async (trx) => {
+      const run = await runsStore.find(trx, runId);
+      return run ? runView(run, await runsStore.steps(trx, run.id)) : null;
+    }),
+
+    list: (tenantId: string, filter: { pipelineId?: string; kind?: RunKind }, page: { limit: number; offset: number }) => core.withTenant(tenantId, async (trx) => {
+      if (filter.pipelineId && !await pipelinesStore.find(trx, filter.pipelineId)) throw notFound(`pipeline ${filter.pipelineId} not found`, 'PIPELINE_NOT_FOUND');
+      const runs = await runsStore.list(trx, filter, page);
+      const steps = await runsStore.stepsOfRuns(trx, runs.map((run) => run.id));
+      return {
+        items: runs.map((run) => runView(run, steps.filter((step) => step.run_id === run.id))),
+        total: await runsStore.count(trx, filter), ...page,
+      };
+    }),
+
+    /** Pending steps never start; a step running in this process has its statement cancelled; a step elsewhere finishes (its result is kept). */
+    cancel: async (tenantId: string, runId: string) => {
+      const view = await core.withTenant(tenantId, async (trx) => {
+        const run = await runsStore.lock(trx, runId);
+        if (!run) throw notFound(`run ${runId} not found`, 'RUN_NOT_FOUND');
+        if (run.status === 'running') {
+          await runsStore.settlePending(trx, runId, 'all', 'cancelled');
+          await runsStore.finish(trx, runId, 'cancelled', 'cancelled on request');
+        }
+        return runView((await runsStore.find(trx, runId))!, await runsStore.steps(trx, runId));
+      });
+      for (const controller of runningSteps.get(runId) ?? []) controller.abort();
+      return view;
+    },
+  };
+}
+
+export type RunService = ReturnType<typeof createRunService>;

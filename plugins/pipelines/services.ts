@@ -1,0 +1,16 @@
+// The one factory of the pipelines plugin's services (register and tests wire it the same way).
+import type { PipelinesContext } from './context.ts';
+import { createStepRunner } from './runner/step.ts';
+import { createPipelineService } from './service-pipelines.ts';
+import { createRunService } from './service-runs.ts';
+import { createDescribeService } from './temporal/describe.ts';
+import { createWorkflowService } from './temporal/workflows.ts';
+
+export function createServices(context: PipelinesContext) {
+  const pipelines = createPipelineService(context);
+  const runs = createRunService(context, pipelines);
+  return {
+    pipelines, runs, runStep: createStepRunner(context),
+    describe: createDescribeService(context), workflows: createWorkflowService(context, runs),
+  };
+}

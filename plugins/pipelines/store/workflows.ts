@@ -1,0 +1,32 @@
+// SQL of the orchestrator workflows that are not pipeline runs, and of the
+// snapshot sensor's cursor, in tenant transactions.
+import { sql, type TenantTransaction } from 'agent-platform/sdk';
+import type { RunStatus } from '../tables.ts';
+import '../tables.ts';
+
+export const workflowsStore = {
+  insert: (trx: TenantTransaction, row: { tenant_id: string; kind: 'schema-match' | 'transform'; status: RunStatus; input: Record<string, unknown>; result: Record<string, unknown> | null; error: string | null; created_by: string | null; finished: boolean }) =>
+    trx.insertInto('pipeline_workflows').values({
+      tenant_id: row.tenant_id, kind: row.kind, status: row.status, input: JSON.stringify(row.input), result: row.result ? JSON.stringify(row.result) : null,
+      error: row.error, created_by: row.created_by, finished_at: row.finished ? new Date() : null,
+    }).returningAll().executeTakeFirstOrThrow(),
+
+  find: (trx: TenantTransaction, id: string) =>
+    trx.selectFrom('pipeline_workflows').selectAll().where('id', '=', id).executeTakeFirst(),
+
+  setStatus: (trx: TenantTransaction, id: string, status: RunStatus) =>
+    trx.updateTable('pipeline_workflows').set({ status, finished_at: sql`now()` as never }).where('id', '=', id).execute(),
+};
+
+export const sensorStore = {
+  /** The cursor, locked (created at 0 on first use). */
+  lock: async (trx: TenantTransaction, tenantId: string) => {
+    await trx.insertInto('pipeline_sensor_cursors').values({ tenant_id: tenantId, last_seq: 0 }).onConflict((oc) => oc.column('tenant_id').doNothing()).execute();
+    const row = await trx.selectFrom('pipeline_sensor_cursors').select(sql<number>`last_seq::float8`.as('last_seq')).where('tenant_id', '=', tenantId).forUpdate().executeTakeFirstOrThrow();
+    return row.last_seq;
+  },
+  move: (trx: TenantTransaction, tenantId: string, lastSeq: number) =>
+    trx.updateTable('pipeline_sensor_cursors').set({ last_seq: lastSeq, updated_at: sql`now()` as never }).where('tenant_id', '=', tenantId).execute(),
+};
+
+export type WorkflowRow = NonNullable<Awaited<ReturnType<typeof workflowsStore.find>>>;
