@@ -11,23 +11,10 @@
 // changed matching spec makes a new version when applied), noop (same
 // fingerprint and description). Planning never writes.
 //
-// The registry's types are those of plugins/pipelines-apply/api.ts (branch
-// `apply`), written here structurally until that plugin is merged: then
-// import them from '../pipelines-apply/api.ts' instead.
-import { badRequest, type Principal, type TenantTransaction } from 'agent-platform/sdk';
+import { badRequest } from 'agent-platform/sdk';
+import type { ApplyDocument, ApplyKindHandler } from '../pipelines-apply/api.ts';
 import { policyInput } from './schemas-policies.ts';
 import type { PolicyInput, PolicyService } from './service-policies.ts';
-
-interface ApplyDocument { apiVersion: string; kind: string; metadata: { name: string } & Record<string, unknown>; spec: Record<string, unknown> }
-interface ApplyContext { tenantId: string; principal: Principal; allowDeprecate: boolean; liveOntology: boolean; declared: Map<string, ApplyDocument> }
-interface ApplyPlan {
-  action: 'create' | 'patch' | 'noop' | 'would-409' | 'error';
-  message?: string;
-  changes?: string[];
-  id?: string;
-  execute?: (trx: TenantTransaction) => Promise<{ id: string }>;
-}
-export interface ApplyKindHandler { kind: string; plan(ctx: ApplyContext, doc: ApplyDocument): Promise<ApplyPlan> }
 
 export const IDENTITY_POLICY_KIND = 'IdentityPolicy';
 

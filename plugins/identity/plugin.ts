@@ -3,7 +3,7 @@
 // the tenant schema registry, and the tenant's users. Registration only.
 import { coreOf, definePlugin, type Server } from 'agent-platform/sdk';
 import type { IdentityApi } from './api.ts';
-import { identityPolicyKind, type ApplyKindHandler } from './apply-kind.ts';
+import { identityPolicyKind } from './apply-kind.ts';
 import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type IdentityOptions } from './options.ts';
 import { libraryRoutes } from './routes-libraries.ts';
@@ -24,7 +24,7 @@ declare module '@hapi/hapi' {
 export const plugin = definePlugin<IdentityOptions>({
   name: 'identity',
   version: '0.1.0',
-  dependencies: ['tenancy', 'lakehouse'],
+  dependencies: ['tenancy', 'lakehouse', 'pipelines-apply'],
   register(server: Server, options) {
     const core = coreOf(server);
     const services = createServices(core, options, () => server.plugins.lakehouse.api, () => server.plugins.tenancy.api);
@@ -33,10 +33,8 @@ export const plugin = definePlugin<IdentityOptions>({
     server.route([...libraryRoutes(libraries), ...registryRoutes(registry)]);
     server.route(userRoutes(users));
     core.graphql.extend({ typeDefs, resolvers: resolvers(policies, registry, libraries) });
-    // The IdentityPolicy kind joins the declarative apply when pipelines-apply
-    // is loaded (listed before this plugin in the manifest).
-    const apply = (server.plugins as { 'pipelines-apply'?: { api: { registerKind(handler: ApplyKindHandler): void } } })['pipelines-apply'];
-    apply?.api.registerKind(identityPolicyKind(policies));
+    // The IdentityPolicy kind of the declarative apply.
+    server.plugins['pipelines-apply'].api.registerKind(identityPolicyKind(policies));
     server.expose('api', api);
   },
 });
