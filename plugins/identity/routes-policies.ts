@@ -7,6 +7,8 @@ import type { DryRunInput } from './service-dry-run.ts';
 import type { PolicyInput, PolicyService } from './service-policies.ts';
 
 const tags = ['api', 'identity'];
+/** A dry run's body may carry up to IDENTITY_DRY_RUN_MAX_RECORDS records: larger than the platform's 1 MiB default. */
+const DRY_RUN_MAX_BODY_BYTES = 8 * 1024 * 1024;
 type Params = { policy_id: string; version: number };
 const p = (params: unknown) => params as Params;
 
@@ -67,6 +69,7 @@ export function policyRoutes(policies: PolicyService, dryRun: (tenantId: string,
       options: {
         auth: 'bearer', tags, description: 'The merges the policy would make on a sample (records, or a readable dataset), with the rule that matched each pair; stores nothing',
         plugins: { platform: member }, validate: { params: s.policyParams, payload: s.dryRunInput }, response: { schema: s.dryRunResult },
+        payload: { maxBytes: DRY_RUN_MAX_BODY_BYTES, allow: ['application/json'] },
       },
       handler: (request) => dryRun(tenantOf(request), p(request.params).policy_id, request.payload as DryRunInput),
     },

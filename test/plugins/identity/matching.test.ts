@@ -118,3 +118,16 @@ t.test('the api: getPolicy by version, tenant-scoped; match gives what the dry r
   const result = await api.match('acme', first!, RECORDS);
   t.same(result.clusters, [['a1', 'a2'], ['b1', 'b2', 'b3'], ['c1', 'c2'], ['d1', 'd2']]);
 });
+
+t.test('a dry run body larger than the platform default (1 MiB) is taken up to IDENTITY_DRY_RUN_MAX_RECORDS', async (t) => {
+  const { asAcme } = await identityPlatform(t, { IDENTITY_DRY_RUN_MAX_RECORDS: '6000' });
+  const policy = { name: 'mail', rules: [{ name: 'mail', kind: 'normalized', fields: [{ field: 'email', normalizers: ['email'] }] }] };
+  const id = (await asAcme('POST', '/api/v1/identity-policies', policy)).body.id;
+  const pad = 'x'.repeat(150);
+  const records = Array.from({ length: 6000 }, (_, i) => ({ ref: `r${i}`, values: { email: `person${i % 3000}@example.pt`, note: pad } }));
+  const res = await asAcme('POST', `/api/v1/identity-policies/${id}/dry-run`, { records });
+  t.equal(res.status, 200);
+  t.same([res.body.records, res.body.clusters.length, res.body.merges.length], [6000, 3000, 3000]);
+  const tooMany = await asAcme('POST', `/api/v1/identity-policies/${id}/dry-run`, { records: [...records, { ref: 'extra', values: {} }] });
+  t.same([tooMany.status, tooMany.body.code], [400, 'IDENTITY_DRY_RUN_TOO_LARGE']);
+});
