@@ -10,6 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { IdentityRecord } from '../plugins/identity/api.ts';
+import { buildQuery } from '../plugins/identity/store-match.ts';
 import { startTestPlatform, tenantWithAdmin } from '../test/harness.ts';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
@@ -109,6 +110,13 @@ try {
     const result = await identity.match('bench', policy, records);
     return { seconds: (performance.now() - start) / 1000, result };
   };
+
+  if (process.env.BENCH_EXPLAIN) {
+    // The matching statement's plan with timings (as the superuser: no RLS is involved, the statement reads no table).
+    const statement = buildQuery(policy).replace('__RECORDS__', '$1');
+    const { rows } = await client.query(`EXPLAIN (ANALYZE, COSTS OFF) ${statement}`, [JSON.stringify(records.map((r) => ({ v: r.values })))]);
+    console.log(rows.map((r) => r['QUERY PLAN']).join('\n'));
+  }
 
   // Alternate the two, twice each, and keep each one's best (the machine is shared).
   const base1 = await baseline();

@@ -45,18 +45,32 @@ export function canonicalNormalizers(normalizers: string[] = []): string[] {
 const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const spaceClass = `'[ \\t\\n\\r\\f\\v' || chr(160) || ']+'`;
 
-/** A SQL expression (text, or null) normalizing `columnSql` (a text expression). */
+/**
+ * A SQL expression (text, or null) normalizing `columnSql` (a text
+ * expression). ASCII values (octet length = character length, cheap to test)
+ * skip the NFC and translate steps, which cannot change them: most keys
+ * (e-mails, phones, codes) are ASCII, and translate over a long table is
+ * the costly part of matching.
+ */
 export function normalizeSql(columnSql: string, normalizers: string[]): string {
-  let e = `normalize((${columnSql})::text, NFC)`;
-  for (const n of canonicalNormalizers(normalizers)) {
+  const steps = canonicalNormalizers(normalizers);
+  const value = `(${columnSql})::text`;
+  const full = pipelineSql(`normalize(${value}, NFC)`, steps, false);
+  const ascii = pipelineSql(value, steps, true);
+  return `nullif(CASE WHEN octet_length(${value}) = char_length(${value}) THEN ${ascii} ELSE ${full} END, '')`;
+}
+
+function pipelineSql(start: string, steps: string[], ascii: boolean): string {
+  let e = start;
+  for (const n of steps) {
     const [kind, option] = n.split(':');
     if (kind === 'whitespace') e = `btrim(regexp_replace(${e}, ${spaceClass}, ' ', 'g'), ' ')`;
-    else if (kind === 'accents') e = `translate(${e}, ${quote(ACCENTED)}, ${quote(UNACCENTED)})`;
-    else if (kind === 'case') e = `lower(translate(${e}, ${quote(ACCENTED_UPPER)}, ${quote(ACCENTED_LOWER)}) COLLATE "C")`;
+    else if (kind === 'accents' && !ascii) e = `translate(${e}, ${quote(ACCENTED)}, ${quote(UNACCENTED)})`;
+    else if (kind === 'case') e = `lower(${ascii ? e : `translate(${e}, ${quote(ACCENTED_UPPER)}, ${quote(ACCENTED_LOWER)})`} COLLATE "C")`;
     else if (kind === 'email') e = emailSql(e, option === 'gmail');
     else if (kind === 'phone') e = phoneSql(e, option);
   }
-  return `nullif(${e}, '')`;
+  return e;
 }
 
 function emailSql(value: string, gmail: boolean): string {

@@ -30,7 +30,8 @@ const valueOf = (field: string) =>
 const fieldSql = (f: IdentityField) => (f.normalizers?.length ? normalizeSql(valueOf(f.field), f.normalizers) : `nullif(${valueOf(f.field)}, '')`);
 const blockSql = (k: BlockingKey) => (k.prefix ? `left(${fieldSql(k)}, ${Math.trunc(k.prefix)})` : fieldSql(k));
 
-function buildQuery(policy: IdentityPolicyVersion): string {
+/** The matching statement; `__RECORDS__` stands for the records parameter. */
+export function buildQuery(policy: IdentityPolicyVersion): string {
   const columns: string[] = [];
   const named = new Map<string, string>();
   // One column per distinct expression: a field two rules normalize alike is normalized once.
