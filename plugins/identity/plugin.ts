@@ -14,6 +14,7 @@ import { createServices } from './services.ts';
 import './tables.ts';
 
 export { optionsSchema };
+export { cli } from './cli.ts';
 
 declare module '@hapi/hapi' {
   interface PluginProperties {
