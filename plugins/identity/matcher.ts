@@ -5,7 +5,7 @@
 // every reported pair names the rule that actually joined its two clusters,
 // and the pairs form a spanning forest of the clusters (transitive: a~b and
 // b~c put a, b and c in one entity).
-import type { CoreServices } from 'agent-platform/sdk';
+import { domainError, type CoreServices } from 'agent-platform/sdk';
 import type { IdentityMatch, IdentityPolicyVersion, IdentityRecord } from './api.ts';
 import { matchStore, type MatchRow } from './store-match.ts';
 
@@ -54,9 +54,15 @@ export function mergesOf(policy: IdentityPolicyVersion, records: IdentityRecord[
   return { pairs, clusters, skippedBlocks };
 }
 
-export function createMatcher(core: CoreServices) {
+export function createMatcher(core: CoreServices, timeoutSeconds: number) {
   return async (tenantId: string, policy: IdentityPolicyVersion, records: IdentityRecord[]): Promise<IdentityMatch> => {
-    const rows = await core.withTenant(tenantId, (trx) => matchStore.candidates(trx, policy, records));
+    const rows = await core.withTenant(tenantId, (trx) => matchStore.candidates(trx, policy, records, timeoutSeconds * 1000)).catch((err: { code?: string }) => {
+      // statement_timeout: too many records, or blocks too large, for the time allowed.
+      if (err.code === '57014') {
+        throw domainError(422, `Matching took longer than ${timeoutSeconds} s (IDENTITY_MATCH_TIMEOUT_SECONDS): use smaller samples, narrower blocking keys or a smaller max_block_size`, 'IDENTITY_MATCH_TIMEOUT');
+      }
+      throw err;
+    });
     return mergesOf(policy, records, rows);
   };
 }

@@ -16,7 +16,7 @@ import { createUserService } from './service-users.ts';
 export function createServices(core: CoreServices, options: IdentityOptions, lake: () => LakehouseApi, tenancy: () => TenancyApi) {
   const context = { core, options, lake };
   const policies = createPolicyService(context);
-  const match = createMatcher(core);
+  const match = createMatcher(core, options.matchTimeoutSeconds);
   const dryRun = createDryRun(context, policies, match);
   const api: IdentityApi = { getPolicy: policies.getVersion, normalizeSql, normalize, match };
   const libraries = createLibraryService();

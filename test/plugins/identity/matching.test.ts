@@ -131,3 +131,15 @@ t.test('a dry run body larger than the platform default (1 MiB) is taken up to I
   const tooMany = await asAcme('POST', `/api/v1/identity-policies/${id}/dry-run`, { records: [...records, { ref: 'extra', values: {} }] });
   t.same([tooMany.status, tooMany.body.code], [400, 'IDENTITY_DRY_RUN_TOO_LARGE']);
 });
+
+t.test('matching past IDENTITY_MATCH_TIMEOUT_SECONDS is a 422 that changes nothing', async (t) => {
+  const { asAcme } = await identityPlatform(t, { IDENTITY_MATCH_TIMEOUT_SECONDS: '1', IDENTITY_DRY_RUN_MAX_RECORDS: '8000' });
+  // One block holding every record: 32 million trigram comparisons, far more than a second's work.
+  const policy = { name: 'one_block', max_block_size: 100_000, blocking_keys: [{ field: 'city' }],
+    rules: [{ name: 'name', kind: 'fuzzy', fields: [{ field: 'name', threshold: 0.99 }] }] };
+  const id = (await asAcme('POST', '/api/v1/identity-policies', policy)).body.id;
+  const records = Array.from({ length: 8000 }, (_, i) => ({ ref: `r${i}`, values: { city: 'Lisboa', name: `person number ${i * 7919}` } }));
+  const res = await asAcme('POST', `/api/v1/identity-policies/${id}/dry-run`, { records });
+  t.same([res.status, res.body.code], [422, 'IDENTITY_MATCH_TIMEOUT']);
+  t.equal((await asAcme('GET', `/api/v1/identity-policies/${id}`)).status, 200);
+});
