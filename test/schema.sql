@@ -636,6 +636,35 @@ CREATE TABLE public.forms_use_cases (
 
 ALTER TABLE ONLY public.forms_use_cases FORCE ROW LEVEL SECURITY;
 
+CREATE TABLE public.identity_policies (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    name text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    current_version integer DEFAULT 1 NOT NULL,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    deleted_at timestamp with time zone,
+    CONSTRAINT identity_policies_description_check CHECK ((char_length(description) <= 2000)),
+    CONSTRAINT identity_policies_name_check CHECK ((name ~ '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$'::text))
+);
+
+ALTER TABLE ONLY public.identity_policies FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.identity_policy_versions (
+    tenant_id text NOT NULL,
+    policy_id uuid NOT NULL,
+    version integer NOT NULL,
+    spec jsonb NOT NULL,
+    fingerprint text NOT NULL,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT identity_policy_versions_version_check CHECK ((version >= 1))
+);
+
+ALTER TABLE ONLY public.identity_policy_versions FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.ingestion_blobs (
     tenant_id text NOT NULL,
     content_hash text NOT NULL,
@@ -1515,6 +1544,28 @@ CREATE TABLE public.platform_settings (
     updated_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
+CREATE TABLE public.schema_registry (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    subject text NOT NULL,
+    version integer NOT NULL,
+    domain text,
+    description text DEFAULT ''::text NOT NULL,
+    schema jsonb NOT NULL,
+    fingerprint text NOT NULL,
+    source text NOT NULL,
+    dataset_id text,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT schema_registry_description_check CHECK ((char_length(description) <= 2000)),
+    CONSTRAINT schema_registry_domain_check CHECK ((char_length(domain) <= 100)),
+    CONSTRAINT schema_registry_source_check CHECK ((source = ANY (ARRAY['registered'::text, 'discovered'::text, 'library'::text]))),
+    CONSTRAINT schema_registry_subject_check CHECK ((subject ~ '^[A-Za-z0-9_][A-Za-z0-9_./-]{0,199}$'::text)),
+    CONSTRAINT schema_registry_version_check CHECK ((version >= 1))
+);
+
+ALTER TABLE ONLY public.schema_registry FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.tenants (
     id text NOT NULL,
     display_name text NOT NULL,
@@ -1964,6 +2015,12 @@ ALTER TABLE ONLY public.forms_use_cases
 ALTER TABLE ONLY public.forms_use_cases
     ADD CONSTRAINT forms_use_cases_tenant_id_id_key UNIQUE (tenant_id, id);
 
+ALTER TABLE ONLY public.identity_policies
+    ADD CONSTRAINT identity_policies_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.identity_policy_versions
+    ADD CONSTRAINT identity_policy_versions_pkey PRIMARY KEY (policy_id, version);
+
 ALTER TABLE ONLY public.ingestion_blobs
     ADD CONSTRAINT ingestion_blobs_pkey PRIMARY KEY (tenant_id, content_hash);
 
@@ -2159,6 +2216,12 @@ ALTER TABLE ONLY public.platform_migrations
 ALTER TABLE ONLY public.platform_settings
     ADD CONSTRAINT platform_settings_pkey PRIMARY KEY (key);
 
+ALTER TABLE ONLY public.schema_registry
+    ADD CONSTRAINT schema_registry_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.schema_registry
+    ADD CONSTRAINT schema_registry_tenant_id_subject_version_key UNIQUE (tenant_id, subject, version);
+
 ALTER TABLE ONLY public.tenants
     ADD CONSTRAINT tenants_pkey PRIMARY KEY (id);
 
@@ -2299,6 +2362,12 @@ CREATE INDEX forms_submissions_use_case ON public.forms_submissions USING btree 
 
 CREATE INDEX forms_use_cases_definition ON public.forms_use_cases USING btree (tenant_id, definition_id) WHERE (deleted_at IS NULL);
 
+CREATE INDEX identity_policies_list ON public.identity_policies USING btree (tenant_id, created_at, id) WHERE (deleted_at IS NULL);
+
+CREATE UNIQUE INDEX identity_policies_name ON public.identity_policies USING btree (tenant_id, name) WHERE (deleted_at IS NULL);
+
+CREATE INDEX identity_policy_versions_tenant ON public.identity_policy_versions USING btree (tenant_id);
+
 CREATE INDEX ingestion_chunks_current_idx ON public.ingestion_chunks USING btree (tenant_id, collection_id) WHERE is_current;
 
 CREATE INDEX ingestion_chunks_document_idx ON public.ingestion_chunks USING btree (tenant_id, document_id, revision_id);
@@ -2382,6 +2451,8 @@ CREATE INDEX pipeline_versions_tenant ON public.pipeline_versions USING btree (t
 CREATE INDEX pipeline_workflows_tenant ON public.pipeline_workflows USING btree (tenant_id, created_at DESC);
 
 CREATE INDEX pipelines_ai_compositions_tenant ON public.pipelines_ai_compositions USING btree (tenant_id, created_at);
+
+CREATE INDEX schema_registry_search ON public.schema_registry USING gin (subject public.gin_trgm_ops);
 
 CREATE INDEX transform_artifacts_run ON public.transform_artifacts USING btree (tenant_id, run_id);
 
@@ -2568,6 +2639,15 @@ ALTER TABLE ONLY public.forms_use_cases
 
 ALTER TABLE ONLY public.forms_use_cases
     ADD CONSTRAINT forms_use_cases_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.identity_policies
+    ADD CONSTRAINT identity_policies_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.identity_policy_versions
+    ADD CONSTRAINT identity_policy_versions_policy_id_fkey FOREIGN KEY (policy_id) REFERENCES public.identity_policies(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.identity_policy_versions
+    ADD CONSTRAINT identity_policy_versions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.ingestion_blobs
     ADD CONSTRAINT ingestion_blobs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -2770,6 +2850,9 @@ ALTER TABLE ONLY public.pipelines_ai_compositions
 ALTER TABLE ONLY public.pipelines
     ADD CONSTRAINT pipelines_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.schema_registry
+    ADD CONSTRAINT schema_registry_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.transform_artifacts
     ADD CONSTRAINT transform_artifacts_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.transform_runs(id) ON DELETE CASCADE;
 
@@ -2895,6 +2978,10 @@ ALTER TABLE public.forms_submissions ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.forms_use_cases ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.identity_policies ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.identity_policy_versions ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.ingestion_blobs ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.ingestion_chunks ENABLE ROW LEVEL SECURITY;
@@ -2981,6 +3068,8 @@ ALTER TABLE public.pipelines ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipelines_ai_compositions ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.schema_registry ENABLE ROW LEVEL SECURITY;
+
 CREATE POLICY shared_read ON public.lake_datasets FOR SELECT USING (shared);
 
 CREATE POLICY shared_read ON public.lake_snapshots FOR SELECT USING (shared);
@@ -3038,6 +3127,10 @@ CREATE POLICY tenant_isolation ON public.forms_redactions USING ((tenant_id = cu
 CREATE POLICY tenant_isolation ON public.forms_submissions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.forms_use_cases USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.identity_policies USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.identity_policy_versions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.ingestion_blobs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
@@ -3122,6 +3215,8 @@ CREATE POLICY tenant_isolation ON public.pipeline_workflows USING ((tenant_id = 
 CREATE POLICY tenant_isolation ON public.pipelines USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.pipelines_ai_compositions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.schema_registry USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.transform_artifacts USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 

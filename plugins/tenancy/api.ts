@@ -25,4 +25,21 @@ export interface ServiceAccounts {
 
 export interface TenancyApi {
   serviceAccounts: ServiceAccounts;
+  members: TenantMembers;
+}
+
+/** A member of a tenant as other plugins see it: only its membership of that tenant. */
+export interface TenantMember {
+  sub: string;
+  display_name: string;
+  service_account: boolean;
+  roles: string[];
+  created_at: Date;
+}
+
+/** The members of a tenant, read by other plugins (the data-pipeline /users routes). */
+export interface TenantMembers {
+  list(tenantId: string, page: { limit: number; offset: number }): Promise<{ items: TenantMember[]; total: number }>;
+  /** null when there is no such user or it is no member of the tenant. */
+  get(tenantId: string, sub: string): Promise<TenantMember | null>;
 }

@@ -5,6 +5,7 @@
 import type { Server } from '@hapi/hapi';
 import { coreOf } from 'agent-platform/sdk';
 import type { TenancyApi } from './api.ts';
+import { createMembers } from './members.ts';
 import { createServiceAccounts } from './service-accounts.ts';
 import { createServices } from './services.ts';
 import { tenancyRoutes } from './routes.ts';
@@ -39,6 +40,6 @@ export const plugin = {
       },
       handler: (args, context) => service.listClients(context.tenantId, args.skip, args.limit),
     });
-    server.expose('api', { serviceAccounts: createServiceAccounts(core) } satisfies TenancyApi);
+    server.expose('api', { serviceAccounts: createServiceAccounts(core), members: createMembers(core) } satisfies TenancyApi);
   },
 };

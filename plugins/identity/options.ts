@@ -1,0 +1,17 @@
+// The identity plugin's manifest options (joi: validated at boot, for the CLI too).
+import { Joi } from 'agent-platform/sdk';
+
+export const optionsSchema = Joi.object({
+  /** IDENTITY_MAX_BLOCK_SIZE: a policy's default max_block_size (records in a larger block are not compared by fuzzy rules). */
+  maxBlockSize: Joi.number().integer().min(2).max(100_000).default(1000),
+  /** IDENTITY_DRY_RUN_MAX_RECORDS: most records a dry run takes (given in the body, or sampled from a dataset). */
+  dryRunMaxRecords: Joi.number().integer().min(10).max(1_000_000).default(10_000),
+  /** IDENTITY_MATCH_TIMEOUT_SECONDS: statement timeout of one matching (dry runs and the api's match); past it 422 IDENTITY_MATCH_TIMEOUT. */
+  matchTimeoutSeconds: Joi.number().integer().min(1).max(86_400).default(600),
+});
+
+export interface IdentityOptions {
+  maxBlockSize: number;
+  dryRunMaxRecords: number;
+  matchTimeoutSeconds: number;
+}

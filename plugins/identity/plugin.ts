@@ -1,0 +1,41 @@
+// Identity: identity policies (entity resolution: rules, immutable versions,
+// dry runs, the matching the ontology's syncs use), the schema libraries and
+// the tenant schema registry, and the tenant's users. Registration only.
+import { coreOf, definePlugin, type Server } from 'agent-platform/sdk';
+import type { IdentityApi } from './api.ts';
+import { identityPolicyKind } from './apply-kind.ts';
+import { resolvers, typeDefs } from './graphql.ts';
+import { optionsSchema, type IdentityOptions } from './options.ts';
+import { libraryRoutes } from './routes-libraries.ts';
+import { policyRoutes } from './routes-policies.ts';
+import { registryRoutes } from './routes-registry.ts';
+import { userRoutes } from './routes-users.ts';
+import { createServices } from './services.ts';
+import './tables.ts';
+
+export { optionsSchema };
+export { cli } from './cli.ts';
+
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    identity: { api: IdentityApi };
+  }
+}
+
+export const plugin = definePlugin<IdentityOptions>({
+  name: 'identity',
+  version: '0.1.0',
+  dependencies: ['tenancy', 'lakehouse', 'pipelines-apply'],
+  register(server: Server, options) {
+    const core = coreOf(server);
+    const services = createServices(core, options, () => server.plugins.lakehouse.api, () => server.plugins.tenancy.api);
+    const { policies, dryRun, libraries, registry, users, api } = services;
+    server.route(policyRoutes(policies, dryRun));
+    server.route([...libraryRoutes(libraries), ...registryRoutes(registry)]);
+    server.route(userRoutes(users));
+    core.graphql.extend({ typeDefs, resolvers: resolvers(policies, registry, libraries) });
+    // The IdentityPolicy kind of the declarative apply.
+    server.plugins['pipelines-apply'].api.registerKind(identityPolicyKind(policies));
+    server.expose('api', api);
+  },
+});
