@@ -2,7 +2,7 @@
 // deterministic matching of a dataset's columns onto a type's properties by
 // name, type and sample values, so the same inputs always give the same
 // answer. Each (property, column) pair scores:
-//   name   +0.6 equal once normalized (case, _ and - dropped), +0.3 one contains the other (3+ characters)
+//   name   +0.6 equal once normalized (case, _ and - dropped), +0.3 one contains the other (2+ characters)
 //   type   +0.2 compatible lake type, -0.3 incompatible
 //   sample +0.2 × the share of non-null sample values fitting the property's format or enum (when it has one)
 // then pairs are taken greedily, best first (ties by property then column
@@ -45,7 +45,7 @@ function score(name: string, property: PropertySchema, column: LakeColumn, sampl
   const reasons: string[] = [];
   let total = 0;
   const [a, b] = [normalize(name), normalize(column.name)];
-  if (a === b) { total += 0.6; reasons.push('name'); } else if (Math.min(a.length, b.length) >= 3 && (a.includes(b) || b.includes(a))) { total += 0.3; reasons.push('similar name'); }
+  if (a === b) { total += 0.6; reasons.push('name'); } else if (Math.min(a.length, b.length) >= 2 && (a.includes(b) || b.includes(a))) { total += 0.3; reasons.push('similar name'); }
   const types = (Array.isArray(property.type) ? property.type : [property.type ?? 'string']).filter((t) => t !== 'null');
   if (types.some((t) => COMPATIBLE[t]?.includes(column.type))) { total += 0.2; reasons.push('type'); } else total -= 0.3;
   const fit = sampleFit(property, samples);
