@@ -57,6 +57,13 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
     access: 'member', rest: 'POST /api/approvals/{id}/decision', query: `mutation { decideApproval(id: "${NO_ID}", decision: APPROVE) { id } }`, okError: 'APPROVAL_NOT_FOUND',
   },
   'Subscription.approvalResolved': { access: 'member', rest: 'GET /api/approvals (live)', query: 'subscription { approvalResolved(tenant: "ga") { id } }' },
+  'Query.entityTypes': { access: 'member', rest: 'GET /api/v1/ontology/entity-types', query: '{ entityTypes { edges { node { code properties } } } }' },
+  'Query.entities': {
+    access: 'member', rest: 'GET /api/v1/ontology (entity read)', query: '{ entities(type: "street_light") { edges { node { key properties } } } }', okError: 'ENTITY_TYPE_NOT_FOUND',
+  },
+  'Query.backingDatasetSyncRuns': {
+    access: 'member', rest: 'GET /api/v1/backing-datasets/{id}/sync-history', query: `{ backingDatasetSyncRuns(backingDatasetId: "${NO_ID}") { edges { node { id } } } }`, okError: 'BACKING_DATASET_NOT_FOUND',
+  },
 };
 
 type Principal = 'admin' | 'member' | 'apiKey' | 'foreignAdmin' | 'anonymous' | 'superAdmin';
