@@ -114,5 +114,6 @@ CREATE TABLE ontology_entities (
   PRIMARY KEY (tenant_id, entity_type, key)
 );
 CREATE INDEX ontology_entities_backing ON ontology_entities (tenant_id, backing_dataset_id);
-CREATE INDEX ontology_entities_properties ON ontology_entities USING gin (properties jsonb_path_ops);
+-- No GIN index on properties: it would multiply the cost of every bulk sync;
+-- property filters scan one type's rows (a tenant adds an index when it needs one).
 SELECT platform_enable_tenant_rls('ontology_entities');

@@ -60,12 +60,22 @@ export const entitiesStore = {
     return Number(result.numAffectedRows ?? 0);
   },
 
-  /** Removes this backing dataset's entities whose key is no longer in the snapshot: the number removed. */
+  /**
+   * Removes this backing dataset's entities whose key is no longer in the
+   * snapshot: the number removed. The stale keys are one hashed set
+   * difference, materialized once (a fresh entities table has no statistics,
+   * and a planner that believes it empty would re-run the difference for
+   * every row); each is then deleted through the primary key.
+   */
   async deleteStale(trx: TenantTransaction, shape: SyncShape): Promise<number> {
     const result = await sql`
-      DELETE FROM ontology_entities e
-      WHERE e.backing_dataset_id = ${shape.backingDatasetId}::uuid AND e.entity_type = ${shape.entityType}
-        AND NOT EXISTS (SELECT 1 FROM (${sql.raw(rowsOf({ ...shape, dedupe: false }))}) s WHERE s.key = e.key)`.execute(trx);
+      WITH stale AS MATERIALIZED (
+        SELECT key FROM ontology_entities WHERE backing_dataset_id = ${shape.backingDatasetId}::uuid AND entity_type = ${shape.entityType}
+        EXCEPT
+        SELECT s.key FROM (${sql.raw(rowsOf({ ...shape, dedupe: false }))}) s
+      )
+      DELETE FROM ontology_entities e USING stale
+      WHERE e.tenant_id = ${shape.tenantId} AND e.entity_type = ${shape.entityType} AND e.key = stale.key AND e.backing_dataset_id = ${shape.backingDatasetId}::uuid`.execute(trx);
     return Number(result.numAffectedRows ?? 0);
   },
 

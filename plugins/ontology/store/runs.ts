@@ -75,7 +75,7 @@ export const runsStore = {
     WHERE id = ${id}`.execute(trx),
 
   log: (trx: TenantTransaction, tenantId: string, runId: string, message: string, level = 'info') =>
-    sql`INSERT INTO ontology_sync_logs (tenant_id, run_id, level, message) VALUES (${tenantId}, ${runId}, ${level}, ${message})`.execute(trx),
+    sql`INSERT INTO ontology_sync_logs (tenant_id, run_id, level, message, at) VALUES (${tenantId}, ${runId}, ${level}, ${message}, clock_timestamp())`.execute(trx),
 
   async logs(trx: TenantTransaction, runId: string): Promise<{ at: Date; level: string; message: string }[]> {
     const { rows } = await sql<{ at: Date; level: string; message: string }>`SELECT at, level, message FROM ontology_sync_logs WHERE run_id = ${runId} ORDER BY id`.execute(trx);

@@ -63,11 +63,11 @@ export async function syncAndWait(as: As, backingId: string, force = false) {
   return { trigger: trigger.body, run };
 }
 
-export function waitRun(as: As, backingId: string, runId: string) {
+export function waitRun(as: As, backingId: string, runId: string, timeoutMs = 60_000) {
   return until(async () => {
     const run = (await as('GET', `/api/v1/backing-datasets/${backingId}/sync-history/${runId}`)).body;
     return run.is_terminal ? run : undefined;
-  }, `sync run ${runId} to end`, 60_000);
+  }, `sync run ${runId} to end`, timeoutMs);
 }
 
 /** A service token (HS256 under SERVICE_JWT_SECRET), with extra claims (capabilities, scope, act, tenant). */
