@@ -36,7 +36,7 @@ t.test('a sync killed mid-upsert is retried elsewhere; the same entities', async
   const watcher = new pg.Client({ connectionString: tp.databaseUrl });
   await watcher.connect();
   t.teardown(() => watcher.end());
-  await until(async () => (await watcher.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE '%INSERT INTO ontology_entities%'`)).rowCount,
+  await until(async () => (await watcher.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active' AND query LIKE '%INSERT INTO ontology_entities%'`)).rowCount,
     'the child to be upserting', 60_000);
   child.kill('SIGKILL');
   await exited;
