@@ -19,7 +19,8 @@ const PLUGIN_TYPES = [
 ];
 
 // Types the spec leaves open (document 3: the data-pipeline service's outbound types are "not shown").
-const PLATFORM_ADDED = ['dataset.snapshot_created', 'source.sync.completed', 'source.sync.failed'];
+const PLATFORM_ADDED = ['dataset.snapshot_created', 'source.sync.completed', 'source.sync.failed',
+  'ontology.sync.completed', 'ontology.sync.failed', 'ontology.sync.skipped', 'ontology.entity_type.changed'];
 
 t.test('with the default manifest the catalogue is the spec\'s built-in list and the types plugins add, each type registered by the plugin that emits it', async (t) => {
   const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: 'manifests/default.yaml' } });
