@@ -2170,8 +2170,6 @@ CREATE INDEX occurrences_trgm ON public.occurrences USING gin (search_text publi
 
 CREATE INDEX ontology_entities_backing ON public.ontology_entities USING btree (tenant_id, backing_dataset_id);
 
-CREATE INDEX ontology_entities_properties ON public.ontology_entities USING gin (properties jsonb_path_ops);
-
 CREATE INDEX ontology_sync_logs_run ON public.ontology_sync_logs USING btree (tenant_id, run_id, id);
 
 CREATE INDEX ontology_sync_runs_dataset ON public.ontology_sync_runs USING btree (tenant_id, backing_dataset_id, created_at DESC);
