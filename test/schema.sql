@@ -1215,6 +1215,114 @@ ALTER TABLE public.occurrences ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY 
     CACHE 1
 );
 
+CREATE TABLE public.ontology_backing_datasets (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    name text NOT NULL,
+    dataset_id text NOT NULL,
+    entity_type text NOT NULL,
+    entity_type_version integer,
+    mappings jsonb NOT NULL,
+    key_columns text[] NOT NULL,
+    identity_policy_id text,
+    applied_sync_spec_fingerprint text,
+    applied_snapshot_id bigint,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.ontology_backing_datasets FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.ontology_entities (
+    tenant_id text NOT NULL,
+    entity_type text NOT NULL,
+    key text NOT NULL,
+    key_values jsonb NOT NULL,
+    properties jsonb NOT NULL,
+    backing_dataset_id uuid NOT NULL,
+    dataset_id text NOT NULL,
+    snapshot_id bigint NOT NULL,
+    source_row_key text NOT NULL,
+    synced_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.ontology_entities FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.ontology_entity_type_versions (
+    tenant_id text NOT NULL,
+    code text NOT NULL,
+    version integer NOT NULL,
+    name text NOT NULL,
+    description text,
+    properties jsonb NOT NULL,
+    keys text[] NOT NULL,
+    relationships jsonb DEFAULT '[]'::jsonb NOT NULL,
+    carrier_types text[] DEFAULT '{}'::text[] NOT NULL,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.ontology_entity_type_versions FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.ontology_entity_types (
+    tenant_id text NOT NULL,
+    code text NOT NULL,
+    current_version integer NOT NULL,
+    deprecated_at timestamp with time zone,
+    created_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.ontology_entity_types FORCE ROW LEVEL SECURITY;
+
+CREATE TABLE public.ontology_sync_logs (
+    id bigint NOT NULL,
+    tenant_id text NOT NULL,
+    run_id uuid NOT NULL,
+    level text DEFAULT 'info'::text NOT NULL,
+    message text NOT NULL,
+    at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.ontology_sync_logs FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.ontology_sync_logs ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.ontology_sync_logs_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.ontology_sync_runs (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id text NOT NULL,
+    backing_dataset_id uuid NOT NULL,
+    workflow_id text,
+    status text DEFAULT 'queued'::text NOT NULL,
+    force boolean DEFAULT false NOT NULL,
+    effective_spec jsonb NOT NULL,
+    attempted_sync_spec_fingerprint text NOT NULL,
+    applied_sync_spec_fingerprint text,
+    effective_spec_changed boolean DEFAULT false NOT NULL,
+    replay_reason text,
+    snapshot_id bigint,
+    rows_synced bigint DEFAULT 0 NOT NULL,
+    bulk_jobs jsonb DEFAULT '[]'::jsonb NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    error text,
+    requested_by jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    started_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    CONSTRAINT ontology_sync_runs_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'skipped'::text, 'failed'::text])))
+);
+
+ALTER TABLE ONLY public.ontology_sync_runs FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.pipeline_credentials (
     tenant_id text NOT NULL,
     ref text NOT NULL,
@@ -2150,6 +2258,27 @@ ALTER TABLE ONLY public.occurrences
 ALTER TABLE ONLY public.occurrences
     ADD CONSTRAINT occurrences_tenant_id_reference_key UNIQUE (tenant_id, reference);
 
+ALTER TABLE ONLY public.ontology_backing_datasets
+    ADD CONSTRAINT ontology_backing_datasets_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.ontology_backing_datasets
+    ADD CONSTRAINT ontology_backing_datasets_tenant_id_name_key UNIQUE (tenant_id, name);
+
+ALTER TABLE ONLY public.ontology_entities
+    ADD CONSTRAINT ontology_entities_pkey PRIMARY KEY (tenant_id, entity_type, key);
+
+ALTER TABLE ONLY public.ontology_entity_type_versions
+    ADD CONSTRAINT ontology_entity_type_versions_pkey PRIMARY KEY (tenant_id, code, version);
+
+ALTER TABLE ONLY public.ontology_entity_types
+    ADD CONSTRAINT ontology_entity_types_pkey PRIMARY KEY (tenant_id, code);
+
+ALTER TABLE ONLY public.ontology_sync_logs
+    ADD CONSTRAINT ontology_sync_logs_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.ontology_sync_runs
+    ADD CONSTRAINT ontology_sync_runs_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.pipeline_credentials
     ADD CONSTRAINT pipeline_credentials_pkey PRIMARY KEY (tenant_id, ref);
 
@@ -2421,6 +2550,12 @@ CREATE INDEX occurrences_recent ON public.occurrences USING btree (tenant_id, cr
 CREATE INDEX occurrences_state ON public.occurrences USING btree (tenant_id, state, created_at DESC);
 
 CREATE INDEX occurrences_trgm ON public.occurrences USING gin (search_text public.gin_trgm_ops);
+
+CREATE INDEX ontology_entities_backing ON public.ontology_entities USING btree (tenant_id, backing_dataset_id);
+
+CREATE INDEX ontology_sync_logs_run ON public.ontology_sync_logs USING btree (tenant_id, run_id, id);
+
+CREATE INDEX ontology_sync_runs_dataset ON public.ontology_sync_runs USING btree (tenant_id, backing_dataset_id, created_at DESC);
 
 CREATE INDEX pipeline_run_logs_run ON public.pipeline_run_logs USING btree (run_id, id);
 
@@ -2775,6 +2910,36 @@ ALTER TABLE ONLY public.occurrences
 ALTER TABLE ONLY public.occurrences
     ADD CONSTRAINT occurrences_tenant_id_type_id_fkey FOREIGN KEY (tenant_id, type_id) REFERENCES public.occurrence_types(tenant_id, id);
 
+ALTER TABLE ONLY public.ontology_backing_datasets
+    ADD CONSTRAINT ontology_backing_datasets_tenant_id_entity_type_fkey FOREIGN KEY (tenant_id, entity_type) REFERENCES public.ontology_entity_types(tenant_id, code);
+
+ALTER TABLE ONLY public.ontology_backing_datasets
+    ADD CONSTRAINT ontology_backing_datasets_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ontology_entities
+    ADD CONSTRAINT ontology_entities_backing_dataset_id_fkey FOREIGN KEY (backing_dataset_id) REFERENCES public.ontology_backing_datasets(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ontology_entities
+    ADD CONSTRAINT ontology_entities_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ontology_entity_type_versions
+    ADD CONSTRAINT ontology_entity_type_versions_tenant_id_code_fkey FOREIGN KEY (tenant_id, code) REFERENCES public.ontology_entity_types(tenant_id, code) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ontology_entity_types
+    ADD CONSTRAINT ontology_entity_types_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ontology_sync_logs
+    ADD CONSTRAINT ontology_sync_logs_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.ontology_sync_runs(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ontology_sync_logs
+    ADD CONSTRAINT ontology_sync_logs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ontology_sync_runs
+    ADD CONSTRAINT ontology_sync_runs_backing_dataset_id_fkey FOREIGN KEY (backing_dataset_id) REFERENCES public.ontology_backing_datasets(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.ontology_sync_runs
+    ADD CONSTRAINT ontology_sync_runs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.pipeline_credentials
     ADD CONSTRAINT pipeline_credentials_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
@@ -3034,6 +3199,18 @@ ALTER TABLE public.occurrence_types ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.occurrences ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.ontology_backing_datasets ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.ontology_entities ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.ontology_entity_type_versions ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.ontology_entity_types ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.ontology_sync_logs ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.ontology_sync_runs ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.pipeline_credentials ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_discoveries ENABLE ROW LEVEL SECURITY;
@@ -3183,6 +3360,18 @@ CREATE POLICY tenant_isolation ON public.occurrence_transitions USING ((tenant_i
 CREATE POLICY tenant_isolation ON public.occurrence_types USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.occurrences USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.ontology_backing_datasets USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.ontology_entities USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.ontology_entity_type_versions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.ontology_entity_types USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.ontology_sync_logs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.ontology_sync_runs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.pipeline_credentials USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 

@@ -4,9 +4,26 @@ export type Memberships = Record<string, { roles: string[] }>;
 export type Principal =
   | { kind: 'super_admin'; sub: 'super-admin' }
   | { kind: 'user'; sub: string; issuer: 'platform' | 'oidc'; serviceAccount: boolean; memberships: Memberships | null }
-  | { kind: 'service'; sub: string }
+  | ServicePrincipal
   | { kind: 'api_key'; sub: string; tenantId: string; clientId: number; keyId: number }
   | EmbedPrincipal;
+
+/**
+ * A service token (HS256, SERVICE_JWT_SECRET): cross-tenant. `capabilities`
+ * come from its `capabilities` array or space-separated `scope` claim (e.g.
+ * `ontology:sync`); `actor` is set on a delegation token: a service token
+ * acting for a user, named by its RFC 8693 `act` claim (`{"sub": ...}`).
+ * `tenant` is its `tenant` claim: read only by surfaces that let service
+ * tokens omit X-Tenant-ID (the ontology, spec document 3, 5.4); everywhere
+ * else the tenant is still named by the request.
+ */
+export interface ServicePrincipal {
+  kind: 'service';
+  sub: string;
+  capabilities?: string[];
+  actor?: { sub: string };
+  tenant?: string;
+}
 
 /**
  * An end user of a page that embeds the chat (plugins/embed), from a
@@ -84,4 +101,9 @@ export function rolesIn(principal: Principal, tenantId: string): string[] | 'all
     case 'user':
       return principal.memberships?.[tenantId]?.roles ?? [];
   }
+}
+
+/** The capabilities a principal's token grants (service and delegation tokens only). */
+export function capabilitiesOf(principal: Principal): string[] {
+  return principal.kind === 'service' ? principal.capabilities ?? [] : [];
 }

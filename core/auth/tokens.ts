@@ -6,7 +6,7 @@
 import { hash } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeJwt, createRemoteJWKSet, errors as joseErrors, type JWTPayload } from 'jose';
 import { unauthorized } from '../errors.ts';
-import { membershipsFromClaims, type Memberships, type Principal } from './principal.ts';
+import { membershipsFromClaims, type Memberships, type Principal, type ServicePrincipal } from './principal.ts';
 import { EMBED_AUDIENCE, signEmbedToken, verifyEmbedToken, type EmbedTokenInput } from './embed-tokens.ts';
 
 export interface TokenSettings {
@@ -173,7 +173,7 @@ export class TokenService {
       throw unauthorized(`Invalid service token: lifetime (exp - iat) over ${maxTtl} seconds`, 'INVALID_TOKEN');
     }
     if (!payload.sub) throw unauthorized('Service token has no subject', 'INVALID_TOKEN');
-    return { kind: 'service', sub: payload.sub };
+    return serviceExtras({ kind: 'service', sub: payload.sub }, payload);
   }
 
   /** Discovers the issuer's JWKS once; jose caches and refreshes the keys. */
@@ -204,4 +204,21 @@ function userPrincipal(payload: JWTPayload, issuer: 'platform' | 'oidc'): Princi
     serviceAccount: payload.service_account === true,
     memberships: membershipsFromClaims(payload as Record<string, unknown>),
   };
+}
+
+/** Capabilities (`capabilities` array or space-separated `scope`), delegation (`act.sub`) and `tenant` of a service token. */
+function serviceExtras(principal: ServicePrincipal, payload: JWTPayload): ServicePrincipal {
+  const listed = Array.isArray(payload.capabilities) ? payload.capabilities.filter((c): c is string => typeof c === 'string') : [];
+  const scoped = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
+  const capabilities = [...new Set([...listed, ...scoped])];
+  if (capabilities.length) principal.capabilities = capabilities;
+  const act = payload.act as { sub?: unknown } | undefined;
+  if (act !== undefined) {
+    if (typeof act !== 'object' || act === null || typeof act.sub !== 'string' || !act.sub) {
+      throw unauthorized('Invalid delegation token: act must name the acting user as {"sub": ...}', 'INVALID_TOKEN');
+    }
+    principal.actor = { sub: act.sub };
+  }
+  if (typeof payload.tenant === 'string') principal.tenant = payload.tenant;
+  return principal;
 }

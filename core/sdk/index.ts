@@ -43,8 +43,8 @@ export { isValidTenantAlias } from '../db/tenant.ts';
 export { badRequest, conflict, domainError, forbidden, notFound, unauthorized } from '../errors.ts';
 
 // Routes: who calls, for which tenant, and what a route requires.
-export type { Principal, Memberships } from '../auth/principal.ts';
-export { principalTenants, rolesIn } from '../auth/principal.ts';
+export type { Principal, Memberships, ServicePrincipal } from '../auth/principal.ts';
+export { capabilitiesOf, principalTenants, rolesIn } from '../auth/principal.ts';
 export { principalOf, type ApiKeyResolver } from '../auth/index.ts';
 export { holdsRole, tenantOf, type RouteAccess } from '../auth/tenant-context.ts';
 export { addReadinessCheck, addReadinessDetails } from '../http/ops.ts';

@@ -23,6 +23,8 @@ const PLATFORM_ADDED = ['dataset.snapshot_created', 'source.sync.completed', 'so
 // Issue 22: the runs of pipelines (plugins/pipelines) and of transforms (plugins/pipelines-transforms).
 PLATFORM_ADDED.push('pipeline.run.started', 'pipeline.run.completed', 'pipeline.run.failed');
 PLATFORM_ADDED.push('transform.run.completed', 'transform.run.failed');
+// Issue 23: the ontology's syncs and entity types (plugins/ontology).
+PLATFORM_ADDED.push('ontology.sync.completed', 'ontology.sync.failed', 'ontology.sync.skipped', 'ontology.entity_type.changed');
 
 t.test('with the default manifest the catalogue is the spec\'s built-in list and the types plugins add, each type registered by the plugin that emits it', async (t) => {
   const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: 'manifests/default.yaml' } });

@@ -69,6 +69,13 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
   'Query.pipeline': { access: 'member', rest: 'GET /api/v1/pipelines/{id}', query: `{ pipeline(id: "${NO_ID}") { id } }` },
   'Query.pipelineRuns': { access: 'member', rest: 'GET /api/v1/pipelines/{id}/runs', query: '{ pipelineRuns { edges { node { id status steps { stepId snapshotId } } } } }' },
   'Query.pipelineRun': { access: 'member', rest: 'GET /api/v1/pipelines/{id}/sandbox/{workflow_id}/status', query: `{ pipelineRun(id: "${NO_ID}") { id } }` },
+  'Query.entityTypes': { access: 'member', rest: 'GET /api/v1/ontology/entity-types', query: '{ entityTypes { edges { node { code properties } } } }' },
+  'Query.entities': {
+    access: 'member', rest: 'GET /api/v1/ontology (entity read)', query: '{ entities(type: "street_light") { edges { node { key properties } } } }', okError: 'ENTITY_TYPE_NOT_FOUND',
+  },
+  'Query.backingDatasetSyncRuns': {
+    access: 'member', rest: 'GET /api/v1/backing-datasets/{id}/sync-history', query: `{ backingDatasetSyncRuns(backingDatasetId: "${NO_ID}") { edges { node { id } } } }`, okError: 'BACKING_DATASET_NOT_FOUND',
+  },
 };
 
 type Principal = 'admin' | 'member' | 'apiKey' | 'foreignAdmin' | 'anonymous' | 'superAdmin';

@@ -1,0 +1,6 @@
+// What the ontology exposes to other plugins (server.plugins.ontology.api).
+// Others import only these types.
+export interface OntologyApi {
+  /** An entity type at a version (the current one by default), or null. */
+  getEntityType(tenantId: string, code: string, version?: number): Promise<{ code: string; version: number; properties: Record<string, unknown>; keys: string[] } | null>;
+}

@@ -1,0 +1,23 @@
+// What the ontology's services share: the core, options, the 5.4 policy, and
+// the apis of the plugins it uses, read when used (they register first).
+import type { CoreServices } from 'agent-platform/sdk';
+import type { LakehouseApi } from '../lakehouse/api.ts';
+import type { OntologyOptions } from './options.ts';
+import type { OntologyPolicy } from './policy.ts';
+
+/**
+ * The part of the identity plugin's api (plugins/identity/api.ts, built on
+ * another branch) that the ontology uses: a policy's version and fingerprint
+ * enter the effective spec. Typed here by shape until that api.ts is merged.
+ */
+export interface IdentityPolicies {
+  getPolicy(tenantId: string, policyId: string, version?: number): Promise<{ id: string; version: number; fingerprint: string } | null>;
+}
+
+export interface OntologyContext {
+  core: CoreServices;
+  options: OntologyOptions;
+  policy: OntologyPolicy;
+  lake(): LakehouseApi;
+  identity(): IdentityPolicies | undefined;
+}

@@ -1,0 +1,146 @@
+// SQL of entities: the set-based sync statements (one INSERT … SELECT …
+// ON CONFLICT from the lake's as-of SQL, one anti-join DELETE) and the reads
+// of GraphQL. Identifiers are quoted here; values are parameters; the only
+// raw SQL is the lakehouse's own as-of SELECT.
+import { sql, type TenantTransaction } from 'agent-platform/sdk';
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+// Property names are checked identifiers (service-entity-types.ts); quoting is belt and braces.
+const quoteLiteral = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** What a sync writes: which source columns become the key, the properties and the lineage key. */
+export interface SyncShape {
+  tenantId: string;
+  entityType: string;
+  backingDatasetId: string;
+  datasetId: string;
+  snapshotId: string;
+  /** The lake's SELECT of the snapshot's rows (LakehouseApi.asOf). */
+  sourceSql: string;
+  /** [key property, source column], in the type's key order. */
+  keys: [string, string][];
+  /** [property, source column]. */
+  properties: [string, string][];
+  /** Source columns identifying the row (the dataset's primary key, else the key columns). */
+  rowKeyColumns: string[];
+  /** Several rows may share an entity key (the key is not the dataset's primary key): keep the first by row key. */
+  dedupe: boolean;
+}
+
+function objectOf(pairs: [string, string][]): string {
+  if (!pairs.length) return `'{}'::jsonb`;
+  // jsonb_build_object takes at most 100 arguments: 50 pairs a call.
+  const chunks: string[] = [];
+  for (let i = 0; i < pairs.length; i += 50) {
+    chunks.push(`jsonb_build_object(${pairs.slice(i, i + 50).map(([p, c]) => `${quoteLiteral(p)}, src.${quoteIdent(c)}`).join(', ')})`);
+  }
+  return chunks.join(' || ');
+}
+
+function rowsOf(shape: SyncShape): string {
+  const key = `jsonb_build_array(${shape.keys.map(([, c]) => `src.${quoteIdent(c)}`).join(', ')})::text`;
+  const rowKey = `jsonb_build_array(${shape.rowKeyColumns.map((c) => `src.${quoteIdent(c)}`).join(', ')})::text`;
+  const notNull = shape.keys.map(([, c]) => `src.${quoteIdent(c)} IS NOT NULL`).join(' AND ');
+  return `SELECT ${shape.dedupe ? `DISTINCT ON (${key}) ` : ''}${key} AS key, ${objectOf(shape.keys)} AS key_values, ${objectOf(shape.properties)} AS properties, ${rowKey} AS source_row_key
+    FROM (${shape.sourceSql}) src WHERE ${notNull}${shape.dedupe ? ` ORDER BY ${key}, ${rowKey}` : ''}`;
+}
+
+export const entitiesStore = {
+  /** Inserts new entities and updates changed ones (unchanged rows are left alone): the number written. */
+  async upsert(trx: TenantTransaction, shape: SyncShape): Promise<number> {
+    const result = await sql`
+      INSERT INTO ontology_entities AS e (tenant_id, entity_type, key, key_values, properties, backing_dataset_id, dataset_id, snapshot_id, source_row_key)
+      SELECT ${shape.tenantId}, ${shape.entityType}, s.key, s.key_values, s.properties, ${shape.backingDatasetId}::uuid, ${shape.datasetId}, ${shape.snapshotId}::bigint, s.source_row_key
+      FROM (${sql.raw(rowsOf(shape))}) s
+      ON CONFLICT (tenant_id, entity_type, key) DO UPDATE SET key_values = excluded.key_values, properties = excluded.properties,
+        backing_dataset_id = excluded.backing_dataset_id, dataset_id = excluded.dataset_id, snapshot_id = excluded.snapshot_id,
+        source_row_key = excluded.source_row_key, synced_at = now()
+      WHERE (e.properties, e.key_values, e.backing_dataset_id, e.dataset_id, e.source_row_key)
+        IS DISTINCT FROM (excluded.properties, excluded.key_values, excluded.backing_dataset_id, excluded.dataset_id, excluded.source_row_key)`.execute(trx);
+    return Number(result.numAffectedRows ?? 0);
+  },
+
+  /**
+   * Removes this backing dataset's entities whose key is no longer in the
+   * snapshot: the number removed. The stale keys are one hashed set
+   * difference, materialized once (a fresh entities table has no statistics,
+   * and a planner that believes it empty would re-run the difference for
+   * every row); each is then deleted through the primary key.
+   */
+  async deleteStale(trx: TenantTransaction, shape: SyncShape): Promise<number> {
+    const result = await sql`
+      WITH stale AS MATERIALIZED (
+        SELECT key FROM ontology_entities WHERE backing_dataset_id = ${shape.backingDatasetId}::uuid AND entity_type = ${shape.entityType}
+        EXCEPT
+        SELECT s.key FROM (${sql.raw(rowsOf({ ...shape, dedupe: false }))}) s
+      )
+      DELETE FROM ontology_entities e USING stale
+      WHERE e.tenant_id = ${shape.tenantId} AND e.entity_type = ${shape.entityType} AND e.key = stale.key AND e.backing_dataset_id = ${shape.backingDatasetId}::uuid`.execute(trx);
+    return Number(result.numAffectedRows ?? 0);
+  },
+
+  /** Rows of the snapshot lacking a value for one of `columns` (mapped onto required properties). */
+  async missing(trx: TenantTransaction, sourceSql: string, columns: string[]): Promise<number> {
+    if (!columns.length) return 0;
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (${sql.raw(sourceSql)}) src
+      WHERE ${sql.raw(columns.map((c) => `src.${quoteIdent(c)} IS NULL`).join(' OR '))}`.execute(trx);
+    return rows[0]!.n;
+  },
+
+  async count(trx: TenantTransaction, backingDatasetId: string): Promise<number> {
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ontology_entities WHERE backing_dataset_id = ${backingDatasetId}::uuid`.execute(trx);
+    return rows[0]!.n;
+  },
+
+  /** A page of a type's entities matching `filter` (properties containment, related entities' containment), after a key. */
+  async list(trx: TenantTransaction, entityType: string, filter: EntityFilter, after: string | undefined, limit: number) {
+    const related = filter.related.map((r) => {
+      const targets = sql`SELECT t.properties -> ${r.targetKey} FROM ontology_entities t WHERE t.entity_type = ${r.targetType} AND t.properties @> ${JSON.stringify(r.contains)}::jsonb`;
+      return r.many
+        ? sql`AND EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(properties -> ${r.via}) = 'array' THEN properties -> ${r.via} ELSE '[]' END) v WHERE v IN (${targets}))`
+        : sql`AND properties -> ${r.via} IN (${targets})`;
+    });
+    const { rows } = await sql<EntityRow>`
+      SELECT entity_type, key, key_values, properties, backing_dataset_id, dataset_id, snapshot_id::text AS snapshot_id, source_row_key, synced_at
+      FROM ontology_entities WHERE entity_type = ${entityType}
+        ${filter.contains ? sql`AND properties @> ${JSON.stringify(filter.contains)}::jsonb` : sql``}
+        ${related.length ? sql.join(related, sql` `) : sql``}
+        ${after === undefined ? sql`` : sql`AND key > ${after}`}
+      ORDER BY key LIMIT ${limit}`.execute(trx);
+    return rows;
+  },
+
+  /** Entities of a type whose property `property` equals one of `values` (relationship traversal). */
+  async byProperty(trx: TenantTransaction, entityType: string, property: string, values: unknown[], after: string | undefined, limit: number) {
+    const { rows } = await sql<EntityRow>`
+      SELECT entity_type, key, key_values, properties, backing_dataset_id, dataset_id, snapshot_id::text AS snapshot_id, source_row_key, synced_at
+      FROM ontology_entities WHERE entity_type = ${entityType} AND properties -> ${property} = ANY (SELECT jsonb_array_elements(${JSON.stringify(values)}::jsonb))
+        ${after === undefined ? sql`` : sql`AND key > ${after}`}
+      ORDER BY key LIMIT ${limit}`.execute(trx);
+    return rows;
+  },
+
+  /** The first rows of a dataset's snapshot (mapping suggestions look at their values). */
+  async sample(trx: TenantTransaction, sourceSql: string, limit: number): Promise<Record<string, unknown>[]> {
+    const { rows } = await sql<Record<string, unknown>>`SELECT * FROM (${sql.raw(sourceSql)}) src LIMIT ${limit}`.execute(trx);
+    return rows;
+  },
+};
+
+/** A `where` of GraphQL: property values the entity has, and values its related entities have. */
+export interface EntityFilter {
+  contains?: Record<string, unknown>;
+  related: { via: string; many: boolean; targetType: string; targetKey: string; contains: Record<string, unknown> }[];
+}
+
+export interface EntityRow {
+  entity_type: string;
+  key: string;
+  key_values: Record<string, unknown>;
+  properties: Record<string, unknown>;
+  backing_dataset_id: string;
+  dataset_id: string;
+  snapshot_id: string;
+  source_row_key: string;
+  synced_at: Date;
+}
