@@ -13,7 +13,7 @@ import { runsStore, type LogLine, type RunRow } from './store/runs.ts';
 import { tenantSqlStore } from './store/tenant-sql.ts';
 import { transformsStore, type TransformRow } from './store/transforms.ts';
 import type { RunTrigger } from './tables.ts';
-import { runView } from './views.ts';
+import { runRecord, runView } from './views.ts';
 
 export const RUN_TASK = 'pipelines-transforms.run';
 export interface RunJob { tenant_id: string; run_id: string }
@@ -130,6 +130,12 @@ export function createRunService(context: TransformsContext) {
     execute,
 
     get: (tenantId: string, id: string) => core.withTenant(tenantId, async (trx) => runView(await findRun(trx, id))),
+
+    /** api.getTransformRun: null when the tenant has no such run. */
+    record: (tenantId: string, id: string) => core.withTenant(tenantId, async (trx) => {
+      const row = /^\d{1,19}$/.test(id) ? await runsStore.find(trx, id) : undefined;
+      return row ? runRecord(row) : null;
+    }),
 
     list: (tenantId: string, filter: { transformId?: string; status?: string; limit: number; offset: number }) =>
       core.withTenant(tenantId, async (trx) => ({ items: (await runsStore.list(trx, filter)).map(runView), limit: filter.limit, offset: filter.offset })),

@@ -56,7 +56,7 @@ export const plugin = definePlugin<PipelinesOptions>({
     });
     core.jobs.defineTask(PIPELINE_SCHEDULE_TASK, (timer: PipelineTimer) => fireSchedule(context, timer, runs.startScheduled));
     core.jobs.defineTask(SENSOR_TASK, (job: SensorJob) => runSensor(context, job, runs.startSensed));
-    server.route([...pipelineRoutes(pipelines), ...runRoutes(runs), ...temporalRoutes(describe, workflows)]);
+    server.route([...pipelineRoutes(pipelines), ...runRoutes(context, runs), ...temporalRoutes(describe, workflows)]);
     core.graphql.extend({ typeDefs, resolvers: resolvers(pipelines, runs) });
     server.plugins['pipelines-apply'].api.registerKind(pipelineKind(context, pipelines));
     const api: PipelinesApi = {

@@ -111,6 +111,16 @@ t.test('a step naming a transform runs its SQL; available-transforms lists them'
   t.equal(available.status, 200);
   t.match(available.body.items, [{ id: transform.body.id, name: 'north_orders', output_dataset: 'derived.acme.north_orders', inputs: [ORDERS] }]);
   t.equal((await asBeta('GET', '/api/v1/pipelines/available-transforms')).body.total, 0, 'another tenant sees none');
+  const other = (await asAcme('POST', '/api/v1/transforms', { name: 'all_orders', sql: 'SELECT id FROM raw.acme.orders' })).body.id;
+  const firstPage = (await asAcme('GET', '/api/v1/pipelines/available-transforms?limit=1')).body;
+  t.match(firstPage, { total: 2, limit: 1 });
+  t.equal(firstPage.items.length, 1);
+  t.type(firstPage.next, 'string', 'a next cursor while more remain');
+  const secondPage = (await asAcme('GET', `/api/v1/pipelines/available-transforms?limit=1&after=${firstPage.next}`)).body;
+  t.same([firstPage.items[0].id, secondPage.items[0].id].sort(), [transform.body.id, other].sort(), 'the two pages hold both transforms, once each');
+  t.equal(secondPage.next, null, 'the last page');
+  t.equal((await asAcme('GET', '/api/v1/pipelines/available-transforms?after=nope')).status, 400);
+  await asAcme('DELETE', `/api/v1/transforms/${other}`);
 
   const steps = [
     { id: 'north', transform_name: 'north_orders' },
