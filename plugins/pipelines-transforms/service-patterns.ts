@@ -53,7 +53,7 @@ export function createPatternService(context: TransformsContext) {
       if (!payload || payload.statusCode >= 500) throw err;
       return { valid: false, errors: [{ code: payload.payload.code ?? 'PATTERN_INVALID', message: payload.payload.message }], ...empty };
     }
-    const result = await analyzer.compile(tenantId, compiled.sql, compiled.parameters, undefined, sampleRows);
+    const result = await analyzer.compile(tenantId, compiled.sql, compiled.parameters, undefined, { sampleRows });
     return {
       valid: result.analysis.ok, errors: result.analysis.errors, sql: compiled.sql, parameters: compiled.parameters,
       unique_key: compiled.unique_key ?? null, analysis: result.analysis, values: result.compiled?.values, compiledSql: result.compiled?.sql,

@@ -21,14 +21,6 @@ import { enqueueStep } from './start.ts';
 import type { StepJob } from './step-job.ts';
 
 const SETTLED = new Set(['succeeded', 'failed', 'skipped', 'cancelled']);
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Sandbox SQL reads the sandbox outputs of earlier steps instead of their production datasets. */
-export function rewriteInputs(sqlText: string, replacements: Map<string, string>): string {
-  let out = sqlText;
-  for (const [from, to] of replacements) out = out.replace(new RegExp(`(?<![A-Za-z0-9_.])${escape(from)}(?![A-Za-z0-9_])`, 'g'), to);
-  return out;
-}
 
 /** Cancellation of the steps running in this process (POST cancel aborts their statement). */
 export const runningSteps = new Map<string, Set<AbortController>>();
@@ -59,20 +51,19 @@ export function createStepRunner(context: PipelinesContext, afterRun: AfterRun) 
     const step = await resolveStep(context, job.tenant_id, spec, errors);
     if (!step) throw new Error(errors.map((e) => e.message).join('; '));
     const output = steps.find((row) => row.step_id === job.step_id)!.output_dataset!;
-    let sqlText = step.sql;
+    // Sandbox runs: production outputs of the pipeline's steps → their sandbox
+    // tables, mapped by the transforms' parser on the relation names (any spelling).
+    const relationMap: Record<string, string> = {};
     if (run.kind === 'sandbox') {
-      // Production outputs of the pipeline's steps → their sandbox tables.
       const errorsOfOthers: DagError[] = [];
-      const replacements = new Map<string, string>();
       for (const other of claimed.versionSteps) {
         const resolved = await resolveStep(context, job.tenant_id, other, errorsOfOthers);
         const sandbox = steps.find((row) => row.step_id === other.id)?.output_dataset;
-        if (resolved && sandbox) replacements.set(resolved.output, sandbox);
+        if (resolved && sandbox) relationMap[resolved.output] = sandbox;
       }
-      sqlText = rewriteInputs(sqlText, replacements);
     }
     return context.transforms().materialize(job.tenant_id, {
-      sql: sqlText, parameters: step.parameters, namespace: run.kind === 'sandbox' ? 'sandbox' : 'derived',
+      sql: step.sql, relationMap, parameters: step.parameters, namespace: run.kind === 'sandbox' ? 'sandbox' : 'derived',
       table: output.split('.').pop()!, materialization: run.kind === 'sandbox' ? 'table' : step.materialization,
       ...(step.uniqueKey.length && run.kind !== 'sandbox' ? { uniqueKey: step.uniqueKey } : {}),
       ...(run.kind === 'sandbox' ? { rowLimit: context.options.sandboxMaxRows } : {}),

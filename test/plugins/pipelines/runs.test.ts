@@ -172,3 +172,23 @@ t.test('wait times out on a running workflow; cancel stops its running statement
   t.same(events.body.items.map((e: { type: string }) => e.type), ['pipeline.run.failed', 'pipeline.run.started']);
   t.match(events.body.items[0].data, { run_id: run, status: 'cancelled' });
 });
+
+t.test('sandbox: references to earlier outputs in any spelling (quoted, unquoted, upper case) read the sandbox copies', async (t) => {
+  const { tp, asAcme } = await pipelinesPlatform(t, { PIPELINES_SANDBOX_MAX_ROWS: '2' });
+  await tp.platform.start();
+  const steps = [
+    { id: 'base', sql: 'SELECT id, amount FROM raw.acme.orders ORDER BY id', output: 'spell_base', inputs: [ORDERS] },
+    { id: 'quoted', sql: 'SELECT count(*) AS n FROM "derived"."acme"."spell_base"', output: 'spell_quoted', inputs: ['base'] },
+    { id: 'mixed', sql: 'SELECT b.id FROM DERIVED.acme."spell_base" b JOIN derived.acme.spell_base c ON c.id = b.id', output: 'spell_mixed', inputs: ['base'] },
+  ];
+  const id = (await asAcme('POST', '/api/v1/pipelines', { name: 'spellings', steps })).body.id;
+  const workflow = (await asAcme('POST', `/api/v1/pipelines/${id}/sandbox`, {})).body.workflow_id;
+  const status = await until(async () => {
+    const read = await asAcme('GET', `/api/v1/pipelines/${id}/sandbox/${workflow}/status`);
+    return terminal(read.body.status) && read.body;
+  }, 'the sandbox run ends', 60_000);
+  t.equal(status.status, 'succeeded', JSON.stringify(status.steps.map((s: { error: string }) => s.error)));
+  t.same(status.steps[1].sample_rows, [{ n: 2 }], 'the quoted reference read the sandbox copy (2 rows), not production (which does not exist)');
+  t.equal(status.steps[2].rows, 2, 'upper-case and mixed quoting too');
+  t.equal((await asAcme('GET', '/api/v1/datasets/derived.acme.spell_base')).status, 404, 'production never written');
+});
