@@ -1648,6 +1648,7 @@ CREATE TABLE public.transform_runs (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     started_at timestamp with time zone,
     finished_at timestamp with time zone,
+    attempts integer DEFAULT 0 NOT NULL,
     CONSTRAINT transform_runs_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text]))),
     CONSTRAINT transform_runs_trigger_check CHECK ((trigger = ANY (ARRAY['manual'::text, 'schedule'::text, 'pipeline'::text, 'execute'::text, 'materialize'::text])))
 );
