@@ -1300,6 +1300,8 @@ CREATE TABLE public.pipeline_run_steps (
     sql_ms integer,
     started_at timestamp with time zone,
     finished_at timestamp with time zone,
+    backend_pid integer,
+    session_tag text,
     CONSTRAINT pipeline_run_steps_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'running'::text, 'succeeded'::text, 'failed'::text, 'skipped'::text, 'cancelled'::text])))
 );
 

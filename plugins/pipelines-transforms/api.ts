@@ -37,6 +37,13 @@ export interface MaterializeRequest {
    * dataset goes through the same read rule.
    */
   relationMap?: Record<string, string>;
+  /**
+   * called once the statement's backend is known, before the rows land: its
+   * pid and session tag (the `application_name` it carries while it runs), for
+   * a cancel from another process (pg_cancel_backend of that pid, only while it
+   * carries the tag). Throwing stops the materialization; nothing is written.
+   */
+  onBackend?: (pid: number, tag: string) => Promise<void>;
 }
 
 export interface MaterializeResult {

@@ -31,7 +31,7 @@ export function createServices(core: CoreServices, options: TransformsOptions, l
     analyzeSql: (tenantId, sql, parameters) => context.analyzer.analyzeSql(tenantId, sql, parameters),
     reviewSql: (tenantId, sql) => context.analyzer.reviewSql(tenantId, sql),
     async materialize(tenantId, request) {
-      const { compiledSql: _compiled, ...result } = await context.materialize(tenantId, request);
+      const { compiledSql: _compiled, ...result } = await context.materialize(tenantId, request, request.onBackend);
       return result;
     },
     getTransform: (tenantId, id) => (/^[0-9a-f-]{36}$/i.test(id) ? transforms.findRecord(tenantId, id) : Promise.resolve(null)),

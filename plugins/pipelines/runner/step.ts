@@ -68,6 +68,15 @@ export function createStepRunner(context: PipelinesContext, afterRun: AfterRun) 
       ...(step.uniqueKey.length && run.kind !== 'sandbox' ? { uniqueKey: step.uniqueKey } : {}),
       ...(run.kind === 'sandbox' ? { rowLimit: context.options.sandboxMaxRows } : {}),
       statementTimeoutMs: context.options.stepTimeoutSeconds * 1000,
+      // Recorded on the step row so a cancel from any process stops this statement;
+      // a cancel that landed before is honoured here.
+      onBackend: async (pid, tag) => {
+        const cancelled = await core.withTenant(job.tenant_id, async (trx) => {
+          await runsStore.setStep(trx, job.run_id, job.step_id, { backend_pid: pid, session_tag: tag });
+          return (await runsStore.find(trx, job.run_id))?.status === 'cancelled';
+        });
+        if (cancelled) throw new Error('cancelled');
+      },
       producer: run.kind === 'sandbox' ? { kind: 'sandbox', id: pipeline.id, name: pipeline.name } : { kind: 'pipeline', id: pipeline.id, name: pipeline.name },
       signal,
     });
@@ -81,11 +90,15 @@ export function createStepRunner(context: PipelinesContext, afterRun: AfterRun) 
       if ('result' in outcome) {
         const { result } = outcome;
         await runsStore.setStep(trx, job.run_id, job.step_id, {
-          status: 'succeeded', snapshot_id: result.snapshotId, rows: result.rows, columns: result.columns,
+          status: 'succeeded', backend_pid: null, session_tag: null, snapshot_id: result.snapshotId, rows: result.rows, columns: result.columns,
           sample_rows: result.sampleRows.slice(0, 20), sql_ms: Math.round(result.durationMs), finished_at: now, error: null,
         });
       } else {
-        await runsStore.setStep(trx, job.run_id, job.step_id, { status: 'failed', error: outcome.error.slice(0, 2000), finished_at: now });
+        // A statement stopped by the run's cancel (from any process) is a cancelled step, not a failure.
+        const cancelled = run.status === 'cancelled';
+        await runsStore.setStep(trx, job.run_id, job.step_id, {
+          status: cancelled ? 'cancelled' : 'failed', error: cancelled ? 'cancelled' : outcome.error.slice(0, 2000), finished_at: now, backend_pid: null, session_tag: null,
+        });
       }
       const steps = await runsStore.steps(trx, job.run_id);
       if (run.status === 'running') {
