@@ -1523,6 +1523,7 @@ CREATE TABLE public.pipelines_ai_compositions (
     created_by text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     finished_at timestamp with time zone,
+    attempts integer DEFAULT 0 NOT NULL,
     CONSTRAINT pipelines_ai_compositions_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text])))
 );
 
