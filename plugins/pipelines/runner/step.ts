@@ -82,10 +82,15 @@ export function createStepRunner(context: PipelinesContext, afterRun: AfterRun) 
     });
   }
 
-  async function settle(job: StepJob, outcome: { result: MaterializeResultPort } | { error: string }) {
+  async function settle(job: StepJob, outcome: { result: MaterializeResultPort } | { error: string }, abandoned = false) {
     await core.withTenant(job.tenant_id, async (trx) => {
       const run = await runsStore.lock(trx, job.run_id);
       if (!run) return;
+      // The dead letter settles only a step its attempts left unsettled: a step ends once.
+      if (abandoned) {
+        const step = await runsStore.lockStep(trx, job.run_id, job.step_id);
+        if (!step || SETTLED.has(step.status)) return;
+      }
       const now = new Date();
       if ('result' in outcome) {
         const { result } = outcome;
@@ -128,7 +133,19 @@ export function createStepRunner(context: PipelinesContext, afterRun: AfterRun) 
     });
   }
 
-  return async function runStep(job: StepJob, signal: AbortSignal): Promise<void> {
+  /**
+   * The dead letter of a step job out of attempts (each one's worker died or
+   * expired): the dead attempt's statement is cancelled should it still run,
+   * and the step fails as a SQL error would (its dependents skipped, the run
+   * ended with its event); a cancelled run's step ends cancelled.
+   */
+  async function abandonStep(job: StepJob): Promise<void> {
+    const backend = await core.withTenant(job.tenant_id, (trx) => runsStore.stepBackend(trx, job.run_id, job.step_id));
+    if (backend) await runsStore.cancelStatement(core.db, backend.backend_pid, backend.session_tag);
+    await settle(job, { error: STEP_ABORTED }, true);
+  }
+
+  async function runStep(job: StepJob, signal: AbortSignal): Promise<void> {
     const claimed = await claim(job);
     if (!claimed) return;
     const controller = new AbortController();
@@ -150,8 +167,12 @@ export function createStepRunner(context: PipelinesContext, afterRun: AfterRun) 
       if (!running.size) runningSteps.delete(job.run_id);
     }
     await settle(job, outcome);
-  };
+  }
+
+  return { runStep, abandonStep };
 }
+
+export const STEP_ABORTED = 'STEP_ABORTED: the step\'s job ran out of attempts: its worker died or it expired each time (PIPELINES_STEP_RETRY_LIMIT, PIPELINES_STEP_TIMEOUT_SECONDS)';
 
 function messageOf(error: unknown): string {
   const boom = error as { output?: { payload?: { message?: string; code?: string } }; message?: string };

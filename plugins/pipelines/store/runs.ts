@@ -81,6 +81,12 @@ export const runsStore = {
     (await trx.selectFrom('pipeline_run_steps').select(['backend_pid', 'session_tag']).where('run_id', '=', runId).where('status', '=', 'running')
       .where('backend_pid', 'is not', null).where('session_tag', 'is not', null).execute()) as { backend_pid: number; session_tag: string }[],
 
+  /** The recorded statement of one running step (the dead letter cancels it). */
+  stepBackend: async (trx: TenantTransaction, runId: string, stepId: string) =>
+    (await trx.selectFrom('pipeline_run_steps').select(['backend_pid', 'session_tag']).where('run_id', '=', runId).where('step_id', '=', stepId)
+      .where('status', '=', 'running').where('backend_pid', 'is not', null).where('session_tag', 'is not', null)
+      .executeTakeFirst()) as { backend_pid: number; session_tag: string } | undefined,
+
   /** pg_cancel_backend of a step's statement, only while its backend carries the step's session tag (the platform's connection: any process). */
   cancelStatement: async (db: CoreServices['db'], pid: number, tag: string) =>
     (await sql<{ cancelled: boolean }>`SELECT pg_cancel_backend(pid) AS cancelled FROM pg_stat_activity WHERE pid = ${pid} AND application_name = ${tag}`.execute(db)).rows[0]?.cancelled ?? false,
