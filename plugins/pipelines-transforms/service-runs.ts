@@ -1,7 +1,7 @@
 // Transform runs (spec document 3, 4.3): queued by a trigger (manual,
-// schedule, pipeline, /execute, /materialize), executed by the run task or
-// inline, with logs and artifacts (compiled SQL, logs, output summary)
-// written with the outcome and its event (transform.run.completed|failed).
+// schedule, pipeline, /execute, /materialize), executed by the run task
+// (every run, `wait: true` too: its caller waits for the end), with logs and
+// artifacts (compiled SQL, logs, output summary) written with the outcome and its event (transform.run.completed|failed).
 // Cancel really stops the SQL: the run row holds the backend pid and session
 // tag of its statement, and cancel calls pg_cancel_backend on it.
 // Crash safety: a run executed by its job records the job's attempt on the
@@ -23,7 +23,7 @@ import { runRecord, runView } from './views.ts';
 
 export const RUN_TASK = 'pipelines-transforms.run';
 
-/** The run job's attempt executing a run (absent: an inline run, attempt 0). */
+/** The run job's attempt executing a run (absent: attempt 0, a direct call). */
 export interface RunAttempt { attempt: number; lastAttempt: boolean }
 
 const TERMINAL = ['succeeded', 'failed', 'cancelled'];
@@ -41,9 +41,10 @@ export interface QueueOptions {
   orchestratorRunId?: string | null;
   pipelineRunId?: string | null;
   createdBy: string | null;
-  /** Enqueue the run task (false: the caller executes it inline). */
-  enqueue: boolean;
 }
+
+/** How often a caller waiting for a run (`wait: true`) reads it: from the first to the longest pause. */
+const WAIT_POLL_MS = { first: 50, longest: 1000 };
 
 export function createRunService(context: TransformsContext) {
   const { core } = context;
@@ -61,8 +62,24 @@ export function createRunService(context: TransformsContext) {
       orchestrator_run_id: options.orchestratorRunId ?? null, pipeline_run_id: options.pipelineRunId ?? null, created_by: options.createdBy,
     });
     await runsStore.appendLog(trx, id, log('info', `queued (${options.trigger})`));
-    if (options.enqueue) await core.jobs.enqueueLong(RUN_TASK, { tenant_id: tenantId, run_id: id }, { trx, group: tenantId });
+    await enqueueRun(trx, tenantId, id);
     return id;
+  }
+
+  /** Every run goes through its job (`wait: true` too): a dead worker's run is retried, or failed by the dead letter. */
+  function enqueueRun(trx: TenantTransaction, tenantId: string, runId: string) {
+    return core.jobs.enqueueLong(RUN_TASK, { tenant_id: tenantId, run_id: runId }, { trx, group: tenantId });
+  }
+
+  /** `wait: true`: the run's view once its job has ended it. */
+  async function waitForEnd(tenantId: string, runId: string) {
+    let pause = WAIT_POLL_MS.first;
+    for (;;) {
+      const run = await core.withTenant(tenantId, async (trx) => findRun(trx, runId));
+      if (TERMINAL.includes(run.status)) return runView(run);
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      pause = Math.min(pause * 2, WAIT_POLL_MS.longest);
+    }
   }
 
   /** Ends the run, unless it has ended or another attempt owns it (`owner` null: whoever owns it, the dead letter). */
@@ -101,7 +118,7 @@ export function createRunService(context: TransformsContext) {
   }
 
   /**
-   * Executes a queued run (the run task, or inline): at most once at a time,
+   * Executes a queued run (the run task): at most once at a time,
    * whoever gets the row first; a later attempt of the run job takes over a
    * run whose earlier attempt died.
    */
@@ -169,6 +186,8 @@ export function createRunService(context: TransformsContext) {
   return {
     findRun,
     queue,
+    enqueueRun,
+    waitForEnd,
     execute,
     abandon,
 
