@@ -27,6 +27,7 @@ export const plugin = definePlugin<AiOptions>({
       lake: () => server.plugins.lakehouse.api,
       transforms: () => server.plugins['pipelines-transforms'].api,
       pipelines: () => server.plugins.pipelines.api,
+      sources: () => server.plugins['pipelines-sources'].api,
     });
     const compose = createComposeService(context);
     core.jobs.defineLongTask(COMPOSE_TASK, composeTask(compose, options), composeTaskOptions(options));

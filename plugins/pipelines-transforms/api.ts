@@ -113,4 +113,14 @@ export interface TransformsApi {
   cancelTransformRun(tenantId: string, runId: string): Promise<TransformRunRecord>;
   /** run a transform now (a transform run row, events), as the schedule trigger does; returns the transform run id */
   runTransform(tenantId: string, id: string, trigger: { kind: 'manual' | 'schedule' | 'pipeline'; pipelineRunId?: string }): Promise<string>;
+  /** a transform pattern of the library with its parameters' JSON Schema (GET /transform-patterns/{id}: the same for every tenant); null when there is none */
+  getTransformPattern(id: string): Promise<TransformPatternRecord | null>;
+}
+
+export interface TransformPatternRecord {
+  id: string;
+  name: string;
+  description: string;
+  category: string;
+  parametersSchema: Record<string, unknown>;
 }

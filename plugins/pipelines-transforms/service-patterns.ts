@@ -72,6 +72,12 @@ export function createPatternService(context: TransformsContext) {
       return row;
     },
 
+    /** api.getTransformPattern: as GET /transform-patterns/{id}, null when there is none. */
+    async find(id: string) {
+      const row = byId.has(id) ? await catalogStore.pattern(core, id) : undefined;
+      return row ? { id: row.id, name: row.name, description: row.description, category: row.category, parametersSchema: row.parameters_schema as Record<string, unknown> } : null;
+    },
+
     async validate(tenantId: string, id: string, given: Record<string, unknown>): Promise<PatternValidation> {
       const { values: _values, compiledSql: _sql, ...result } = await validate(tenantId, id, given);
       return result;

@@ -39,6 +39,7 @@ export function createServices(core: CoreServices, options: TransformsOptions, l
     createTransform: async (trx, tenantId, spec) => recordOf(await transforms.create(trx, tenantId, spec, null, { kind: 'apply' })),
     patchTransform: async (trx, tenantId, id, patch) => recordOf(await transforms.patch(trx, tenantId, id, patch)),
     runTransform: (tenantId, id, trigger) => execution.runTransform(tenantId, id, trigger),
+    getTransformPattern: (id) => patterns.find(id),
     listTransforms: (tenantId, page) => transforms.listRecords(tenantId, page),
     getTransformRun: (tenantId, runId) => runs.record(tenantId, runId),
     cancelTransformRun: async (tenantId, runId) => {
