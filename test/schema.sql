@@ -1408,6 +1408,8 @@ CREATE TABLE public.pipeline_run_steps (
     sql_ms integer,
     started_at timestamp with time zone,
     finished_at timestamp with time zone,
+    backend_pid integer,
+    session_tag text,
     CONSTRAINT pipeline_run_steps_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'running'::text, 'succeeded'::text, 'failed'::text, 'skipped'::text, 'cancelled'::text])))
 );
 
@@ -1629,6 +1631,7 @@ CREATE TABLE public.pipelines_ai_compositions (
     created_by text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     finished_at timestamp with time zone,
+    attempts integer DEFAULT 0 NOT NULL,
     CONSTRAINT pipelines_ai_compositions_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text])))
 );
 
@@ -1756,6 +1759,7 @@ CREATE TABLE public.transform_runs (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     started_at timestamp with time zone,
     finished_at timestamp with time zone,
+    attempts integer DEFAULT 0 NOT NULL,
     CONSTRAINT transform_runs_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text]))),
     CONSTRAINT transform_runs_trigger_check CHECK ((trigger = ANY (ARRAY['manual'::text, 'schedule'::text, 'pipeline'::text, 'execute'::text, 'materialize'::text])))
 );

@@ -251,8 +251,18 @@ export class JobService implements JobsApi {
     return counts;
   }
 
+  /**
+   * A task's failed jobs go to `${name}.dead` unless it opts out
+   * (deadLetter: false); a task that is itself another task's dead letter
+   * (`${other}.dead`) has none unless it asks (no `*.dead.dead` queues).
+   */
+  private deadLetterOf(name: string, options: LongTaskOptions): string | null {
+    const isDeadLetter = name.endsWith('.dead') && this.longTasks.has(name.slice(0, -'.dead'.length));
+    return (options.deadLetter ?? !isDeadLetter) ? `${name}.dead` : null;
+  }
+
   private async createLongQueue(boss: PgBoss, name: string, options: LongTaskOptions): Promise<void> {
-    const deadLetter = options.deadLetter === false ? undefined : `${name}.dead`;
+    const deadLetter = this.deadLetterOf(name, options);
     if (deadLetter) await boss.createQueue(deadLetter);
     const policy = {
       retryLimit: options.retryLimit ?? 3,
@@ -260,11 +270,12 @@ export class JobService implements JobsApi {
       retryBackoff: options.retryBackoff ?? true,
       expireInSeconds: options.expireInSeconds ?? 900,
       ...(options.heartbeatSeconds ? { heartbeatSeconds: options.heartbeatSeconds } : {}),
-      deadLetter,
     };
-    await boss.createQueue(name, policy);
+    await boss.createQueue(name, { ...policy, ...(deadLetter ? { deadLetter } : {}) });
     // createQueue keeps an existing queue's policy; the code's declaration wins.
-    await boss.updateQueue(name, policy);
+    // A null dead letter clears one an earlier boot set (pg-boss's documented
+    // way; its type omits null, and it refuses a present undefined).
+    await boss.updateQueue(name, { ...policy, deadLetter: deadLetter as string });
   }
 
   private async workLongTask(boss: PgBoss, name: string, task: LongTask): Promise<void> {

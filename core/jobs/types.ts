@@ -29,7 +29,11 @@ export interface LongTaskOptions {
   concurrency?: number;
   /** At most this many jobs of one group (EnqueueLongOptions.group) active at once, across processes. */
   groupConcurrency?: number;
-  /** Failed jobs (after their retries) are moved to `${name}.dead`. */
+  /**
+   * Failed jobs (after their retries) are moved to `${name}.dead` (default
+   * true; false: they stay failed). A task named `${other}.dead`, the dead
+   * letter of another long task, defaults to false.
+   */
   deadLetter?: boolean;
 }
 

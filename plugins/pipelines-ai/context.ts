@@ -4,6 +4,7 @@
 import type { CoreServices } from 'agent-platform/sdk';
 import type { DatasetInfo, LakehouseApi } from '../lakehouse/api.ts';
 import type { PipelinesApi } from '../pipelines/api.ts';
+import type { PipelineSourcesApi } from '../pipelines-sources/api.ts';
 import type { TransformsApi } from '../pipelines-transforms/api.ts';
 import type { Model } from './model.ts';
 import type { AiOptions } from './options.ts';
@@ -14,6 +15,7 @@ export interface AiPeers {
   lake(): LakehouseApi;
   transforms(): TransformsApi;
   pipelines(): PipelinesApi;
+  sources(): PipelineSourcesApi;
 }
 
 export interface AiContext extends AiPeers {

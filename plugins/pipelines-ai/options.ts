@@ -8,6 +8,8 @@ export const optionsSchema = Joi.object({
   allowPrivateNetworks: Joi.boolean().default(false),
   /** PIPELINES_AI_MODEL_TIMEOUT_MS: one model request longer than this fails (504 MODEL_TIMEOUT). */
   modelTimeoutMs: Joi.number().integer().min(1000).max(600_000).default(60_000),
+  /** PIPELINES_AI_COMPOSE_RETRY_LIMIT: retries of a compose-pipeline job whose worker died (heartbeat) or that expired. */
+  composeRetryLimit: Joi.number().integer().min(0).max(20).default(2),
   /** PIPELINES_AI_SAMPLE_ROWS: rows of a dataset read to profile its columns. */
   sampleRows: Joi.number().integer().min(1).max(10_000).default(200),
 });
@@ -15,5 +17,6 @@ export const optionsSchema = Joi.object({
 export interface AiOptions {
   allowPrivateNetworks: boolean;
   modelTimeoutMs: number;
+  composeRetryLimit: number;
   sampleRows: number;
 }

@@ -11,7 +11,8 @@ import { aiRoutes } from './routes.ts';
 import { COMPOSE_TASK, createComposeService } from './service-compose.ts';
 import { createSqlService } from './service-sql.ts';
 import { createSuggestService } from './service-suggest.ts';
-import { composeTask } from './tasks/pipelines-ai.compose.ts';
+import { composeTask, composeTaskOptions } from './tasks/pipelines-ai.compose.ts';
+import { COMPOSE_DEAD_TASK, composeDeadTask, composeDeadTaskOptions } from './tasks/pipelines-ai.compose.dead.ts';
 import './tables.ts';
 
 export { optionsSchema };
@@ -26,9 +27,11 @@ export const plugin = definePlugin<AiOptions>({
       lake: () => server.plugins.lakehouse.api,
       transforms: () => server.plugins['pipelines-transforms'].api,
       pipelines: () => server.plugins.pipelines.api,
+      sources: () => server.plugins['pipelines-sources'].api,
     });
     const compose = createComposeService(context);
-    core.jobs.defineLongTask(COMPOSE_TASK, composeTask(compose), { retryLimit: 0, expireInSeconds: Math.ceil((4 * options.modelTimeoutMs) / 1000) + 60 });
+    core.jobs.defineLongTask(COMPOSE_TASK, composeTask(compose, options), composeTaskOptions(options));
+    core.jobs.defineLongTask(COMPOSE_DEAD_TASK, composeDeadTask(compose), composeDeadTaskOptions);
     server.route(aiRoutes(createSuggestService(context), createSqlService(context), compose));
   },
 });

@@ -1,6 +1,6 @@
 // The /api/v1/ai routes of spec 4.5. Handlers hand over to the services.
-import type { Request, ServerRoute } from '@hapi/hapi';
-import { badRequest, notFound, principalOf, tenantOf } from 'agent-platform/sdk';
+import type { ServerRoute } from '@hapi/hapi';
+import { principalOf, tenantOf } from 'agent-platform/sdk';
 import { editor, member } from './access.ts';
 import * as s from './schemas.ts';
 import type { ComposeRequest, ComposeService } from './service-compose.ts';
@@ -9,25 +9,6 @@ import type { createSuggestService, TargetField } from './service-suggest.ts';
 
 const tags = ['api', 'ai'];
 type SuggestService = ReturnType<typeof createSuggestService>;
-
-/** A pattern's parameter schema, read through its own REST route as the caller (its access rules apply). */
-async function patternSchema(request: Request, kind: 'transform' | 'source', id: string): Promise<Record<string, unknown>> {
-  const url = kind === 'source' ? `/api/v1/patterns/${id}` : `/api/v1/transform-patterns/${id}`;
-  const response = await request.server.inject({
-    method: 'GET', url,
-    headers: { authorization: String(request.headers.authorization ?? ''), 'x-tenant-id': tenantOf(request) },
-  });
-  if (response.statusCode === 404) throw notFound(`No ${kind} pattern "${id}"`, 'PATTERN_NOT_FOUND');
-  if (response.statusCode !== 200) throw badRequest(`The ${kind} pattern "${id}" could not be read (HTTP ${response.statusCode})`, 'PATTERN_UNREADABLE');
-  const body = response.result as Record<string, unknown>;
-  const schema = (kind === 'source' ? body.config_schema : body.params_schema ?? body.parameters_schema ?? body.schema) as Record<string, unknown> | undefined;
-  if (!schema || typeof schema !== 'object') throw badRequest(`The ${kind} pattern "${id}" declares no parameter schema`, 'PARAMS_SCHEMA_INVALID');
-  if (kind !== 'source') return schema;
-  // A source pattern's credential fields are never suggested.
-  const credentials = new Set((body.credential_fields as string[] | undefined) ?? []);
-  const properties = Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, unknown>).filter(([name]) => !credentials.has(name)));
-  return { ...schema, properties, required: ((schema.required as string[] | undefined) ?? []).filter((name) => !credentials.has(name)) };
-}
 
 export function aiRoutes(suggest: SuggestService, sql: SqlService, compose: ComposeService): ServerRoute[] {
   const post = (path: string, description: string, platform: typeof member, payload: unknown, response: unknown, handler: ServerRoute['handler'], notes?: string): ServerRoute => ({
@@ -47,7 +28,7 @@ export function aiRoutes(suggest: SuggestService, sql: SqlService, compose: Comp
     post('suggest-pattern-params', 'Fill a transform or source pattern\'s JSON-Schema parameters from a readable dataset\'s columns (deterministic)', member,
       s.patternParamsRequest, s.patternParamsResult, async (request) => {
         const body = request.payload as { dataset_id: string; pattern_kind: 'transform' | 'source'; pattern_id?: string; params_schema?: Record<string, unknown> };
-        const schema = body.params_schema ?? await patternSchema(request, body.pattern_kind, body.pattern_id!);
+        const schema = body.params_schema ?? await suggest.patternSchema(body.pattern_kind, body.pattern_id!);
         return suggest.patternParams(tenantOf(request), { dataset_id: body.dataset_id, params_schema: schema });
       }),
     post('review-sql', 'Review SQL: parse errors with line and column, lint findings (SELECT *, cartesian joins, non-deterministic functions, unreadable datasets); deterministic', member,

@@ -76,19 +76,32 @@ export function createComposeService(context: AiContext) {
       return view(row);
     }),
 
-    /** The job: runs once (a second delivery of a started execution does nothing). */
-    async run(job: ComposeJob): Promise<void> {
-      const row = await core.withTenant(job.tenant_id, (trx) => aiStore.markRunning(trx, job.execution_id));
+    /**
+     * One attempt of the job. A retry (the previous attempt's worker died, or
+     * its job expired) takes the running execution over and composes again;
+     * only the owning attempt ends it. Interrupted by its own job's signal with
+     * attempts left, the attempt fails its job so the retry takes over.
+     */
+    async run(job: ComposeJob, attempt: { attempt: number; lastAttempt: boolean; signal?: AbortSignal }): Promise<void> {
+      const row = await core.withTenant(job.tenant_id, (trx) => aiStore.markRunning(trx, job.execution_id, attempt.attempt));
       if (!row) return;
+      let outcome: { status: 'succeeded'; result: Record<string, unknown> } | { status: 'failed'; error: { code: string; message: string } };
       try {
-        const result = await compose(job.tenant_id, row.request as unknown as ComposeRequest);
-        await core.withTenant(job.tenant_id, (trx) => aiStore.finish(trx, row.id, 'succeeded', { result }));
+        outcome = { status: 'succeeded', result: await compose(job.tenant_id, row.request as unknown as ComposeRequest) };
       } catch (error) {
         const failure = errorOf(error);
         if (failure.code === 'COMPOSE_FAILED') core.logger.error({ err: error, execution_id: row.id }, 'compose-pipeline failed');
-        await core.withTenant(job.tenant_id, (trx) => aiStore.finish(trx, row.id, 'failed', { error: failure }));
+        outcome = { status: 'failed', error: failure };
       }
+      if (attempt.signal?.aborted && !attempt.lastAttempt) throw new Error(`compose-pipeline ${row.id}: attempt ${attempt.attempt} interrupted; retried`);
+      const { status, ...rest } = outcome;
+      await core.withTenant(job.tenant_id, (trx) => aiStore.finish(trx, row.id, attempt.attempt, status, rest));
     },
+
+    /** The job is out of attempts (its dead letter): an execution it left queued or running fails. */
+    abandon: (job: ComposeJob) => core.withTenant(job.tenant_id, (trx) => aiStore.finish(trx, job.execution_id, null, 'failed', {
+      error: { code: 'COMPOSE_ABORTED', message: 'The composition\'s job ran out of attempts: its worker died or it expired each time (PIPELINES_AI_COMPOSE_RETRY_LIMIT)' },
+    })),
   };
 }
 

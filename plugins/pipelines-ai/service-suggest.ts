@@ -7,6 +7,7 @@ import type { LakeType } from '../lakehouse/api.ts';
 import type { AiContext } from './context.ts';
 import { askJson } from './model.ts';
 import { checkParams, ruleParams } from './pattern-params.ts';
+import { patternSchema } from './pattern-schema.ts';
 import type { ColumnProfile, ValuePattern } from './profile.ts';
 import { nameSimilarity, snakeCase, wordsOf } from './similarity.ts';
 
@@ -164,6 +165,9 @@ export function createSuggestService(context: AiContext) {
         unmapped_sources: columns.filter((column) => !used.has(column.name)).map((column) => column.name),
       };
     },
+
+    /** A transform or source pattern's parameter schema (its owning plugin's api; credentials left out). */
+    patternSchema: (kind: 'transform' | 'source', id: string) => patternSchema(context, kind, id),
 
     /** Rules fill the parameters; with a model, the model does, checked against the schema and the columns. */
     async patternParams(tenantId: string, input: { dataset_id: string; params_schema: Record<string, unknown> }) {

@@ -10,6 +10,7 @@ export interface PipelinesAiCompositionsTable {
   request: ColumnType<Record<string, unknown>, string, string>;
   result: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   error: ColumnType<{ code: string; message: string } | null, string | null | undefined, string | null>;
+  attempts: ColumnType<number, number | undefined, number>;
   created_by: string | null;
   created_at: ColumnType<Date, never, never>;
   finished_at: ColumnType<Date | null, never, Date | string | null>;

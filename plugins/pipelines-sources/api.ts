@@ -12,4 +12,19 @@ export interface PipelineSourcesApi {
    * or `type: "password"` are write-only credentials.
    */
   registerPattern(pattern: SourcePattern): void;
+  /**
+   * A pattern (a code pattern or a preset registered over HTTP) with its
+   * configuration JSON Schema and its write-only credential fields, as
+   * GET /patterns/{id} answers it (the same for every tenant); null when
+   * there is none.
+   */
+  getPattern(id: string): Promise<SourcePatternRecord | null>;
+}
+
+export interface SourcePatternRecord {
+  id: string;
+  name: string;
+  description: string;
+  configSchema: Record<string, unknown>;
+  credentialFields: string[];
 }

@@ -68,7 +68,7 @@ export const plugin = definePlugin<SourcesOptions>({
     server.ext('onPreStart', () => context.patterns.refresh());
     addReadinessCheck(server, 'source_credentials', credentialPolicyCheck(core));
     server.plugins['pipelines-apply'].api.registerKind(sourceKind(context, sources, streams));
-    const api: PipelineSourcesApi = { registerPattern: (pattern) => context.patterns.register(pattern) };
+    const api: PipelineSourcesApi = { registerPattern: (pattern) => context.patterns.register(pattern), getPattern: (id) => context.patterns.record(id) };
     server.expose('api', api);
   },
 });

@@ -30,6 +30,20 @@ export interface MaterializeRequest {
   producer: { kind: 'transform' | 'pipeline' | 'sandbox'; id: string; name?: string };
   /** lets a caller cancel (pg_cancel_backend of the running statement) */
   signal?: AbortSignal;
+  /**
+   * dataset id → the dataset read in its place (sandbox runs read earlier
+   * steps' sandbox outputs). Matched on the parsed relation names, so every
+   * spelling (`"derived"."acme"."t"`, `DERIVED.acme.t`) maps; the mapped
+   * dataset goes through the same read rule.
+   */
+  relationMap?: Record<string, string>;
+  /**
+   * called once the statement's backend is known, before the rows land: its
+   * pid and session tag (the `application_name` it carries while it runs), for
+   * a cancel from another process (pg_cancel_backend of that pid, only while it
+   * carries the tag). Throwing stops the materialization; nothing is written.
+   */
+  onBackend?: (pid: number, tag: string) => Promise<void>;
 }
 
 export interface MaterializeResult {
@@ -53,6 +67,34 @@ export interface TransformRecord {
   inputs: string[];
 }
 
+/** A transform run as the api gives it (the REST view; the snapshot id as an exact decimal string). */
+export interface TransformRunRecord {
+  id: string;
+  transform_id: string;
+  orchestrator_run_id: string | null;
+  pipeline_run_id: string | null;
+  trigger: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+  parameters: Record<string, unknown>;
+  output_dataset: string;
+  rows: number | null;
+  snapshot_id: string | null;
+  columns: { name: string; type: string }[] | null;
+  error: { code: string; message: string } | null;
+  cancel_requested: boolean;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  duration_ms: number | null;
+}
+
+/** A page of the tenant's transforms, ordered by id: pass `next` as `after` for the following page (null: the last page). */
+export interface TransformPage {
+  items: TransformRecord[];
+  total: number;
+  next: string | null;
+}
+
 export interface TransformsApi {
   analyzeSql(tenantId: string, sql: string, parameters?: Record<string, unknown>): Promise<SqlAnalysis>;
   /** lint findings for review-sql (parse errors with position, SELECT *, cartesian joins, non-deterministic functions, unreadable datasets) */
@@ -63,6 +105,22 @@ export interface TransformsApi {
   /** create/patch inside a caller's transaction (declarative apply); same validation as REST */
   createTransform(trx: TenantTransaction, tenantId: string, spec: Record<string, unknown>): Promise<TransformRecord>;
   patchTransform(trx: TenantTransaction, tenantId: string, id: string, patch: Record<string, unknown>): Promise<TransformRecord>;
+  /** the tenant's transforms (every status, as GET /transforms), `first` (1-500, default 100) after the id `after` */
+  listTransforms(tenantId: string, page?: { first?: number; after?: string | null }): Promise<TransformPage>;
+  /** a transform run of the tenant (GET /transform-runs/{id}); null when there is none (or the id is malformed) */
+  getTransformRun(tenantId: string, runId: string): Promise<TransformRunRecord | null>;
+  /** POST /transform-runs/{id}/cancel: a queued run is cancelled at once, a running one's statement is cancelled; 404 TRANSFORM_RUN_NOT_FOUND, 409 TRANSFORM_RUN_NOT_CANCELLABLE (Boom) */
+  cancelTransformRun(tenantId: string, runId: string): Promise<TransformRunRecord>;
   /** run a transform now (a transform run row, events), as the schedule trigger does; returns the transform run id */
   runTransform(tenantId: string, id: string, trigger: { kind: 'manual' | 'schedule' | 'pipeline'; pipelineRunId?: string }): Promise<string>;
+  /** a transform pattern of the library with its parameters' JSON Schema (GET /transform-patterns/{id}: the same for every tenant); null when there is none */
+  getTransformPattern(id: string): Promise<TransformPatternRecord | null>;
+}
+
+export interface TransformPatternRecord {
+  id: string;
+  name: string;
+  description: string;
+  category: string;
+  parametersSchema: Record<string, unknown>;
 }

@@ -52,7 +52,7 @@ function checkRequest(request: MaterializeRequest, columns: { name: string }[]):
 export function createMaterializer(core: CoreServices, options: TransformsOptions, analyzer: Analyzer, lake: () => LakehouseApi) {
   return async function materialize(tenantId: string, request: MaterializeRequest, onBackend?: OnBackend, given?: Record<string, unknown>): Promise<MaterializeResult & { compiledSql: string }> {
     const started = performance.now();
-    const { analysis, compiled } = await analyzer.compile(tenantId, request.sql, request.parameters, given);
+    const { analysis, compiled } = await analyzer.compile(tenantId, request.sql, request.parameters, given, { relationMap: request.relationMap });
     if (!compiled) throw refused(analysis.errors);
     checkRequest(request, compiled.columns);
     const datasetId = lake().datasetIdFor(request.namespace, tenantId, request.table);

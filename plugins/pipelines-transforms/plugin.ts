@@ -15,8 +15,9 @@ import { libraryRoutes } from './routes-library.ts';
 import { transformRunRoutes } from './routes-runs.ts';
 import { scheduleRoutes } from './routes-schedules.ts';
 import { transformRoutes } from './routes-transforms.ts';
-import { RUN_TASK, type RunJob } from './service-runs.ts';
 import { createServices } from './services.ts';
+import { RUN_TASK, runTask, runTaskOptions } from './tasks/pipelines-transforms.run.ts';
+import { RUN_DEAD_TASK, runDeadTask, runDeadTaskOptions } from './tasks/pipelines-transforms.run.dead.ts';
 import { fireSchedule, SCHEDULE_TASK, type ScheduleTimer } from './tasks/pipelines-transforms.schedule_fire.ts';
 import './tables.ts';
 
@@ -36,9 +37,8 @@ export const plugin = definePlugin<TransformsOptions>({
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
     const services = createServices(core, options, () => server.plugins.lakehouse.api);
-    core.jobs.defineLongTask(RUN_TASK, (data: RunJob, job) => services.runs.execute(data.tenant_id, data.run_id, job.signal), {
-      retryLimit: 0, expireInSeconds: options.runTimeoutSeconds,
-    });
+    core.jobs.defineLongTask(RUN_TASK, runTask(services.runs, options), runTaskOptions(options));
+    core.jobs.defineLongTask(RUN_DEAD_TASK, runDeadTask(services.runs), runDeadTaskOptions);
     core.jobs.defineTask(SCHEDULE_TASK, (payload: ScheduleTimer) => fireSchedule(services.context, services.runs)(payload));
     server.route([...transformRoutes(services), ...transformRunRoutes(services.runs), ...scheduleRoutes(services.schedules)]);
     server.route([...genericRunRoutes(services.genericRuns), ...artifactRoutes(services.artifacts)]);

@@ -31,15 +31,22 @@ function boomCode(err: unknown): string | undefined {
 }
 
 export function createAnalyzer(core: CoreServices, options: TransformsOptions, lake: () => LakehouseApi) {
-  /** `sampleRows`: each input reads at most that many rows (pattern previews). */
-  async function compile(tenantId: string, text: string, parameters?: Record<string, unknown>, given?: Record<string, unknown>, sampleRows?: number)
+  /**
+   * `sampleRows`: each input reads at most that many rows (pattern previews).
+   * `relationMap`: dataset id → the dataset read instead, matched on the parse
+   * tree's names, so every spelling of a reference (quoted or not) is mapped.
+   */
+  async function compile(tenantId: string, text: string, parameters?: Record<string, unknown>, given?: Record<string, unknown>,
+    extra: { sampleRows?: number; relationMap?: Record<string, string> } = {})
     : Promise<{ analysis: SqlAnalysis; compiled?: CompiledSql }> {
+    const { sampleRows, relationMap } = extra;
     const parsed = await parseSql(text);
     if (!parsed.ok) return { analysis: { ok: false, errors: [parsed.error], inputs: [], columns: [] } };
     const { tree } = parsed;
     const errors: SqlError[] = ruleErrors(text, tree);
     const relations = relationsOf(text, tree);
     errors.push(...relations.errors);
+    const refs = relations.refs.map((ref) => (relationMap && Object.hasOwn(relationMap, ref.datasetId) ? { ...ref, datasetId: relationMap[ref.datasetId]! } : ref));
     const params = parameterRefs(tree);
     const highest = Math.max(0, ...params.map((p) => p.number));
     const bound = bindParameters(parameters, given, highest);
@@ -48,7 +55,7 @@ export function createAnalyzer(core: CoreServices, options: TransformsOptions, l
     errors.push(...bound.errors);
 
     const datasets = new Map<string, DatasetInfo>();
-    for (const ref of relations.refs) {
+    for (const ref of refs) {
       if (datasets.has(ref.datasetId)) continue;
       try {
         datasets.set(ref.datasetId, await lake().readable(tenantId, ref.datasetId));
@@ -63,7 +70,7 @@ export function createAnalyzer(core: CoreServices, options: TransformsOptions, l
     if (errors.length > 0) return { analysis: { ok: false, errors, inputs, columns: fallbackColumns() } };
 
     const rewritten = rewrite(text, await tokensOf(text),
-      relations.refs.map((ref) => {
+      refs.map((ref) => {
         const select = lake().asOf(datasets.get(ref.datasetId)!);
         return { ref, select: sampleRows === undefined ? select : `${select} LIMIT ${Math.trunc(sampleRows)}` };
       }),

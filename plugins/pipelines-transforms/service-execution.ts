@@ -1,11 +1,11 @@
-// How transforms get run: /materialize (the product path: a run, inline or
-// queued), /execute (the low-level orchestrator callback: adopts or creates
+// How transforms get run: /materialize (the product path: a run, by its job,
+// answered when it ends or at once), /execute (the low-level orchestrator callback: adopts or creates
 // the run row for that orchestrator run id AND transform — grouped jobs share
 // one run id across transforms, a row of another transform is never reused)
 // and api.runTransform (schedules, pipelines).
 import { conflict } from 'agent-platform/sdk';
 import type { TransformsContext } from './context.ts';
-import { RUN_TASK, type RunService } from './service-runs.ts';
+import type { RunService } from './service-runs.ts';
 import type { TransformService } from './service-transforms.ts';
 import { runsStore } from './store/runs.ts';
 
@@ -17,14 +17,17 @@ export interface RunRequest {
 export function createExecutionService(context: TransformsContext, transforms: TransformService, runs: RunService) {
   const { core } = context;
 
-  /** Inline: the run's view when it ends; queued: the queued run (the run task executes it). */
+  /**
+   * The run task executes every run; `wait: true` answers the run when it
+   * ends (its job's retries included), `wait: false` the queued run.
+   */
   const outcome = async (tenantId: string, runId: string, wait: boolean) =>
-    (wait ? runs.execute(tenantId, runId) : runs.get(tenantId, runId));
+    (wait ? runs.waitForEnd(tenantId, runId) : runs.get(tenantId, runId));
 
   return {
     async materialize(tenantId: string, transformId: string, request: RunRequest, createdBy: string | null) {
       const runId = await core.withTenant(tenantId, async (trx) => runs.queue(trx, tenantId, await transforms.find(trx, transformId), {
-        trigger: 'materialize', parameters: request.parameters, createdBy, enqueue: !request.wait,
+        trigger: 'materialize', parameters: request.parameters, createdBy,
       }));
       return outcome(tenantId, runId, request.wait);
     },
@@ -38,7 +41,7 @@ export function createExecutionService(context: TransformsContext, transforms: T
             adopted: false,
             runId: await runs.queue(trx, tenantId, transform, {
               trigger: 'execute', parameters: request.parameters, orchestratorRunId: request.orchestrator_run_id,
-              pipelineRunId: request.pipeline_run_id, createdBy, enqueue: !request.wait,
+              pipelineRunId: request.pipeline_run_id, createdBy,
             }),
           };
         }
@@ -48,7 +51,7 @@ export function createExecutionService(context: TransformsContext, transforms: T
           status: 'queued', error: null, finished_at: null, started_at: null, cancel_requested: false, parameters: request.parameters ?? existing.parameters,
         });
         await runsStore.appendLog(trx, existing.id, { at: new Date().toISOString(), level: 'info', message: 'adopted by /execute (orchestrator retry)' });
-        if (!request.wait) await core.jobs.enqueueLong(RUN_TASK, { tenant_id: tenantId, run_id: existing.id }, { trx, group: tenantId });
+        await runs.enqueueRun(trx, tenantId, existing.id);
         return { adopted: true, runId: existing.id };
       });
       return { ...(await outcome(tenantId, runId, request.wait)), adopted };
@@ -57,7 +60,7 @@ export function createExecutionService(context: TransformsContext, transforms: T
     /** api.runTransform: a queued run (the run task executes it). */
     runTransform: (tenantId: string, transformId: string, trigger: { kind: 'manual' | 'schedule' | 'pipeline'; pipelineRunId?: string }) =>
       core.withTenant(tenantId, async (trx) => runs.queue(trx, tenantId, await transforms.find(trx, transformId), {
-        trigger: trigger.kind, pipelineRunId: trigger.pipelineRunId ?? null, createdBy: null, enqueue: true,
+        trigger: trigger.kind, pipelineRunId: trigger.pipelineRunId ?? null, createdBy: null,
       })),
   };
 }

@@ -53,7 +53,7 @@ export function createPatternService(context: TransformsContext) {
       if (!payload || payload.statusCode >= 500) throw err;
       return { valid: false, errors: [{ code: payload.payload.code ?? 'PATTERN_INVALID', message: payload.payload.message }], ...empty };
     }
-    const result = await analyzer.compile(tenantId, compiled.sql, compiled.parameters, undefined, sampleRows);
+    const result = await analyzer.compile(tenantId, compiled.sql, compiled.parameters, undefined, { sampleRows });
     return {
       valid: result.analysis.ok, errors: result.analysis.errors, sql: compiled.sql, parameters: compiled.parameters,
       unique_key: compiled.unique_key ?? null, analysis: result.analysis, values: result.compiled?.values, compiledSql: result.compiled?.sql,
@@ -70,6 +70,12 @@ export function createPatternService(context: TransformsContext) {
       const row = await catalogStore.pattern(core, id);
       if (!row || !byId.has(id)) throw notFound(`Transform pattern ${id} does not exist`, 'PATTERN_NOT_FOUND');
       return row;
+    },
+
+    /** api.getTransformPattern: as GET /transform-patterns/{id}, null when there is none. */
+    async find(id: string) {
+      const row = byId.has(id) ? await catalogStore.pattern(core, id) : undefined;
+      return row ? { id: row.id, name: row.name, description: row.description, category: row.category, parametersSchema: row.parameters_schema as Record<string, unknown> } : null;
     },
 
     async validate(tenantId: string, id: string, given: Record<string, unknown>): Promise<PatternValidation> {

@@ -86,7 +86,7 @@ export function createScheduleService(context: TransformsContext, transforms: Tr
     trigger: async (tenantId: string, transformId: string, createdBy: string | null) => {
       const runId = await core.withTenant(tenantId, async (trx) => {
         await find(trx, transformId);
-        return runs.queue(trx, tenantId, await transforms.find(trx, transformId), { trigger: 'schedule', createdBy, enqueue: true });
+        return runs.queue(trx, tenantId, await transforms.find(trx, transformId), { trigger: 'schedule', createdBy });
       });
       return runs.get(tenantId, runId);
     },

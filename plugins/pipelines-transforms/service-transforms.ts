@@ -117,6 +117,18 @@ export function createTransformService(context: TransformsContext) {
 
     page: (tenantId: string, afterId: string | undefined, limit: number) => core.withTenant(tenantId, (trx) => transformsStore.after(trx, afterId, limit)),
 
+    /** api.listTransforms: records by id after a cursor (a malformed cursor is a 400). */
+    listRecords: async (tenantId: string, page: { first?: number; after?: string | null } = {}) => {
+      const first = page.first ?? 100;
+      if (!Number.isInteger(first) || first < 1 || first > 500) throw badRequest('first is an integer from 1 to 500', 'VALIDATION_FAILED');
+      if (page.after != null && !/^[0-9a-f-]{36}$/i.test(page.after)) throw badRequest('after is a transform id', 'VALIDATION_FAILED');
+      return core.withTenant(tenantId, async (trx) => {
+        const rows = await transformsStore.after(trx, page.after ?? undefined, first + 1);
+        const items = rows.slice(0, first).map(recordOf);
+        return { items, total: await transformsStore.count(trx, {}), next: rows.length > first ? items[items.length - 1]!.id : null };
+      });
+    },
+
     get: (tenantId: string, id: string) => core.withTenant(tenantId, async (trx) => transformView(await find(trx, id))),
 
     findRecord: (tenantId: string, id: string) => core.withTenant(tenantId, async (trx) => {

@@ -31,7 +31,7 @@ export function createServices(core: CoreServices, options: TransformsOptions, l
     analyzeSql: (tenantId, sql, parameters) => context.analyzer.analyzeSql(tenantId, sql, parameters),
     reviewSql: (tenantId, sql) => context.analyzer.reviewSql(tenantId, sql),
     async materialize(tenantId, request) {
-      const { compiledSql: _compiled, ...result } = await context.materialize(tenantId, request);
+      const { compiledSql: _compiled, ...result } = await context.materialize(tenantId, request, request.onBackend);
       return result;
     },
     getTransform: (tenantId, id) => (/^[0-9a-f-]{36}$/i.test(id) ? transforms.findRecord(tenantId, id) : Promise.resolve(null)),
@@ -39,6 +39,13 @@ export function createServices(core: CoreServices, options: TransformsOptions, l
     createTransform: async (trx, tenantId, spec) => recordOf(await transforms.create(trx, tenantId, spec, null, { kind: 'apply' })),
     patchTransform: async (trx, tenantId, id, patch) => recordOf(await transforms.patch(trx, tenantId, id, patch)),
     runTransform: (tenantId, id, trigger) => execution.runTransform(tenantId, id, trigger),
+    getTransformPattern: (id) => patterns.find(id),
+    listTransforms: (tenantId, page) => transforms.listRecords(tenantId, page),
+    getTransformRun: (tenantId, runId) => runs.record(tenantId, runId),
+    cancelTransformRun: async (tenantId, runId) => {
+      await runs.cancel(tenantId, runId);
+      return (await runs.record(tenantId, runId))!;
+    },
   };
   return { context, transforms, runs, execution, schedules, details, genericRuns, artifacts, library, patterns, api };
 }

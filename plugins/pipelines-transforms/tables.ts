@@ -53,6 +53,7 @@ export interface TransformRunsTable {
   backend_pid: number | null;
   session_tag: string | null;
   cancel_requested: ColumnType<boolean, boolean | undefined, boolean>;
+  attempts: ColumnType<number, number | undefined, number>;
   created_by: string | null;
   created_at: CreatedAt;
   started_at: NullableTimestamp;

@@ -1,6 +1,7 @@
 // JSON views of runs. Run ids are decimal strings (canonical, spec 2.1);
 // snapshot ids go out twice: the deprecated number (its exact digits, as the
 // lakehouse writes them) and the `_exact` decimal string.
+import type { TransformRunRecord } from './api.ts';
 import type { RunRow } from './store/runs.ts';
 
 const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
@@ -17,4 +18,10 @@ export function runView(row: RunRow) {
     created_by: row.created_by, created_at: row.created_at, started_at: row.started_at, finished_at: row.finished_at,
     duration_ms: row.started_at && row.finished_at ? row.finished_at.getTime() - row.started_at.getTime() : null,
   };
+}
+
+/** The api's run record: the REST view with the snapshot id as its exact decimal string only. */
+export function runRecord(row: RunRow): TransformRunRecord {
+  const { snapshot_id_exact: exact, ...view } = runView(row) as ReturnType<typeof runView> & { snapshot_id_exact: string | null };
+  return { ...view, snapshot_id: exact } as TransformRunRecord;
 }

@@ -14,6 +14,7 @@ import { pipelineRoutes } from './routes-pipelines.ts';
 import { runRoutes } from './routes-runs.ts';
 import { temporalRoutes } from './routes-temporal.ts';
 import { STEP_TASK, type StepJob } from './runner/step-job.ts';
+import { STEP_DEAD_TASK, stepDeadTask, stepDeadTaskOptions } from './tasks/pipelines.run_step.dead.ts';
 import { fireSchedule, PIPELINE_SCHEDULE_TASK, type PipelineTimer } from './schedule.ts';
 import { pipelineCreate, pipelinePut } from './schemas.ts';
 import { runSensor, SENSOR_TASK, type SensorJob } from './sensor.ts';
@@ -50,13 +51,14 @@ export const plugin = definePlugin<PipelinesOptions>({
       transforms: () => plugins['pipelines-transforms']?.api as TransformsPort | undefined,
       events: () => server.plugins.events?.api,
     });
-    const { pipelines, runs, runStep, describe, workflows } = createServices(context);
+    const { pipelines, runs, runStep, abandonStep, describe, workflows } = createServices(context);
     core.jobs.defineLongTask(STEP_TASK, (data: StepJob, job) => runStep(data, job.signal), {
       retryLimit: options.stepRetryLimit, retryDelaySeconds: 1, expireInSeconds: options.stepTimeoutSeconds + 60, heartbeatSeconds: 10, concurrency: 4,
     });
+    core.jobs.defineLongTask(STEP_DEAD_TASK, stepDeadTask(abandonStep), stepDeadTaskOptions);
     core.jobs.defineTask(PIPELINE_SCHEDULE_TASK, (timer: PipelineTimer) => fireSchedule(context, timer, runs.startScheduled));
     core.jobs.defineTask(SENSOR_TASK, (job: SensorJob) => runSensor(context, job, runs.startSensed));
-    server.route([...pipelineRoutes(pipelines), ...runRoutes(runs), ...temporalRoutes(describe, workflows)]);
+    server.route([...pipelineRoutes(pipelines), ...runRoutes(context, runs), ...temporalRoutes(describe, workflows)]);
     core.graphql.extend({ typeDefs, resolvers: resolvers(pipelines, runs) });
     server.plugins['pipelines-apply'].api.registerKind(pipelineKind(context, pipelines));
     const api: PipelinesApi = {

@@ -1,6 +1,7 @@
 // Sandbox runs, run history and the transforms a step may use (spec 4.4).
-import type { Request, ServerRoute } from '@hapi/hapi';
-import { domainError, principalOf, tenantOf } from 'agent-platform/sdk';
+import type { ServerRoute } from '@hapi/hapi';
+import { principalOf, tenantOf } from 'agent-platform/sdk';
+import type { PipelinesContext } from './context.ts';
 import { editor, member } from './access.ts';
 import * as s from './schemas.ts';
 import type { RunService } from './service-runs.ts';
@@ -9,7 +10,7 @@ const tags = ['api', 'pipelines'];
 type Params = { pipeline_id: string; workflow_id: string };
 const paramsOf = (params: unknown) => params as Params;
 
-export function runRoutes(runs: RunService): ServerRoute[] {
+export function runRoutes(context: PipelinesContext, runs: RunService): ServerRoute[] {
   return [
     {
       method: 'POST', path: '/api/v1/pipelines/{pipeline_id}/sandbox',
@@ -41,30 +42,21 @@ export function runRoutes(runs: RunService): ServerRoute[] {
     {
       method: 'GET', path: '/api/v1/pipelines/available-transforms',
       options: {
-        auth: 'bearer', tags, description: 'The tenant\'s transforms a step may name (id, name, output dataset, inputs, materialization)',
-        plugins: { platform: member }, validate: { query: s.pageQuery }, response: { schema: s.availableTransforms },
+        auth: 'bearer', tags, description: 'The tenant\'s transforms a step may name (id, name, output dataset, inputs, materialization), by id: pass `next` as `after` for the following page',
+        plugins: { platform: member }, validate: { query: s.availableTransformsQuery }, response: { schema: s.availableTransforms },
       },
-      handler: (request) => availableTransforms(request, request.query as { limit: number; offset: number }),
+      handler: (request) => availableTransforms(context, tenantOf(request), request.query as { limit: number; after?: string }),
     },
   ];
 }
 
-/**
- * The transforms api (fixed by the contract) has no list: the tenant's
- * transforms are read through the transforms plugin's own REST route, as the
- * caller (same token, same tenant, so its access rules apply unchanged).
- */
-async function availableTransforms(request: Request, page: { limit: number; offset: number }) {
-  const headers: Record<string, string> = { 'x-tenant-id': String(request.headers['x-tenant-id']) };
-  if (request.headers.authorization) headers.authorization = String(request.headers.authorization);
-  const listed = await request.server.inject({ url: `/api/v1/transforms?limit=${page.limit}&offset=${page.offset}`, headers });
-  if (listed.statusCode === 404) throw domainError(503, 'the pipelines-transforms plugin is not loaded', 'TRANSFORMS_UNAVAILABLE');
-  const body = JSON.parse(listed.payload) as { items?: Record<string, unknown>[]; total?: number; message?: string; code?: string };
-  if (listed.statusCode !== 200) throw domainError(listed.statusCode, String(body.message ?? "transforms could not be listed"), body.code);
+/** The tenant's transforms through the transforms api (the route checked the caller's role), by id after a cursor. */
+async function availableTransforms(context: PipelinesContext, tenantId: string, page: { limit: number; after?: string }) {
+  const listed = await context.transforms().listTransforms(tenantId, { first: page.limit, after: page.after });
   return {
-    items: (body.items ?? []).map((t) => ({
+    items: listed.items.map((t) => ({
       id: t.id, name: t.name, output_dataset: t.output_dataset, inputs: t.inputs, materialization: t.materialization, unique_key: t.unique_key, status: t.status,
     })),
-    total: body.total ?? 0, ...page,
+    total: listed.total, limit: page.limit, next: listed.next,
   };
 }

@@ -1,31 +1,16 @@
 // The orchestrator endpoints of spec 4.6 (/temporal/...): they describe our
 // job system (graphile-worker and pg-boss, honestly named) and start, read,
 // cancel and wait for workflows of the caller's tenant.
-import type { Request, ServerRoute } from '@hapi/hapi';
+import type { ServerRoute } from '@hapi/hapi';
 import { Joi, principalOf, tenantOf } from 'agent-platform/sdk';
 import { editor, member } from './access.ts';
 import * as s from './schemas.ts';
 import type { createDescribeService } from './temporal/describe.ts';
-import type { CallerHttp, WorkflowService } from './temporal/workflows.ts';
+import type { WorkflowService } from './temporal/workflows.ts';
 
 const tags = ['api', 'temporal'];
 const idOf = (params: unknown) => (params as { workflow_id: string }).workflow_id;
 
-/** Routes of other plugins (the transforms') called as this request's caller. */
-function callerHttp(request: Request): CallerHttp {
-  const headers: Record<string, string> = { 'x-tenant-id': String(request.headers['x-tenant-id']) };
-  if (request.headers.authorization) headers.authorization = String(request.headers.authorization);
-  return async (method, url) => {
-    const response = await request.server.inject({ method, url, headers });
-    let body: Record<string, unknown> = {};
-    try {
-      body = JSON.parse(response.payload) as Record<string, unknown>;
-    } catch {
-      // not JSON: an empty body
-    }
-    return { status: response.statusCode, body };
-  };
-}
 const anyObject = Joi.object().unknown(true);
 
 export function temporalRoutes(describe: ReturnType<typeof createDescribeService>, workflows: WorkflowService): ServerRoute[] {
@@ -68,12 +53,12 @@ export function temporalRoutes(describe: ReturnType<typeof createDescribeService
     {
       method: 'GET', path: '/api/v1/temporal/workflows/{workflow_id}',
       options: { auth: 'bearer', tags, description: 'A workflow of the tenant: type, status, result', plugins: { platform: member }, validate: { params: s.workflowParams }, response: { schema: s.workflow } },
-      handler: (request) => workflows.find(tenantOf(request), idOf(request.params), callerHttp(request)),
+      handler: (request) => workflows.find(tenantOf(request), idOf(request.params)),
     },
     {
       method: 'POST', path: '/api/v1/temporal/workflows/{workflow_id}/cancel',
       options: { auth: 'bearer', tags, description: 'Cancel a pipeline run (pending steps never start; a running step\'s statement is cancelled) or a transform workflow\'s transform run', plugins: { platform: editor }, validate: { params: s.workflowParams }, response: { schema: s.workflow } },
-      handler: (request) => workflows.cancel(tenantOf(request), idOf(request.params), callerHttp(request)),
+      handler: (request) => workflows.cancel(tenantOf(request), idOf(request.params)),
     },
     {
       method: 'POST', path: '/api/v1/temporal/workflows/{workflow_id}/wait',
@@ -84,7 +69,7 @@ export function temporalRoutes(describe: ReturnType<typeof createDescribeService
       handler: (request) => {
         const controller = new AbortController();
         request.raw.req.once('close', () => controller.abort());
-        return workflows.wait(tenantOf(request), idOf(request.params), (request.payload as { timeout_seconds?: number } | null)?.timeout_seconds ?? 30, callerHttp(request), controller.signal);
+        return workflows.wait(tenantOf(request), idOf(request.params), (request.payload as { timeout_seconds?: number } | null)?.timeout_seconds ?? 30, controller.signal);
       },
     },
   ];

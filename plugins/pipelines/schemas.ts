@@ -118,7 +118,13 @@ const availableTransform = Joi.object({
   id: Joi.string(), name: Joi.string(), output_dataset: Joi.string(), inputs: Joi.array().items(Joi.string()),
   materialization: Joi.string(), unique_key: Joi.array().items(Joi.string()), status: Joi.string(),
 }).label('AvailableTransform');
-export const availableTransforms = Joi.object({ items: Joi.array().items(availableTransform), total: Joi.number().integer(), limit: Joi.number().integer(), offset: Joi.number().integer() }).label('AvailableTransformList');
+export const availableTransformsQuery = Joi.object({
+  limit: Joi.number().integer().min(1).max(500).default(100),
+  after: Joi.string().guid(),
+});
+export const availableTransforms = Joi.object({
+  items: Joi.array().items(availableTransform), total: Joi.number().integer(), limit: Joi.number().integer(), next: Joi.string().guid().allow(null),
+}).label('AvailableTransformList');
 
 export const workflowParams = Joi.object({ workflow_id: Joi.string().guid().required() });
 const column = Joi.object({ name: Joi.string().max(63).required(), type: Joi.string().max(63).required() }).label('SchemaColumn');

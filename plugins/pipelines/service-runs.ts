@@ -89,12 +89,19 @@ export function createRunService(context: PipelinesContext, pipelines: PipelineS
       };
     }),
 
-    /** Pending steps never start; a step running in this process has its statement cancelled; a step elsewhere finishes (its result is kept). */
+    /**
+     * Pending steps never start; a running step's statement is cancelled
+     * wherever it runs (pg_cancel_backend of the pid recorded on its row, while
+     * the backend carries its tag; in this process, its signal too) and the
+     * step ends cancelled; one that lands before its pid is recorded stops then.
+     */
     cancel: async (tenantId: string, runId: string) => {
+      let backends: { backend_pid: number; session_tag: string }[] = [];
       const view = await core.withTenant(tenantId, async (trx) => {
         const run = await runsStore.lock(trx, runId);
         if (!run) throw notFound(`run ${runId} not found`, 'RUN_NOT_FOUND');
         if (run.status === 'running') {
+          backends = await runsStore.runningBackends(trx, runId);
           await runsStore.settlePending(trx, runId, 'all', 'cancelled');
           await runsStore.finish(trx, runId, 'cancelled', 'cancelled on request');
           if (run.kind === 'production') {
@@ -108,6 +115,7 @@ export function createRunService(context: PipelinesContext, pipelines: PipelineS
         return runView((await runsStore.find(trx, runId))!, await runsStore.steps(trx, runId));
       });
       for (const controller of runningSteps.get(runId) ?? []) controller.abort();
+      for (const backend of backends) await runsStore.cancelStatement(core.db, backend.backend_pid, backend.session_tag);
       return view;
     },
   };

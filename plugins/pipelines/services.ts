@@ -9,8 +9,9 @@ import { createWorkflowService } from './temporal/workflows.ts';
 export function createServices(context: PipelinesContext) {
   const pipelines = createPipelineService(context);
   const runs = createRunService(context, pipelines);
+  const { runStep, abandonStep } = createStepRunner(context, runs.afterRun);
   return {
-    pipelines, runs, runStep: createStepRunner(context, runs.afterRun),
+    pipelines, runs, runStep, abandonStep,
     describe: createDescribeService(context), workflows: createWorkflowService(context, runs),
   };
 }

@@ -74,6 +74,8 @@ export interface PipelineRunStepsTable {
   sql_ms: number | null;
   started_at: Date | null;
   finished_at: Date | null;
+  backend_pid: number | null;
+  session_tag: string | null;
 }
 
 export interface PipelineSensorCursorsTable {

@@ -207,3 +207,37 @@ t.test('a long job of a killed process is retried by another once its heartbeat 
   await until(async () => (await marks(tp.databaseUrl)).includes('probe:hb:2:done'), 'the retry in the new process', 40_000);
   t.notOk((await marks(tp.databaseUrl)).includes('probe:hb:1:done'), 'the killed attempt never finished');
 });
+
+t.test('dead letters: a task may opt out (deadLetter: false); a dead letter task gets no *.dead.dead queue', async (t) => {
+  const { JobService } = await import('../../core/jobs/index.ts');
+  const { pino } = await import('pino');
+  const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: manifest } });
+  const pool = new pg.Pool({ connectionString: tp.databaseUrl, max: 2 });
+  pool.on('error', () => {});
+  t.teardown(() => pool.end());
+  const boot = async (options: { deadLetter?: boolean }) => {
+    const jobs = new JobService({
+      pool, connectionString: tp.databaseUrl, logger: pino({ level: 'silent' }), pollIntervalMs: 100, concurrency: 1,
+      shutdownTimeoutMs: 1000, workerStaleSeconds: 60, superviseIntervalSeconds: 60, embedded: false,
+    });
+    await jobs.prepare();
+    const noop = async () => {};
+    jobs.defineLongTask('dl_optout', noop, options);
+    jobs.defineLongTask('dl_main', noop);
+    jobs.defineLongTask('dl_main.dead', noop, { retryLimit: 5 });
+    await jobs.initialize();
+    await jobs.stop();
+  };
+  const queues = async () => (await pool.query<{ name: string; dead_letter: string | null }>(
+    `SELECT name, dead_letter FROM pgboss.queue WHERE name LIKE 'dl\\_%' ORDER BY name`)).rows;
+
+  await boot({ deadLetter: true });
+  t.same(await queues(), [
+    { name: 'dl_main', dead_letter: 'dl_main.dead' }, { name: 'dl_main.dead', dead_letter: null },
+    { name: 'dl_optout', dead_letter: 'dl_optout.dead' }, { name: 'dl_optout.dead', dead_letter: null },
+  ], 'dead letters by default; the dead letter task has none of its own');
+  await boot({ deadLetter: false });
+  t.same((await queues()).find((q) => q.name === 'dl_optout'), { name: 'dl_optout', dead_letter: null }, 'a later boot opting out clears the dead letter');
+  const retry = await pool.query<{ retry_limit: number }>(`SELECT retry_limit FROM pgboss.queue WHERE name = 'dl_main.dead'`);
+  t.equal(retry.rows[0]!.retry_limit, 5, 'the dead letter task\'s own policy applies');
+});

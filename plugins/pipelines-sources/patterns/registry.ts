@@ -14,6 +14,7 @@ import { postgresPattern } from './postgres.ts';
 import { registrationsStore } from '../store/registrations.ts';
 import { presetPattern } from './presets.ts';
 import type { SourcePattern } from './types.ts';
+import type { SourcePatternRecord } from '../api.ts';
 
 const PATTERN_ID = /^[a-z0-9_]{1,63}$/;
 
@@ -57,25 +58,36 @@ export function createPatternRegistry(core: CoreServices, events: () => EventsAp
   add(platformEventsPattern(events), true);
   add(platformFunctionPattern(core), true);
 
+  /** Replaces the presets with what the database holds (after a change, and before work in any process). */
+  async function refresh(): Promise<void> {
+    const next = new Map<string, RegisteredPattern>();
+    for (const registration of await registrationsStore.all(core.db)) {
+      const base = patterns.get(registration.base_pattern);
+      if (!base || patterns.has(registration.id)) continue; // a plugin left, or took the id: the code pattern wins
+      next.set(registration.id, compiled(presetPattern(registration, base.pattern), false, registration.base_pattern));
+    }
+    presets = next;
+  }
+
   return {
     register: (pattern: SourcePattern) => add(pattern, false),
     list: () => [...patterns.values(), ...presets.values()].sort((a, b) => a.pattern.id.localeCompare(b.pattern.id)),
     /** A code pattern a preset may be based on. */
     base: (id: string) => patterns.get(id),
-    /** Replaces the presets with what the database holds (after a change, and before work in any process). */
-    async refresh(): Promise<void> {
-      const next = new Map<string, RegisteredPattern>();
-      for (const registration of await registrationsStore.all(core.db)) {
-        const base = patterns.get(registration.base_pattern);
-        if (!base || patterns.has(registration.id)) continue; // a plugin left, or took the id: the code pattern wins
-        next.set(registration.id, compiled(presetPattern(registration, base.pattern), false, registration.base_pattern));
-      }
-      presets = next;
-    },
+    refresh,
     get(id: string): RegisteredPattern {
       const found = patterns.get(id) ?? presets.get(id);
       if (!found) throw notFound(`No source pattern "${id}"`, 'PATTERN_NOT_FOUND');
       return found;
+    },
+    /** api.getPattern: as GET /patterns/{id} (presets reloaded first), null when there is none. */
+    async record(id: string): Promise<SourcePatternRecord | null> {
+      await refresh();
+      const found = patterns.get(id) ?? presets.get(id);
+      return found ? {
+        id: found.pattern.id, name: found.pattern.name, description: found.pattern.description,
+        configSchema: found.pattern.configSchema as Record<string, unknown>, credentialFields: found.credentialFields,
+      } : null;
     },
   };
 }

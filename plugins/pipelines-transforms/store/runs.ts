@@ -6,7 +6,7 @@ import '../tables.ts';
 const columns = [
   sql<string>`transform_runs.id::text`.as('id'), 'transform_runs.transform_id', 'orchestrator_run_id', 'pipeline_run_id', 'trigger',
   'transform_runs.status', 'transform_runs.parameters', 'transform_runs.output_dataset', 'compiled_sql', sql<number | null>`rows::float8`.as('rows'),
-  sql<string | null>`snapshot_id::text`.as('snapshot_id'), 'transform_runs.columns', 'error', 'backend_pid', 'session_tag', 'cancel_requested',
+  sql<string | null>`snapshot_id::text`.as('snapshot_id'), 'transform_runs.columns', 'error', 'backend_pid', 'session_tag', 'cancel_requested', 'attempts',
   'transform_runs.created_by', 'transform_runs.created_at', 'started_at', 'finished_at',
 ] as const;
 
@@ -57,7 +57,7 @@ export const runsStore = {
   set: (trx: TenantTransaction, id: string, values: {
     status?: RunStatus; compiled_sql?: string | null; rows?: number | null; snapshot_id?: string | null;
     columns?: { name: string; type: string }[] | null; error?: { code: string; message: string } | null;
-    backend_pid?: number | null; session_tag?: string | null; cancel_requested?: boolean;
+    backend_pid?: number | null; session_tag?: string | null; cancel_requested?: boolean; attempts?: number;
     started_at?: Date | null; finished_at?: Date | null; parameters?: Record<string, unknown>;
   }) => trx.updateTable('transform_runs').set({
     ...values,

@@ -44,7 +44,7 @@ export function fireSchedule(context: TransformsContext, runs: RunService) {
       if (transform && (await runsStore.live(trx, transform.id))) {
         outcome = 'busy: a run was still going';
       } else if (transform) {
-        runId = await runs.queue(trx, timer.tenant_id, transform, { trigger: 'schedule', createdBy: null, enqueue: true });
+        runId = await runs.queue(trx, timer.tenant_id, transform, { trigger: 'schedule', createdBy: null });
         outcome = due > 1 ? `started (${due - 1} missed occurrence(s) collapsed)` : 'started';
       }
     }

@@ -21,14 +21,6 @@ import { enqueueStep } from './start.ts';
 import type { StepJob } from './step-job.ts';
 
 const SETTLED = new Set(['succeeded', 'failed', 'skipped', 'cancelled']);
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Sandbox SQL reads the sandbox outputs of earlier steps instead of their production datasets. */
-export function rewriteInputs(sqlText: string, replacements: Map<string, string>): string {
-  let out = sqlText;
-  for (const [from, to] of replacements) out = out.replace(new RegExp(`(?<![A-Za-z0-9_.])${escape(from)}(?![A-Za-z0-9_])`, 'g'), to);
-  return out;
-}
 
 /** Cancellation of the steps running in this process (POST cancel aborts their statement). */
 export const runningSteps = new Map<string, Set<AbortController>>();
@@ -59,42 +51,59 @@ export function createStepRunner(context: PipelinesContext, afterRun: AfterRun) 
     const step = await resolveStep(context, job.tenant_id, spec, errors);
     if (!step) throw new Error(errors.map((e) => e.message).join('; '));
     const output = steps.find((row) => row.step_id === job.step_id)!.output_dataset!;
-    let sqlText = step.sql;
+    // Sandbox runs: production outputs of the pipeline's steps → their sandbox
+    // tables, mapped by the transforms' parser on the relation names (any spelling).
+    const relationMap: Record<string, string> = {};
     if (run.kind === 'sandbox') {
-      // Production outputs of the pipeline's steps → their sandbox tables.
       const errorsOfOthers: DagError[] = [];
-      const replacements = new Map<string, string>();
       for (const other of claimed.versionSteps) {
         const resolved = await resolveStep(context, job.tenant_id, other, errorsOfOthers);
         const sandbox = steps.find((row) => row.step_id === other.id)?.output_dataset;
-        if (resolved && sandbox) replacements.set(resolved.output, sandbox);
+        if (resolved && sandbox) relationMap[resolved.output] = sandbox;
       }
-      sqlText = rewriteInputs(sqlText, replacements);
     }
     return context.transforms().materialize(job.tenant_id, {
-      sql: sqlText, parameters: step.parameters, namespace: run.kind === 'sandbox' ? 'sandbox' : 'derived',
+      sql: step.sql, relationMap, parameters: step.parameters, namespace: run.kind === 'sandbox' ? 'sandbox' : 'derived',
       table: output.split('.').pop()!, materialization: run.kind === 'sandbox' ? 'table' : step.materialization,
       ...(step.uniqueKey.length && run.kind !== 'sandbox' ? { uniqueKey: step.uniqueKey } : {}),
       ...(run.kind === 'sandbox' ? { rowLimit: context.options.sandboxMaxRows } : {}),
       statementTimeoutMs: context.options.stepTimeoutSeconds * 1000,
+      // Recorded on the step row so a cancel from any process stops this statement;
+      // a cancel that landed before is honoured here.
+      onBackend: async (pid, tag) => {
+        const cancelled = await core.withTenant(job.tenant_id, async (trx) => {
+          await runsStore.setStep(trx, job.run_id, job.step_id, { backend_pid: pid, session_tag: tag });
+          return (await runsStore.find(trx, job.run_id))?.status === 'cancelled';
+        });
+        if (cancelled) throw new Error('cancelled');
+      },
       producer: run.kind === 'sandbox' ? { kind: 'sandbox', id: pipeline.id, name: pipeline.name } : { kind: 'pipeline', id: pipeline.id, name: pipeline.name },
       signal,
     });
   }
 
-  async function settle(job: StepJob, outcome: { result: MaterializeResultPort } | { error: string }) {
+  async function settle(job: StepJob, outcome: { result: MaterializeResultPort } | { error: string }, abandoned = false) {
     await core.withTenant(job.tenant_id, async (trx) => {
       const run = await runsStore.lock(trx, job.run_id);
       if (!run) return;
+      // The dead letter settles only a step its attempts left unsettled: a step ends once.
+      if (abandoned) {
+        const step = await runsStore.lockStep(trx, job.run_id, job.step_id);
+        if (!step || SETTLED.has(step.status)) return;
+      }
       const now = new Date();
       if ('result' in outcome) {
         const { result } = outcome;
         await runsStore.setStep(trx, job.run_id, job.step_id, {
-          status: 'succeeded', snapshot_id: result.snapshotId, rows: result.rows, columns: result.columns,
+          status: 'succeeded', backend_pid: null, session_tag: null, snapshot_id: result.snapshotId, rows: result.rows, columns: result.columns,
           sample_rows: result.sampleRows.slice(0, 20), sql_ms: Math.round(result.durationMs), finished_at: now, error: null,
         });
       } else {
-        await runsStore.setStep(trx, job.run_id, job.step_id, { status: 'failed', error: outcome.error.slice(0, 2000), finished_at: now });
+        // A statement stopped by the run's cancel (from any process) is a cancelled step, not a failure.
+        const cancelled = run.status === 'cancelled';
+        await runsStore.setStep(trx, job.run_id, job.step_id, {
+          status: cancelled ? 'cancelled' : 'failed', error: cancelled ? 'cancelled' : outcome.error.slice(0, 2000), finished_at: now, backend_pid: null, session_tag: null,
+        });
       }
       const steps = await runsStore.steps(trx, job.run_id);
       if (run.status === 'running') {
@@ -124,7 +133,19 @@ export function createStepRunner(context: PipelinesContext, afterRun: AfterRun) 
     });
   }
 
-  return async function runStep(job: StepJob, signal: AbortSignal): Promise<void> {
+  /**
+   * The dead letter of a step job out of attempts (each one's worker died or
+   * expired): the dead attempt's statement is cancelled should it still run,
+   * and the step fails as a SQL error would (its dependents skipped, the run
+   * ended with its event); a cancelled run's step ends cancelled.
+   */
+  async function abandonStep(job: StepJob): Promise<void> {
+    const backend = await core.withTenant(job.tenant_id, (trx) => runsStore.stepBackend(trx, job.run_id, job.step_id));
+    if (backend) await runsStore.cancelStatement(core.db, backend.backend_pid, backend.session_tag);
+    await settle(job, { error: STEP_ABORTED }, true);
+  }
+
+  async function runStep(job: StepJob, signal: AbortSignal): Promise<void> {
     const claimed = await claim(job);
     if (!claimed) return;
     const controller = new AbortController();
@@ -146,8 +167,12 @@ export function createStepRunner(context: PipelinesContext, afterRun: AfterRun) 
       if (!running.size) runningSteps.delete(job.run_id);
     }
     await settle(job, outcome);
-  };
+  }
+
+  return { runStep, abandonStep };
 }
+
+export const STEP_ABORTED = 'STEP_ABORTED: the step\'s job ran out of attempts: its worker died or it expired each time (PIPELINES_STEP_RETRY_LIMIT, PIPELINES_STEP_TIMEOUT_SECONDS)';
 
 function messageOf(error: unknown): string {
   const boom = error as { output?: { payload?: { message?: string; code?: string } }; message?: string };

@@ -1,5 +1,5 @@
 // SQL of pipeline runs and their steps, in tenant transactions.
-import { sql, type TenantTransaction } from 'agent-platform/sdk';
+import { sql, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
 import type { RunKind, RunStatus, RunTrigger, StepStatus } from '../tables.ts';
 import '../tables.ts';
 
@@ -9,7 +9,9 @@ const stepColumns = [
 ] as const;
 
 export interface StepResultChange {
-  status: StepStatus;
+  status?: StepStatus;
+  backend_pid?: number | null;
+  session_tag?: string | null;
   output_dataset?: string | null;
   snapshot_id?: string | null;
   rows?: number | null;
@@ -73,6 +75,21 @@ export const runsStore = {
       ...(change.columns !== undefined ? { columns: change.columns === null ? null : JSON.stringify(change.columns) } : {}),
       ...(change.sample_rows !== undefined ? { sample_rows: change.sample_rows === null ? null : JSON.stringify(change.sample_rows) } : {}),
     } as never).where('run_id', '=', runId).where('step_id', '=', stepId).execute(),
+
+  /** The recorded statements of a run's running steps (for a cancel). */
+  runningBackends: async (trx: TenantTransaction, runId: string) =>
+    (await trx.selectFrom('pipeline_run_steps').select(['backend_pid', 'session_tag']).where('run_id', '=', runId).where('status', '=', 'running')
+      .where('backend_pid', 'is not', null).where('session_tag', 'is not', null).execute()) as { backend_pid: number; session_tag: string }[],
+
+  /** The recorded statement of one running step (the dead letter cancels it). */
+  stepBackend: async (trx: TenantTransaction, runId: string, stepId: string) =>
+    (await trx.selectFrom('pipeline_run_steps').select(['backend_pid', 'session_tag']).where('run_id', '=', runId).where('step_id', '=', stepId)
+      .where('status', '=', 'running').where('backend_pid', 'is not', null).where('session_tag', 'is not', null)
+      .executeTakeFirst()) as { backend_pid: number; session_tag: string } | undefined,
+
+  /** pg_cancel_backend of a step's statement, only while its backend carries the step's session tag (the platform's connection: any process). */
+  cancelStatement: async (db: CoreServices['db'], pid: number, tag: string) =>
+    (await sql<{ cancelled: boolean }>`SELECT pg_cancel_backend(pid) AS cancelled FROM pg_stat_activity WHERE pid = ${pid} AND application_name = ${tag}`.execute(db)).rows[0]?.cancelled ?? false,
 
   /** Pending steps of a run become skipped or cancelled (downstream of a failure, a cancelled run). */
   settlePending: (trx: TenantTransaction, runId: string, stepIds: string[] | 'all', status: 'skipped' | 'cancelled') => {

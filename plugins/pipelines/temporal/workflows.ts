@@ -1,6 +1,6 @@
 // The orchestrator workflows of /temporal/workflows: schema-match (computed
 // at once, its result stored), transform (a transform run started through
-// the transforms api, followed and cancelled through /transform-runs/{id}), pipeline
+// the transforms api, followed and cancelled through that api), pipeline
 // (a production run of an active pipeline: the workflow id is the run id).
 // Ids are opaque uuids, looked up in the caller's tenant only (another
 // tenant's id is 404).
@@ -41,37 +41,34 @@ function fromRow(row: WorkflowRow): WorkflowView {
 }
 
 
-/**
- * The transforms plugin's REST routes called as the caller (same token and
- * tenant, so their access rules apply): the transforms api fixed by the
- * contract cannot read or cancel a transform run.
- */
-export type CallerHttp = (method: 'GET' | 'POST', url: string) => Promise<{ status: number; body: Record<string, unknown> }>;
-
 const TRANSFORM_TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 
 export function createWorkflowService(context: PipelinesContext, runs: RunService) {
   const { core } = context;
 
-  /** A transform workflow follows its transform run (read as the caller); a terminal status is kept. */
-  async function followTransform(tenantId: string, row: WorkflowRow, http: CallerHttp | undefined): Promise<WorkflowRow> {
+  /**
+   * A transform workflow follows its transform run (the transforms api; the
+   * routes checked the caller's role); a terminal status is kept.
+   */
+  async function followTransform(tenantId: string, row: WorkflowRow): Promise<WorkflowRow> {
     const runId = (row.result as { transform_run_id?: string } | null)?.transform_run_id;
-    if (row.kind !== 'transform' || row.status !== 'running' || !runId || !http) return row;
-    const read = await http('GET', `/api/v1/transform-runs/${runId}`);
-    if (read.status !== 200) return row;
-    const status = String(read.body.status);
-    const result = { ...(row.result ?? {}), transform_run: read.body };
-    if (!TRANSFORM_TERMINAL.has(status)) return { ...row, result };
-    await core.withTenant(tenantId, (trx) => workflowsStore.settle(trx, row.id, status as 'succeeded' | 'failed' | 'cancelled', result, (read.body.error as string | null) ?? null));
-    return { ...row, status: status as WorkflowRow['status'], result, error: (read.body.error as string | null) ?? null, finished_at: new Date() };
+    const transforms = context.transformsOrNull();
+    if (row.kind !== 'transform' || row.status !== 'running' || !runId || !transforms) return row;
+    const read = await transforms.getTransformRun(tenantId, runId);
+    if (!read) return row;
+    const result = { ...(row.result ?? {}), transform_run: { ...read } };
+    if (!TRANSFORM_TERMINAL.has(read.status)) return { ...row, result };
+    const error = read.error ? `${read.error.code}: ${read.error.message}` : null;
+    await core.withTenant(tenantId, (trx) => workflowsStore.settle(trx, row.id, read.status as 'succeeded' | 'failed' | 'cancelled', result, error));
+    return { ...row, status: read.status as WorkflowRow['status'], result, error, finished_at: new Date() };
   }
 
-  async function find(tenantId: string, id: string, http?: CallerHttp): Promise<WorkflowView> {
+  async function find(tenantId: string, id: string): Promise<WorkflowView> {
     const run = await runs.find(tenantId, id);
     if (run) return fromRun(run);
     const row = await core.withTenant(tenantId, (trx) => workflowsStore.find(trx, id));
     if (!row) throw notFound(`workflow ${id} not found`, 'WORKFLOW_NOT_FOUND');
-    return fromRow(await followTransform(tenantId, row, http));
+    return fromRow(await followTransform(tenantId, row));
   }
 
   async function columnsOf(tenantId: string, datasetId: string): Promise<Column[]> {
@@ -105,23 +102,27 @@ export function createWorkflowService(context: PipelinesContext, runs: RunServic
 
     pipeline: async (tenantId: string, pipelineId: string, createdBy: string | null) => find(tenantId, (await runs.runNow(tenantId, pipelineId, createdBy)).id),
 
-    cancel: async (tenantId: string, id: string, http?: CallerHttp) => {
-      const current = await find(tenantId, id, http);
+    cancel: async (tenantId: string, id: string) => {
+      const current = await find(tenantId, id);
       if (current.workflow_type === 'pipeline' || current.workflow_type === 'pipeline-sandbox') return fromRun(await runs.cancel(tenantId, id));
       if (current.is_terminal) throw conflict(`workflow ${id} is already ${current.status}`, 'WORKFLOW_TERMINAL');
       const runId = String((current.result as { transform_run_id?: string }).transform_run_id);
-      const cancelled = http ? await http('POST', `/api/v1/transform-runs/${runId}/cancel`) : { status: 503, body: {} };
-      if (cancelled.status >= 400) throw conflict(`the transform run ${runId} could not be cancelled: ${String(cancelled.body.message ?? cancelled.status)}`, 'WORKFLOW_NOT_CANCELLABLE');
-      return find(tenantId, id, http);
+      try {
+        await context.transforms().cancelTransformRun(tenantId, runId);
+      } catch (err) {
+        const payload = (err as { output?: { payload?: { message?: string } } }).output?.payload;
+        throw conflict(`the transform run ${runId} could not be cancelled: ${payload?.message ?? 'the transforms plugin refused'}`, 'WORKFLOW_NOT_CANCELLABLE');
+      }
+      return find(tenantId, id);
     },
 
     /** Long-poll until terminal or timeout_seconds (clamped to PIPELINES_WAIT_MAX_SECONDS). */
-    wait: async (tenantId: string, id: string, timeoutSeconds: number, http?: CallerHttp, signal?: AbortSignal) => {
+    wait: async (tenantId: string, id: string, timeoutSeconds: number, signal?: AbortSignal) => {
       const deadline = Date.now() + Math.min(timeoutSeconds, context.options.waitMaxSeconds) * 1000;
-      let current = await find(tenantId, id, http);
+      let current = await find(tenantId, id);
       while (!current.is_terminal && Date.now() < deadline && !signal?.aborted) {
         await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, Math.max(0, deadline - Date.now()))));
-        current = await find(tenantId, id, http);
+        current = await find(tenantId, id);
       }
       return { ...current, timed_out: !current.is_terminal };
     },

@@ -60,6 +60,21 @@ t.test('suggest-pattern-params fills a JSON Schema from the columns; a source pa
   t.equal(source.status, 200, JSON.stringify(source.body));
   t.notOk('api_key' in source.body.params, 'credential fields are never suggested');
   t.equal((await asAcme.post('/ai/suggest-pattern-params', { dataset_id: people, pattern_kind: 'source', pattern_id: 'nope' })).status, 404);
+  t.match((await asAcme.post('/ai/suggest-pattern-params', { dataset_id: people, pattern_id: 'nope' })).body, { statusCode: 404, code: 'PATTERN_NOT_FOUND' });
+});
+
+t.test('the owning plugins\' apis answer a pattern as their routes do (what suggest-pattern-params reads)', async (t) => {
+  const { tp, asAcme } = await aiPlatform(t);
+  const transforms = tp.platform.server.plugins['pipelines-transforms'].api;
+  const sources = tp.platform.server.plugins['pipelines-sources'].api;
+  const dedupe = await transforms.getTransformPattern('dedupe_by_key');
+  t.same(dedupe?.parametersSchema, (await asAcme.get('/transform-patterns/dedupe_by_key')).body.parameters_schema);
+  t.equal(await transforms.getTransformPattern('nope'), null);
+  const http = await sources.getPattern('http_json');
+  const route = (await asAcme.get('/patterns/http_json')).body;
+  t.same({ configSchema: http?.configSchema, credentialFields: http?.credentialFields }, { configSchema: route.config_schema, credentialFields: route.credential_fields });
+  t.ok(http?.credentialFields.includes('api_key'));
+  t.equal(await sources.getPattern('nope'), null);
 });
 
 t.test('review-sql, publish-transform, and the model-only endpoints without a model', async (t) => {

@@ -8,7 +8,7 @@ import { transformsPlatform } from './helpers.ts';
 t.test('Transform kind: create, noop, patch; planning never writes', async (t) => {
   const { tp, asAcme } = await transformsPlatform(t);
   const core = tp.platform.core;
-  const services = createServices(core, { statementTimeoutMs: 10_000, maxRows: 1000, runTimeoutSeconds: 60, scheduleGraceSeconds: 60 }, () => tp.platform.server.plugins.lakehouse.api);
+  const services = createServices(core, { statementTimeoutMs: 10_000, maxRows: 1000, runTimeoutSeconds: 60, runRetryLimit: 2, scheduleGraceSeconds: 60 }, () => tp.platform.server.plugins.lakehouse.api);
   const handler = transformKindHandler(services.transforms, core.withTenant);
   const ctx = { tenantId: 'acme', principal: { kind: 'service' as const, sub: 'ci' }, declared: new Map() };
   const doc = (spec: Record<string, unknown>) => ({ apiVersion: 'agent-platform/v1', kind: 'Transform', metadata: { name: 'declared' }, spec });

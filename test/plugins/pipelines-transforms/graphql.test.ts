@@ -4,7 +4,7 @@ import t from 'tap';
 import { transformsPlatform } from './helpers.ts';
 
 t.test('graphql: transforms with their runs; transformRuns; another tenant sees none', async (t) => {
-  const { asAcme, asBeta } = await transformsPlatform(t);
+  const { asAcme, asBeta } = await transformsPlatform(t, {}, { workers: true });
   const id = (await asAcme.post('/api/v1/transforms', { name: 'ids', sql: 'SELECT id FROM raw.acme.orders' })).body.id;
   const run = (await asAcme.post(`/api/v1/transforms/${id}/materialize`, {})).body;
   const query = `{ transforms { edges { node { id name materialization status inputs columns { name type } runs { edges { node { id status snapshotId rows trigger } } } } } }

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { transformsPlatform } from './helpers.ts';
 
 t.test('sql-transforms: list, categories, for-type, apply, sync', async (t) => {
-  const { asAcme } = await transformsPlatform(t);
+  const { asAcme } = await transformsPlatform(t, {}, { workers: true });
   const list = await asAcme.get('/api/v1/sql-transforms');
   t.equal(list.status, 200);
   t.ok(list.body.items.length >= 8);

@@ -92,3 +92,29 @@ t.test('schedules: put, pause, resume, trigger, list, delete', async (t) => {
   t.equal((await asAcme.del(`/api/v1/transforms/${id}/schedule`)).status, 204);
   t.same((await asAcme.get('/api/v1/transform-schedules')).body.items, []);
 });
+
+t.test('api: listTransforms pages by id; getTransformRun and cancelTransformRun answer as the REST routes', async (t) => {
+  const { asAcme, api } = await transformsPlatform(t);
+  const ids = [];
+  for (const name of ['one', 'two', 'three']) ids.push((await asAcme.post('/api/v1/transforms', { name, sql: 'SELECT id FROM raw.acme.orders' })).body.id);
+  const first = await api.listTransforms('acme', { first: 2 });
+  t.equal(first.total, 3);
+  t.equal(first.items.length, 2);
+  const second = await api.listTransforms('acme', { first: 2, after: first.next });
+  t.equal(second.next, null);
+  t.same([...first.items, ...second.items].map((r) => r.id).sort(), [...ids].sort(), 'every transform once, in id order across pages');
+  t.same((await api.listTransforms('beta')).items, [], 'another tenant\'s transforms are not listed');
+  await t.rejects(api.listTransforms('acme', { first: 0 }), { output: { statusCode: 400 } } as never);
+
+  const runId = await api.runTransform('acme', ids[0], { kind: 'manual' });
+  const queued = await api.getTransformRun('acme', runId);
+  t.match(queued, { id: runId, transform_id: ids[0], status: 'queued', snapshot_id: null });
+  const rest = (await asAcme.get(`/api/v1/transform-runs/${runId}`)).body;
+  t.same(Object.keys(queued!).sort(), Object.keys(rest).filter((key) => key !== 'snapshot_id_exact').sort(), 'the REST view\'s fields');
+  t.equal(await api.getTransformRun('beta', runId), null, 'another tenant\'s run is not found');
+  t.equal(await api.getTransformRun('acme', 'not-a-run'), null);
+  const cancelled = await api.cancelTransformRun('acme', runId);
+  t.match(cancelled, { status: 'cancelled', cancel_requested: true, error: { code: 'TRANSFORM_CANCELLED' } });
+  await t.rejects(api.cancelTransformRun('acme', runId), { output: { statusCode: 409, payload: { code: 'TRANSFORM_RUN_NOT_CANCELLABLE' } } } as never);
+  await t.rejects(api.cancelTransformRun('beta', runId), { output: { statusCode: 404, payload: { code: 'TRANSFORM_RUN_NOT_FOUND' } } } as never);
+});

@@ -13,7 +13,7 @@ const totals = {
 };
 
 t.test('transforms: create, read, patch, hydrate, materialize with logs, artifacts and event', async (t) => {
-  const { tp, asAcme } = await transformsPlatform(t);
+  const { tp, asAcme } = await transformsPlatform(t, {}, { workers: true });
   const created = await asAcme.post('/api/v1/transforms', totals);
   t.equal(created.status, 201, JSON.stringify(created.body));
   const id = created.body.id;
@@ -47,6 +47,7 @@ t.test('transforms: create, read, patch, hydrate, materialize with logs, artifac
 
   const logs = await asAcme.get(`/api/v1/transform-runs/${run.body.id}/logs`);
   t.ok(logs.body.items.some((l: { message: string }) => /succeeded: 1 row/.test(l.message)));
+  t.ok(logs.body.items.some((l: { message: string }) => l.message === 'running (attempt 1)'), 'wait: true ran through the run job (crash-safe), answered when it ended');
   const detail = await asAcme.get(`/api/v1/transforms/${id}/detail`);
   t.match(detail.body, { lineage: { inputs: ['raw.acme.orders'], output: 'derived.acme.customer_totals' }, schedule: null });
   t.equal(detail.body.last_runs.length, 1);
@@ -75,7 +76,7 @@ t.test('transforms: create, read, patch, hydrate, materialize with logs, artifac
 });
 
 t.test('transforms: execute adopts the row of that orchestrator run and transform, never another transform\'s', async (t) => {
-  const { asAcme } = await transformsPlatform(t);
+  const { asAcme } = await transformsPlatform(t, {}, { workers: true });
   const a = (await asAcme.post('/api/v1/transforms', { name: 'a', sql: 'SELECT id FROM raw.acme.orders' })).body.id;
   const b = (await asAcme.post('/api/v1/transforms', { name: 'b', sql: 'SELECT customer FROM raw.acme.orders' })).body.id;
   const first = await asAcme.post(`/api/v1/transforms/${a}/execute`, { orchestrator_run_id: 'dag-run-1' });
@@ -90,7 +91,7 @@ t.test('transforms: execute adopts the row of that orchestrator run and transfor
 });
 
 t.test('transforms: archive keeps history; hard delete deletes the runs and artifacts it triggered; roles', async (t) => {
-  const { tp, asAcme, asBeta } = await transformsPlatform(t);
+  const { tp, asAcme, asBeta } = await transformsPlatform(t, {}, { workers: true });
   const id = (await asAcme.post('/api/v1/transforms', { name: 'keep', sql: 'SELECT id FROM raw.acme.orders' })).body.id;
   const run = (await asAcme.post(`/api/v1/transforms/${id}/materialize`, {})).body;
   const archived = await asAcme.del(`/api/v1/transforms/${id}?archive=true`);

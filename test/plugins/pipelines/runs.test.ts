@@ -111,6 +111,16 @@ t.test('a step naming a transform runs its SQL; available-transforms lists them'
   t.equal(available.status, 200);
   t.match(available.body.items, [{ id: transform.body.id, name: 'north_orders', output_dataset: 'derived.acme.north_orders', inputs: [ORDERS] }]);
   t.equal((await asBeta('GET', '/api/v1/pipelines/available-transforms')).body.total, 0, 'another tenant sees none');
+  const other = (await asAcme('POST', '/api/v1/transforms', { name: 'all_orders', sql: 'SELECT id FROM raw.acme.orders' })).body.id;
+  const firstPage = (await asAcme('GET', '/api/v1/pipelines/available-transforms?limit=1')).body;
+  t.match(firstPage, { total: 2, limit: 1 });
+  t.equal(firstPage.items.length, 1);
+  t.type(firstPage.next, 'string', 'a next cursor while more remain');
+  const secondPage = (await asAcme('GET', `/api/v1/pipelines/available-transforms?limit=1&after=${firstPage.next}`)).body;
+  t.same([firstPage.items[0].id, secondPage.items[0].id].sort(), [transform.body.id, other].sort(), 'the two pages hold both transforms, once each');
+  t.equal(secondPage.next, null, 'the last page');
+  t.equal((await asAcme('GET', '/api/v1/pipelines/available-transforms?after=nope')).status, 400);
+  await asAcme('DELETE', `/api/v1/transforms/${other}`);
 
   const steps = [
     { id: 'north', transform_name: 'north_orders' },
@@ -156,9 +166,29 @@ t.test('wait times out on a running workflow; cancel stops its running statement
     const read = (await asAcme('GET', `/api/v1/temporal/workflows/${run}`)).body;
     return read.result.steps[0].status !== 'running' && read;
   }, 'the running statement stops', 20_000);
-  t.same(settled.result.steps.map((s: { status: string }) => s.status), ['failed', 'cancelled']);
+  t.same(settled.result.steps.map((s: { status: string }) => s.status), ['cancelled', 'cancelled'], 'the stopped step ends cancelled, not failed');
   t.equal(settled.result.steps[0].error, 'cancelled');
   const events = await asAcme('GET', '/api/admin/triggers/events/recent?type=pipeline.run.*&limit=10');
   t.same(events.body.items.map((e: { type: string }) => e.type), ['pipeline.run.failed', 'pipeline.run.started']);
   t.match(events.body.items[0].data, { run_id: run, status: 'cancelled' });
+});
+
+t.test('sandbox: references to earlier outputs in any spelling (quoted, unquoted, upper case) read the sandbox copies', async (t) => {
+  const { tp, asAcme } = await pipelinesPlatform(t, { PIPELINES_SANDBOX_MAX_ROWS: '2' });
+  await tp.platform.start();
+  const steps = [
+    { id: 'base', sql: 'SELECT id, amount FROM raw.acme.orders ORDER BY id', output: 'spell_base', inputs: [ORDERS] },
+    { id: 'quoted', sql: 'SELECT count(*) AS n FROM "derived"."acme"."spell_base"', output: 'spell_quoted', inputs: ['base'] },
+    { id: 'mixed', sql: 'SELECT b.id FROM DERIVED.acme."spell_base" b JOIN derived.acme.spell_base c ON c.id = b.id', output: 'spell_mixed', inputs: ['base'] },
+  ];
+  const id = (await asAcme('POST', '/api/v1/pipelines', { name: 'spellings', steps })).body.id;
+  const workflow = (await asAcme('POST', `/api/v1/pipelines/${id}/sandbox`, {})).body.workflow_id;
+  const status = await until(async () => {
+    const read = await asAcme('GET', `/api/v1/pipelines/${id}/sandbox/${workflow}/status`);
+    return terminal(read.body.status) && read.body;
+  }, 'the sandbox run ends', 60_000);
+  t.equal(status.status, 'succeeded', JSON.stringify(status.steps.map((s: { error: string }) => s.error)));
+  t.same(status.steps[1].sample_rows, [{ n: 2 }], 'the quoted reference read the sandbox copy (2 rows), not production (which does not exist)');
+  t.equal(status.steps[2].rows, 2, 'upper-case and mixed quoting too');
+  t.equal((await asAcme('GET', '/api/v1/datasets/derived.acme.spell_base')).status, 404, 'production never written');
 });
