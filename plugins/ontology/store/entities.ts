@@ -17,31 +17,52 @@ export interface SyncShape {
   snapshotId: string;
   /** The lake's SELECT of the snapshot's rows (LakehouseApi.asOf). */
   sourceSql: string;
-  /** [key property, source column], in the type's key order. */
-  keys: [string, string][];
+  /** The key properties and their source columns, in the type's key order. */
+  keys: SyncKey[];
   /** [property, source column]. */
   properties: [string, string][];
   /** Source columns identifying the row (the dataset's primary key, else the key columns). */
   rowKeyColumns: string[];
-  /** Several rows may share an entity key (the key is not the dataset's primary key): keep the first by row key. */
+  /** Several rows may share an entity key (the key is not the dataset's primary key, or is normalized): keep the first by row key. */
   dedupe: boolean;
 }
 
+export interface SyncKey {
+  property: string;
+  column: string;
+  /** The identity policy's SQL normalization of the column (an SQL expression of the column's); absent: the value as given. */
+  normalize?: (columnSql: string) => string;
+}
+
+const keyValueOf = (key: SyncKey) => (key.normalize ? key.normalize(`src.${quoteIdent(key.column)}`) : `src.${quoteIdent(key.column)}`);
+
+/** [property, SQL value] pairs as one jsonb object. */
 function objectOf(pairs: [string, string][]): string {
   if (!pairs.length) return `'{}'::jsonb`;
   // jsonb_build_object takes at most 100 arguments: 50 pairs a call.
   const chunks: string[] = [];
   for (let i = 0; i < pairs.length; i += 50) {
-    chunks.push(`jsonb_build_object(${pairs.slice(i, i + 50).map(([p, c]) => `${quoteLiteral(p)}, src.${quoteIdent(c)}`).join(', ')})`);
+    chunks.push(`jsonb_build_object(${pairs.slice(i, i + 50).map(([p, value]) => `${quoteLiteral(p)}, ${value}`).join(', ')})`);
   }
   return chunks.join(' || ');
 }
 
+/**
+ * The snapshot's rows as entities: the key (normalized key values, when the
+ * identity policy shapes them), the key values as keyed, the properties as
+ * given, the lineage row key. Rows with a null key (or one normalized to
+ * nothing) are left out. With `dedupe`, one row per key: the first by source
+ * row key (DISTINCT ON the key, ordered by the row key), so several rows of
+ * a snapshot that make one entity never meet twice in one INSERT … ON CONFLICT.
+ */
 function rowsOf(shape: SyncShape): string {
-  const key = `jsonb_build_array(${shape.keys.map(([, c]) => `src.${quoteIdent(c)}`).join(', ')})::text`;
+  const keyValues = shape.keys.map(keyValueOf);
+  const key = `jsonb_build_array(${keyValues.join(', ')})::text`;
   const rowKey = `jsonb_build_array(${shape.rowKeyColumns.map((c) => `src.${quoteIdent(c)}`).join(', ')})::text`;
-  const notNull = shape.keys.map(([, c]) => `src.${quoteIdent(c)} IS NOT NULL`).join(' AND ');
-  return `SELECT ${shape.dedupe ? `DISTINCT ON (${key}) ` : ''}${key} AS key, ${objectOf(shape.keys)} AS key_values, ${objectOf(shape.properties)} AS properties, ${rowKey} AS source_row_key
+  const notNull = keyValues.map((value) => `${value} IS NOT NULL`).join(' AND ');
+  const keyObject = objectOf(shape.keys.map((k, i): [string, string] => [k.property, keyValues[i]!]));
+  const properties = objectOf(shape.properties.map(([p, c]): [string, string] => [p, `src.${quoteIdent(c)}`]));
+  return `SELECT ${shape.dedupe ? `DISTINCT ON (${key}) ` : ''}${key} AS key, ${keyObject} AS key_values, ${properties} AS properties, ${rowKey} AS source_row_key
     FROM (${shape.sourceSql}) src WHERE ${notNull}${shape.dedupe ? ` ORDER BY ${key}, ${rowKey}` : ''}`;
 }
 

@@ -79,7 +79,8 @@ export function createSyncRunner(context: OntologyContext) {
       const decided = await decide(tenantId, runId, attempt);
       if (!decided) return;
       const { run, dataset, snapshot, requiredColumns } = decided;
-      const shape = shapeOf(tenantId, run.backing_dataset_id, run.effective_spec, dataset, context.lake().asOf(dataset, snapshot), snapshot);
+      if (run.effective_spec.key_normalization?.length && !context.identity()) throw new SyncRefused('the identity plugin is not loaded: the identity policy\'s key normalization cannot be applied');
+      const shape = shapeOf(tenantId, run.backing_dataset_id, run.effective_spec, dataset, context.lake().asOf(dataset, snapshot), snapshot, context.identity()?.normalizeSql);
       await core.withTenant(tenantId, async (trx) => {
         const missing = await entitiesStore.missing(trx, shape.sourceSql, requiredColumns);
         if (missing > 0) throw new SyncRefused(`${missing} row(s) of snapshot ${snapshot} lack a value for a required property`);
