@@ -1,5 +1,5 @@
-// SQL of entities: the set-based sync statements (one INSERT … SELECT …
-// ON CONFLICT from the lake's as-of SQL, one anti-join DELETE) and the reads
+// SQL of entities: the set-based sync statement (one INSERT … SELECT …
+// ON CONFLICT from the lake's as-of SQL with its anti-join DELETE) and the reads
 // of GraphQL. Identifiers are quoted here; values are parameters; the only
 // raw SQL is the lakehouse's own as-of SELECT.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
@@ -67,37 +67,49 @@ function rowsOf(shape: SyncShape): string {
 }
 
 export const entitiesStore = {
-  /** Inserts new entities and updates changed ones (unchanged rows are left alone): the number written. */
-  async upsert(trx: TenantTransaction, shape: SyncShape): Promise<number> {
-    const result = await sql`
-      INSERT INTO ontology_entities AS e (tenant_id, entity_type, key, key_values, properties, backing_dataset_id, dataset_id, snapshot_id, source_row_key)
-      SELECT ${shape.tenantId}, ${shape.entityType}, s.key, s.key_values, s.properties, ${shape.backingDatasetId}::uuid, ${shape.datasetId}, ${shape.snapshotId}::bigint, s.source_row_key
-      FROM (${sql.raw(rowsOf(shape))}) s
-      ON CONFLICT (tenant_id, entity_type, key) DO UPDATE SET key_values = excluded.key_values, properties = excluded.properties,
-        backing_dataset_id = excluded.backing_dataset_id, dataset_id = excluded.dataset_id, snapshot_id = excluded.snapshot_id,
-        source_row_key = excluded.source_row_key, synced_at = now()
-      WHERE (e.properties, e.key_values, e.backing_dataset_id, e.dataset_id, e.source_row_key)
-        IS DISTINCT FROM (excluded.properties, excluded.key_values, excluded.backing_dataset_id, excluded.dataset_id, excluded.source_row_key)`.execute(trx);
-    return Number(result.numAffectedRows ?? 0);
-  },
-
   /**
-   * Removes this backing dataset's entities whose key is no longer in the
-   * snapshot: the number removed. The stale keys are one hashed set
-   * difference, materialized once (a fresh entities table has no statistics,
-   * and a planner that believes it empty would re-run the difference for
-   * every row); each is then deleted through the primary key.
+   * One pass over the snapshot: inserts new entities, updates changed ones
+   * (unchanged rows are left alone) and removes this backing dataset's
+   * entities whose key left the snapshot, in one statement. The snapshot's
+   * entity rows are materialized once (a CTE read by both writes), so the
+   * lake's as-of SQL is scanned once. The stale keys are one hashed set
+   * difference against them, materialized (a NOT EXISTS anti-join let the
+   * planner, misled by a fresh table's missing statistics, rescan the CTE
+   * for every entity: quadratic), each then deleted through the primary key.
+   * Both writes see the statement's snapshot: the DELETE never meets a row
+   * the INSERT writes (its keys are in the snapshot), and the INSERT never
+   * one the DELETE removes (its keys are not). When the backing dataset has
+   * no entity yet (a first sync) nothing can be stale: the statement is the
+   * upsert alone, streaming the rows without materializing them.
    */
-  async deleteStale(trx: TenantTransaction, shape: SyncShape): Promise<number> {
-    const result = await sql`
-      WITH stale AS MATERIALIZED (
+  async apply(trx: TenantTransaction, shape: SyncShape): Promise<{ written: number; removed: number }> {
+    const { rows: existing } = await sql`SELECT 1 FROM ontology_entities WHERE tenant_id = ${shape.tenantId} AND backing_dataset_id = ${shape.backingDatasetId}::uuid LIMIT 1`.execute(trx);
+    const stalePart = existing.length > 0;
+    const { rows } = await sql<{ written: number; removed: number }>`
+      WITH s AS ${stalePart ? sql`MATERIALIZED` : sql`NOT MATERIALIZED`} (${sql.raw(rowsOf(shape))}),
+      upserted AS (
+        INSERT INTO ontology_entities AS e (tenant_id, entity_type, key, key_values, properties, backing_dataset_id, dataset_id, snapshot_id, source_row_key)
+        SELECT ${shape.tenantId}, ${shape.entityType}, s.key, s.key_values, s.properties, ${shape.backingDatasetId}::uuid, ${shape.datasetId}, ${shape.snapshotId}::bigint, s.source_row_key
+        FROM s
+        ON CONFLICT (tenant_id, entity_type, key) DO UPDATE SET key_values = excluded.key_values, properties = excluded.properties,
+          backing_dataset_id = excluded.backing_dataset_id, dataset_id = excluded.dataset_id, snapshot_id = excluded.snapshot_id,
+          source_row_key = excluded.source_row_key, synced_at = now()
+        WHERE (e.properties, e.key_values, e.backing_dataset_id, e.dataset_id, e.source_row_key)
+          IS DISTINCT FROM (excluded.properties, excluded.key_values, excluded.backing_dataset_id, excluded.dataset_id, excluded.source_row_key)
+        RETURNING 1
+      )${stalePart ? sql`,
+      stale_keys AS MATERIALIZED (
         SELECT key FROM ontology_entities WHERE backing_dataset_id = ${shape.backingDatasetId}::uuid AND entity_type = ${shape.entityType}
         EXCEPT
-        SELECT s.key FROM (${sql.raw(rowsOf({ ...shape, dedupe: false }))}) s
-      )
-      DELETE FROM ontology_entities e USING stale
-      WHERE e.tenant_id = ${shape.tenantId} AND e.entity_type = ${shape.entityType} AND e.key = stale.key AND e.backing_dataset_id = ${shape.backingDatasetId}::uuid`.execute(trx);
-    return Number(result.numAffectedRows ?? 0);
+        SELECT key FROM s
+      ),
+      stale AS (
+        DELETE FROM ontology_entities e USING stale_keys
+        WHERE e.tenant_id = ${shape.tenantId} AND e.entity_type = ${shape.entityType} AND e.key = stale_keys.key AND e.backing_dataset_id = ${shape.backingDatasetId}::uuid
+        RETURNING 1
+      )` : sql``}
+      SELECT (SELECT count(*) FROM upserted)::int AS written, ${stalePart ? sql`(SELECT count(*) FROM stale)` : sql`0`}::int AS removed`.execute(trx);
+    return rows[0]!;
   },
 
   /** Rows of the snapshot lacking a value for one of `columns` (mapped onto required properties). */
