@@ -1,18 +1,17 @@
 // What the ontology's services share: the core, options, the 5.4 policy, and
 // the apis of the plugins it uses, read when used (they register first).
 import type { CoreServices } from 'agent-platform/sdk';
+import type { IdentityApi } from '../identity/api.ts';
 import type { LakehouseApi } from '../lakehouse/api.ts';
 import type { OntologyOptions } from './options.ts';
 import type { OntologyPolicy } from './policy.ts';
 
 /**
- * The part of the identity plugin's api (plugins/identity/api.ts, built on
- * another branch) that the ontology uses: a policy's version and fingerprint
- * enter the effective spec. Typed here by shape until that api.ts is merged.
+ * The part of the identity plugin's api that the ontology uses: a policy's
+ * version, fingerprint and rules enter the effective spec (identity-keys.ts),
+ * and the sync normalizes key columns with its SQL normalizers.
  */
-export interface IdentityPolicies {
-  getPolicy(tenantId: string, policyId: string, version?: number): Promise<{ id: string; version: number; fingerprint: string } | null>;
-}
+export type IdentityPolicies = Pick<IdentityApi, 'getPolicy' | 'normalizeSql'>;
 
 export interface OntologyContext {
   core: CoreServices;

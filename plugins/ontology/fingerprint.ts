@@ -3,6 +3,7 @@
 // (object keys sorted at every depth), hashed with SHA-256. Two specs that
 // differ only in key order or in mapping order have one fingerprint.
 import { createHash } from 'node:crypto';
+import type { KeyNormalization } from './identity-keys.ts';
 import type { Mapping } from './store/backing-datasets.ts';
 
 /** How entity keys are written (the JSON array of the key values, in key-column order): a change of it is a new output. */
@@ -16,6 +17,13 @@ export interface EffectiveSpec {
   mappings: Mapping[];
   key_columns: string[];
   identity_policy: { id: string; version: number; fingerprint: string } | null;
+  /**
+   * With an identity policy only (absent otherwise, so the fingerprints of
+   * backing datasets without one are unchanged): the key columns its
+   * normalized rules shape (identity-keys.ts). Part of the run's spec, so a
+   * run replays with exactly the normalization it attempted.
+   */
+  key_normalization?: KeyNormalization[];
 }
 
 export function canonicalJson(value: unknown): string {

@@ -7,6 +7,7 @@ import { badRequest, conflict, notFound, type TenantTransaction } from 'agent-pl
 import type { DatasetInfo } from '../lakehouse/api.ts';
 import type { OntologyContext } from './context.ts';
 import { effectiveSpec, fingerprintOf, type EffectiveSpec } from './fingerprint.ts';
+import { keyNormalizationOf } from './identity-keys.ts';
 import { actorOf, type OntologyCaller } from './policy.ts';
 import { backingDatasetsStore, type BackingDatasetRow, type BackingDatasetSpec } from './store/backing-datasets.ts';
 import { entitiesStore } from './store/entities.ts';
@@ -61,13 +62,13 @@ function checkMappings(spec: BackingDatasetSpec, dataset: DatasetInfo, type: Ent
 export function createBackingDatasetService(context: OntologyContext) {
   const { core } = context;
 
-  async function identityPolicyOf(tenantId: string, policyId: string | null): Promise<EffectiveSpec['identity_policy']> {
+  async function identityPolicyOf(tenantId: string, policyId: string | null) {
     if (policyId === null) return null;
     const identity = context.identity();
     if (!identity) throw invalid('identity_policy_id: identity policies are not available on this platform (plugin identity not loaded)');
     const policy = await identity.getPolicy(tenantId, policyId);
     if (!policy) throw invalid(`identity_policy_id: no identity policy ${policyId}`);
-    return { id: policy.id, version: policy.version, fingerprint: policy.fingerprint };
+    return policy;
   }
 
   /** Checks a spec against the dataset (read rule) and the type; returns the dataset. */
@@ -135,11 +136,13 @@ export function createBackingDatasetService(context: OntologyContext) {
       const dataset = await context.lake().readable(tenantId, row.dataset_id);
       const type = await typeVersionOf(trx, row);
       checkMappings(row, dataset, type);
+      const policy = await identityPolicyOf(tenantId, row.identity_policy_id);
       const spec = effectiveSpec({
         dataset_id: row.dataset_id,
         entity_type: { code: type.code, version: type.version, keys: type.keys },
         mappings: row.mappings, key_columns: row.key_columns,
-        identity_policy: await identityPolicyOf(tenantId, row.identity_policy_id),
+        identity_policy: policy && { id: policy.id, version: policy.version, fingerprint: policy.fingerprint },
+        key_normalization: policy ? keyNormalizationOf(policy.rules, row.key_columns) : undefined,
       });
       return { spec, fingerprint: fingerprintOf(spec), dataset };
     },

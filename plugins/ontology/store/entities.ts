@@ -1,5 +1,5 @@
-// SQL of entities: the set-based sync statements (one INSERT … SELECT …
-// ON CONFLICT from the lake's as-of SQL, one anti-join DELETE) and the reads
+// SQL of entities: the set-based sync statement (one INSERT … SELECT …
+// ON CONFLICT from the lake's as-of SQL with its anti-join DELETE) and the reads
 // of GraphQL. Identifiers are quoted here; values are parameters; the only
 // raw SQL is the lakehouse's own as-of SELECT.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
@@ -17,66 +17,99 @@ export interface SyncShape {
   snapshotId: string;
   /** The lake's SELECT of the snapshot's rows (LakehouseApi.asOf). */
   sourceSql: string;
-  /** [key property, source column], in the type's key order. */
-  keys: [string, string][];
+  /** The key properties and their source columns, in the type's key order. */
+  keys: SyncKey[];
   /** [property, source column]. */
   properties: [string, string][];
   /** Source columns identifying the row (the dataset's primary key, else the key columns). */
   rowKeyColumns: string[];
-  /** Several rows may share an entity key (the key is not the dataset's primary key): keep the first by row key. */
+  /** Several rows may share an entity key (the key is not the dataset's primary key, or is normalized): keep the first by row key. */
   dedupe: boolean;
 }
 
+export interface SyncKey {
+  property: string;
+  column: string;
+  /** The identity policy's SQL normalization of the column (an SQL expression of the column's); absent: the value as given. */
+  normalize?: (columnSql: string) => string;
+}
+
+const keyValueOf = (key: SyncKey) => (key.normalize ? key.normalize(`src.${quoteIdent(key.column)}`) : `src.${quoteIdent(key.column)}`);
+
+/** [property, SQL value] pairs as one jsonb object. */
 function objectOf(pairs: [string, string][]): string {
   if (!pairs.length) return `'{}'::jsonb`;
   // jsonb_build_object takes at most 100 arguments: 50 pairs a call.
   const chunks: string[] = [];
   for (let i = 0; i < pairs.length; i += 50) {
-    chunks.push(`jsonb_build_object(${pairs.slice(i, i + 50).map(([p, c]) => `${quoteLiteral(p)}, src.${quoteIdent(c)}`).join(', ')})`);
+    chunks.push(`jsonb_build_object(${pairs.slice(i, i + 50).map(([p, value]) => `${quoteLiteral(p)}, ${value}`).join(', ')})`);
   }
   return chunks.join(' || ');
 }
 
+/**
+ * The snapshot's rows as entities: the key (normalized key values, when the
+ * identity policy shapes them), the key values as keyed, the properties as
+ * given, the lineage row key. Rows with a null key (or one normalized to
+ * nothing) are left out. With `dedupe`, one row per key: the first by source
+ * row key (DISTINCT ON the key, ordered by the row key), so several rows of
+ * a snapshot that make one entity never meet twice in one INSERT … ON CONFLICT.
+ */
 function rowsOf(shape: SyncShape): string {
-  const key = `jsonb_build_array(${shape.keys.map(([, c]) => `src.${quoteIdent(c)}`).join(', ')})::text`;
+  const keyValues = shape.keys.map(keyValueOf);
+  const key = `jsonb_build_array(${keyValues.join(', ')})::text`;
   const rowKey = `jsonb_build_array(${shape.rowKeyColumns.map((c) => `src.${quoteIdent(c)}`).join(', ')})::text`;
-  const notNull = shape.keys.map(([, c]) => `src.${quoteIdent(c)} IS NOT NULL`).join(' AND ');
-  return `SELECT ${shape.dedupe ? `DISTINCT ON (${key}) ` : ''}${key} AS key, ${objectOf(shape.keys)} AS key_values, ${objectOf(shape.properties)} AS properties, ${rowKey} AS source_row_key
+  const notNull = keyValues.map((value) => `${value} IS NOT NULL`).join(' AND ');
+  const keyObject = objectOf(shape.keys.map((k, i): [string, string] => [k.property, keyValues[i]!]));
+  const properties = objectOf(shape.properties.map(([p, c]): [string, string] => [p, `src.${quoteIdent(c)}`]));
+  return `SELECT ${shape.dedupe ? `DISTINCT ON (${key}) ` : ''}${key} AS key, ${keyObject} AS key_values, ${properties} AS properties, ${rowKey} AS source_row_key
     FROM (${shape.sourceSql}) src WHERE ${notNull}${shape.dedupe ? ` ORDER BY ${key}, ${rowKey}` : ''}`;
 }
 
 export const entitiesStore = {
-  /** Inserts new entities and updates changed ones (unchanged rows are left alone): the number written. */
-  async upsert(trx: TenantTransaction, shape: SyncShape): Promise<number> {
-    const result = await sql`
-      INSERT INTO ontology_entities AS e (tenant_id, entity_type, key, key_values, properties, backing_dataset_id, dataset_id, snapshot_id, source_row_key)
-      SELECT ${shape.tenantId}, ${shape.entityType}, s.key, s.key_values, s.properties, ${shape.backingDatasetId}::uuid, ${shape.datasetId}, ${shape.snapshotId}::bigint, s.source_row_key
-      FROM (${sql.raw(rowsOf(shape))}) s
-      ON CONFLICT (tenant_id, entity_type, key) DO UPDATE SET key_values = excluded.key_values, properties = excluded.properties,
-        backing_dataset_id = excluded.backing_dataset_id, dataset_id = excluded.dataset_id, snapshot_id = excluded.snapshot_id,
-        source_row_key = excluded.source_row_key, synced_at = now()
-      WHERE (e.properties, e.key_values, e.backing_dataset_id, e.dataset_id, e.source_row_key)
-        IS DISTINCT FROM (excluded.properties, excluded.key_values, excluded.backing_dataset_id, excluded.dataset_id, excluded.source_row_key)`.execute(trx);
-    return Number(result.numAffectedRows ?? 0);
-  },
-
   /**
-   * Removes this backing dataset's entities whose key is no longer in the
-   * snapshot: the number removed. The stale keys are one hashed set
-   * difference, materialized once (a fresh entities table has no statistics,
-   * and a planner that believes it empty would re-run the difference for
-   * every row); each is then deleted through the primary key.
+   * One pass over the snapshot: inserts new entities, updates changed ones
+   * (unchanged rows are left alone) and removes this backing dataset's
+   * entities whose key left the snapshot, in one statement. The snapshot's
+   * entity rows are materialized once (a CTE read by both writes), so the
+   * lake's as-of SQL is scanned once. The stale keys are one hashed set
+   * difference against them, materialized (a NOT EXISTS anti-join let the
+   * planner, misled by a fresh table's missing statistics, rescan the CTE
+   * for every entity: quadratic), each then deleted through the primary key.
+   * Both writes see the statement's snapshot: the DELETE never meets a row
+   * the INSERT writes (its keys are in the snapshot), and the INSERT never
+   * one the DELETE removes (its keys are not). When the backing dataset has
+   * no entity yet (a first sync) nothing can be stale: the statement is the
+   * upsert alone, streaming the rows without materializing them.
    */
-  async deleteStale(trx: TenantTransaction, shape: SyncShape): Promise<number> {
-    const result = await sql`
-      WITH stale AS MATERIALIZED (
+  async apply(trx: TenantTransaction, shape: SyncShape): Promise<{ written: number; removed: number }> {
+    const { rows: existing } = await sql`SELECT 1 FROM ontology_entities WHERE tenant_id = ${shape.tenantId} AND backing_dataset_id = ${shape.backingDatasetId}::uuid LIMIT 1`.execute(trx);
+    const stalePart = existing.length > 0;
+    const { rows } = await sql<{ written: number; removed: number }>`
+      WITH s AS ${stalePart ? sql`MATERIALIZED` : sql`NOT MATERIALIZED`} (${sql.raw(rowsOf(shape))}),
+      upserted AS (
+        INSERT INTO ontology_entities AS e (tenant_id, entity_type, key, key_values, properties, backing_dataset_id, dataset_id, snapshot_id, source_row_key)
+        SELECT ${shape.tenantId}, ${shape.entityType}, s.key, s.key_values, s.properties, ${shape.backingDatasetId}::uuid, ${shape.datasetId}, ${shape.snapshotId}::bigint, s.source_row_key
+        FROM s
+        ON CONFLICT (tenant_id, entity_type, key) DO UPDATE SET key_values = excluded.key_values, properties = excluded.properties,
+          backing_dataset_id = excluded.backing_dataset_id, dataset_id = excluded.dataset_id, snapshot_id = excluded.snapshot_id,
+          source_row_key = excluded.source_row_key, synced_at = now()
+        WHERE (e.properties, e.key_values, e.backing_dataset_id, e.dataset_id, e.source_row_key)
+          IS DISTINCT FROM (excluded.properties, excluded.key_values, excluded.backing_dataset_id, excluded.dataset_id, excluded.source_row_key)
+        RETURNING 1
+      )${stalePart ? sql`,
+      stale_keys AS MATERIALIZED (
         SELECT key FROM ontology_entities WHERE backing_dataset_id = ${shape.backingDatasetId}::uuid AND entity_type = ${shape.entityType}
         EXCEPT
-        SELECT s.key FROM (${sql.raw(rowsOf({ ...shape, dedupe: false }))}) s
-      )
-      DELETE FROM ontology_entities e USING stale
-      WHERE e.tenant_id = ${shape.tenantId} AND e.entity_type = ${shape.entityType} AND e.key = stale.key AND e.backing_dataset_id = ${shape.backingDatasetId}::uuid`.execute(trx);
-    return Number(result.numAffectedRows ?? 0);
+        SELECT key FROM s
+      ),
+      stale AS (
+        DELETE FROM ontology_entities e USING stale_keys
+        WHERE e.tenant_id = ${shape.tenantId} AND e.entity_type = ${shape.entityType} AND e.key = stale_keys.key AND e.backing_dataset_id = ${shape.backingDatasetId}::uuid
+        RETURNING 1
+      )` : sql``}
+      SELECT (SELECT count(*) FROM upserted)::int AS written, ${stalePart ? sql`(SELECT count(*) FROM stale)` : sql`0`}::int AS removed`.execute(trx);
+    return rows[0]!;
   },
 
   /** Rows of the snapshot lacking a value for one of `columns` (mapped onto required properties). */

@@ -5,14 +5,15 @@
 //    without force → `skipped` (rows_synced 0); otherwise a replay whose
 //    reason is first_sync, force, effective_spec_changed (effective_spec_changed
 //    true) or snapshot_changed;
-// 3. bulk job `upsert`: one INSERT … SELECT … ON CONFLICT from the lake's
-//    as-of SQL (new and changed entities only), committed with its bulk-job entry;
-// 4. bulk job `delete_stale` (entities of this backing dataset no longer in
-//    the snapshot), the applied fingerprint and snapshot, the run's end and its
-//    event, in one transaction.
-// Every statement is idempotent: a worker killed anywhere leaves either
-// nothing or a committed upsert, and the retry (pg-boss, once the heartbeat
-// stops) ends with the same entities. A failure keeps the applied fingerprint.
+// 3. in one transaction: the bulk jobs `upsert` (new and changed entities)
+//    and `delete_stale` (entities of this backing dataset no longer in the
+//    snapshot) as one statement over the lake's as-of SQL (one pass; each
+//    job reports its own counts), the applied fingerprint and snapshot, the
+//    run's end and its event.
+// The statement is idempotent and its transaction all or nothing: a worker
+// killed anywhere leaves the entities as they were, and the retry (pg-boss,
+// once the heartbeat stops) ends with the same entities. A failure keeps the
+// applied fingerprint.
 import type { OntologyContext } from '../context.ts';
 import { SYNC_COMPLETED, SYNC_FAILED, SYNC_SKIPPED } from '../event-types.ts';
 import { backingDatasetsStore } from '../store/backing-datasets.ts';
@@ -79,16 +80,15 @@ export function createSyncRunner(context: OntologyContext) {
       const decided = await decide(tenantId, runId, attempt);
       if (!decided) return;
       const { run, dataset, snapshot, requiredColumns } = decided;
-      const shape = shapeOf(tenantId, run.backing_dataset_id, run.effective_spec, dataset, context.lake().asOf(dataset, snapshot), snapshot);
+      if (run.effective_spec.key_normalization?.length && !context.identity()) throw new SyncRefused('the identity plugin is not loaded: the identity policy\'s key normalization cannot be applied');
+      const shape = shapeOf(tenantId, run.backing_dataset_id, run.effective_spec, dataset, context.lake().asOf(dataset, snapshot), snapshot, context.identity()?.normalizeSql);
       await core.withTenant(tenantId, async (trx) => {
         const missing = await entitiesStore.missing(trx, shape.sourceSql, requiredColumns);
         if (missing > 0) throw new SyncRefused(`${missing} row(s) of snapshot ${snapshot} lack a value for a required property`);
-        const written = await entitiesStore.upsert(trx, shape);
+        // The two bulk jobs are one statement (one pass over the snapshot); each reports its own counts.
+        const { written, removed } = await entitiesStore.apply(trx, shape);
         await runsStore.addBulkJob(trx, runId, { job_id: `${runId}:upsert`, operation: 'upsert', submitted_count: dataset.rowCount, completed_count: dataset.rowCount }, written);
         await runsStore.log(trx, tenantId, runId, `upsert: ${dataset.rowCount} row(s) submitted, ${written} entit(y/ies) new or changed`);
-      });
-      await core.withTenant(tenantId, async (trx) => {
-        const removed = await entitiesStore.deleteStale(trx, shape);
         await runsStore.addBulkJob(trx, runId, { job_id: `${runId}:delete_stale`, operation: 'delete_stale', submitted_count: removed, completed_count: removed }, removed);
         await backingDatasetsStore.setApplied(trx, run.backing_dataset_id, run.attempted_sync_spec_fingerprint, snapshot);
         await runsStore.finish(trx, runId, { status: 'succeeded', applied: run.attempted_sync_spec_fingerprint });

@@ -4,7 +4,7 @@
 // force replays with its reason; exact-run polling; lineage of entities.
 import t from 'tap';
 import { stored } from '../pipelines-sources/helpers.ts';
-import { lightRows, lightsBacking, ontologyPlatform, syncAndWait, writeLights } from './helpers.ts';
+import { LIGHTS, lightRows, lightsBacking, ontologyPlatform, syncAndWait, writeLights } from './helpers.ts';
 
 t.test('the trigger returns the persisted run, its attempted fingerprint and force; the exact run ends with bulk jobs', async (t) => {
   const { tp, asAcme, lake } = await ontologyPlatform(t);
@@ -107,6 +107,60 @@ t.test('force replays an unchanged snapshot with the replay reason force', async
   t.match(forced.trigger, { force: true, force_replay: true });
   t.match(forced.run, { status: 'succeeded', force: true, replay_reason: 'force', effective_spec_changed: false, applied_sync_spec_fingerprint: first.run.applied_sync_spec_fingerprint, rows_synced: 0 });
   t.equal(forced.run.bulk_jobs.length, 2, 'both bulk jobs ran again');
+});
+
+t.test('an identity policy\'s normalized rule shapes the entity key; a new policy version replays with effective_spec_changed', async (t) => {
+  const { tp, asAcme, lake } = await ontologyPlatform(t);
+  await writeLights(lake, [
+    { id: 'L1', label: 'first', watts: 1, email: 'Ana@Example.com' },
+    { id: 'L2', label: 'second', watts: 2, email: ' ana@example.com' },
+    { id: 'L3', label: 'third', watts: 3, email: 'bob.smith@gmail.com' },
+    { id: 'L4', label: 'fourth', watts: 4, email: 'bobsmith+x@gmail.com' },
+  ]);
+  const contact = {
+    code: 'contact', name: 'Contact', keys: ['email'],
+    properties: { type: 'object', required: ['email'], properties: { email: { type: 'string' }, name: { type: 'string' } } },
+  };
+  t.equal((await asAcme('POST', '/api/v1/ontology/entity-types', contact)).status, 201);
+  const rules = (normalizers: string[]) => ({
+    name: 'contacts',
+    rules: [
+      { name: 'similar_name', kind: 'fuzzy', fields: [{ field: 'label', threshold: 0.5 }, { field: 'email' }] },
+      { name: 'same_email', kind: 'normalized', fields: [{ field: 'email', normalizers }] },
+    ],
+  });
+  const policy = await asAcme('POST', '/api/v1/identity-policies', rules(['email']));
+  t.equal(policy.status, 201, JSON.stringify(policy.body));
+  const created = await asAcme('POST', '/api/v1/backing-datasets', {
+    name: 'contacts', dataset_id: LIGHTS, entity_type: 'contact', key_columns: ['email'], identity_policy_id: policy.body.id,
+    mappings: [{ column: 'email', property: 'email' }, { column: 'label', property: 'name' }],
+  });
+  t.equal(created.status, 201, JSON.stringify(created.body));
+  const first = await syncAndWait(asAcme, created.body.id);
+  t.match(first.run, { status: 'succeeded', rows_synced: 3 });
+  const entities = () => stored(tp, `SELECT key, key_values, properties, source_row_key FROM ontology_entities WHERE entity_type = 'contact' ORDER BY key`);
+  t.same(await entities(), [
+    { key: '["ana@example.com"]', key_values: { email: 'ana@example.com' }, properties: { email: 'Ana@Example.com', name: 'first' }, source_row_key: '["L1"]' },
+    { key: '["bob.smith@gmail.com"]', key_values: { email: 'bob.smith@gmail.com' }, properties: { email: 'bob.smith@gmail.com', name: 'third' }, source_row_key: '["L3"]' },
+    { key: '["bobsmith+x@gmail.com"]', key_values: { email: 'bobsmith+x@gmail.com' }, properties: { email: 'bobsmith+x@gmail.com', name: 'fourth' }, source_row_key: '["L4"]' },
+  ], 'one entity for the two spellings of one e-mail (the first row by row key); the fuzzy rule merges nothing');
+
+  // A new policy version (gmail forms too) is a new effective spec: the unchanged snapshot replays.
+  const v2 = await asAcme('PUT', `/api/v1/identity-policies/${policy.body.id}`, rules(['email:gmail']));
+  t.same([v2.status, v2.body.version], [200, 2]);
+  const replay = await syncAndWait(asAcme, created.body.id);
+  t.not(replay.trigger.attempted_sync_spec_fingerprint, first.trigger.attempted_sync_spec_fingerprint);
+  t.match(replay.run, { status: 'succeeded', effective_spec_changed: true, replay_reason: 'effective_spec_changed', applied_sync_spec_fingerprint: replay.trigger.attempted_sync_spec_fingerprint });
+  t.same((await entities()).map((e) => [e.key, e.source_row_key]), [['["ana@example.com"]', '["L1"]'], ['["bobsmith@gmail.com"]', '["L3"]']]);
+  t.same(replay.run.bulk_jobs.map((j: { operation: string; completed_count: number }) => [j.operation, j.completed_count]), [['upsert', 4], ['delete_stale', 2]]);
+});
+
+t.test('without an identity policy keys are the values as given', async (t) => {
+  const { tp, asAcme, lake } = await ontologyPlatform(t);
+  await writeLights(lake, [{ id: 'L1', label: 'a', watts: 1, email: null }, { id: 'l1', label: 'b', watts: 2, email: null }]);
+  const backing = await lightsBacking(asAcme);
+  t.match((await syncAndWait(asAcme, backing.id)).run, { status: 'succeeded', rows_synced: 2 });
+  t.same((await stored(tp, 'SELECT key FROM ontology_entities ORDER BY key COLLATE "C"')).map((e) => e.key), ['["L1"]', '["l1"]']);
 });
 
 function lightMappingsWithout(property: string) {
