@@ -1,8 +1,10 @@
 // What the ontology's services share: the core, options, the 5.4 policy, and
-// the apis of the plugins it uses, read when used (they register first).
+// the apis of the plugins it uses, read when used (they register first, or
+// are optional: identity, pipelines-ai).
 import type { CoreServices } from 'agent-platform/sdk';
 import type { IdentityApi } from '../identity/api.ts';
 import type { LakehouseApi } from '../lakehouse/api.ts';
+import type { PipelinesAiApi } from '../pipelines-ai/api.ts';
 import type { OntologyOptions } from './options.ts';
 import type { OntologyPolicy } from './policy.ts';
 
@@ -19,4 +21,6 @@ export interface OntologyContext {
   policy: OntologyPolicy;
   lake(): LakehouseApi;
   identity(): IdentityPolicies | undefined;
+  /** The pipelines-ai plugin's api when it is loaded (model-assisted mapping suggestions); optional. */
+  ai(): PipelinesAiApi | undefined;
 }

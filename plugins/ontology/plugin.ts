@@ -4,6 +4,7 @@
 // kinds EntityType and BackingDataset (live_ontology preflight). Registration only.
 import type { Server } from '@hapi/hapi';
 import { coreOf, definePlugin } from 'agent-platform/sdk';
+import type { PipelinesAiApi } from '../pipelines-ai/api.ts';
 import type { OntologyApi } from './api.ts';
 import { applyKinds, registerApplyKinds } from './apply-kinds.ts';
 import type { IdentityPolicies, OntologyContext } from './context.ts';
@@ -39,6 +40,7 @@ export const plugin = definePlugin<OntologyOptions>({
     const plugins = server.plugins as unknown as Record<string, { api?: unknown } | undefined>;
     const context: OntologyContext = {
       core, options, policy, lake: () => server.plugins.lakehouse.api, identity: () => plugins.identity?.api as IdentityPolicies | undefined,
+      ai: () => plugins['pipelines-ai']?.api as PipelinesAiApi | undefined,
     };
     const types = createEntityTypeService(core);
     const backing = createBackingDatasetService(context);

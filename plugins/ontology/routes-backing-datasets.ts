@@ -17,7 +17,7 @@ export function backingDatasetRoutes(backing: BackingDatasetService, syncs: Sync
     {
       method: 'POST', path: '/api/v1/backing-datasets/suggest-mappings',
       options: {
-        auth: 'bearer', tags, description: 'Suggest column → property mappings and key columns of a readable dataset for an entity type (deterministic: name, type, sample values)',
+        auth: 'bearer', tags, description: 'Suggest column → property mappings and key columns of a readable dataset for an entity type: the model\'s when pipelines-ai is loaded and LLM_* set (checked against the columns and properties), else deterministic (name, type, sample values); `method` says which',
         plugins: { platform: reader }, pre, validate: { payload: s.suggestBody }, response: { schema: s.suggestions },
       },
       handler: (request) => backing.suggest(callerOf(request).tenantId, request.payload as never),

@@ -116,7 +116,9 @@ export const runLogs = Joi.object({ items: Joi.array().items(Joi.object({ at: Jo
 export const pendingList = Joi.object({ items: Joi.array().items(json) }).label('PendingSyncs');
 export const health = json.label('BackingDatasetHealth');
 export const suggestions = Joi.object({
-  dataset_id: Joi.string(), entity_type: Joi.string(), entity_type_version: Joi.number().integer(), method: Joi.string(),
-  mappings: Joi.array().items(Joi.object({ column: Joi.string(), property: Joi.string(), score: Joi.number(), reasons: Joi.array().items(Joi.string()) }).label('MappingSuggestion')),
+  dataset_id: Joi.string(), entity_type: Joi.string(), entity_type_version: Joi.number().integer(),
+  method: Joi.string().valid('model', 'rules').description('model: the pipelines-ai model\'s answer, checked against the columns and properties; rules: the deterministic matching'),
+  model_error: Joi.object({ code: Joi.string(), message: Joi.string() }).label('SuggestModelError').description('Why the model\'s answer was not used (the rules answered)'),
+  mappings: Joi.array().items(Joi.object({ column: Joi.string(), property: Joi.string(), score: Joi.number().description('The rules\' score, or the model\'s confidence (0..1)'), reasons: Joi.array().items(Joi.string()) }).label('MappingSuggestion')),
   key_columns: Joi.array().items(Joi.string()), unmapped_properties: Joi.array().items(Joi.string()),
 }).label('MappingSuggestions');

@@ -13,6 +13,7 @@ import { backingDatasetsStore, type BackingDatasetRow, type BackingDatasetSpec }
 import { entitiesStore } from './store/entities.ts';
 import { entityTypesStore, type EntityTypeVersionRow } from './store/entity-types.ts';
 import { runsStore } from './store/runs.ts';
+import { modelSuggestion } from './suggest-model.ts';
 import { suggestMappings } from './suggest.ts';
 
 export function backingDatasetView(row: BackingDatasetRow) {
@@ -147,13 +148,39 @@ export function createBackingDatasetService(context: OntologyContext) {
       return { spec, fingerprint: fingerprintOf(spec), dataset };
     },
 
-    /** Deterministic column → property suggestions (suggest.ts); the read rule applies to the dataset. */
-    suggest: (tenantId: string, input: { dataset_id: string; entity_type: string; entity_type_version?: number }) => core.withTenant(tenantId, async (trx) => {
-      const dataset = await context.lake().readable(tenantId, input.dataset_id);
-      const type = await typeVersionOf(trx, { entity_type: input.entity_type, entity_type_version: input.entity_type_version ?? null });
-      const sample = await entitiesStore.sample(trx, context.lake().asOf(dataset), SAMPLE_ROWS);
-      return { dataset_id: dataset.id, entity_type: type.code, entity_type_version: type.version, method: 'deterministic', ...suggestMappings(type, dataset.columns, sample) };
-    }),
+    /**
+     * Column → property suggestions on a dataset the tenant may read: the
+     * model's (pipelines-ai loaded, LLM_* set; checked in suggest-model.ts),
+     * else the rules' (suggest.ts), also when the model fails (`model_error`).
+     */
+    async suggest(tenantId: string, input: { dataset_id: string; entity_type: string; entity_type_version?: number }) {
+      const { dataset, type, sample } = await core.withTenant(tenantId, async (trx) => {
+        const dataset = await context.lake().readable(tenantId, input.dataset_id);
+        const type = await typeVersionOf(trx, { entity_type: input.entity_type, entity_type_version: input.entity_type_version ?? null });
+        return { dataset, type, sample: await entitiesStore.sample(trx, context.lake().asOf(dataset), SAMPLE_ROWS) };
+      });
+      const head = { dataset_id: dataset.id, entity_type: type.code, entity_type_version: type.version };
+      const ai = context.ai();
+      if (ai) {
+        // Outside the transaction: a model call may take a minute.
+        try {
+          const suggestion = await modelSuggestion(ai, tenantId, type, dataset.columns, sample);
+          if (suggestion) {
+            const { dropped, ...result } = suggestion;
+            if (dropped) core.logger.warn({ tenantId, dataset: dataset.id, dropped }, 'ontology: model mappings outside the dataset or the type dropped');
+            return { ...head, method: 'model', ...result };
+          }
+        } catch (err) {
+          const boom = err as { isBoom?: boolean; message: string; output?: { payload?: { code?: string } } };
+          const modelError = boom.isBoom
+            ? { code: boom.output?.payload?.code ?? 'MODEL_FAILED', message: boom.message }
+            : { code: 'MODEL_FAILED', message: 'The model suggestion failed' };
+          core.logger.warn({ tenantId, dataset: dataset.id, code: modelError.code }, 'ontology: model mapping suggestion failed, rules answer');
+          return { ...head, method: 'rules', model_error: modelError, ...suggestMappings(type, dataset.columns, sample) };
+        }
+      }
+      return { ...head, method: 'rules', ...suggestMappings(type, dataset.columns, sample) };
+    },
 
     /** Backing datasets whose lake snapshot or effective spec differ from what their last sync applied. */
     async pending(tenantId: string) {

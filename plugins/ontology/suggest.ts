@@ -60,18 +60,26 @@ export function suggestMappings(type: { properties: Record<string, unknown>; key
   })));
   pairs.sort((x, y) => y.score - x.score || x.property.localeCompare(y.property) || x.column.localeCompare(y.column));
   const taken = { properties: new Set<string>(), columns: new Set<string>() };
-  const mappings = [];
+  const mappings: SuggestedMapping[] = [];
   for (const pair of pairs) {
     if (pair.score < THRESHOLD || taken.properties.has(pair.property) || taken.columns.has(pair.column)) continue;
     taken.properties.add(pair.property);
     taken.columns.add(pair.column);
-    mappings.push(pair);
+    mappings.push({ property: pair.property, column: pair.column, score: pair.score, reasons: pair.reasons });
   }
+  return withKeys(type, mappings);
+}
+
+export interface SuggestedMapping { property: string; column: string; score: number; reasons: string[] }
+
+/** The suggestion around chosen mappings (rules' or model's): sorted, the key columns when every key is mapped, the properties left. */
+export function withKeys(type: { properties: Record<string, unknown>; keys: string[] }, mappings: SuggestedMapping[]) {
+  const properties = (type.properties.properties ?? {}) as Record<string, PropertySchema>;
   const columnOf = new Map(mappings.map((m) => [m.property, m.column]));
   const keyColumns = type.keys.every((key) => columnOf.has(key)) ? type.keys.map((key) => columnOf.get(key)!) : [];
   return {
-    mappings: mappings.sort((x, y) => x.property.localeCompare(y.property)),
+    mappings: [...mappings].sort((x, y) => x.property.localeCompare(y.property)),
     key_columns: keyColumns,
-    unmapped_properties: Object.keys(properties).filter((p) => !taken.properties.has(p)).sort(),
+    unmapped_properties: Object.keys(properties).filter((p) => !columnOf.has(p)).sort(),
   };
 }

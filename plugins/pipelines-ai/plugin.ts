@@ -1,14 +1,17 @@
 // AI assistance for the data pipelines (spec 4.5 AI): suggestions from
 // datasets, SQL review, drafts by the platform's model (validated by the
 // transforms and pipelines plugins before they are returned), publishing a
-// reviewed transform, asynchronous pipeline composition. Registration only.
+// reviewed transform, asynchronous pipeline composition; the api of model
+// mapping suggestions (the ontology's). Registration only.
 import type { Server } from '@hapi/hapi';
 import { coreOf, definePlugin } from 'agent-platform/sdk';
+import type { PipelinesAiApi } from './api.ts';
 import { createContext } from './context.ts';
 import { createModel } from './model.ts';
 import { optionsSchema, type AiOptions } from './options.ts';
 import { aiRoutes } from './routes.ts';
 import { COMPOSE_TASK, createComposeService } from './service-compose.ts';
+import { createAiApi } from './service-api.ts';
 import { createSqlService } from './service-sql.ts';
 import { createSuggestService } from './service-suggest.ts';
 import { composeTask, composeTaskOptions } from './tasks/pipelines-ai.compose.ts';
@@ -16,6 +19,12 @@ import { COMPOSE_DEAD_TASK, composeDeadTask, composeDeadTaskOptions } from './ta
 import './tables.ts';
 
 export { optionsSchema };
+
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    'pipelines-ai': { api: PipelinesAiApi };
+  }
+}
 
 export const plugin = definePlugin<AiOptions>({
   name: 'pipelines-ai',
@@ -33,5 +42,6 @@ export const plugin = definePlugin<AiOptions>({
     core.jobs.defineLongTask(COMPOSE_TASK, composeTask(compose, options), composeTaskOptions(options));
     core.jobs.defineLongTask(COMPOSE_DEAD_TASK, composeDeadTask(compose), composeDeadTaskOptions);
     server.route(aiRoutes(createSuggestService(context), createSqlService(context), compose));
+    server.expose('api', createAiApi(context));
   },
 });

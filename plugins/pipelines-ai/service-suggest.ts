@@ -5,7 +5,7 @@
 // against the dataset's real columns (and the pattern's schema) before they are returned.
 import type { LakeType } from '../lakehouse/api.ts';
 import type { AiContext } from './context.ts';
-import { askJson } from './model.ts';
+import { askJson, type Model } from './model.ts';
 import { checkParams, ruleParams } from './pattern-params.ts';
 import { patternSchema } from './pattern-schema.ts';
 import type { ColumnProfile, ValuePattern } from './profile.ts';
@@ -96,6 +96,41 @@ export function ruleTargetSchema(columns: ColumnProfile[]) {
   return { fields, primary_key: key ? [snakeCase(key.name)] : [] };
 }
 
+/**
+ * The model's mappings of `described.source_columns` onto `described.targets`
+ * (the rules' answer given as a hint), checked against the names: each target
+ * and source a real one and used once, a confidence from 0 to 1 (one repair
+ * round-trip, then 502 MODEL_OUTPUT_INVALID).
+ */
+export async function modelMappings(
+  model: Model,
+  described: { source_columns: { name: string }[]; targets: { name: string }[] },
+  rules: Mapping[],
+): Promise<Mapping[]> {
+  const targetNames = new Set(described.targets.map((target) => target.name));
+  const sourceNames = new Set(described.source_columns.map((column) => column.name));
+  type Answer = { mappings: { target: string; source: string; confidence: number; reason?: string; cast?: string }[] };
+  const answer = await askJson<Answer>(model, [
+    { role: 'system', content: 'You map the columns of a source dataset onto target fields. Answer one JSON object: {"mappings": [{"target": a target field, "source": a source column, "confidence": 0..1, "reason": short, "cast": optional SQL type}]}. Leave out targets with no good source; use each source and each target at most once.' },
+    { role: 'user', content: JSON.stringify({ ...described, suggestion_by_rules: rules }) },
+  ], async (value) => {
+    const list = (value as Answer).mappings;
+    if (!Array.isArray(list)) return ['"mappings" must be an array'];
+    const problems = list.flatMap((m, i) => [
+      ...(targetNames.has(m?.target) ? [] : [`mappings[${i}].target must be one of the target fields`]),
+      ...(sourceNames.has(m?.source) ? [] : [`mappings[${i}].source must be one of the source columns`]),
+      ...(typeof m?.confidence === 'number' && m.confidence >= 0 && m.confidence <= 1 ? [] : [`mappings[${i}].confidence must be a number from 0 to 1`]),
+    ]);
+    if (new Set(list.map((m) => m?.source)).size !== list.length) problems.push('a source column is used twice');
+    if (new Set(list.map((m) => m?.target)).size !== list.length) problems.push('a target field is used twice');
+    return problems;
+  });
+  return answer.mappings.map((m) => ({
+    target: m.target, source: m.source, confidence: m.confidence, reasons: typeof m.reason === 'string' && m.reason ? [m.reason] : [],
+    ...(typeof m.cast === 'string' && m.cast ? { cast: m.cast } : {}),
+  }));
+}
+
 export function createSuggestService(context: AiContext) {
   const { model } = context;
 
@@ -137,24 +172,7 @@ export function createSuggestService(context: AiContext) {
       let source = 'rules';
       if (!model) mappings = ruleMappings(targets, columns);
       else {
-        const targetNames = new Set(targets.map((target) => target.name));
-        const sourceNames = new Set(columns.map((column) => column.name));
-        type Answer = { mappings: { target: string; source: string; confidence: number; reason?: string; cast?: string }[] };
-        const answer = await askJson<Answer>(model, [
-          { role: 'system', content: 'You map the columns of a source dataset onto target fields. Answer one JSON object: {"mappings": [{"target": a target field, "source": a source column, "confidence": 0..1, "reason": short, "cast": optional SQL type}]}. Leave out targets with no good source; use each source at most once.' },
-          { role: 'user', content: JSON.stringify({ source_columns: columns, targets, suggestion_by_rules: ruleMappings(targets, columns) }) },
-        ], async (value) => {
-          const list = (value as Answer).mappings;
-          if (!Array.isArray(list)) return ['"mappings" must be an array'];
-          const problems = list.flatMap((m, i) => [
-            ...(targetNames.has(m?.target) ? [] : [`mappings[${i}].target must be one of the target fields`]),
-            ...(sourceNames.has(m?.source) ? [] : [`mappings[${i}].source must be one of the source columns`]),
-            ...(typeof m?.confidence === 'number' && m.confidence >= 0 && m.confidence <= 1 ? [] : [`mappings[${i}].confidence must be a number from 0 to 1`]),
-          ]);
-          if (new Set(list.map((m) => m?.source)).size !== list.length) problems.push('a source column is used twice');
-          return problems;
-        });
-        mappings = answer.mappings.map((m) => ({ target: m.target, source: m.source, confidence: m.confidence, reasons: m.reason ? [m.reason] : [], ...(m.cast ? { cast: m.cast } : {}) }));
+        mappings = await modelMappings(model, { source_columns: columns, targets }, ruleMappings(targets, columns));
         source = 'model';
       }
       const mapped = new Set(mappings.map((m) => m.target));

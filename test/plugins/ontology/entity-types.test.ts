@@ -85,6 +85,7 @@ t.test('backing datasets: the read rule, mapping checks, suggestions', async (t)
     'by name (watts), similar name (id ⊂ light_id) and sample values (emails)');
   t.same(suggestion.body.key_columns, ['id']);
   t.same(suggestion.body.unmapped_properties, ['name']);
+  t.equal(suggestion.body.method, 'rules', 'no model configured');
   const again = await asAcme('POST', '/api/v1/backing-datasets/suggest-mappings', { dataset_id: 'raw.acme.lights', entity_type: 'street_light' });
   t.same(again.body, suggestion.body, 'deterministic');
   t.same((await asAcme('GET', '/api/v1/backing-datasets')).body.items, [], 'nothing registered by refusals');
