@@ -18,6 +18,11 @@ export interface RouteAccess {
    * token claims never select it (the data-pipeline API, spec document 3, 5.1).
    */
   explicitTenant?: boolean;
+  /**
+   * A service or delegation token may omit the tenant: the route resolves it
+   * from the token (the ontology, spec document 3, 5.4). Users still must send it.
+   */
+  serviceMayOmitTenant?: boolean;
   /** A role the principal must hold in the tenant, or a list of roles of which it must hold one (super-admin and service tokens hold all). */
   role?: string | string[];
   superAdmin?: boolean;
@@ -75,7 +80,7 @@ export function registerTenantContext(server: Server, tenantExists: (id: string)
     let tenantId = requestedTenant(request);
     if (tenantId === undefined || tenantId === '') {
       if (allowed !== 'any' && allowed.length === 1 && !access.explicitTenant) tenantId = allowed[0];
-      else if (mode === 'optional') return h.continue;
+      else if (mode === 'optional' || (access.serviceMayOmitTenant && principal.kind === 'service')) return h.continue;
       else throw badRequest('A tenant is required: send X-Tenant-ID', 'TENANT_REQUIRED');
     }
     if (!isValidTenantAlias(tenantId)) {

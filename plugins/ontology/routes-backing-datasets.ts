@@ -34,7 +34,7 @@ export function backingDatasetRoutes(backing: BackingDatasetService, syncs: Sync
       method: 'GET', path: '/api/v1/backing-datasets/capabilities',
       options: {
         auth: 'bearer', tags, description: 'The sync contract: {sync_contract_version: 2, supports_exact_run_polling, supports_force_replay}',
-        plugins: { platform: { tenant: 'none' } }, response: { schema: s.capabilities },
+        plugins: { platform: reader }, pre, response: { schema: s.capabilities },
       },
       handler: () => syncs.capabilities(),
     },
