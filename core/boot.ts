@@ -3,9 +3,8 @@
 // with the core's cross-cutting parts, then the feature plugins in dependency
 // order.
 import Hapi, { type Server } from '@hapi/hapi';
-import HapiPino from 'hapi-pino';
 import Joi from 'joi';
-import type { DestinationStream, Logger } from 'pino';
+import type { DestinationStream } from 'pino';
 import { loadConfig, type PlatformConfig } from './config.ts';
 import { createLogger } from './logging.ts';
 import { onDroppedPattern } from './json-schema.ts';
@@ -20,6 +19,7 @@ import { registerErrorRendering, validationFailAction } from './errors.ts';
 import { registerOps } from './http/ops.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { registerMetrics } from './http/metrics.ts';
+import { registerRequestLogging } from './http/request-log.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import type { CoreServices, ServiceOverrides } from './plugin-contract.ts';
 
@@ -79,34 +79,7 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
       },
     });
     server.validator(Joi);
-    // A request's child logger binds the request (serializer plus redaction: tens
-    // of µs). At info and below every request logs its completion, so hapi-pino
-    // binds it up front; above info (warn, error, silent) a request rarely logs,
-    // so the same child is made on its first log call instead.
-    const logEveryRequest = logger.isLevelEnabled('info');
-    const ignorePaths = ['/health', '/readyz', '/api/v1/metrics'];
-    await server.register({
-      plugin: HapiPino,
-      options: {
-        instance: logger, ignorePaths, logPayload: false, logRequestStart: false,
-        ...(logEveryRequest ? {} : { logRequestComplete: false, getChildBindings: () => ({}) }),
-      },
-    });
-    if (!logEveryRequest) {
-      server.ext('onRequest', (request, h) => {
-        if (ignorePaths.includes(request.path)) return h.continue;
-        let child: Logger | undefined;
-        Object.defineProperty(request, 'logger', {
-          configurable: true,
-          enumerable: true,
-          get: () => (child ??= logger.child({ req: request })),
-          set: (value: Logger) => {
-            child = value;
-          },
-        });
-        return h.continue;
-      });
-    }
+    registerRequestLogging(server, logger);
     registerErrorRendering(server);
     registerTextGuard(server);
     registerAuth(server, { tokens: core.auth.tokens, adminTokenHash, resolveApiKey: handle.apiKeyResolver });

@@ -44,7 +44,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as LoadOptions;
-await run(options, options.warmupSeconds);
+if (options.warmupSeconds > 0) await run(options, options.warmupSeconds);
 const latencies: number[] = [];
 const result = await run(options, options.seconds, latencies);
 latencies.sort((a, b) => a - b);
