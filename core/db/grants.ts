@@ -18,8 +18,9 @@ END $$`;
 
 // pg-boss jobs are sent inside tenant transactions (enqueueLong with trx):
 // its insert reads the queue's settings, inserts into the queue's job table
-// (a partition of pgboss.job) and returns the id. That, and nothing else:
-// no reading or changing other tenants' jobs.
+// (a partition of pgboss.job) and returns the id (and start_after, which
+// decides its NOTIFY). That, and nothing else: no reading or changing other
+// tenants' jobs.
 const PGBOSS_SEND_ONLY = `DO $$
 DECLARE t record;
 BEGIN
@@ -30,7 +31,7 @@ BEGIN
   FOR t IN SELECT c.oid::regclass AS rel FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
            WHERE n.nspname = 'pgboss' AND c.relkind IN ('r', 'p')
              AND (c.relname = 'job' OR c.oid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'pgboss.job'::regclass)) LOOP
-    EXECUTE format('GRANT INSERT, SELECT (id) ON %s TO platform_tenant', t.rel);
+    EXECUTE format('GRANT INSERT, SELECT (id, start_after) ON %s TO platform_tenant', t.rel);
   END LOOP;
 END $$`;
 

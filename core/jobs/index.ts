@@ -59,9 +59,17 @@ export interface JobCount {
   count: number;
 }
 
-/** Aborts when a long job's expiry passes (pg-boss fails the job then; a retry may start). */
+/**
+ * pg-boss's own timer at a long job's expiry fails the job (a retry may
+ * start) and aborts its signal. This backstop fires a little after it, never
+ * first: a handler that stopped at the very instant of the expiry could
+ * otherwise return before pg-boss's timer, and its job count as completed.
+ */
+const EXPIRY_BACKSTOP_GRACE_MS = 1000;
+
+/** Aborts shortly after a long job's expiry, should pg-boss not have aborted it. */
 function expirySignal(expireInSeconds: number | undefined): AbortSignal | undefined {
-  return expireInSeconds && expireInSeconds > 0 ? AbortSignal.timeout(expireInSeconds * 1000) : undefined;
+  return expireInSeconds && expireInSeconds > 0 ? AbortSignal.timeout(expireInSeconds * 1000 + EXPIRY_BACKSTOP_GRACE_MS) : undefined;
 }
 
 export class JobService implements JobsApi {
@@ -86,7 +94,10 @@ export class JobService implements JobsApi {
       connectionString: this.options.connectionString,
       max: 4,
       schema: PGBOSS_SCHEMA,
-      useListenNotify: false,
+      // Long jobs start as soon as their enqueueing commits (a NOTIFY, sent by
+      // the queues' `notify` below) instead of at the next poll, ≥ 0.5 s away.
+      // PGlite delivers no NOTIFY across connections: polling alone there.
+      useListenNotify: !this.options.embedded,
       superviseIntervalSeconds: this.options.superviseIntervalSeconds,
       monitorIntervalSeconds: this.options.superviseIntervalSeconds,
     });
@@ -265,6 +276,7 @@ export class JobService implements JobsApi {
     const deadLetter = this.deadLetterOf(name, options);
     if (deadLetter) await boss.createQueue(deadLetter);
     const policy = {
+      notify: !this.options.embedded,
       retryLimit: options.retryLimit ?? 3,
       retryDelay: options.retryDelaySeconds ?? 5,
       retryBackoff: options.retryBackoff ?? true,
@@ -284,19 +296,26 @@ export class JobService implements JobsApi {
       {
         localConcurrency: task.options.concurrency ?? 1,
         ...(task.options.groupConcurrency ? { groupConcurrency: task.options.groupConcurrency } : {}),
-        pollingIntervalSeconds: Math.max(0.5, this.options.pollIntervalMs / 1000),
+        pollingIntervalSeconds: this.longPollSeconds(),
+        // NOTIFY wakes a worker for a new job; the poll stays as often as without
+        // it (pg-boss would stretch it to 30 s) for what sends none: retries coming due, delayed starts.
+        notifyPollingIntervalSeconds: this.longPollSeconds(),
         includeMetadata: true,
       },
       async ([job]) => {
         // pg-boss aborts job.signal when the handler outlives expireInSeconds (the
         // job is failed and may be retried), when the worker loses the job's claim
         // and on shutdown: the handler must stop then, or its retry races it. Our
-        // own timer at the job's expiry stands in should the library not abort.
+        // own timer just after the job's expiry stands in should the library not abort.
         const signals = [(job as { signal?: AbortSignal }).signal, expirySignal(job.expireInSeconds)];
         const signal = AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
         return task.handler(job.data, { id: job.id, attempt: job.retryCount + 1, signal });
       },
     );
+  }
+
+  private longPollSeconds(): number {
+    return Math.max(0.5, this.options.pollIntervalMs / 1000);
   }
 
   private taskList(): TaskList {

@@ -241,3 +241,19 @@ t.test('dead letters: a task may opt out (deadLetter: false); a dead letter task
   const retry = await pool.query<{ retry_limit: number }>(`SELECT retry_limit FROM pgboss.queue WHERE name = 'dl_main.dead'`);
   t.equal(retry.rows[0]!.retry_limit, 5, 'the dead letter task\'s own policy applies');
 });
+
+t.test('a long job starts as soon as its enqueueing commits, not at the next poll', async (t) => {
+  // A minute between polls: only pg-boss's NOTIFY of the new job (the queues'
+  // `notify`, its LISTEN connection) can start the second job within the deadline below.
+  const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: manifest, JOBS_POLL_INTERVAL_MS: '60000' } });
+  const { core } = tp.platform;
+  await tp.request({ method: 'POST', url: '/api/admin/tenants', token: tp.adminToken, payload: { id: 'woken' } });
+  await tp.platform.start();
+  const enqueue = (id: string) => core.withTenant('woken', (trx) => core.jobs.enqueueLong('probe_long', { id, ms: 0 }, { trx }));
+  await enqueue('first');
+  await waitFor(async () => (await marks(tp.databaseUrl)).includes('probe:first:done'), 'the first long job to run');
+  // Its worker has fetched again and found nothing: it now sleeps until the next poll.
+  await enqueue('second');
+  await waitFor(async () => (await marks(tp.databaseUrl)).includes('probe:second:done'), 'the second long job to run, woken by its NOTIFY');
+  t.same(await marks(tp.databaseUrl), ['probe:first:done', 'probe:first:started', 'probe:second:done', 'probe:second:started']);
+});
