@@ -71,6 +71,54 @@ BEGIN
   RETURN NEW;
 END $$;
 
+CREATE FUNCTION public.lake_bulk_load_begin(p_dataset bigint, p_snapshot bigint) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public'
+    AS $$
+DECLARE
+  t record;
+  tenant text := current_setting('app.tenant_id', true);
+  has_rows boolean;
+BEGIN
+  SELECT * INTO t FROM lake_key_index_target(p_dataset);
+  EXECUTE format('LOCK TABLE %s IN ACCESS EXCLUSIVE MODE', t.relation);
+  -- The owner sees every row once the policy is not forced on it.
+  EXECUTE format('ALTER TABLE %s NO FORCE ROW LEVEL SECURITY', t.relation);
+  EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s)', t.relation) INTO has_rows;
+  IF has_rows THEN
+    EXECUTE format('ALTER TABLE %s FORCE ROW LEVEL SECURITY', t.relation);
+    RETURN false;
+  END IF;
+  EXECUTE format(
+    'ALTER TABLE %s DISABLE ROW LEVEL SECURITY,
+       ALTER COLUMN _tenant_id SET DEFAULT %L, ALTER COLUMN _snapshot_from SET DEFAULT %s,
+       ADD CONSTRAINT lake_bulk_load CHECK (_tenant_id = %L AND _snapshot_from = %s AND _snapshot_to IS NULL)',
+    t.relation, tenant, p_snapshot, tenant, p_snapshot);
+  -- Built once after the rows (lake_bulk_load_end) instead of an insertion per row.
+  IF t.key_columns IS NOT NULL THEN
+    EXECUTE format('DROP INDEX IF EXISTS %I.%I', t.schema_name, t.index_name);
+  END IF;
+  RETURN true;
+END $$;
+
+CREATE FUNCTION public.lake_bulk_load_end(p_dataset bigint) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public'
+    AS $$
+DECLARE
+  t record;
+BEGIN
+  SELECT * INTO t FROM lake_key_index_target(p_dataset);
+  EXECUTE format(
+    'ALTER TABLE %s DROP CONSTRAINT lake_bulk_load,
+       ALTER COLUMN _tenant_id SET DEFAULT current_setting(''app.tenant_id''), ALTER COLUMN _snapshot_from DROP DEFAULT,
+       ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY',
+    t.relation);
+  IF t.key_columns IS NOT NULL THEN
+    EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON %s (%s) WHERE _snapshot_to IS NULL', t.index_name, t.relation, t.key_columns);
+  END IF;
+END $$;
+
 CREATE FUNCTION public.lake_create_key_index(p_dataset bigint) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public'

@@ -31,8 +31,12 @@ export interface DatasetSpec {
 export type WriteSource =
   /** Rows as objects keyed by property; values are coerced to their column's type (what does not fit becomes null and is counted). */
   | { kind: 'records'; batches: AsyncIterable<Record<string, unknown>[]> | Iterable<Record<string, unknown>[]> }
-  /** COPY text format (tab-separated, \N for null), one line per row, the columns of `properties` in order. */
-  | { kind: 'copy'; properties: string[]; stream: Readable }
+  /**
+   * COPY output, the columns of `properties` in order: text format (tab-separated, \N for null, one line per row),
+   * or with `format: 'binary'` PostgreSQL's binary COPY format, each field of exactly the lake type `types` names
+   * (the types the dataset's columns have: ensureDataset returns them), which PostgreSQL parses for much less.
+   */
+  | { kind: 'copy'; properties: string[]; stream: Readable; format?: 'text' | 'binary'; types?: LakeType[] }
   /** A SELECT run in the write's tenant transaction (as the tenant role) whose output columns are `properties` in order. */
   | { kind: 'query'; sql: string; parameters?: unknown[]; properties: string[] };
 

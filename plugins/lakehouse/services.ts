@@ -43,8 +43,8 @@ export function createServices(core: CoreServices, options: LakehouseOptions) {
     asOf: (dataset, snapshotId) => {
       const snapshot = snapshotId ?? dataset.latestSnapshotId;
       const target = { relation: dataset.relation, columns: dataset.columns };
-      // A dataset without a snapshot has no rows: select nothing from it.
-      return snapshot === null ? `${rowsStore.selectAt(target, '0')} AND false` : rowsStore.selectAt(target, snapshot);
+      // A dataset without a snapshot has no rows: select nothing, without touching its table.
+      return snapshot === null ? rowsStore.selectNone(target) : rowsStore.selectAt(target, snapshot);
     },
   };
   return { datasets, retention, api, targetOf };

@@ -7,6 +7,11 @@
 // lost (the source is read again from the committed cursor) and nothing is
 // doubled. A write that changes nothing makes no snapshot.
 //
+// A first load (a table that never held a row, and a batch that needs no
+// deduplication: every row is a new version) skips the stage: the rows are
+// COPYed straight into the table (store/rows.ts beginBulkLoad), a tenant
+// query piped in when it can be (landing.ts), about half the work.
+//
 // Write modes:
 // - overwrite: the snapshot holds exactly the staged rows. With a primary
 //   key, rows unchanged since the last snapshot keep their versions (only
@@ -17,14 +22,11 @@
 //   version when it differs and is not older by the cursor field; keys not in
 //   the batch stay. Within a batch the newest row of a key wins (cursor, then
 //   arrival).
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { from as copyFrom } from 'pg-copy-streams';
-import { badRequest, notFound, sql, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
+import { badRequest, notFound, sql, type CoreServices, type TenantSession, type TenantTransaction } from 'agent-platform/sdk';
 import type { WriteRequest, WriteResult } from './api.ts';
-import { encodeRows } from './copy-text.ts';
 import { EVENT_SOURCE, SNAPSHOT_CREATED } from './event-types.ts';
-import { qualified } from './naming.ts';
+import { copyLanding, pipeable, pipeLanding, queryLanding, type Landed } from './landing.ts';
+import { qualified, quoteIdent } from './naming.ts';
 import { datasetsStore, snapshotsStore, type DatasetRow } from './store/datasets.ts';
 import { rowsStore, type RowsTarget } from './store/rows.ts';
 import type { LakeColumn } from './types.ts';
@@ -53,29 +55,23 @@ function columnsNamed(dataset: DatasetRow, names: string[], what: string): LakeC
   });
 }
 
-async function* encoded(batches: WriteRequest['source'] & { kind: 'records' }, columns: LakeColumn[], counts: { typeErrors: number }) {
-  for await (const rows of batches.batches) {
-    if (rows.length === 0) continue;
-    const batch = encodeRows(rows, columns);
-    counts.typeErrors += batch.typeErrors;
-    yield batch.text;
-  }
+/** Lands the source's rows in the stage. */
+function landInStage(session: TenantSession, dataset: DatasetRow, request: WriteRequest): Promise<Landed> {
+  const { source } = request;
+  const sourceColumns = source.kind === 'records' ? dataset.columns : columnsNamed(dataset, source.properties, 'Property');
+  return source.kind === 'query'
+    ? queryLanding(session, STAGE, sourceColumns, source)
+    : copyLanding(session, quoteIdent(STAGE), dataset.columns, sourceColumns, source);
 }
 
-/** Lands the source's rows in the stage: how many, and how many values did not fit their column's type. */
-async function land(session: { trx: TenantTransaction; client: import('pg').PoolClient }, dataset: DatasetRow, request: WriteRequest): Promise<{ count: number; typeErrors: number }> {
+/** Lands the source's rows in the table of a first load (beginBulkLoad is open): COPY, or a query piped in. */
+function landInTable(core: CoreServices, tenantId: string, session: TenantSession, dataset: DatasetRow, request: WriteRequest): Promise<Landed> {
   const { source } = request;
-  const counts = { typeErrors: 0 };
-  if (source.kind === 'query') {
-    const columns = columnsNamed(dataset, source.properties, 'Property');
-    return { count: await rowsStore.insertFromQuery(session.trx, STAGE, columns, source.sql, source.parameters ?? []), typeErrors: 0 };
-  }
-  // The COPY's own row count (its command tag): no second pass over the stage to count it.
-  const copy = source.kind === 'records'
-    ? session.client.query(copyFrom(rowsStore.copyInto(STAGE, dataset.columns)))
-    : session.client.query(copyFrom(rowsStore.copyInto(STAGE, columnsNamed(dataset, source.properties, 'Property'))));
-  await pipeline(source.kind === 'records' ? Readable.from(encoded(source, dataset.columns, counts)) : source.stream, copy);
-  return { count: copy.rowCount, typeErrors: counts.typeErrors };
+  const { relation, columns } = targetOf(dataset);
+  const sourceColumns = source.kind === 'records' ? columns : columnsNamed(dataset, source.properties, 'Property');
+  return source.kind === 'query'
+    ? pipeLanding(core, tenantId, session, relation, sourceColumns, source, request.beforeLanding)
+    : copyLanding(session, relation, columns, sourceColumns, source);
 }
 
 /** Whether the write deduplicates the staged batch by key (the one use of the arrival order). */
@@ -115,6 +111,47 @@ async function applyMode(trx: TenantTransaction, target: RowsTarget, request: Wr
   }
 }
 
+interface Landing extends Landed {
+  cursorMax: string | null;
+  changes: Changes;
+}
+
+/** The rows of the write in the table as versions from `snapshot`: a first load, a query straight in, or through the stage. */
+async function landRows(
+  core: CoreServices, tenantId: string, session: TenantSession, dataset: DatasetRow, request: WriteRequest,
+  keys: LakeColumn[], cursor: LakeColumn | undefined, snapshot: string,
+): Promise<Landing> {
+  const { trx } = session;
+  const { source } = request;
+  const target = targetOf(dataset);
+  const empty = dataset.row_count === 0;
+  const firstLoad = dataset.latest_snapshot_id === null && !deduplicates(request, keys) && (source.kind !== 'query' || pipeable(core, source));
+  if (firstLoad && (await rowsStore.beginBulkLoad(trx, dataset.id, snapshot))) {
+      // A piped query runs beforeLanding on its reading transaction.
+    if (source.kind !== 'query' && request.beforeLanding) await request.beforeLanding(trx);
+    const landed = await landInTable(core, tenantId, session, dataset, request);
+      const cursorMax = cursor && landed.count > 0 ? await rowsStore.cursorMax(trx, target.relation, cursor) : null;
+    await rowsStore.endBulkLoad(trx, dataset.id);
+      return { ...landed, cursorMax, changes: { added: landed.count, removed: 0 } };
+  }
+  // A query into an empty dataset without a key (a transform's first materialization where it cannot
+  // be piped): one insert straight into the table instead of stage-then-copy; every row is new.
+  if (source.kind === 'query' && empty && keys.length === 0 && dataset.primary_key.length === 0 && !cursor) {
+    if (request.beforeLanding) await request.beforeLanding(trx);
+    const added = await rowsStore.insertQueryAt(trx, target, columnsNamed(dataset, source.properties, 'Property'), source.sql, source.parameters ?? [], snapshot, tenantId);
+    return { count: added, typeErrors: 0, cursorMax: null, changes: { added, removed: 0 } };
+  }
+  await rowsStore.createStage(trx, STAGE, dataset.columns, deduplicates(request, keys));
+  if (request.beforeLanding) await request.beforeLanding(trx);
+  const landed = await landInStage(session, dataset, request);
+  const cursorMax = cursor && landed.count > 0 ? await rowsStore.cursorMax(trx, quoteIdent(STAGE), cursor) : null;
+  // A large first load builds the key index once after the rows instead of row by row.
+  const rebuildIndex = empty && landed.count >= FIRST_LOAD_INDEX_REBUILD_ROWS && dataset.primary_key.length > 0 && (await rowsStore.dropKeyIndex(trx, dataset.id));
+  const changes = await applyMode(trx, target, request, keys, cursor, snapshot, empty);
+  if (rebuildIndex) await rowsStore.createKeyIndex(trx, dataset.id);
+  return { ...landed, cursorMax, changes };
+}
+
 export function createWriter(core: CoreServices) {
   return async function write(
     tenantId: string, datasetId: string, request: WriteRequest,
@@ -130,44 +167,18 @@ export function createWriter(core: CoreServices) {
       const keys = columnsNamed(dataset, request.primaryKey ?? dataset.primary_key, 'Primary key');
       if (request.mode === 'append_dedup' && keys.length === 0) throw badRequest('append_dedup needs a primary key', 'PRIMARY_KEY_REQUIRED');
       const cursor = request.cursorField ? columnsNamed(dataset, [request.cursorField], 'Cursor field')[0] : undefined;
-      const target = targetOf(dataset);
-
-      const empty = dataset.row_count === 0;
-      // A query into an empty dataset without a key (a transform's first materialization) lands
-      // straight in the table: one insert instead of stage-then-copy; every row is new.
-      const direct = request.source.kind === 'query' && empty && keys.length === 0 && dataset.primary_key.length === 0 && !cursor;
-      if (!direct) await rowsStore.createStage(trx, STAGE, dataset.columns, deduplicates(request, keys));
-      if (request.beforeLanding) await request.beforeLanding(trx);
-      let staged: { count: number; cursorMax: string | null };
-      let typeErrors = 0;
-      let snapshot: string;
-      let changes: Changes;
-      if (direct && request.source.kind === 'query') {
-        snapshot = await snapshotsStore.nextId(trx);
-        const { source } = request;
-        const added = await rowsStore.insertQueryAt(trx, target, columnsNamed(dataset, source.properties, 'Property'), source.sql, source.parameters ?? [], snapshot, tenantId);
-        staged = { count: added, cursorMax: null };
-        changes = { added, removed: 0 };
-      } else {
-        const landed = await land(session, dataset, request);
-        typeErrors = landed.typeErrors;
-        staged = { count: landed.count, cursorMax: cursor && landed.count > 0 ? await rowsStore.stageCursorMax(trx, STAGE, cursor) : null };
-        snapshot = await snapshotsStore.nextId(trx);
-        // A large first load builds the key index once after the rows instead of row by row.
-        const rebuildIndex = empty && staged.count >= FIRST_LOAD_INDEX_REBUILD_ROWS && dataset.primary_key.length > 0 && (await rowsStore.dropKeyIndex(trx, dataset.id));
-        changes = await applyMode(trx, target, request, keys, cursor, snapshot, empty);
-        if (rebuildIndex) await rowsStore.createKeyIndex(trx, dataset.id);
-      }
+      const snapshot = await snapshotsStore.nextId(trx);
+      const { count, cursorMax, typeErrors, changes } = await landRows(core, tenantId, session, dataset, request, keys, cursor, snapshot);
       const created = changes.added + changes.removed > 0 || dataset.latest_snapshot_id === null;
       const rowCount = dataset.row_count + changes.added - changes.removed;
       const result: WriteResult = {
-        datasetId, snapshotId: created ? snapshot : dataset.latest_snapshot_id, created, rowsStaged: staged.count,
-        rowsAdded: changes.added, rowsRemoved: changes.removed, rowCount, cursorMax: staged.cursorMax, typeErrors,
+        datasetId, snapshotId: created ? snapshot : dataset.latest_snapshot_id, created, rowsStaged: count,
+        rowsAdded: changes.added, rowsRemoved: changes.removed, rowCount, cursorMax, typeErrors,
       };
       if (created) {
         await snapshotsStore.insert(trx, {
           snapshot_id: snapshot, tenant_id: tenantId, dataset_ref: dataset.id, parent_snapshot_id: dataset.latest_snapshot_id,
-          shared: dataset.shared, operation: request.mode, rows_staged: staged.count, rows_added: changes.added,
+          shared: dataset.shared, operation: request.mode, rows_staged: count, rows_added: changes.added,
           rows_removed: changes.removed, row_count: rowCount, summary: request.summary ?? {},
         });
         await datasetsStore.setLatest(trx, dataset.id, snapshot, rowCount);

@@ -52,8 +52,25 @@ export const rowsStore = {
     await sql.raw(`CREATE TEMP TABLE ${quoteIdent(stage)} (${definitions.join(', ')}) ON COMMIT DROP`).execute(trx);
   },
 
-  /** The COPY … FROM STDIN statement landing `columns` (in that order) into the stage. */
-  copyInto: (stage: string, columns: LakeColumn[]) => `COPY ${quoteIdent(stage)} (${list(columns)}) FROM STDIN`,
+  /** The COPY … FROM STDIN statement landing `columns` (in that order) into `relation` (quoted): the stage, or a first load's table. */
+  copyInto: (relation: string, columns: LakeColumn[], format: 'text' | 'binary' = 'text') =>
+    `COPY ${relation} (${list(columns)}) FROM STDIN${format === 'binary' ? ' (FORMAT binary)' : ''}`,
+
+  /**
+   * Opens a first load of the dataset's table (sql/0004): until the write
+   * commits, rows COPYed into it are versions from `snapshot` of the acting
+   * tenant (a CHECK constraint stands in for row-level security, which refuses
+   * COPY); false when the table already holds a row.
+   */
+  async beginBulkLoad(trx: TenantTransaction, datasetRef: number, snapshot: string): Promise<boolean> {
+    const { rows } = await sql<{ opened: boolean }>`SELECT lake_bulk_load_begin(${datasetRef}, ${snapshot}::bigint) AS opened`.execute(trx);
+    return rows[0]!.opened;
+  },
+
+  /** Puts the table back as lake tables are (policy, defaults) and builds its key index. */
+  async endBulkLoad(trx: TenantTransaction, datasetRef: number): Promise<void> {
+    await sql`SELECT lake_bulk_load_end(${datasetRef})`.execute(trx);
+  },
 
   /** Lands a SELECT's rows (its columns in the order of `columns`); the number landed. */
   async insertFromQuery(trx: TenantTransaction, stage: string, columns: LakeColumn[], query: string, parameters: unknown[]): Promise<number> {
@@ -73,9 +90,9 @@ export const rowsStore = {
     return Number(result.numAffectedRows ?? 0n);
   },
 
-  /** The cursor column's maximum over the stage, as text (the number of rows comes from the landing itself). */
-  async stageCursorMax(trx: TenantTransaction, stage: string, cursor: LakeColumn): Promise<string | null> {
-    const { rows } = await sql.raw<{ cursor_max: string | null }>(`SELECT max(${quoteIdent(cursor.column)})::text AS cursor_max FROM ${quoteIdent(stage)}`).execute(trx);
+  /** The cursor column's maximum over the landed rows (`relation`, quoted), as text (the number of rows comes from the landing itself). */
+  async cursorMax(trx: TenantTransaction, relation: string, cursor: LakeColumn): Promise<string | null> {
+    const { rows } = await sql.raw<{ cursor_max: string | null }>(`SELECT max(${quoteIdent(cursor.column)})::text AS cursor_max FROM ${relation}`).execute(trx);
     return rows[0]!.cursor_max;
   },
 
@@ -154,7 +171,20 @@ export const rowsStore = {
     return `SELECT ${columns.length ? columns.join(', ') : '1 AS "?column?"'} FROM ${target.relation} WHERE ${rowsStore.visibleAt(snapshot)}`;
   },
 
+  /**
+   * The same columns as selectAt, and no row, without naming the table: a
+   * dataset that has no snapshot yet may be in its first load, whose lock
+   * would hold a reader until that load commits (sql/0004).
+   */
+  selectNone(target: RowsTarget): string {
+    const columns = target.columns.map((column) => `NULL::${LAKE_TYPES[column.type]} AS ${quoteIdent(column.name)}`);
+    return `SELECT ${columns.length ? columns.join(', ') : '1 AS "?column?"'} WHERE false`;
+  },
+
   async readAt(trx: TenantTransaction, target: RowsTarget, snapshot: string, limit: number, offset: number): Promise<Record<string, unknown>[]> {
+    // A page of rows never gains from parallel workers, and a table not yet analyzed (a fresh load) can make the
+    // planner start them anyway: about 50 ms each time instead of 1.
+    await sql`SET LOCAL max_parallel_workers_per_gather = 0`.execute(trx);
     const { rows } = await sql.raw<Record<string, unknown>>(`${rowsStore.selectAt(target, snapshot, true)} LIMIT ${Math.trunc(limit)} OFFSET ${Math.trunc(offset)}`).execute(trx);
     return rows;
   },
