@@ -1,10 +1,13 @@
 // The `postgres` pattern: another PostgreSQL database. Discovery lists its
 // tables and views as streams (the schema is the stream's namespace, a
 // primary-key constraint its default key); a read is one
-// `COPY (SELECT ...) TO STDOUT` whose text output goes straight into the
-// lake's staging COPY, never parsed into objects on the way.
+// `COPY (SELECT ...) TO STDOUT` whose output goes straight into the lake's
+// COPY, never parsed into objects on the way: binary when every column's
+// upstream type converts to its lake type exactly as its text would (both
+// databases then skip formatting and parsing text), text otherwise.
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import type { LakeType } from '../../lakehouse/api.ts';
 import { guardedAddress } from './network.ts';
 import type { DiscoveredStream, JsonSchemaObject, PatternContext, SourcePattern, StreamRead } from './types.ts';
 
@@ -102,11 +105,49 @@ async function discover(context: PatternContext): Promise<DiscoveredStream[]> {
   }
 }
 
-/** The SELECT of one stream's columns (cast where the text output must be the lake's), filtered by the cursor. */
-function selectOf(client: pg.Client, stream: StreamRead): string {
-  const expressions = stream.columns.map((c) => c.type === 'timestamptz' ? `${quoteIdent(c.name)}::timestamptz` : quoteIdent(c.name));
-  const relation = stream.namespace === null ? quoteIdent(stream.name) : `${quoteIdent(stream.namespace)}.${quoteIdent(stream.name)}`;
-  let select = `SELECT ${expressions.join(', ')} FROM ${relation}`;
+const relationOf = (stream: StreamRead) => (stream.namespace === null ? quoteIdent(stream.name) : `${quoteIdent(stream.namespace)}.${quoteIdent(stream.name)}`);
+
+/** The lake types' names in PostgreSQL (the lakehouse's LAKE_TYPES). */
+const PG_TYPE: Record<LakeType, string> = {
+  text: 'text', bigint: 'bigint', double: 'double precision', numeric: 'numeric', boolean: 'boolean',
+  timestamptz: 'timestamptz', date: 'date', uuid: 'uuid', jsonb: 'jsonb',
+};
+
+/**
+ * The upstream types whose cast to a lake type gives exactly the value their
+ * text output gives when the lake parses it (not real → double: the cast
+ * widens the binary value, the text is the short decimal; not char(n): its
+ * text keeps the padding the cast trims; not domains, arrays or enums).
+ */
+const BINARY_SAFE: Record<LakeType, string[]> = {
+  bigint: ['smallint', 'integer', 'bigint'],
+  numeric: ['smallint', 'integer', 'bigint', 'numeric'],
+  double: ['double precision'],
+  text: ['text', 'character varying'],
+  boolean: ['boolean'],
+  timestamptz: ['timestamp with time zone', 'timestamp without time zone'],
+  date: ['date'],
+  uuid: ['uuid'],
+  jsonb: ['jsonb', 'json'],
+};
+
+/** Whether every column of the stream can be read as binary COPY (its upstream type is binary-safe for its lake type). */
+async function binarySafe(client: pg.Client, stream: StreamRead): Promise<boolean> {
+  const { rows } = await client.query<{ name: string; type: string }>(
+    `SELECT attname::text AS name, format_type(atttypid, NULL) AS type FROM pg_attribute
+      WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped`, [relationOf(stream)]);
+  const upstream = new Map(rows.map((row) => [row.name, row.type]));
+  return stream.columns.every((column) => BINARY_SAFE[column.type].includes(upstream.get(column.name) ?? ''));
+}
+
+/**
+ * The SELECT of one stream's columns, filtered by the cursor: for binary
+ * output each cast to its lake type, for text only timestamps (to carry
+ * their zone).
+ */
+function selectOf(client: pg.Client, stream: StreamRead, binary: boolean): string {
+  const expressions = stream.columns.map((c) => (binary || c.type === 'timestamptz' ? `${quoteIdent(c.name)}::${PG_TYPE[c.type]}` : quoteIdent(c.name)));
+  let select = `SELECT ${expressions.join(', ')} FROM ${relationOf(stream)}`;
   if (stream.syncMode === 'incremental' && stream.cursorField && stream.cursor !== null) {
     select += ` WHERE ${quoteIdent(stream.cursorField)} ${stream.inclusiveCursor ? '>=' : '>'} ${client.escapeLiteral(stream.cursor)}`;
   }
@@ -120,7 +161,7 @@ function selectOf(client: pg.Client, stream: StreamRead): string {
  */
 async function enforcesKey(client: pg.Client, stream: StreamRead): Promise<boolean> {
   if (stream.primaryKey.length === 0) return false;
-  const relation = stream.namespace === null ? quoteIdent(stream.name) : `${quoteIdent(stream.namespace)}.${quoteIdent(stream.name)}`;
+  const relation = relationOf(stream);
   const { rows } = await client.query<{ columns: string[] }>(
     `SELECT array_agg(a.attname::text ORDER BY a.attname) AS columns
        FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
@@ -141,9 +182,13 @@ export const postgresPattern: SourcePattern = {
       // One snapshot of the upstream for the whole read.
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const uniqueKeys = await enforcesKey(client, stream);
-      const copy = client.query(copyTo(`COPY (${selectOf(client, stream)}) TO STDOUT`));
+      const binary = await binarySafe(client, stream);
+      const copy = client.query(copyTo(`COPY (${selectOf(client, stream, binary)}) TO STDOUT${binary ? ' (FORMAT binary)' : ''}`));
+      const properties = stream.columns.map((c) => c.name);
       return {
-        source: { kind: 'copy', properties: stream.columns.map((c) => c.name), stream: copy },
+        source: binary
+          ? { kind: 'copy', properties, stream: copy, format: 'binary', types: stream.columns.map((c) => c.type) }
+          : { kind: 'copy', properties, stream: copy },
         uniqueKeys,
         close: () => client.end().catch(() => {}),
       };

@@ -34,7 +34,7 @@ export interface PatternContext {
 export interface StreamRead {
   name: string;
   namespace: string | null;
-  /** The dataset's columns (from the stream's schema), in order. */
+  /** The dataset's columns (the stream's schema's properties, each with its column's type in the dataset), in order. */
   columns: { name: string; type: LakeType }[];
   syncMode: 'full_refresh' | 'incremental';
   cursorField: string | null;

@@ -15,14 +15,16 @@ export async function syncStream(context: SourcesContext, tenantId: string, runI
   const pattern = context.patterns.get(source.pattern_id).pattern;
   const columns = lake.columnsOfSchema(stream.schema);
   if (columns.length === 0) throw badRequest(`The stream ${stream.name} has no properties in its schema: refresh its schema first`, 'STREAM_SCHEMA_EMPTY');
-  await lake.ensureDataset(tenantId, {
+  const dataset = await lake.ensureDataset(tenantId, {
     datasetId: stream.destination, columns, primaryKey: stream.primary_key,
     producer: { kind: 'source_stream', id: stream.id, name: `${source.name}.${stream.name}` },
   });
+  // The types the dataset's columns have (a property whose type changed was widened to text): what a pattern sends.
+  const typeOf = new Map(dataset.columns.map((column) => [column.name, column.type]));
   const incremental = stream.sync_mode === 'incremental';
   const cursor = incremental ? (stream.state.cursor ?? null) : null;
   const reader = await pattern.read(access.context, {
-    name: stream.name, namespace: stream.namespace, columns, syncMode: stream.sync_mode, cursorField: stream.cursor_field, primaryKey: stream.primary_key, cursor,
+    name: stream.name, namespace: stream.namespace, columns: columns.map((c) => ({ name: c.name, type: typeOf.get(c.name) ?? c.type })), syncMode: stream.sync_mode, cursorField: stream.cursor_field, primaryKey: stream.primary_key, cursor,
     inclusiveCursor: stream.write_mode === 'append_dedup',
   });
   try {
