@@ -9,9 +9,16 @@
 // (same four methods), lets a connection keep the session from its first message
 // until it is idle again: outside a transaction block and not in the middle of
 // an extended-protocol exchange. Other connections wait (FIFO) meanwhile.
-// Not handled: COPY FROM STDIN and portals left open across round trips
-// (pg-cursor), which nothing here uses; a cursor read row by row while the same
-// code queries through another connection would wait forever.
+// COPY … FROM STDIN (simple protocol; the lake lands rows with it): PGlite
+// cannot resume a COPY across calls, so its CopyData must reach PGlite in the
+// same call as the COPY itself (electric-sql/pglite#1028). The query is held
+// back and the client told to send its data (a CopyInResponse made here);
+// the data is buffered, in memory, up to CopyDone, then all of it goes to
+// PGlite in one call whose own CopyInResponse is dropped from the reply. An
+// error in the COPY statement itself is therefore reported after the data.
+// Not handled: COPY in the extended protocol, and portals left open across
+// round trips (pg-cursor), which nothing here uses; a cursor read row by row
+// while the same code queries through another connection would wait forever.
 //
 // It is also the socket's password check. PGlite answers every StartupMessage
 // with AuthenticationOk (trust), so any local user could connect to the
@@ -27,6 +34,48 @@ const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
 const PROTOCOL_3 = 196608;
 /** AuthenticationCleartextPassword: 'R', length 8, code 3. */
 const ASK_PASSWORD = new Uint8Array([0x52, 0, 0, 0, 8, 0, 0, 0, 3]);
+
+const QUERY = 0x51; // 'Q'
+const COPY_DATA = 0x64; // 'd'
+const COPY_DONE = 0x63; // 'c'
+const COPY_FAIL = 0x66; // 'f'
+const COPY_IN_RESPONSE = 0x47; // 'G'
+
+/** The format of a simple-protocol `COPY … FROM STDIN` query (undefined for any other message). */
+function copyInFormat(message: Uint8Array): 'text' | 'binary' | undefined {
+  if (message[0] !== QUERY) return undefined;
+  const text = Buffer.from(message.buffer, message.byteOffset + 5, Math.max(0, message.byteLength - 6)).toString('utf8');
+  if (!/^\s*copy\s/i.test(text) || !/\bfrom\s+stdin\b/i.test(text) || /\bto\s+stdout\b/i.test(text)) return undefined;
+  return /\bformat\s+binary\b|\(\s*binary\b/i.test(text) ? 'binary' : 'text';
+}
+
+/** CopyInResponse: the overall format, no per-column formats (clients do not read them). */
+function copyInResponse(format: 'text' | 'binary'): Uint8Array {
+  return new Uint8Array([COPY_IN_RESPONSE, 0, 0, 0, 7, format === 'binary' ? 1 : 0, 0, 0]);
+}
+
+/** Passes a reply through, message by message, without its CopyInResponse (the client got ours). */
+function withoutCopyInResponse(onData: (data: Uint8Array) => void): { write(data: Uint8Array): void; end(): void } {
+  let pending = Buffer.alloc(0);
+  return {
+    write(data) {
+      pending = Buffer.concat([pending, data]);
+      let start = 0;
+      const kept: Buffer[] = [];
+      while (pending.length - start >= 5) {
+        const length = 1 + pending.readInt32BE(start + 1);
+        if (pending.length - start < length) break;
+        if (pending[start] !== COPY_IN_RESPONSE) kept.push(pending.subarray(start, start + length));
+        start += length;
+      }
+      pending = pending.subarray(start);
+      if (kept.length) onData(new Uint8Array(Buffer.concat(kept)));
+    },
+    end() {
+      if (pending.length) onData(new Uint8Array(pending));
+    },
+  };
+}
 
 /** A FATAL ErrorResponse (the connection is closed after it). */
 function fatal(code: string, message: string): Uint8Array {
@@ -62,6 +111,8 @@ export class SessionQueue {
   private owner: number | undefined;
   /** The owner sent part of an extended-protocol exchange and not yet its Sync. */
   private midExchange = false;
+  /** The owner's COPY FROM STDIN held back with the data received so far (the owner keeps the session). */
+  private copyIn: Uint8Array[] | undefined;
   private running = false;
 
   constructor(db: PGlite, password: string) {
@@ -152,13 +203,45 @@ export class SessionQueue {
 
   private async run(item: Pending, message: Uint8Array): Promise<void> {
     this.owner = item.handlerId;
+    if (this.copyIn) return this.continueCopyIn(item, message, this.copyIn);
+    const format = copyInFormat(message);
+    if (format) {
+      this.copyIn = [message];
+      const response = copyInResponse(format);
+      item.onData(response);
+      item.resolve(response.length);
+      return;
+    }
+    await this.execute(item, message, item.onData);
+  }
+
+  /** The owner's messages while its COPY is held back: data is kept; CopyDone (or CopyFail) sends it all at once. */
+  private async continueCopyIn(item: Pending, message: Uint8Array, held: Uint8Array[]): Promise<void> {
+    if (message[0] === COPY_DATA) {
+      held.push(message);
+      item.resolve(0);
+      return;
+    }
+    if (message[0] !== COPY_DONE && message[0] !== COPY_FAIL) {
+      item.resolve(0); // Flush, Sync: a server in COPY IN ignores them
+      return;
+    }
+    this.copyIn = undefined;
+    // A failed COPY needs none of its data: PGlite fails the statement on the CopyFail.
+    const sent = message[0] === COPY_DONE ? [...held, message] : [held[0]!, message];
+    const reply = withoutCopyInResponse(item.onData);
+    await this.execute(item, new Uint8Array(Buffer.concat(sent)), (data) => reply.write(data));
+    reply.end();
+  }
+
+  private async execute(item: Pending, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<void> {
     let bytes = 0;
     try {
       await this.db.runExclusive(() =>
         this.db.execProtocolRawStream(message, {
           onRawData: (data) => {
             bytes += data.length;
-            item.onData(data);
+            onData(data);
           },
         }),
       );
@@ -176,6 +259,7 @@ export class SessionQueue {
   private async release(item: Pending): Promise<void> {
     try {
       if (this.owner === item.handlerId) {
+        this.copyIn = undefined; // gone in the middle of a COPY: PGlite never saw it
         if (this.midExchange) await this.db.runExclusive(() => this.db.execProtocolRawStream(SYNC, { onRawData: () => {} }));
         if (this.db.isInTransaction()) await this.db.exec('ROLLBACK');
         this.owner = undefined;

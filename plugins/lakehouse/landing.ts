@@ -46,6 +46,20 @@ export function pipeable(core: CoreServices, source: WriteRequest['source']): so
 }
 
 /**
+ * A records source read to its end, when the database is the embedded
+ * default: PGlite has one session, which the write's transaction holds from
+ * its first statement, so a source that reads the platform's own tables as it
+ * goes (an uploaded file, the tenant's events) would wait for it forever. The
+ * rows are kept in memory instead (the embedded default is for small data).
+ */
+export async function readBeforeWriting(core: CoreServices, source: WriteRequest['source']): Promise<WriteRequest['source']> {
+  if (source.kind !== 'records' || core.config.databaseUrl !== undefined) return source;
+  const batches: Record<string, unknown>[][] = [];
+  for await (const batch of source.batches) batches.push(batch);
+  return { kind: 'records', batches };
+}
+
+/**
  * Lands a stream or records source into `relation` (quoted) with COPY;
  * `columns` are every column of the dataset, `sourceColumns` those the
  * source sends, in its order.

@@ -25,7 +25,7 @@
 import { badRequest, notFound, sql, type CoreServices, type TenantSession, type TenantTransaction } from 'agent-platform/sdk';
 import type { WriteRequest, WriteResult } from './api.ts';
 import { EVENT_SOURCE, SNAPSHOT_CREATED } from './event-types.ts';
-import { copyLanding, pipeable, pipeLanding, queryLanding, type Landed } from './landing.ts';
+import { copyLanding, pipeable, pipeLanding, queryLanding, readBeforeWriting, type Landed } from './landing.ts';
 import { qualified, quoteIdent } from './naming.ts';
 import { datasetsStore, snapshotsStore, type DatasetRow } from './store/datasets.ts';
 import { rowsStore, type RowsTarget } from './store/rows.ts';
@@ -158,6 +158,7 @@ export function createWriter(core: CoreServices) {
     inTransaction?: (trx: TenantTransaction, result: WriteResult) => Promise<void>,
   ): Promise<{ result: WriteResult; datasetRef: number; snapshotCount: number }> {
     if (!MODES.includes(request.mode)) throw badRequest(`Unknown write mode "${String(request.mode)}"`, 'WRITE_MODE_INVALID');
+    request = { ...request, source: await readBeforeWriting(core, request.source) };
     return core.withTenantSession(tenantId, async (session) => {
       const { trx } = session;
       // Timestamps without a zone are UTC, whatever the server's setting.
