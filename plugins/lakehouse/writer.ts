@@ -55,23 +55,15 @@ function columnsNamed(dataset: DatasetRow, names: string[], what: string): LakeC
   });
 }
 
-/** Lands the source's rows in the stage. */
-function landInStage(session: TenantSession, dataset: DatasetRow, request: WriteRequest): Promise<Landed> {
+/** Lands the source's rows in the stage, or (a first load: beginBulkLoad is open) in the table itself. */
+function land(core: CoreServices, tenantId: string, session: TenantSession, dataset: DatasetRow, request: WriteRequest, into: 'stage' | 'table'): Promise<Landed> {
   const { source } = request;
+  const relation = into === 'stage' ? quoteIdent(STAGE) : targetOf(dataset).relation;
   const sourceColumns = source.kind === 'records' ? dataset.columns : columnsNamed(dataset, source.properties, 'Property');
-  return source.kind === 'query'
+  if (source.kind !== 'query') return copyLanding(session, relation, dataset.columns, sourceColumns, source);
+  return into === 'stage'
     ? queryLanding(session, STAGE, sourceColumns, source)
-    : copyLanding(session, quoteIdent(STAGE), dataset.columns, sourceColumns, source);
-}
-
-/** Lands the source's rows in the table of a first load (beginBulkLoad is open): COPY, or a query piped in. */
-function landInTable(core: CoreServices, tenantId: string, session: TenantSession, dataset: DatasetRow, request: WriteRequest): Promise<Landed> {
-  const { source } = request;
-  const { relation, columns } = targetOf(dataset);
-  const sourceColumns = source.kind === 'records' ? columns : columnsNamed(dataset, source.properties, 'Property');
-  return source.kind === 'query'
-    ? pipeLanding(core, tenantId, session, relation, sourceColumns, source, request.beforeLanding)
-    : copyLanding(session, relation, columns, sourceColumns, source);
+    : pipeLanding(core, tenantId, session, relation, sourceColumns, source, request.beforeLanding);
 }
 
 /** Whether the write deduplicates the staged batch by key (the one use of the arrival order). */
@@ -127,12 +119,12 @@ async function landRows(
   const empty = dataset.row_count === 0;
   const firstLoad = dataset.latest_snapshot_id === null && !deduplicates(request, keys) && (source.kind !== 'query' || pipeable(core, source));
   if (firstLoad && (await rowsStore.beginBulkLoad(trx, dataset.id, snapshot))) {
-      // A piped query runs beforeLanding on its reading transaction.
+    // A piped query runs beforeLanding on its reading transaction.
     if (source.kind !== 'query' && request.beforeLanding) await request.beforeLanding(trx);
-    const landed = await landInTable(core, tenantId, session, dataset, request);
-      const cursorMax = cursor && landed.count > 0 ? await rowsStore.cursorMax(trx, target.relation, cursor) : null;
+    const landed = await land(core, tenantId, session, dataset, request, 'table');
+    const cursorMax = cursor && landed.count > 0 ? await rowsStore.cursorMax(trx, target.relation, cursor) : null;
     await rowsStore.endBulkLoad(trx, dataset.id);
-      return { ...landed, cursorMax, changes: { added: landed.count, removed: 0 } };
+    return { ...landed, cursorMax, changes: { added: landed.count, removed: 0 } };
   }
   // A query into an empty dataset without a key (a transform's first materialization where it cannot
   // be piped): one insert straight into the table instead of stage-then-copy; every row is new.
@@ -143,7 +135,7 @@ async function landRows(
   }
   await rowsStore.createStage(trx, STAGE, dataset.columns, deduplicates(request, keys));
   if (request.beforeLanding) await request.beforeLanding(trx);
-  const landed = await landInStage(session, dataset, request);
+  const landed = await land(core, tenantId, session, dataset, request, 'stage');
   const cursorMax = cursor && landed.count > 0 ? await rowsStore.cursorMax(trx, quoteIdent(STAGE), cursor) : null;
   // A large first load builds the key index once after the rows instead of row by row.
   const rebuildIndex = empty && landed.count >= FIRST_LOAD_INDEX_REBUILD_ROWS && dataset.primary_key.length > 0 && (await rowsStore.dropKeyIndex(trx, dataset.id));

@@ -16,7 +16,9 @@ export const tenantSqlStore = {
   /** The output columns (name, lake type) of a query, without running it past planning and LIMIT 0. */
   describe: (core: CoreServices, tenantId: string, query: string, values: unknown[], timeoutMs: number) =>
     core.withTenantSession(tenantId, async ({ trx, client }) => {
-      await sql.raw(`SET TRANSACTION READ ONLY; SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`).execute(trx);
+      // No JIT: a costly plan (a cross join over big inputs) would be compiled before LIMIT 0 returns
+      // nothing, hundreds of milliseconds against the statement timeout.
+      await sql.raw(`SET TRANSACTION READ ONLY; SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}; SET LOCAL jit = off`).execute(trx);
       const result = await client.query({ text: `SELECT * FROM (${query}\n) AS q LIMIT 0`, values });
       return result.fields.map((field) => ({ name: field.name, type: lakeTypeOfOid(field.dataTypeID) }));
     }),
