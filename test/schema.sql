@@ -104,6 +104,7 @@ END $$;
 CREATE FUNCTION public.lake_bulk_load_end(p_dataset bigint) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public'
+    SET default_statistics_target TO '10'
     AS $$
 DECLARE
   t record;
@@ -117,6 +118,7 @@ BEGIN
   IF t.key_columns IS NOT NULL THEN
     EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON %s (%s) WHERE _snapshot_to IS NULL', t.index_name, t.relation, t.key_columns);
   END IF;
+  EXECUTE format('ANALYZE %s', t.relation);
 END $$;
 
 CREATE FUNCTION public.lake_create_key_index(p_dataset bigint) RETURNS void

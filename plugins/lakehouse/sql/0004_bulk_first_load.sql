@@ -43,9 +43,16 @@ BEGIN
   RETURN true;
 END $$;
 
--- Closes it: the table exactly as lake tables are (store/ddl.ts), its key index built.
+-- Closes it: the table exactly as lake tables are (store/ddl.ts), its key index
+-- built, and statistics taken. Without them the planner guesses until
+-- autovacuum's next pass, and the first readers of a fresh load (a pipeline
+-- its snapshot event starts, the next incremental sync) got plans that scan
+-- every row; a small sample (3,000 rows: statistics target 10, ~25 ms for a
+-- million rows instead of ~200) gives the sizes, null fractions and distinct
+-- counts those plans need. Autovacuum analyzes again, at full target, once a
+-- tenth of the rows have changed.
 CREATE FUNCTION lake_bulk_load_end(p_dataset bigint) RETURNS void
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public SET default_statistics_target = 10 AS $$
 DECLARE
   t record;
 BEGIN
@@ -58,6 +65,7 @@ BEGIN
   IF t.key_columns IS NOT NULL THEN
     EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON %s (%s) WHERE _snapshot_to IS NULL', t.index_name, t.relation, t.key_columns);
   END IF;
+  EXECUTE format('ANALYZE %s', t.relation);
 END $$;
 
 REVOKE ALL ON FUNCTION lake_bulk_load_begin(bigint, bigint), lake_bulk_load_end(bigint) FROM PUBLIC;
