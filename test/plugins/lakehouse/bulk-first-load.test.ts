@@ -1,7 +1,7 @@
 // A first load COPYs straight into the dataset's table (sql/0004): row-level
 // security is off for that one transaction, under an ACCESS EXCLUSIVE lock,
 // with a CHECK constraint in its place. After it — committed or rolled back —
-// the table is exactly as lake tables are; a table that held a row is never
+// the table is exactly as lake tables are (and analyzed, once committed); a table that held a row is never
 // loaded that way; only the owner can open the window, and inside it a row of
 // another tenant is refused; readers of the dataset are never held by it.
 import { Readable } from 'node:stream';
@@ -53,6 +53,9 @@ t.test('a first load goes straight into the table, and leaves it exactly as lake
   t.match(written, { created: true, rowsStaged: 2, rowsAdded: 2, rowCount: 2 });
   t.not(await keyIndexOid(platform), indexBefore, 'the key index was built after the rows (even for two: the stage path keeps it below 10,000)');
   t.same(await tableShape(platform), pristine, 'policies, forced RLS, defaults, constraints and index as before');
+  const statistics = (await sql<{ attname: string }>`SELECT attname FROM pg_stats WHERE schemaname = 'raw' AND tablename = 'acme.orders' ORDER BY 1`
+    .execute(tp.platform.core.db)).rows.map((row) => row.attname);
+  t.same(statistics, ['_snapshot_from', '_snapshot_to', '_tenant_id', 'amount', 'id', 'name', 'tags', 'updated_at'], 'analyzed: the planner has statistics from the first snapshot on');
 
   const versions = (await sql<{ tenant: string; from: string; to: string | null }>`SELECT _tenant_id AS tenant, _snapshot_from::text AS from, _snapshot_to::text AS to
     FROM raw."acme.orders"`.execute(tp.platform.core.db)).rows;
