@@ -2,8 +2,9 @@
 // pipeline of trivial steps (a chain: each step waits for the one before),
 // i.e. (run wall time - the steps' own SQL time) / steps, against the raw
 // pg-boss latency of one job send → handler done measured in the same run
-// with the same polling interval (the platform works long tasks with
-// pollingIntervalSeconds = max(0.5, JOBS_POLL_INTERVAL_MS / 1000)). A step's
+// with the same settings as the platform's long tasks (LISTEN/NOTIFY on the
+// queue, pollingIntervalSeconds = max(0.5, JOBS_POLL_INTERVAL_MS / 1000) as
+// the backstop). A step's
 // overhead is one pg-boss hop plus its claim and settle transactions, the
 // DAG bookkeeping and the lake's snapshot write around the SQL. Run with
 // `npm run bench:pipelines-dag` (a throwaway Postgres is started).
@@ -23,13 +24,14 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 /** Raw pg-boss: send one job, wait for its handler to finish; sequential, so each is one hop. */
 async function rawPgBossLatency(databaseUrl: string): Promise<number[]> {
-  const boss = new PgBoss({ connectionString: databaseUrl, schema: 'bench_boss', max: 4 });
+  const boss = new PgBoss({ connectionString: databaseUrl, schema: 'bench_boss', max: 4, useListenNotify: true });
   boss.on('error', () => {});
   await boss.start();
   teardowns.push(() => boss.stop({ graceful: false }));
-  await boss.createQueue('bench.hop');
+  await boss.createQueue('bench.hop', { notify: true });
   const done = new Map<string, () => void>();
-  await boss.work('bench.hop', { pollingIntervalSeconds: Math.max(0.5, POLL_MS / 1000) }, async ([job]) => {
+  const poll = Math.max(0.5, POLL_MS / 1000);
+  await boss.work('bench.hop', { pollingIntervalSeconds: poll, notifyPollingIntervalSeconds: poll }, async ([job]) => {
     done.get((job.data as { key: string }).key)?.();
   });
   const latencies: number[] = [];
