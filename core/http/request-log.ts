@@ -30,6 +30,8 @@ function lazyRequestLogger(logger: Logger, request: Request): Logger {
       const value = Reflect.get(bound(), key);
       return typeof value === 'function' ? value.bind(child) : value;
     },
+    // `request.logger.level = 'debug'` changes this request's logger, never the shared one behind the proxy.
+    set: (_target, key, value) => Reflect.set(bound(), key, value),
   });
 }
 
