@@ -22,6 +22,7 @@ import { TokenService } from './auth/tokens.ts';
 import type { ApiKeyResolver } from './auth/index.ts';
 import { TenantDirectory } from './tenants.ts';
 import { createGuardedFetch } from './http/guarded-fetch.ts';
+import { setConnectionGuard } from './db/connection-guard.ts';
 import { migrationSourcesOf, type ResolvedPlugin } from './plugin-loader.ts';
 import type { Clock, CoreServices, ServiceOverrides } from './plugin-contract.ts';
 
@@ -81,6 +82,8 @@ export async function createCoreServices(config: PlatformConfig, options: CoreSe
   const { mode, overrides = {} } = options;
   const logger = options.logger ?? createLogger('silent');
   const { url, embedded, stop: stopEmbedded } = await databaseUrlOf(config, mode);
+  // One backend session: a second connection inside a transaction would hang (core/db/connection-guard.ts).
+  if (embedded) setConnectionGuard('throw');
   let database: DatabaseHandle | undefined;
   try {
     const masterKey = await loadMasterKey(config.masterKey, config.dataDir, embedded);

@@ -5,6 +5,7 @@ import {
   CompiledQuery, Kysely, PostgresDialect, PostgresDriver,
   type DatabaseConnection, type Driver, type PostgresDialectConfig, type TransactionSettings,
 } from 'kysely';
+import { checkSecondConnection } from './connection-guard.ts';
 import type { Database } from './types.ts';
 
 // bigint (int8) columns come back as strings by default; ids here fit in a JS number.
@@ -67,8 +68,23 @@ class PlatformDialect extends PostgresDialect {
   }
 }
 
+/** pool.connect (and pool.query, which calls it) checked against a held transaction. */
+function guardConnect(pool: pg.Pool): void {
+  const connect = pool.connect.bind(pool) as (callback?: (...args: unknown[]) => void) => unknown;
+  pool.connect = ((callback?: (...args: unknown[]) => void) => {
+    try {
+      checkSecondConnection('A pooled connection');
+    } catch (err) {
+      if (callback) return void process.nextTick(callback, err);
+      return Promise.reject(err);
+    }
+    return connect(callback);
+  }) as typeof pool.connect;
+}
+
 export function openDatabase(connectionString: string, max = 10): DatabaseHandle {
   const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 10_000 });
+  guardConnect(pool);
   // An idle client losing its server connection must not crash the process.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));

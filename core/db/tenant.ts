@@ -7,6 +7,7 @@ import type pg from 'pg';
 import type { Database } from './types.ts';
 import { badRequest } from '../errors.ts';
 import { withOpeningStatements, type OpeningStatements } from './database.ts';
+import { holdingTransaction } from './connection-guard.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ALIAS = /^[a-z0-9-]{1,64}$/;
@@ -40,7 +41,7 @@ export function createWithTenant(db: Kysely<Database>): WithTenant {
     const opening: OpeningStatements = { sql: openingSql(tenantId), sent: false };
     return withOpeningStatements(opening, () => db.transaction().execute(async (trx) => {
       if (!opening.sent) await sql.raw(opening.sql).execute(trx);
-      return work(trx);
+      return holdingTransaction(`a transaction of tenant ${tenantId}`, () => work(trx));
     }));
   };
 }
@@ -64,7 +65,7 @@ export function createWithTenantSession(pool: pg.Pool): WithTenantSession {
       const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: single as never }) });
       return await db.transaction().execute(async (trx) => {
         await sql.raw(opening).execute(trx);
-        return work({ trx, client });
+        return holdingTransaction(`a transaction of tenant ${tenantId}`, () => work({ trx, client }));
       });
     } catch (err) {
       failed = true;

@@ -13,6 +13,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Database } from '../db/types.ts';
 import { grantTenantQueueRole } from '../db/grants.ts';
+import { checkSecondConnection } from '../db/connection-guard.ts';
 import { WorkerLiveness } from './liveness.ts';
 import { installQueueWakeup } from './queue-wakeup.ts';
 import type {
@@ -154,6 +155,8 @@ export class JobService implements JobsApi {
 
   async enqueueLong(name: string, data: Record<string, unknown>, options: EnqueueLongOptions = {}): Promise<string | null> {
     if (!this.longTasks.has(name)) throw new Error(`unknown long task ${name}`);
+    // pg-boss's own pool: inside a transaction, pass it (options.trx).
+    if (!options.trx) checkSecondConnection(`A pg-boss send (${name})`);
     return this.requireBoss().send(name, data, {
       startAfter: options.startAfter,
       singletonKey: options.singletonKey,
@@ -163,6 +166,7 @@ export class JobService implements JobsApi {
   }
 
   async schedule(task: string, key: string, cron: string, options: ScheduleOptions = {}): Promise<void> {
+    checkSecondConnection(`A pg-boss schedule (${task})`);
     const apply = () => this.requireBoss().schedule(task, cron, options.data ?? {}, {
       tz: options.tz ?? 'UTC', key, ...(options.group ? { group: { id: options.group } } : {}),
     });
@@ -171,6 +175,7 @@ export class JobService implements JobsApi {
   }
 
   async unschedule(task: string, key: string): Promise<void> {
+    checkSecondConnection(`A pg-boss unschedule (${task})`);
     await this.requireBoss().unschedule(task, key);
   }
 

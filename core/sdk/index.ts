@@ -38,6 +38,7 @@ export type { CoreTables } from '../db/types.ts';
 export type { TenantSession, TenantTransaction, WithTenant, WithTenantSession } from '../db/tenant.ts';
 export type { TenantDirectory } from '../tenants.ts';
 export { isValidTenantAlias } from '../db/tenant.ts';
+export { onSecondConnection, SecondConnectionError } from '../db/connection-guard.ts';
 
 // Errors: Boom errors with a stable `code`.
 export { badRequest, conflict, domainError, forbidden, notFound, unauthorized } from '../errors.ts';

@@ -93,15 +93,17 @@ export function createApprovalsService(core: Pick<CoreServices, 'withTenant' | '
       }),
 
     /** The CLI's decision on behalf of `sub` (the operator vouches; the users directory says whether sub is an approver). */
-    decideAs: (tenantId: string, sub: string, id: string, decision: Decision['decision'], comment?: string | null, via: Decision['via'] = 'cli') =>
-      withTenant(tenantId, async (trx) => {
+    async decideAs(tenantId: string, sub: string, id: string, decision: Decision['decision'], comment?: string | null, via: Decision['via'] = 'cli') {
+      // The users directory is read first, on its own connection: never while the case's transaction holds one.
+      const roles = await directoryStore.rolesOf(core.db, tenantId, sub);
+      return withTenant(tenantId, async (trx) => {
         const row = await locked(trx, id);
-        const roles = await directoryStore.rolesOf(core.db, tenantId, sub);
         if (!roles || !eligible(row, { sub, roles })) {
           throw forbidden(`${sub} is not among the approvers of this case (or not a member of the tenant)`, 'NOT_AN_APPROVER');
         }
         return cases.decide(trx, tenantId, row, sub, decision, comment ?? null, via);
-      }),
+      });
+    },
 
     /** Admin or requester; 409 once resolved. */
     cancel: (tenantId: string, principal: Principal, id: string) =>
@@ -126,11 +128,11 @@ export function createApprovalsService(core: Pick<CoreServices, 'withTenant' | '
     /** The link's POST: decides once for its approver, if they still are one. */
     async decideByLink(token: string, comment?: string) {
       const claims = claimsOf(token);
+      const roles = await directoryStore.rolesOf(core.db, claims.t, claims.a);
       return withTenant(claims.t, async (trx) => {
         const row = await casesStore.lock(trx, claims.c);
         if (!row) throw notFound('This decision link is not valid', 'LINK_INVALID');
         if (!(await linkUsesStore.claim(trx, claims.t, row.id, claims.a))) throw conflict('This decision link has already been used', 'LINK_USED');
-        const roles = await directoryStore.rolesOf(core.db, claims.t, claims.a);
         if (!roles || !eligible(row, { sub: claims.a, roles })) throw forbidden('The holder of this link is no longer an approver of the case', 'NOT_AN_APPROVER');
         const decided = await cases.decide(trx, claims.t, row, claims.a, claims.d, comment ?? null, 'link');
         return { title: decided.title, decision: claims.d, status: decided.status };

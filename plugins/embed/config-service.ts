@@ -42,10 +42,11 @@ export function createConfigService(core: Pick<CoreServices, 'db' | 'withTenant'
     async put(tenantId: string, clientId: number, input: ConfigInput) {
       // Checked before anything changes: a bad origin is a 400 naming it.
       const origins = input.allowed_origins && parseOrigins(input.allowed_origins, options.allowLocalhostOrigins);
+      const client = await core.withTenant(tenantId, (trx) => clientOf(trx, clientId));
+      // The public endpoints find the client from its key through this directory (global, idempotent;
+      // written first, on its own connection: an entry without an enabled configuration serves nothing).
+      await directoryStore.put(core.db, { client_key: client.client_key, tenant_alias: tenantId, client_id: client.id });
       const view = await core.withTenant(tenantId, async (trx) => {
-        const client = await clientOf(trx, clientId);
-        // The public endpoints find the client from its key through this directory (global, idempotent).
-        await directoryStore.put(core.db, { client_key: client.client_key, tenant_alias: tenantId, client_id: client.id });
         const current = await configsStore.lockOrCreate(trx, tenantId, clientId);
         const next: ConfigValues = {
           enabled: input.enabled ?? current.enabled,

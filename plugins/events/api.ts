@@ -3,6 +3,8 @@
 // reading a tenant's stream in order, e.g. the pipelines' platform_events
 // source. Others import only these types.
 
+import type { TenantTransaction } from 'agent-platform/sdk';
+
 /** One event of the stream: a CloudEvent in structured JSON, with its position. */
 export interface StreamEvent {
   id: string;
@@ -16,6 +18,9 @@ export interface StreamEvent {
 }
 
 export interface EventsApi {
-  /** The tenant's events after a sequence number, oldest first (at most `limit`; `type` exact or `prefix*`). */
-  after(tenantId: string, afterSeq: number, limit: number, type?: string): Promise<StreamEvent[]>;
+  /**
+   * The tenant's events after a sequence number, oldest first (at most `limit`; `type` exact or `prefix*`).
+   * With `trx` (a transaction of that tenant the caller holds) they are read there.
+   */
+  after(tenantId: string, afterSeq: number, limit: number, type?: string, trx?: TenantTransaction): Promise<StreamEvent[]>;
 }

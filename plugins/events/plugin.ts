@@ -47,7 +47,7 @@ export const plugin = {
     server.route(eventsRoutes(stream, triggers));
     core.graphql.extend({ typeDefs, resolvers: resolvers(stream, triggers) });
     // Other plugins read a tenant's stream through this api only (the pipelines' platform_events source).
-    const api: EventsApi = { after: (tenantId, afterSeq, limit, type) => stream.after(tenantId, afterSeq, limit, type) as Promise<StreamEvent[]> };
+    const api: EventsApi = { after: (tenantId, afterSeq, limit, type, trx) => stream.after(tenantId, afterSeq, limit, type, trx) as Promise<StreamEvent[]> };
     server.expose('api', api);
   },
 };

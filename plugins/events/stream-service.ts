@@ -1,7 +1,7 @@
 // The stream's domain logic: emitting through the API, reading recent events
 // and pages of them, the event type catalogue and custom types. Knows nothing
 // of HTTP; routes, GraphQL and the CLI call it.
-import { conflict, type EventInput, notFound } from 'agent-platform/sdk';
+import { conflict, type EventInput, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import { isValidEventType, isValidTypePattern } from '../../workflows/engine/index.ts';
 import type { EventsContext } from './context.ts';
 import { customTypesStore, type CustomTypeValues } from './store/custom-types.ts';
@@ -65,12 +65,13 @@ export function createStreamService(context: EventsContext) {
     },
 
     /** Oldest first after a sequence number (`events tail`). */
-    async after(tenantId: string, afterSeq: number, limit: number, type?: string) {
+    async after(tenantId: string, afterSeq: number, limit: number, type?: string, held?: TenantTransaction) {
       checkTypePattern(type);
-      return withTenant(tenantId, async (trx) => {
+      const read = async (trx: TenantTransaction) => {
         const [rows, cursor] = await Promise.all([eventsStore.after(trx, afterSeq, limit, type), cursorsStore.get(trx, tenantId)]);
         return rows.map((row) => streamEventView(row, cursor));
-      });
+      };
+      return held ? read(held) : withTenant(tenantId, read);
     },
 
     async types(tenantId: string, includeCustom: boolean) {

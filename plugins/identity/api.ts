@@ -2,6 +2,8 @@
 // the ontology's backing-dataset syncs resolve entities with an identity
 // policy's pinned version. Others import only these types.
 
+import type { TenantTransaction } from 'agent-platform/sdk';
+
 /** A field a rule or a blocking key reads from a record, with its normalizers (see normalizers.ts). */
 export interface IdentityField {
   field: string;
@@ -60,7 +62,8 @@ export interface IdentityMatch {
 
 export interface IdentityApi {
   /** The current version, or the given one; null when the policy (or version) does not exist for the tenant or was deleted. */
-  getPolicy(tenantId: string, policyId: string, version?: number): Promise<IdentityPolicyVersion | null>;
+  /** With `trx` (a transaction of that tenant the caller holds) it is read there. */
+  getPolicy(tenantId: string, policyId: string, version?: number, trx?: TenantTransaction): Promise<IdentityPolicyVersion | null>;
   /** SQL expression normalizing a column for a normalized-field rule (case, accents, whitespace, phone, email); throws on an unknown normalizer. */
   normalizeSql(columnSql: string, normalizers: string[]): string;
   /** The same normalization in JavaScript (identical results). */

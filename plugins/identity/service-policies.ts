@@ -120,12 +120,15 @@ export function createPolicyService(context: IdentityContext) {
         return createIn(trx, tenantId, createdBy, { name: input.name, description: input.description ?? source.description, ...spec });
       }),
     /** The api's getPolicy: null when absent, deleted, or of another tenant. */
-    getVersion: (tenantId: string, id: string, version?: number): Promise<IdentityPolicyVersion | null> => core.withTenant(tenantId, async (trx) => {
-      const row = isUuid(id) ? await policiesStore.get(trx, id) : undefined;
-      if (!row) return null;
-      const found = await policiesStore.version(trx, id, version ?? row.current_version);
-      return found ? asVersion(id, found.version, found.fingerprint, found.spec as unknown as PolicySpec) : null;
-    }),
+    getVersion: (tenantId: string, id: string, version?: number, held?: TenantTransaction): Promise<IdentityPolicyVersion | null> => {
+      const read = async (trx: TenantTransaction) => {
+        const row = isUuid(id) ? await policiesStore.get(trx, id) : undefined;
+        if (!row) return null;
+        const found = await policiesStore.version(trx, id, version ?? row.current_version);
+        return found ? asVersion(id, found.version, found.fingerprint, found.spec as unknown as PolicySpec) : null;
+      };
+      return held ? read(held) : core.withTenant(tenantId, read);
+    },
   };
 }
 

@@ -111,8 +111,11 @@ export interface LakehouseApi {
    */
   write(tenantId: string, datasetId: string, request: WriteRequest,
     inTransaction?: (trx: TenantTransaction, result: WriteResult) => Promise<void>): Promise<WriteResult>;
-  /** A dataset the tenant may read under the read rule: 400 malformed, 403 not readable, 404 absent. */
-  readable(tenantId: string, datasetId: string): Promise<DatasetInfo>;
+  /**
+   * A dataset the tenant may read under the read rule: 400 malformed, 403 not readable, 404 absent.
+   * With `trx` (a transaction of that tenant the caller holds) it is read there, not on a connection of its own.
+   */
+  readable(tenantId: string, datasetId: string, trx?: TenantTransaction): Promise<DatasetInfo>;
   /**
    * SQL selecting the dataset's rows (its properties as columns) as of a
    * snapshot (latest by default), for a tenant transaction: row-level

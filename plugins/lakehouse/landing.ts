@@ -8,7 +8,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
-import { sql, type CoreServices, type TenantSession } from 'agent-platform/sdk';
+import { onSecondConnection, sql, type CoreServices, type TenantSession } from 'agent-platform/sdk';
 import type { WriteRequest } from './api.ts';
 import { encodeRows } from './copy-text.ts';
 import { quoteIdent } from './naming.ts';
@@ -23,14 +23,25 @@ export interface Landed {
 
 type QuerySource = Extract<WriteRequest['source'], { kind: 'query' }>;
 
+/**
+ * A records source's batches as COPY text. The source reads on connections of
+ * its own (an uploaded file, the tenant's events) while the write's transaction
+ * is held: on an external database only (the embedded one has read it before
+ * the write: readBeforeWriting).
+ */
 async function* encoded(batches: AsyncIterable<Record<string, unknown>[]> | Iterable<Record<string, unknown>[]>, columns: LakeColumn[], counts: { typeErrors: number }) {
-  for await (const rows of batches) {
+  const iterator = Symbol.asyncIterator in batches ? batches[Symbol.asyncIterator]() : batches[Symbol.iterator]();
+  for (;;) {
+    const next = await onSecondConnection(async () => iterator.next());
+    if (next.done) return;
+    const rows = next.value;
     if (rows.length === 0) continue;
     const batch = encodeRows(rows, columns);
     counts.typeErrors += batch.typeErrors;
     yield batch.text;
   }
 }
+
 
 function sameTypes(types: LakeType[] | undefined, columns: LakeColumn[]): boolean {
   return types !== undefined && types.length === columns.length && columns.every((column, i) => column.type === types[i]);
@@ -94,12 +105,13 @@ export async function pipeLanding(core: CoreServices, tenantId: string, session:
   const casts = sourceColumns.map((column, i) => `q.${quoteIdent(`c${i}`)}::${LAKE_TYPES[column.type]}`);
   const names = sourceColumns.map((_, i) => quoteIdent(`c${i}`)).join(', ');
   const select = `SELECT ${casts.join(', ')} FROM (${source.sql}\n) AS q (${names})`;
-  return core.withTenantSession(tenantId, async (reader) => {
+  // A second session on purpose (external databases only: see pipeable), beside the write's transaction.
+  return onSecondConnection(() => core.withTenantSession(tenantId, async (reader) => {
     await sql.raw('SET TRANSACTION READ ONLY').execute(reader.trx);
     if (beforeLanding) await beforeLanding(reader.trx);
     // Started only now: a write connection left waiting in COPY could not even roll back.
     const copy = session.client.query(copyFrom(rowsStore.copyInto(relation, sourceColumns, 'binary')));
     await pipeline(reader.client.query(copyTo(`COPY (${select}) TO STDOUT (FORMAT binary)`)), copy);
     return { count: copy.rowCount, typeErrors: 0 };
-  });
+  }));
 }

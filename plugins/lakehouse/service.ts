@@ -1,6 +1,6 @@
 // Dataset reads (spec document 3, 4.5) and the deprecated /iceberg/ views,
 // all under the read rule (read-rule.ts). Knows nothing of HTTP.
-import { forbidden, notFound, type CoreServices } from 'agent-platform/sdk';
+import { forbidden, notFound, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
 import type { DatasetInfo } from './api.ts';
 import type { LakehouseOptions } from './options.ts';
 import { parseDatasetId, qualified } from './naming.ts';
@@ -27,12 +27,12 @@ export interface ListFilter {
 
 export function createDatasetService(core: CoreServices, options: LakehouseOptions) {
   /** The dataset under the read rule: 400 malformed, 403 not the caller's to read, 404 absent. */
-  async function readableRow(tenantId: string, datasetId: string): Promise<DatasetRow> {
+  async function readableRow(tenantId: string, datasetId: string, trx?: TenantTransaction): Promise<DatasetRow> {
     const name = parseDatasetId(datasetId);
     if (readAccess(tenantId, name) === 'denied') {
       throw forbidden(`Dataset ${datasetId} is not produced by this tenant, nor in a shared namespace`, 'DATASET_FORBIDDEN');
     }
-    const row = await core.withTenant(tenantId, (trx) => datasetsStore.find(trx, datasetId));
+    const row = trx ? await datasetsStore.find(trx, datasetId) : await core.withTenant(tenantId, (own) => datasetsStore.find(own, datasetId));
     if (!row) throw notFound(`Dataset ${datasetId} does not exist`, 'DATASET_NOT_FOUND');
     return row;
   }
@@ -47,8 +47,8 @@ export function createDatasetService(core: CoreServices, options: LakehouseOptio
   return {
     readableRow,
 
-    async readable(tenantId: string, datasetId: string): Promise<DatasetInfo> {
-      return infoOf(await readableRow(tenantId, datasetId), tenantId);
+    async readable(tenantId: string, datasetId: string, trx?: TenantTransaction): Promise<DatasetInfo> {
+      return infoOf(await readableRow(tenantId, datasetId, trx), tenantId);
     },
 
     /** The tenant's datasets and the shared ones. */

@@ -39,7 +39,7 @@ export function createServices(core: CoreServices, options: LakehouseOptions) {
       }
       return result;
     },
-    readable: (tenantId, datasetId) => datasets.readable(tenantId, datasetId),
+    readable: (tenantId, datasetId, trx) => datasets.readable(tenantId, datasetId, trx),
     asOf: (dataset, snapshotId) => {
       const snapshot = snapshotId ?? dataset.latestSnapshotId;
       const target = { relation: dataset.relation, columns: dataset.columns };

@@ -63,18 +63,18 @@ function checkMappings(spec: BackingDatasetSpec, dataset: DatasetInfo, type: Ent
 export function createBackingDatasetService(context: OntologyContext) {
   const { core } = context;
 
-  async function identityPolicyOf(tenantId: string, policyId: string | null) {
+  async function identityPolicyOf(tenantId: string, policyId: string | null, trx: TenantTransaction) {
     if (policyId === null) return null;
     const identity = context.identity();
     if (!identity) throw invalid('identity_policy_id: identity policies are not available on this platform (plugin identity not loaded)');
-    const policy = await identity.getPolicy(tenantId, policyId);
+    const policy = await identity.getPolicy(tenantId, policyId, undefined, trx);
     if (!policy) throw invalid(`identity_policy_id: no identity policy ${policyId}`);
     return policy;
   }
 
   /** Checks a spec against the dataset (read rule) and the type; returns the dataset. */
   async function validate(tenantId: string, trx: TenantTransaction, spec: BackingDatasetSpec): Promise<DatasetInfo> {
-    const dataset = await context.lake().readable(tenantId, spec.dataset_id);
+    const dataset = await context.lake().readable(tenantId, spec.dataset_id, trx);
     checkMappings(spec, dataset, await typeVersionOf(trx, spec));
     return dataset;
   }
@@ -99,13 +99,13 @@ export function createBackingDatasetService(context: OntologyContext) {
     /** Checks a spec without writing (the apply planner). */
     check: (tenantId: string, spec: BackingDatasetSpec) => core.withTenant(tenantId, async (trx) => {
       await validate(tenantId, trx, spec);
-      await identityPolicyOf(tenantId, spec.identity_policy_id);
+      await identityPolicyOf(tenantId, spec.identity_policy_id, trx);
     }),
 
     async create(caller: OntologyCaller, spec: BackingDatasetSpec, trx?: TenantTransaction) {
       const run = async (trx: TenantTransaction) => {
         await validate(caller.tenantId, trx, spec);
-        await identityPolicyOf(caller.tenantId, spec.identity_policy_id);
+        await identityPolicyOf(caller.tenantId, spec.identity_policy_id, trx);
         const id = await backingDatasetsStore.insert(trx, caller.tenantId, spec, actorOf(caller.principal).sub);
         if (!id) throw conflict(`A backing dataset named ${spec.name} already exists`, 'BACKING_DATASET_EXISTS');
         return backingDatasetView((await backingDatasetsStore.get(trx, id))!);
@@ -118,7 +118,7 @@ export function createBackingDatasetService(context: OntologyContext) {
         const current = await load(trx, id, true);
         const spec: BackingDatasetSpec = { ...specOf(current), ...patch };
         await validate(caller.tenantId, trx, spec);
-        await identityPolicyOf(caller.tenantId, spec.identity_policy_id);
+        await identityPolicyOf(caller.tenantId, spec.identity_policy_id, trx);
         if (spec.name !== current.name && (await backingDatasetsStore.byName(trx, spec.name))) throw conflict(`A backing dataset named ${spec.name} already exists`, 'BACKING_DATASET_EXISTS');
         await backingDatasetsStore.update(trx, id, spec);
         return backingDatasetView((await backingDatasetsStore.get(trx, id))!);
@@ -134,10 +134,10 @@ export function createBackingDatasetService(context: OntologyContext) {
 
     /** The effective spec a sync of it would apply now, and its fingerprint. */
     async effective(tenantId: string, trx: TenantTransaction, row: BackingDatasetRow): Promise<{ spec: EffectiveSpec; fingerprint: string; dataset: DatasetInfo }> {
-      const dataset = await context.lake().readable(tenantId, row.dataset_id);
+      const dataset = await context.lake().readable(tenantId, row.dataset_id, trx);
       const type = await typeVersionOf(trx, row);
       checkMappings(row, dataset, type);
-      const policy = await identityPolicyOf(tenantId, row.identity_policy_id);
+      const policy = await identityPolicyOf(tenantId, row.identity_policy_id, trx);
       const spec = effectiveSpec({
         dataset_id: row.dataset_id,
         entity_type: { code: type.code, version: type.version, keys: type.keys },
@@ -155,7 +155,7 @@ export function createBackingDatasetService(context: OntologyContext) {
      */
     async suggest(tenantId: string, input: { dataset_id: string; entity_type: string; entity_type_version?: number }) {
       const { dataset, type, sample } = await core.withTenant(tenantId, async (trx) => {
-        const dataset = await context.lake().readable(tenantId, input.dataset_id);
+        const dataset = await context.lake().readable(tenantId, input.dataset_id, trx);
         const type = await typeVersionOf(trx, { entity_type: input.entity_type, entity_type_version: input.entity_type_version ?? null });
         return { dataset, type, sample: await entitiesStore.sample(trx, context.lake().asOf(dataset), SAMPLE_ROWS) };
       });

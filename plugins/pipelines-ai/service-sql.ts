@@ -77,7 +77,7 @@ export function createSqlService(context: AiContext) {
         (error.output.payload as unknown as Record<string, unknown>).findings = blocking;
         throw error;
       }
-      const transform = await context.core.withTenant(tenantId, (trx) => context.transforms().createTransform(trx, tenantId, spec));
+      const transform = await context.transforms().createTransform(tenantId, spec);
       return { transform, findings: reviewed.findings };
     },
   };

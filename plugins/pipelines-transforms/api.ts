@@ -42,6 +42,7 @@ export interface MaterializeRequest {
    * pid and session tag (the `application_name` it carries while it runs), for
    * a cancel from another process (pg_cancel_backend of that pid, only while it
    * carries the tag). Throwing stops the materialization; nothing is written.
+   * Not called on the embedded database (one session, held by the write).
    */
   onBackend?: (pid: number, tag: string) => Promise<void>;
 }
@@ -100,11 +101,15 @@ export interface TransformsApi {
   /** lint findings for review-sql (parse errors with position, SELECT *, cartesian joins, non-deterministic functions, unreadable datasets) */
   reviewSql(tenantId: string, sql: string): Promise<{ analysis: SqlAnalysis; findings: SqlFinding[] }>;
   materialize(tenantId: string, request: MaterializeRequest): Promise<MaterializeResult>;
-  getTransform(tenantId: string, id: string): Promise<TransformRecord | null>;
-  findTransformByName(tenantId: string, name: string): Promise<TransformRecord | null>;
-  /** create/patch inside a caller's transaction (declarative apply); same validation as REST */
-  createTransform(trx: TenantTransaction, tenantId: string, spec: Record<string, unknown>): Promise<TransformRecord>;
-  patchTransform(trx: TenantTransaction, tenantId: string, id: string, patch: Record<string, unknown>): Promise<TransformRecord>;
+  /** with `trx` (a transaction of that tenant the caller holds), read there */
+  getTransform(tenantId: string, id: string, trx?: TenantTransaction): Promise<TransformRecord | null>;
+  findTransformByName(tenantId: string, name: string, trx?: TenantTransaction): Promise<TransformRecord | null>;
+  /**
+   * create/patch, each in a transaction of its own opened after the SQL was analyzed (same validation as REST);
+   * not inside a caller's transaction: the analysis needs connections of its own
+   */
+  createTransform(tenantId: string, spec: Record<string, unknown>): Promise<TransformRecord>;
+  patchTransform(tenantId: string, id: string, patch: Record<string, unknown>): Promise<TransformRecord>;
   /** the tenant's transforms (every status, as GET /transforms), `first` (1-500, default 100) after the id `after` */
   listTransforms(tenantId: string, page?: { first?: number; after?: string | null }): Promise<TransformPage>;
   /** a transform run of the tenant (GET /transform-runs/{id}); null when there is none (or the id is malformed) */

@@ -33,16 +33,17 @@ export function transformKindHandler(transforms: TransformService, withTenant: <
       if (!existing) {
         return {
           action: 'create',
-          execute: async (trx) => ({ id: (await transforms.create(trx, ctx.tenantId, spec, ctx.principal.sub ?? null, { kind: 'apply' })).id }),
+          execute: async (trx) => ({ id: (await transforms.create(trx, ctx.tenantId, values, ctx.principal.sub ?? null)).id }),
         };
       }
       const changes = COMPARED.filter((field) => Object.hasOwn(doc.spec, field) || field === 'sql')
         .filter((field) => JSON.stringify(existing[field as keyof typeof existing]) !== JSON.stringify(values[field]));
       if (changes.length === 0) return { action: 'noop', id: existing.id };
       const patch = Object.fromEntries(changes.map((field) => [field, (spec as Record<string, unknown>)[field]]));
+      const prepared = await transforms.preparePatch(ctx.tenantId, existing.id, patch);
       return {
         action: 'patch', id: existing.id, changes,
-        execute: async (trx) => ({ id: (await transforms.patch(trx, ctx.tenantId, existing.id, patch)).id }),
+        execute: async (trx) => ({ id: (await transforms.patch(trx, ctx.tenantId, prepared)).id }),
       };
     },
   };

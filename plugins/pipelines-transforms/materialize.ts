@@ -9,7 +9,7 @@
 // a caller's rowLimit (sandbox runs) truncates instead.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { badRequest, domainError, type CoreServices } from 'agent-platform/sdk';
+import { badRequest, domainError, onSecondConnection, type CoreServices } from 'agent-platform/sdk';
 import type { LakehouseApi, LakeType } from '../lakehouse/api.ts';
 import type { MaterializeRequest, MaterializeResult } from './api.ts';
 import type { TransformsOptions } from './options.ts';
@@ -80,8 +80,12 @@ export function createMaterializer(core: CoreServices, options: TransformsOption
         primaryKey: request.uniqueKey,
         summary: { producer: request.producer, inputs: compiled.inputs },
         beforeLanding: async (trx) => {
-          pid = await tenantSqlStore.prepareSession(trx, tag, timeoutMs);
-          if (onBackend) await onBackend(pid, tag);
+          const backend = await tenantSqlStore.prepareSession(trx, tag, timeoutMs);
+          pid = backend;
+          // A caller records the backend in a transaction of its own, for a cancel from another process to
+          // find while this one runs. The embedded database has one session, which this write holds: there the
+          // write is not recorded (a cancel is seen through `signal` and after the write instead).
+          if (onBackend && core.config.databaseUrl !== undefined) await onSecondConnection(() => onBackend(backend, tag));
           if (cancelled) throw cancelledError();
         },
       }, async (trx, written) => {

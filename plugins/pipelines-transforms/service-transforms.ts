@@ -35,6 +35,14 @@ function validate<T>(schema: Joi.ObjectSchema, value: unknown): T {
   return valid as T;
 }
 
+/** A validated patch; `basis` and `analysis` when it changes the SQL or its parameters. */
+interface PreparedPatch {
+  id: string;
+  input: Partial<TransformValues>;
+  basis?: { sql: string; parameters: Record<string, unknown> };
+  analysis?: Pick<TransformValues, 'inputs' | 'columns' | 'analysis_errors'>;
+}
+
 export function createTransformService(context: TransformsContext) {
   const { core, lake, analyzer } = context;
 
@@ -83,20 +91,40 @@ export function createTransformService(context: TransformsContext) {
     return values;
   }
 
-  async function create(trx: TenantTransaction, tenantId: string, spec: unknown, createdBy: string | null, origin: Record<string, unknown> | null = null) {
-    const values = await prepare(tenantId, spec, origin);
+  // Analysis reads datasets and describes the query in transactions of its own,
+  // so it runs before the write's transaction opens (prepare, preparePatch):
+  // never a second connection while that one is held (core/db/connection-guard.ts).
+
+  const inHeldOrOwn = <T>(tenantId: string, held: TenantTransaction | undefined, work: (trx: TenantTransaction) => Promise<T>) =>
+    (held ? work(held) : core.withTenant(tenantId, work));
+
+  /** Writes a prepared create in the caller's transaction. */
+  async function create(trx: TenantTransaction, tenantId: string, values: TransformValues, createdBy: string | null) {
     if (await transformsStore.findByName(trx, values.name)) throw conflict(`A transform named ${values.name} exists`, 'TRANSFORM_NAME_TAKEN');
     return transformsStore.insert(trx, tenantId, values, createdBy);
   }
 
-  async function patch(trx: TenantTransaction, tenantId: string, id: string, body: unknown) {
+  /** A patch checked and, when it changes the SQL or its parameters, analyzed against the transform as it is now (no write). */
+  async function preparePatch(tenantId: string, id: string, body: unknown): Promise<PreparedPatch> {
     const input = validate<Partial<TransformValues>>(transformPatch, body);
+    if (input.sql === undefined && input.parameters === undefined) return { id, input };
+    const row = await core.withTenant(tenantId, (trx) => find(trx, id));
+    const basis = { sql: input.sql ?? row.sql, parameters: input.parameters ?? row.parameters };
+    return { id, input, basis, analysis: await analyzed(tenantId, basis.sql, basis.parameters) };
+  }
+
+  /** Writes a prepared patch in the caller's transaction; 409 when the SQL it was analyzed against changed meanwhile. */
+  async function patch(trx: TenantTransaction, tenantId: string, prepared: PreparedPatch) {
+    const { id, input } = prepared;
     const row = await find(trx, id, true);
     const next = { ...row, ...input };
     const changes: Partial<TransformValues> & { hydrated_at?: Date } = { ...input };
     if (input.output_dataset !== undefined) changes.output_dataset = outputDatasetOf(tenantId, next.name, input.output_dataset);
-    if (input.sql !== undefined || input.parameters !== undefined) {
-      Object.assign(changes, await analyzed(tenantId, next.sql, next.parameters), { hydrated_at: new Date() });
+    if (prepared.basis) {
+      if (next.sql !== prepared.basis.sql || JSON.stringify(next.parameters) !== JSON.stringify(prepared.basis.parameters)) {
+        throw conflict(`Transform ${id} changed while this change was analyzed: send it again`, 'TRANSFORM_CHANGED');
+      }
+      Object.assign(changes, prepared.analysis, { hydrated_at: new Date() });
     }
     checkKey(next.materialization, next.unique_key);
     if (input.name !== undefined && input.name !== row.name && (await transformsStore.findByName(trx, input.name))) {
@@ -109,6 +137,7 @@ export function createTransformService(context: TransformsContext) {
     find,
     prepare,
     create,
+    preparePatch,
     patch,
 
     list: (tenantId: string, filter: { status?: string; limit: number; offset: number }) => core.withTenant(tenantId, async (trx) => ({
@@ -131,20 +160,26 @@ export function createTransformService(context: TransformsContext) {
 
     get: (tenantId: string, id: string) => core.withTenant(tenantId, async (trx) => transformView(await find(trx, id))),
 
-    findRecord: (tenantId: string, id: string) => core.withTenant(tenantId, async (trx) => {
+    /** With `held`, a transaction of the tenant the caller holds, read there. */
+    findRecord: (tenantId: string, id: string, held?: TenantTransaction) => inHeldOrOwn(tenantId, held, async (trx) => {
       const row = await transformsStore.find(trx, id);
       return row ? recordOf(row) : null;
     }),
 
-    findRecordByName: (tenantId: string, name: string) => core.withTenant(tenantId, async (trx) => {
+    findRecordByName: (tenantId: string, name: string, held?: TenantTransaction) => inHeldOrOwn(tenantId, held, async (trx) => {
       const row = await transformsStore.findByName(trx, name);
       return row ? recordOf(row) : null;
     }),
 
-    createOne: (tenantId: string, spec: unknown, createdBy: string | null, origin: Record<string, unknown> | null = null) =>
-      core.withTenant(tenantId, async (trx) => transformView(await create(trx, tenantId, spec, createdBy, origin))),
+    createOne: async (tenantId: string, spec: unknown, createdBy: string | null, origin: Record<string, unknown> | null = null) => {
+      const values = await prepare(tenantId, spec, origin);
+      return core.withTenant(tenantId, async (trx) => transformView(await create(trx, tenantId, values, createdBy)));
+    },
 
-    patchOne: (tenantId: string, id: string, body: unknown) => core.withTenant(tenantId, async (trx) => transformView(await patch(trx, tenantId, id, body))),
+    patchOne: async (tenantId: string, id: string, body: unknown) => {
+      const prepared = await preparePatch(tenantId, id, body);
+      return core.withTenant(tenantId, async (trx) => transformView(await patch(trx, tenantId, prepared)));
+    },
 
     /** Refreshes lineage and output schema from the SQL and the datasets as they are now; runs nothing. */
     hydrate: async (tenantId: string, id: string) => {

@@ -34,10 +34,16 @@ export function createServices(core: CoreServices, options: TransformsOptions, l
       const { compiledSql: _compiled, ...result } = await context.materialize(tenantId, request, request.onBackend);
       return result;
     },
-    getTransform: (tenantId, id) => (/^[0-9a-f-]{36}$/i.test(id) ? transforms.findRecord(tenantId, id) : Promise.resolve(null)),
-    findTransformByName: (tenantId, name) => transforms.findRecordByName(tenantId, name),
-    createTransform: async (trx, tenantId, spec) => recordOf(await transforms.create(trx, tenantId, spec, null, { kind: 'apply' })),
-    patchTransform: async (trx, tenantId, id, patch) => recordOf(await transforms.patch(trx, tenantId, id, patch)),
+    getTransform: (tenantId, id, trx) => (/^[0-9a-f-]{36}$/i.test(id) ? transforms.findRecord(tenantId, id, trx) : Promise.resolve(null)),
+    findTransformByName: (tenantId, name, trx) => transforms.findRecordByName(tenantId, name, trx),
+    async createTransform(tenantId, spec) {
+      const values = await transforms.prepare(tenantId, spec, { kind: 'apply' });
+      return recordOf(await core.withTenant(tenantId, (trx) => transforms.create(trx, tenantId, values, null)));
+    },
+    async patchTransform(tenantId, id, patch) {
+      const prepared = await transforms.preparePatch(tenantId, id, patch);
+      return recordOf(await core.withTenant(tenantId, (trx) => transforms.patch(trx, tenantId, prepared)));
+    },
     runTransform: (tenantId, id, trigger) => execution.runTransform(tenantId, id, trigger),
     getTransformPattern: (id) => patterns.find(id),
     listTransforms: (tenantId, page) => transforms.listRecords(tenantId, page),

@@ -35,12 +35,12 @@ export async function runSensor(context: PipelinesContext, job: SensorJob, start
     const pipelines = await pipelinesStore.activeSensors(trx);
     if (!pipelines.length) return false;
     const cursor = await sensorStore.lock(trx, job.tenant_id);
-    const batch = await events.after(job.tenant_id, cursor, BATCH, SNAPSHOT_CREATED);
+    const batch = await events.after(job.tenant_id, cursor, BATCH, SNAPSHOT_CREATED, trx);
     if (batch.length) {
       const watching = await Promise.all(pipelines.map(async (pipeline) => {
         const version = await versionsStore.find(trx, pipeline.id, pipeline.active_version!);
         // Datasets it reads from outside the pipeline (its transforms' inputs included).
-        const report = await validateDag(context, job.tenant_id, version?.steps ?? []);
+        const report = await validateDag(context, job.tenant_id, version?.steps ?? [], trx);
         return { pipeline, inputs: new Set(report.external) };
       }));
       for (const { pipeline, inputs } of watching) {

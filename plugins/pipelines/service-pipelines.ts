@@ -92,7 +92,7 @@ export function createPipelineService(context: PipelinesContext) {
   }
 
   async function newVersion(trx: TenantTransaction, tenantId: string, row: PipelineRow, note: string, createdBy: string | null) {
-    const report = await validateDag(context, tenantId, row.steps);
+    const report = await validateDag(context, tenantId, row.steps, trx);
     if (!report.valid) throw dagInvalid(publicValidation(report));
     return versionsStore.insert(trx, {
       tenant_id: tenantId, pipeline_id: row.id, version: (row.latest_version ?? 0) + 1, steps: row.steps, fingerprint: fingerprintOf(row.steps), note, created_by: createdBy,
@@ -169,7 +169,7 @@ export function createPipelineService(context: PipelinesContext) {
       if (input.steps) return publicValidation(await validateDag(context, tenantId, input.steps));
       return core.withTenant(tenantId, async (trx) => {
         const row = await lockOr404(trx, input.pipeline_id!);
-        const report = publicValidation(await validateDag(context, tenantId, row.steps));
+        const report = publicValidation(await validateDag(context, tenantId, row.steps, trx));
         if (report.valid && row.state === 'draft') await pipelinesStore.update(trx, row.id, { state: 'validated' });
         return report;
       });
@@ -201,7 +201,7 @@ export function createPipelineService(context: PipelinesContext) {
           throw conflict(`version ${versionNumber} has no succeeded latest sandbox run (${sandbox ? sandbox.status : 'none'}): run one, or activate with force: true`, 'SANDBOX_REQUIRED');
         }
       }
-      const report = await validateDag(context, tenantId, version.steps);
+      const report = await validateDag(context, tenantId, version.steps, trx);
       if (!report.valid) throw dagInvalid(publicValidation(report));
       const updated = await pipelinesStore.update(trx, id, { state: 'active', active_version: versionNumber, activated_at: new Date() });
       await rearm(trx, tenantId, updated);

@@ -53,6 +53,8 @@ export function createReceiverService(core: Pick<CoreServices, 'withTenant' | 'e
       const { tenantId, name, headers } = request;
       const nowMs = now();
       const eventId = randomUUID();
+      // Read before the transaction (core's directory, its own connection); refused in the same order as ever.
+      const tenantExists = await tenants.exists(tenantId);
       await withTenant(tenantId, async (trx) => {
         const given = headerOf(headers, 'x-webhook-secret');
         const hash = await definitionsStore.secretHash(trx, name);
@@ -67,7 +69,7 @@ export function createReceiverService(core: Pick<CoreServices, 'withTenant' | 'e
         if (replayChecked) assertFresh(headerOf(headers, 'x-webhook-timestamp'), nowMs);
         const webhookId = replayChecked ? webhookIdOf(headers) : undefined;
         const data = eventData(request.body);
-        if (!(await tenants.exists(tenantId))) throw notFound(`Tenant not found: ${tenantId}`, 'TENANT_NOT_FOUND');
+        if (!tenantExists) throw notFound(`Tenant not found: ${tenantId}`, 'TENANT_NOT_FOUND');
         if (webhookId && !(await deliveriesStore.claim(trx, tenantId, eventScope(name), webhookId, new Date(nowMs), IDEMPOTENCY_WINDOW_SECONDS))) {
           throw webhookErrors.duplicate();
         }

@@ -57,6 +57,11 @@ function scheduleKey(tenantId: string, sourceId: number): string {
 export function createSyncService(deps: RunDeps) {
   const { core, settings } = deps;
 
+  /**
+   * pg-boss's schedule, after the row's transaction committed: pg-boss writes it on a connection of
+   * its own (on the embedded database, one taken inside the transaction would wait for it forever).
+   * Its input was validated before the row changed; setting it again (any update) repairs a failed one.
+   */
   async function applySchedule(tenantId: string, row: SyncSourceRow): Promise<void> {
     const key = scheduleKey(tenantId, row.id);
     if (row.active && row.schedule) {
@@ -130,16 +135,16 @@ export function createSyncService(deps: RunDeps) {
   return {
     async create(tenantId: string, input: SyncSourceInput) {
       const checked = await validated(tenantId, { ...input });
-      return core.withTenant(tenantId, async (trx) => {
+      const row = await core.withTenant(tenantId, async (trx) => {
         if (!(await collectionsStore.get(trx, input.collection_id))) throw ingestionErrors.collectionNotFound(input.collection_id);
-        const row = await syncSourcesStore.insert(trx, {
+        return syncSourcesStore.insert(trx, {
           tenant_id: tenantId, name: input.name, kind: input.kind, collection_id: input.collection_id,
           directory: checked.directory ?? null, pattern: input.pattern ?? null, recursive: input.recursive ?? true,
           urls: input.urls ?? null, schedule: input.schedule ?? null, timezone: input.timezone ?? 'UTC', active: input.active ?? true,
         });
-        await applySchedule(tenantId, row);
-        return sourceView(row);
       });
+      await applySchedule(tenantId, row);
+      return sourceView(row);
     },
 
     async list(tenantId: string, skip: number, limit: number) {
@@ -158,16 +163,16 @@ export function createSyncService(deps: RunDeps) {
     },
 
     async update(tenantId: string, id: number, input: Partial<SyncSourceInput>) {
-      return core.withTenant(tenantId, async (trx) => {
+      const row = await core.withTenant(tenantId, async (trx) => {
         const current = await syncSourcesStore.get(trx, id);
         if (!current) throw ingestionErrors.sourceNotFound(id);
         if (input.directory !== undefined && current.kind !== 'directory') throw badRequest('A URL source has no directory', 'VALIDATION_FAILED');
         if (input.urls !== undefined && current.kind !== 'urls') throw badRequest('A directory source has no URLs', 'VALIDATION_FAILED');
         const checked = await validated(tenantId, { timezone: current.timezone, ...input });
-        const row = await syncSourcesStore.update(trx, id, { ...input, ...(checked.directory ? { directory: checked.directory } : {}) } as never);
-        await applySchedule(tenantId, row!);
-        return sourceView(row!);
+        return (await syncSourcesStore.update(trx, id, { ...input, ...(checked.directory ? { directory: checked.directory } : {}) } as never))!;
       });
+      await applySchedule(tenantId, row);
+      return sourceView(row);
     },
 
     async remove(tenantId: string, id: number) {

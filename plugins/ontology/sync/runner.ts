@@ -52,7 +52,7 @@ export function createSyncRunner(context: OntologyContext) {
       if (!run || TERMINAL.includes(run.status)) return null;
       const backing = await backingDatasetsStore.get(trx, run.backing_dataset_id, true);
       if (!backing) throw new SyncRefused('the backing dataset was deleted');
-      const dataset = await context.lake().readable(tenantId, run.effective_spec.dataset_id);
+      const dataset = await context.lake().readable(tenantId, run.effective_spec.dataset_id, trx);
       const snapshot = dataset.latestSnapshotId;
       if (snapshot === null) throw new SyncRefused(`dataset ${dataset.id} has no snapshot`);
       const applied = backing.applied_sync_spec_fingerprint;

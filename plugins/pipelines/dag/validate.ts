@@ -2,6 +2,7 @@
 // the step schema, their transforms resolved (SQL, parameters, output), the
 // graph analyzed (dag/graph.ts) and every input dataset from outside the
 // pipeline checked under the lake's read rule. Nothing is written.
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { DagError, DagValidation } from '../api.ts';
 import type { PipelinesContext } from '../context.ts';
 import { step as stepSchema } from '../schemas.ts';
@@ -16,7 +17,8 @@ export interface DagReport extends DagValidation {
   external: string[];
 }
 
-export async function validateDag(context: PipelinesContext, tenantId: string, raw: unknown[]): Promise<DagReport> {
+/** With `trx` (a transaction of the tenant the caller holds), transforms and datasets are read there. */
+export async function validateDag(context: PipelinesContext, tenantId: string, raw: unknown[], trx?: TenantTransaction): Promise<DagReport> {
   const errors: DagError[] = [];
   if (!raw.length) errors.push({ code: 'EMPTY_PIPELINE', message: 'a pipeline needs at least one step' });
   const specs: StepSpec[] = [];
@@ -30,19 +32,19 @@ export async function validateDag(context: PipelinesContext, tenantId: string, r
   });
   const resolved = new Map<string, ResolvedStep>();
   for (const spec of specs) {
-    const step = await resolveStep(context, tenantId, spec, errors);
+    const step = await resolveStep(context, tenantId, spec, errors, trx);
     if (step && !resolved.has(step.id)) resolved.set(step.id, step);
   }
   const graph = analyzeGraph(specs.map((spec) => ({ id: spec.id, output: resolved.get(spec.id)?.output ?? null, inputs: resolved.get(spec.id)?.inputs ?? spec.inputs })));
   errors.push(...graph.errors);
   for (const [datasetId, readers] of graph.external) {
-    const problem = await datasetProblem(context, tenantId, datasetId);
+    const problem = await datasetProblem(context, tenantId, datasetId, trx);
     if (problem) errors.push({ ...problem, steps: readers });
   }
   return { valid: errors.length === 0, errors, order: graph.order, resolved, dependsOn: graph.dependsOn, external: [...graph.external.keys()] };
 }
 
-export async function resolveStep(context: PipelinesContext, tenantId: string, spec: StepSpec, errors: DagError[]): Promise<ResolvedStep | null> {
+export async function resolveStep(context: PipelinesContext, tenantId: string, spec: StepSpec, errors: DagError[], trx?: TenantTransaction): Promise<ResolvedStep | null> {
   if (spec.sql !== undefined) {
     let output: string;
     try {
@@ -62,7 +64,7 @@ export async function resolveStep(context: PipelinesContext, tenantId: string, s
     errors.push({ code: 'TRANSFORMS_UNAVAILABLE', message: `step ${spec.id} names transform ${reference}, but the pipelines-transforms plugin is not loaded`, steps: [spec.id] });
     return null;
   }
-  const transform = spec.transform_id ? await transforms.getTransform(tenantId, spec.transform_id) : await transforms.findTransformByName(tenantId, spec.transform_name!);
+  const transform = spec.transform_id ? await transforms.getTransform(tenantId, spec.transform_id, trx) : await transforms.findTransformByName(tenantId, spec.transform_name!, trx);
   if (!transform) {
     errors.push({ code: 'UNKNOWN_TRANSFORM', message: `step ${spec.id} names transform ${reference}, which the tenant does not have`, steps: [spec.id] });
     return null;
@@ -74,9 +76,9 @@ export async function resolveStep(context: PipelinesContext, tenantId: string, s
   };
 }
 
-async function datasetProblem(context: PipelinesContext, tenantId: string, datasetId: string): Promise<Omit<DagError, 'steps'> | null> {
+async function datasetProblem(context: PipelinesContext, tenantId: string, datasetId: string, trx?: TenantTransaction): Promise<Omit<DagError, 'steps'> | null> {
   try {
-    await context.lake().readable(tenantId, datasetId);
+    await context.lake().readable(tenantId, datasetId, trx);
     return null;
   } catch (error) {
     const status = (error as { output?: { statusCode?: number } }).output?.statusCode;

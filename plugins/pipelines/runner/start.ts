@@ -30,7 +30,7 @@ export async function enqueueStep(context: PipelinesContext, trx: TenantTransact
 }
 
 export async function startRun(context: PipelinesContext, trx: TenantTransaction, tenantId: string, pipeline: PipelineRow, version: VersionRow, request: StartRequest): Promise<RunRow> {
-  const report = await validateDag(context, tenantId, version.steps);
+  const report = await validateDag(context, tenantId, version.steps, trx);
   if (!report.valid) throw dagInvalid(report);
   if (request.kind === 'production' && await runsStore.liveProduction(trx, pipeline.id)) {
     throw conflict(`pipeline ${pipeline.name} has a run in progress`, 'RUN_IN_PROGRESS');
