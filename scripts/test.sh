@@ -22,5 +22,6 @@ npx tap build
 echo "== tests"
 # A second connection taken inside a transaction fails the test that does it
 # (core/db/connection-guard.ts): on the embedded database it would hang.
-export PLATFORM_CONNECTION_GUARD=throw
+# PLATFORM_CONNECTION_GUARD=trace npm test also prints where each one was taken.
+export PLATFORM_CONNECTION_GUARD="${PLATFORM_CONNECTION_GUARD:-throw}"
 bash scripts/with-test-db.sh bash -c 'node scripts/dump-schema.ts --check && npx tap "$@"' -- "$@"

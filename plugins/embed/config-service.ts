@@ -47,6 +47,7 @@ export function createConfigService(core: Pick<CoreServices, 'db' | 'withTenant'
       // written first, on its own connection: an entry without an enabled configuration serves nothing).
       await directoryStore.put(core.db, { client_key: client.client_key, tenant_alias: tenantId, client_id: client.id });
       const view = await core.withTenant(tenantId, async (trx) => {
+        await clientOf(trx, clientId); // still there (a 404, not a foreign-key error, when deleted meanwhile)
         const current = await configsStore.lockOrCreate(trx, tenantId, clientId);
         const next: ConfigValues = {
           enabled: input.enabled ?? current.enabled,
