@@ -25,8 +25,15 @@
 // loopback port; here a connection's StartupMessage is held back, the client
 // is asked for a password (AuthenticationCleartextPassword: loopback only),
 // and only a connection that sends the generated one reaches PGlite.
+// Statement budgets: PGlite ignores statement_timeout, so a connection's
+// `SET [LOCAL] statement_timeout = <ms>` is noted here (until its transaction
+// ends) and the engine's watchdog stops a call that runs past it. The caller
+// then gets what PostgreSQL sends, an ERROR 57014 "canceling statement due to
+// statement timeout"; PGlite was reopened, so every other connection (whose
+// session state, LISTENs included, is gone) is closed at once and the caller's
+// as soon as it is idle: their pools connect anew.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { PGlite } from '@electric-sql/pglite';
+import { EngineCrashed, StatementBudgetExceeded, type EmbeddedEngine } from './embedded-engine.ts';
 
 /** Frontend messages that continue an extended-protocol exchange until Sync. */
 const EXTENDED = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((c) => c.charCodeAt(0)));
@@ -36,6 +43,12 @@ const PROTOCOL_3 = 196608;
 const ASK_PASSWORD = new Uint8Array([0x52, 0, 0, 0, 8, 0, 0, 0, 3]);
 
 const QUERY = 0x51; // 'Q'
+const PARSE = 0x50; // 'P'
+/** ReadyForQuery, idle. */
+const READY_IDLE = new Uint8Array([0x5a, 0, 0, 0, 5, 0x49]);
+const ROLLBACK = queryMessage('ROLLBACK');
+const BUDGET = /statement_timeout\s*(?:=|to)\s*'?(\d+)\s*(ms|s|min)?'?/i;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, min: 60_000 };
 const COPY_DATA = 0x64; // 'd'
 const COPY_DONE = 0x63; // 'c'
 const COPY_FAIL = 0x66; // 'f'
@@ -77,10 +90,34 @@ function withoutCopyInResponse(onData: (data: Uint8Array) => void): { write(data
   };
 }
 
-/** A FATAL ErrorResponse (the connection is closed after it). */
-function fatal(code: string, message: string): Uint8Array {
+function queryMessage(text: string): Uint8Array {
+  const body = Buffer.from(`${text}\0`, 'utf8');
+  const header = Buffer.alloc(5);
+  header.write('Q', 0);
+  header.writeInt32BE(4 + body.length, 1);
+  return new Uint8Array(Buffer.concat([header, body]));
+}
+
+/** The statement budget a message sets (`SET [LOCAL] statement_timeout = …`), in ms; undefined when it sets none. */
+function budgetSetBy(message: Uint8Array): number | undefined {
+  if (message[0] !== QUERY && message[0] !== PARSE) return undefined;
+  const view = Buffer.from(message.buffer, message.byteOffset, message.byteLength);
+  if (view.indexOf('statement_timeout') < 0) return undefined;
+  const match = BUDGET.exec(view.toString('utf8'));
+  return match ? Number(match[1]) * UNIT_MS[(match[2] ?? 'ms').toLowerCase()]! : undefined;
+}
+
+/** Whether a chunk of frontend messages ends its exchange (a simple Query, or a Sync at its end). */
+function endsExchange(message: Uint8Array): boolean {
+  if (message[0] === QUERY) return true;
+  const tail = message.subarray(message.byteLength - SYNC.byteLength);
+  return tail.byteLength === SYNC.byteLength && tail.every((byte, i) => byte === SYNC[i]);
+}
+
+/** An ErrorResponse; FATAL ones close the connection after them. */
+function errorResponse(severity: 'ERROR' | 'FATAL', code: string, message: string): Uint8Array {
   const fields = Buffer.concat([
-    Buffer.from(`SFATAL\0VFATAL\0C${code}\0M${message}\0`, 'utf8'),
+    Buffer.from(`S${severity}\0V${severity}\0C${code}\0M${message}\0`, 'utf8'),
     Buffer.from([0]),
   ]);
   const header = Buffer.alloc(5);
@@ -88,6 +125,8 @@ function fatal(code: string, message: string): Uint8Array {
   header.writeInt32BE(4 + fields.length, 1);
   return new Uint8Array(Buffer.concat([header, fields]));
 }
+
+const fatal = (code: string, message: string) => errorResponse('FATAL', code, message);
 
 const digest = (value: Uint8Array | string) => createHash('sha256').update(value).digest();
 
@@ -103,8 +142,16 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/** What the queue may do to the socket server's connections. */
+export interface ConnectionControl {
+  /** Closes every connection but `except`. */
+  closeAll(except?: number): void;
+  close(handlerId: number): void;
+}
+
 export class SessionQueue {
-  private readonly db: PGlite;
+  private readonly engine: EmbeddedEngine;
+  private readonly connections: ConnectionControl;
   private readonly passwordDigest: Buffer;
   private readonly auth = new Map<number, AuthState>();
   private queue: Pending[] = [];
@@ -114,9 +161,16 @@ export class SessionQueue {
   /** The owner's COPY FROM STDIN held back with the data received so far (the owner keeps the session). */
   private copyIn: Uint8Array[] | undefined;
   private running = false;
+  /** The owner's statement budget (ms, 0: none), until its transaction ends. */
+  private budgetMs = 0;
+  /** A connection whose exchange the watchdog ended: its messages are dropped up to its Sync. */
+  private awaitingSync: number | undefined;
+  /** Connections that outlived a reopen of PGlite: closed once idle. */
+  private readonly closeWhenIdle = new Set<number>();
 
-  constructor(db: PGlite, password: string) {
-    this.db = db;
+  constructor(engine: EmbeddedEngine, password: string, connections: ConnectionControl) {
+    this.engine = engine;
+    this.connections = connections;
     this.passwordDigest = digest(password);
   }
 
@@ -168,7 +222,8 @@ export class SessionQueue {
 
   clearQueueForHandler(handlerId: number): void {
     this.queue = this.queue.filter((item) => {
-      if (item.handlerId !== handlerId) return true;
+      // Its release stays queued: a second detach must not fail the first one's wait for it.
+      if (item.handlerId !== handlerId || item.message === undefined) return true;
       item.reject(new Error('Handler disconnected'));
       return false;
     });
@@ -202,7 +257,9 @@ export class SessionQueue {
   }
 
   private async run(item: Pending, message: Uint8Array): Promise<void> {
+    if (this.awaitingSync === item.handlerId) return this.dropUntilSync(item, message);
     this.owner = item.handlerId;
+    this.budgetMs = budgetSetBy(message) ?? this.budgetMs;
     if (this.copyIn) return this.continueCopyIn(item, message, this.copyIn);
     const format = copyInFormat(message);
     if (format) {
@@ -236,40 +293,81 @@ export class SessionQueue {
 
   private async execute(item: Pending, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<void> {
     let bytes = 0;
+    const send = (data: Uint8Array) => {
+      bytes += data.length;
+      onData(data);
+    };
     try {
-      await this.db.runExclusive(() =>
-        this.db.execProtocolRawStream(message, {
-          onRawData: (data) => {
-            bytes += data.length;
-            onData(data);
-          },
-        }),
-      );
+      await this.engine.exec(message, send, this.budgetMs);
     } catch (err) {
+      if (err instanceof StatementBudgetExceeded) {
+        this.sessionLost(item.handlerId);
+        send(errorResponse('ERROR', '57014', 'canceling statement due to statement timeout'));
+        if (endsExchange(message)) send(READY_IDLE);
+        else this.awaitingSync = item.handlerId;
+        item.resolve(bytes);
+        return;
+      }
+      if (err instanceof EngineCrashed) this.sessionLost(undefined);
       // PGlite itself failed (not an SQL error, which is a protocol reply): the
       // connection is closed by its handler, which then releases the session.
       item.reject(err);
       return;
     }
     this.midExchange = EXTENDED.has(message[0]!);
-    if (!this.midExchange && !this.db.isInTransaction()) this.owner = undefined;
+    if (!this.midExchange && !this.engine.inTransaction) this.idle(item.handlerId);
     item.resolve(bytes);
+  }
+
+  /** The owner is done with the session (outside a transaction and any exchange). */
+  private idle(handlerId: number): void {
+    this.owner = undefined;
+    this.budgetMs = 0;
+    if (this.closeWhenIdle.delete(handlerId)) {
+      // After its reply has been written.
+      setImmediate(() => this.connections.close(handlerId));
+    }
+  }
+
+  /** PGlite was reopened: no session state survives, so no connection may go on as if it did. */
+  private sessionLost(survivor: number | undefined): void {
+    this.owner = undefined;
+    this.midExchange = false;
+    this.copyIn = undefined;
+    this.budgetMs = 0;
+    if (survivor !== undefined) this.closeWhenIdle.add(survivor);
+    this.connections.closeAll(survivor);
+  }
+
+  /** After the watchdog answered an unfinished extended exchange: its messages up to Sync go nowhere; Sync gets ReadyForQuery. */
+  private dropUntilSync(item: Pending, message: Uint8Array): void {
+    if (endsExchange(message)) {
+      this.awaitingSync = undefined;
+      item.onData(READY_IDLE);
+      item.resolve(READY_IDLE.length);
+      return;
+    }
+    item.resolve(0);
   }
 
   private async release(item: Pending): Promise<void> {
     try {
       if (this.owner === item.handlerId) {
         this.copyIn = undefined; // gone in the middle of a COPY: PGlite never saw it
-        if (this.midExchange) await this.db.runExclusive(() => this.db.execProtocolRawStream(SYNC, { onRawData: () => {} }));
-        if (this.db.isInTransaction()) await this.db.exec('ROLLBACK');
+        if (this.midExchange) await this.engine.exec(SYNC, () => {});
+        if (this.engine.inTransaction) await this.engine.exec(ROLLBACK, () => {});
         this.owner = undefined;
         this.midExchange = false;
+        this.budgetMs = 0;
       }
+      if (this.awaitingSync === item.handlerId) this.awaitingSync = undefined;
+      this.closeWhenIdle.delete(item.handlerId);
     } catch {
       // PGlite is closing (server stop): nothing left to roll back. Never reject:
       // the socket server does not await the handlers' detach.
       this.owner = undefined;
       this.midExchange = false;
+      this.budgetMs = 0;
     }
     item.resolve(0);
   }

@@ -5,15 +5,16 @@
 // detect it and the files get corrupted), so the process that opens it holds
 // embedded.json there: created atomically before opening, then completed with
 // the socket's URL, which CLI commands use to go through a running server.
+// PGlite itself runs in a worker thread (embedded-engine.ts); the socket
+// server and its session queue run here.
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { SessionQueue } from './embedded-session.ts';
+import { EmbeddedEngine, type EngineOptions } from './embedded-engine.ts';
+import { SessionQueue, type ConnectionControl } from './embedded-session.ts';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -133,7 +134,7 @@ async function acquire(dataDir: string, role: HolderRole, waitMs: number): Promi
  */
 export async function startEmbeddedDatabase(
   dataDir: string,
-  options: { role?: HolderRole; waitMs?: number } = {},
+  options: { role?: HolderRole; waitMs?: number; onRestart?: EngineOptions['onRestart'] } = {},
 ): Promise<EmbeddedDatabase> {
   const role = options.role ?? 'server';
   const dir = path.resolve(dataDir);
@@ -141,12 +142,13 @@ export async function startEmbeddedDatabase(
   await mkdir(path.join(dir, 'pglite'), { recursive: true });
   const file = await acquire(dir, role, options.waitMs ?? 30_000);
   openHere.add(dir);
-  let db: PGlite | undefined;
+  let db: EmbeddedEngine | undefined;
   let server: PGLiteSocketServer | undefined;
   try {
-    db = await PGlite.create(path.join(dir, 'pglite'), { extensions: { vector, pg_trgm } });
+    db = await EmbeddedEngine.open(path.join(dir, 'pglite'), { onRestart: options.onRestart });
     // pg's pool, pg-boss's pool and graphile-worker together hold about 15 connections.
-    server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });
+    // The server reads only waitReady of its db: the session queue below does the rest.
+    server = new PGLiteSocketServer({ db: db as unknown as PGlite, host: '127.0.0.1', port: 0, maxConnections: 64 });
     // The loopback port is open to every local user: a connection needs this
     // process's password, generated per start. It reaches others only in the
     // URL of embedded.json (owner-only, for this user's CLI commands).
@@ -190,11 +192,29 @@ async function release(file: string): Promise<void> {
   if ((await readHolder(file))?.pid === process.pid) await rm(file, { force: true });
 }
 
+interface SocketHandler {
+  readonly handlerId: number;
+  detach(close: boolean): unknown;
+}
+
 /** See embedded-session.ts: replaces the library's per-message queue before any connection exists. */
-function installSessionQueue(server: PGLiteSocketServer, db: PGlite, password: string): void {
-  const internals = server as unknown as { queryQueue?: { enqueue?: unknown } };
-  if (typeof internals.queryQueue?.enqueue !== 'function') {
-    throw new Error('@electric-sql/pglite-socket changed: its queryQueue is gone; check core/db/embedded-session.ts against it');
+function installSessionQueue(server: PGLiteSocketServer, db: EmbeddedEngine, password: string): void {
+  const internals = server as unknown as { queryQueue?: { enqueue?: unknown }; handlers?: Set<SocketHandler> };
+  const handlers = internals.handlers;
+  if (typeof internals.queryQueue?.enqueue !== 'function' || !(handlers instanceof Set)) {
+    throw new Error('@electric-sql/pglite-socket changed: its queryQueue or handlers are gone; check core/db/embedded-session.ts against it');
   }
-  internals.queryQueue = new SessionQueue(db, password);
+  const close = (handler: SocketHandler) => {
+    handlers.delete(handler); // detach does not remove it, and the set counts toward maxConnections
+    void handler.detach(true);
+  };
+  const connections: ConnectionControl = {
+    closeAll(except) {
+      for (const handler of [...handlers]) if (handler.handlerId !== except) close(handler);
+    },
+    close(handlerId) {
+      for (const handler of [...handlers]) if (handler.handlerId === handlerId) close(handler);
+    },
+  };
+  internals.queryQueue = new SessionQueue(db, password, connections);
 }
