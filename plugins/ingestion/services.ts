@@ -22,7 +22,7 @@ export async function createServices(core: CoreServices, options: IngestionOptio
   const embedder = await createEmbedder(settings);
   const imageEmbedder = await createImageEmbedder(settings);
   const runDeps = { core, settings };
-  // The tokenizer loads on first use; parser threads start on demand (none in the CLI).
+  // The tokenizer loads on first use; parser processes start on demand (none in the CLI).
   let counter: Promise<TokenCounter> | undefined;
   const stageDeps: StageDeps = {
     ...runDeps, embedder, imageEmbedder,

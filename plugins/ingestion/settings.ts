@@ -55,7 +55,7 @@ export interface IngestionSettings {
     /** Syncs running at once in this process (of different tenants: one tenant's syncs run one at a time). */
     concurrency: number;
   };
-  /** Heap limit of a parser thread (its resourceLimits): a document whose parse needs more fails, not the process. */
+  /** Heap limit of a parser child process (--max-old-space-size): a document whose parse needs more fails, not the server. */
   parserMaxMemoryMb: number;
 }
 

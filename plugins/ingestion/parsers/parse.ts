@@ -1,6 +1,6 @@
 // Parses a document's bytes by content type and chunks the result; runs inside
-// a parser thread (pipeline/parser-pool.ts; in the caller's thread only in the
-// benchmark). With UNSTRUCTURED_API_URL set, PDF, DOCX,
+// a parser child process (pipeline/parser-pool.ts; in the caller's thread only
+// in the benchmark). With UNSTRUCTURED_API_URL set, PDF, DOCX,
 // PPTX and images go to the Unstructured partition API instead of the local
 // parsers. Heavy parsers are imported on first use.
 import { chunkDocument, type Chunk } from '../chunking/chunker.ts';

@@ -1,10 +1,10 @@
 // A bound on what an Office (zip) document expands to, checked before its
-// parser sees it. The parser thread's heap limit alone is not a safe defence
-// against a decompression bomb: V8 sometimes reaches a worker's heap limit in
-// an allocation path that aborts the whole process ("Reached heap limit")
-// instead of ending only the thread. So every entry is inflated here first,
-// with zlib's `maxOutputLength` capping the output at the remaining budget:
-// at most the budget is ever allocated, whatever the headers claim.
+// parser sees it. The parser process's heap limit (--max-old-space-size)
+// does not count inflated Buffers, which live outside V8's heap, and a bomb
+// caught by it costs a process and says only "out of memory". So every entry
+// is inflated here first, with zlib's `maxOutputLength` capping the output at
+// the remaining budget: at most the budget is ever allocated, whatever the
+// headers claim, and the document fails with what it expands past.
 import { inflateRawSync } from 'node:zlib';
 import { ParseError } from './types.ts';
 

@@ -10,7 +10,7 @@ import type { ParserPool } from './parser-pool.ts';
 /**
  * Parsing XML takes several times its size in heap (strings, the DOM, the
  * HTML mammoth builds), so a document may expand to a quarter of the parser
- * thread's heap limit: past that it would exhaust the thread anyway.
+ * process's heap limit: past that it would exhaust the process anyway.
  */
 export function expandedLimitOf(parserMaxMemoryMb: number): number {
   return Math.floor(parserMaxMemoryMb / 4) * 1024 * 1024;
@@ -43,7 +43,7 @@ export interface ParseResult {
   language: string;
 }
 
-/** In a parser thread of the pool (the server's way: a stuck parser is terminated at its timeout). */
+/** In a parser process of the pool (the server's way: a stuck parser is killed at its timeout, one out of memory fails alone). */
 export function parseAndChunkInPool(pool: ParserPool, bytes: Uint8Array, options: ParseOptions, settings: IngestionSettings): Promise<ParseResult> {
   const { signal: _signal, ...portable } = options;
   return pool.run(

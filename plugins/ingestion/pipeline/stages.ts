@@ -72,7 +72,7 @@ async function createRevision(deps: StageDeps, job: StagePayload): Promise<Next>
   });
 }
 
-/** Parsing and chunking run in a parser thread, under their own timeouts (the pool ends a stuck thread). */
+/** Parsing and chunking run in a parser child process, under their own timeouts (the pool kills a stuck one). */
 async function parseAndChunkStage(deps: StageDeps, job: StagePayload): Promise<void> {
   const loaded = await deps.core.withTenant(job.tenant_id, async (trx) => {
     const document = await current(trx, job);

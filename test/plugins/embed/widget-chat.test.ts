@@ -1,10 +1,12 @@
 // The widget in a real browser (Chromium headless shell), host page on another
 // origin: a streamed answer rendered as sanitized Markdown with its activity
 // indicator, Stop, feedback states, the conversations panel, uploads, a cut
-// connection resumed, ask_user. Screenshots: .tap/screenshots/widget/.
+// connection resumed, ask_user, images in an answer never fetched. Screenshots: .tap/screenshots/widget/.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { textChunks, toolCallChunks } from '../../fixtures/chat/scripted-llm.ts';
-import { asTenant, browserMissing, cuttableRelay, elementPage, inWidget, openPage, screenshot, visitorApi, widgetFixture, newVisitor } from './widget/browser.ts';
+import { asTenant, axeViolations, browserMissing, cuttableRelay, elementPage, inWidget, openPage, screenshot, visitorApi, widgetFixture, newVisitor } from './widget/browser.ts';
 
 const missing = browserMissing();
 if (missing) {
@@ -33,12 +35,42 @@ if (missing) {
     t.equal(await link.getAttribute('target'), '_blank', 'links open in a new tab');
     t.equal(await link.getAttribute('rel'), 'noopener noreferrer');
     t.equal(await body.locator('script').count(), 0, 'no script element');
-    t.equal(await body.locator('img').getAttribute('onerror'), null, 'no event handler attribute');
+    t.equal(await body.locator('img').count(), 0, 'no image element (nor its event handler)');
     t.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined, 'nothing of the answer ran');
     t.equal(await inWidget(page, '[part~="activity"]').count(), 0, 'the indicator goes when the answer is done');
     t.equal(await inWidget(page, '[part~="send-button"]').count(), 1);
     t.same(f.llm.requests.at(-1)!.headers['content-type'], 'application/json');
     await screenshot(page, 'panel-with-answer');
+    t.same((page as unknown as { errors: string[] }).errors, [], 'no page error');
+    await page.close();
+  });
+
+  t.test('images in an answer are never fetched: links instead (alt text or URL), axe clean', async (t) => {
+    const fetched: string[] = [];
+    const images = http.createServer((req, res) => { fetched.push(req.url ?? ''); res.writeHead(200, { 'content-type': 'image/png' }).end(); });
+    await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => new Promise<void>((resolve) => { images.closeAllConnections(); images.close(() => resolve()); }));
+    const at = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
+    const answer = `See ![Pump diagram](${at}/pump.png) and <img src="${at}/leak.png"> and [![Logo](${at}/logo.png)](https://example.com/home) `
+      + `<table background="${at}/table.png"><tr><td>cell</td></tr></table> <svg><image href="${at}/svg.png"/></svg> <video poster="${at}/poster.png"></video> end.`;
+    f.llm.enqueue({ chunks: textChunks(answer, 40) });
+    const page = await openPage(f, '/images', elementPage(f, 'launcher="false"'));
+    const input = inWidget(page, 'textarea');
+    await input.fill('Show me the pump');
+    await input.press('Enter');
+    await inWidget(page, '[part="feedback"]').waitFor();
+    const body = inWidget(page, '.message.assistant [part="message-body"]').last();
+    t.match(await body.textContent(), /end\./, 'the whole answer is shown');
+    t.equal(await body.locator('img, image, video, picture, source, [background], [poster], [srcset]').count(), 0, 'nothing that loads an image');
+    const pump = body.locator(`a[href="${at}/pump.png"]`);
+    t.equal(await pump.textContent(), 'Pump diagram', 'a Markdown image becomes a link named by its alt text');
+    t.equal(await pump.getAttribute('target'), '_blank');
+    t.equal(await pump.getAttribute('rel'), 'noopener noreferrer');
+    t.equal(await body.locator(`a[href="${at}/leak.png"]`).textContent(), `${at}/leak.png`, 'an HTML image without alt becomes a link named by its URL');
+    t.equal(await body.locator('a[href="https://example.com/home"]').textContent(), 'Logo', 'an image inside a link becomes its alt text');
+    t.same(await axeViolations(page), [], 'no axe violation');
+    await screenshot(page, 'answer-with-images');
+    t.same(fetched, [], 'the image server received no request');
     t.same((page as unknown as { errors: string[] }).errors, [], 'no page error');
     await page.close();
   });

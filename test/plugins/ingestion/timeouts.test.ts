@@ -1,5 +1,5 @@
 // Stage timeouts. A parse past INGESTION_PARSE_TIMEOUT fails the run (its
-// parser thread is terminated) with the timeout as the error text and
+// parser process is killed) with the timeout as the error text and
 // document.ingestion_failed; embedding past INGESTION_EMBED_TIMEOUT is an
 // enrichment failure: the document still becomes ready and keyword-searchable.
 // Both use 1 s against work that cannot finish in it (20 pages of OCR, an
