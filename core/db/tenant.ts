@@ -32,6 +32,29 @@ function openingSql(tenantId: string): string {
   return `SET LOCAL ROLE platform_tenant; SET LOCAL app.tenant_id = '${tenantId}'`;
 }
 
+/**
+ * Runs a transaction so that its work's own error, not a ROLLBACK failing
+ * after it, reaches the caller: the embedded database closes the connection
+ * of a statement it stopped (57014), and kysely would throw the rollback's
+ * error instead.
+ */
+async function workErrorWins<T>(transaction: (guard: <R>(work: () => Promise<R>) => Promise<R>) => Promise<T>): Promise<T> {
+  let failure: { error: unknown } | undefined;
+  const guard = async <R>(work: () => Promise<R>): Promise<R> => {
+    try {
+      return await work();
+    } catch (error) {
+      failure = { error };
+      throw error;
+    }
+  };
+  try {
+    return await transaction(guard);
+  } catch (err) {
+    throw failure ? failure.error : err;
+  }
+}
+
 export function createWithTenant(db: Kysely<Database>): WithTenant {
   return async (tenantId, work) => {
     // The alias is validated strictly, so it can be written into the statement:
@@ -39,10 +62,10 @@ export function createWithTenant(db: Kysely<Database>): WithTenant {
     // (openDatabase's driver sends them with the BEGIN). With a kysely instance
     // that did not send them, they go out here, before any work.
     const opening: OpeningStatements = { sql: openingSql(tenantId), sent: false };
-    return withOpeningStatements(opening, () => db.transaction().execute(async (trx) => {
+    return withOpeningStatements(opening, () => workErrorWins((guard) => db.transaction().execute((trx) => guard(async () => {
       if (!opening.sent) await sql.raw(opening.sql).execute(trx);
       return holdingTransaction(`a transaction of tenant ${tenantId}`, () => work(trx));
-    }));
+    }))));
   };
 }
 
@@ -63,10 +86,10 @@ export function createWithTenantSession(pool: pg.Pool): WithTenantSession {
       // kysely's dialect borrows this one connection and never ends it.
       const single = { connect: async () => ({ query: client.query.bind(client), release: () => {} }), end: async () => {} };
       const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: single as never }) });
-      return await db.transaction().execute(async (trx) => {
+      return await workErrorWins((guard) => db.transaction().execute((trx) => guard(async () => {
         await sql.raw(opening).execute(trx);
         return holdingTransaction(`a transaction of tenant ${tenantId}`, () => work({ trx, client }));
-      });
+      })));
     } catch (err) {
       failed = true;
       throw err;

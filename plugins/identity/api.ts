@@ -68,6 +68,6 @@ export interface IdentityApi {
   normalizeSql(columnSql: string, normalizers: string[]): string;
   /** The same normalization in JavaScript (identical results). */
   normalize(value: unknown, normalizers: string[]): string | null;
-  /** matches records of one tenant; clusters with the rule that matched each pair (dry-run and sync use it) */
+  /** matches records of one tenant (a job's budget: IDENTITY_MATCH_TIMEOUT_SECONDS, past it 422 IDENTITY_MATCH_TIMEOUT); clusters with the rule that matched each pair */
   match(tenantId: string, policy: IdentityPolicyVersion, records: IdentityRecord[]): Promise<IdentityMatch>;
 }

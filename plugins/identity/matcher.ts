@@ -5,7 +5,7 @@
 // every reported pair names the rule that actually joined its two clusters,
 // and the pairs form a spanning forest of the clusters (transitive: a~b and
 // b~c put a, b and c in one entity).
-import { domainError, type CoreServices } from 'agent-platform/sdk';
+import { domainError, isSqlTimeout, type CoreServices, type TenantSqlMode } from 'agent-platform/sdk';
 import type { IdentityMatch, IdentityPolicyVersion, IdentityRecord } from './api.ts';
 import { matchStore, type MatchRow } from './store-match.ts';
 
@@ -54,11 +54,19 @@ export function mergesOf(policy: IdentityPolicyVersion, records: IdentityRecord[
   return { pairs, clusters, skippedBlocks };
 }
 
+/**
+ * Matching through core.tenantSql. `interactive` (a dry run: a request waits
+ * on it): the smaller of TENANT_SQL_INTERACTIVE_TIMEOUT_SECONDS and
+ * IDENTITY_MATCH_TIMEOUT_SECONDS, past it 422 SQL_TIMEOUT. `job` (the api's
+ * match): IDENTITY_MATCH_TIMEOUT_SECONDS, past it 422 IDENTITY_MATCH_TIMEOUT.
+ */
 export function createMatcher(core: CoreServices, timeoutSeconds: number) {
-  return async (tenantId: string, policy: IdentityPolicyVersion, records: IdentityRecord[]): Promise<IdentityMatch> => {
-    const rows = await core.withTenant(tenantId, (trx) => matchStore.candidates(trx, policy, records, timeoutSeconds * 1000)).catch((err: { code?: string }) => {
-      // statement_timeout: too many records, or blocks too large, for the time allowed.
-      if (err.code === '57014') {
+  return async (tenantId: string, policy: IdentityPolicyVersion, records: IdentityRecord[], mode: TenantSqlMode = 'job'): Promise<IdentityMatch> => {
+    if (policy.rules.length === 0 || records.length < 2) return mergesOf(policy, records, []);
+    const budget = { mode, timeoutMs: timeoutSeconds * 1000, setting: 'IDENTITY_MATCH_TIMEOUT_SECONDS' };
+    const rows = await core.tenantSql.run(tenantId, budget, ({ trx }) => matchStore.candidates(trx, policy, records)).catch((err: unknown) => {
+      // Past the budget: too many records, or blocks too large, for the time allowed.
+      if (mode === 'job' && isSqlTimeout(err)) {
         throw domainError(422, `Matching took longer than ${timeoutSeconds} s (IDENTITY_MATCH_TIMEOUT_SECONDS): use smaller samples, narrower blocking keys or a smaller max_block_size`, 'IDENTITY_MATCH_TIMEOUT');
       }
       throw err;

@@ -1,6 +1,6 @@
 // The identity-policy routes of spec document 3, 4.6. Handlers hand over to
 // the policy service and the dry run.
-import { principalOf, tenantOf, type ServerRoute } from 'agent-platform/sdk';
+import { principalOf, tenantOf, TENANT_SQL_NOTES, type ServerRoute } from 'agent-platform/sdk';
 import { editor, member } from './access.ts';
 import * as s from './schemas-policies.ts';
 import type { DryRunInput } from './service-dry-run.ts';
@@ -68,6 +68,7 @@ export function policyRoutes(policies: PolicyService, dryRun: (tenantId: string,
       method: 'POST', path: '/api/v1/identity-policies/{policy_id}/dry-run',
       options: {
         auth: 'bearer', tags, description: 'The merges the policy would make on a sample (records, or a readable dataset), with the rule that matched each pair; stores nothing',
+        notes: `The matching's budget is the smaller of IDENTITY_MATCH_TIMEOUT_SECONDS and the interactive one. ${TENANT_SQL_NOTES}`,
         plugins: { platform: member }, validate: { params: s.policyParams, payload: s.dryRunInput }, response: { schema: s.dryRunResult },
         payload: { maxBytes: DRY_RUN_MAX_BODY_BYTES, allow: ['application/json'] },
       },

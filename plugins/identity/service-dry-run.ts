@@ -15,7 +15,7 @@ export interface DryRunInput {
   limit?: number;
 }
 
-type Match = (tenantId: string, policy: IdentityPolicyVersion, records: IdentityRecord[]) => Promise<IdentityMatch>;
+type Match = (tenantId: string, policy: IdentityPolicyVersion, records: IdentityRecord[], mode: 'interactive') => Promise<IdentityMatch>;
 
 export function createDryRun(context: IdentityContext, policies: PolicyService, match: Match) {
   const { core, options } = context;
@@ -50,7 +50,8 @@ export function createDryRun(context: IdentityContext, policies: PolicyService, 
     } else {
       records = await datasetSample(tenantId, input.dataset_id!, input.ref_column, limit);
     }
-    const result = await match(tenantId, policy, records);
+    // A request waits on it: the interactive budget (422 SQL_TIMEOUT past it).
+    const result = await match(tenantId, policy, records, 'interactive');
     return {
       policy_id: policy.id, version: policy.version, fingerprint: policy.fingerprint, records: records.length,
       merges: result.pairs, clusters: result.clusters, skipped_blocks: result.skippedBlocks ?? [], stored: false,

@@ -78,10 +78,8 @@ export function buildQuery(policy: IdentityPolicyVersion): string {
 }
 
 export const matchStore = {
-  /** Candidate merges of every rule (records by index), and the blocks too large to compare. */
-  async candidates(trx: TenantTransaction, policy: IdentityPolicyVersion, records: IdentityRecord[], timeoutMs: number): Promise<MatchRow[]> {
-    if (policy.rules.length === 0 || records.length < 2) return [];
-    await sql.raw(`SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`).execute(trx);
+  /** Candidate merges of every rule (records by index), and the blocks too large to compare; in a transaction core.tenantSql entered. */
+  async candidates(trx: TenantTransaction, policy: IdentityPolicyVersion, records: IdentityRecord[]): Promise<MatchRow[]> {
     const payload = JSON.stringify(records.map((r) => ({ v: r.values })));
     const [before, after] = buildQuery(policy).split('__RECORDS__');
     const result = await sql<MatchRow>`${sql.raw(before)}${payload}${sql.raw(after)}`.execute(trx);

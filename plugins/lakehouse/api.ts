@@ -52,8 +52,10 @@ export interface WriteRequest {
   /** Recorded on the snapshot (e.g. the sync run that made it). */
   summary?: Record<string, unknown>;
   /**
-   * Runs in the write's transaction before the rows land: a transform sets its
-   * statement_timeout there and tags the session so that a cancel can find its backend.
+   * Runs in the write's transaction before the rows land: a transform enters
+   * core.tenantSql there (the statement budget and the tenant's slot: the only
+   * way tenant-written SQL may run) and tags the session so that a cancel can
+   * find its backend.
    */
   beforeLanding?: (trx: TenantTransaction) => Promise<void>;
 }

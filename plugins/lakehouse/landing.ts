@@ -97,7 +97,8 @@ export async function queryLanding(session: TenantSession, stage: string, source
 /**
  * Pipes a query into `relation` (quoted): the query runs in its own tenant
  * transaction (read-only, the tenant role, row-level security; `beforeLanding`
- * tags it and sets its timeout, so a cancel stops the statement that reads),
+ * enters core.tenantSql there and tags it, so the budget and a cancel stop the
+ * statement that reads),
  * cast to the columns' own types so that binary COPY carries them exactly.
  * A failure on either side fails both.
  */

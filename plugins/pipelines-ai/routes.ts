@@ -1,6 +1,6 @@
 // The /api/v1/ai routes of spec 4.5. Handlers hand over to the services.
 import type { ServerRoute } from '@hapi/hapi';
-import { principalOf, tenantOf } from 'agent-platform/sdk';
+import { principalOf, tenantOf, TENANT_SQL_NOTES } from 'agent-platform/sdk';
 import { editor, member } from './access.ts';
 import * as s from './schemas.ts';
 import type { ComposeRequest, ComposeService } from './service-compose.ts';
@@ -32,7 +32,7 @@ export function aiRoutes(suggest: SuggestService, sql: SqlService, compose: Comp
         return suggest.patternParams(tenantOf(request), { dataset_id: body.dataset_id, params_schema: schema });
       }),
     post('review-sql', 'Review SQL: parse errors with line and column, lint findings (SELECT *, cartesian joins, non-deterministic functions, unreadable datasets); deterministic', member,
-      s.reviewRequest, s.reviewResult, (request) => sql.review(tenantOf(request), (request.payload as { sql: string }).sql)),
+      s.reviewRequest, s.reviewResult, (request) => sql.review(tenantOf(request), (request.payload as { sql: string }).sql), TENANT_SQL_NOTES),
     post('generate-transform', 'Draft a SQL transform from a request over given datasets (the model; the SQL is parsed and checked before it is returned)', editor,
       s.generateRequest, s.generateResult, (request) => sql.generateTransform(tenantOf(request), request.payload as never), MODEL_NOTE),
     post('fix-ci-failure', 'Fix SQL that failed in CI, from the failure and the parser\'s errors (the model; the fix is parsed and checked before it is returned)', editor,
@@ -41,7 +41,7 @@ export function aiRoutes(suggest: SuggestService, sql: SqlService, compose: Comp
       s.publishRequest, s.publishResult, async (request, h) => {
         const published = await sql.publishTransform(tenantOf(request), principalOf(request), request.payload as never);
         return h.response(published).code(201);
-      }),
+      }, TENANT_SQL_NOTES),
     post('compose-pipeline', 'Compose a pipeline draft from a request (asynchronous: 202 with an execution id; poll GET /ai/compose-pipeline/{execution_id}/status); the DAG is validated before the draft is stored', editor,
       s.composeRequest, s.composition, async (request, h) => h.response(await compose.start(tenantOf(request), principalOf(request), request.payload as ComposeRequest)).code(202), MODEL_NOTE),
     {

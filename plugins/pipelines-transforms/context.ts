@@ -16,6 +16,6 @@ export interface TransformsContext {
 }
 
 export function createContext(core: CoreServices, options: TransformsOptions, lake: () => LakehouseApi): TransformsContext {
-  const analyzer = createAnalyzer(core, options, lake);
+  const analyzer = createAnalyzer(core, lake);
   return { core, options, lake, analyzer, materialize: createMaterializer(core, options, analyzer, lake) };
 }

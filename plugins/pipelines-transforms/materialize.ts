@@ -2,14 +2,18 @@
 // lakehouse write (source kind `query`: the SELECT runs in the write's tenant
 // transaction, as the tenant role under forced RLS), as one snapshot —
 // `table` overwrites, `incremental` upserts by the unique key
-// (append_dedup). The session gets the statement timeout and a tag before
-// the rows land, so a cancel (an AbortSignal, or a run's cancel route through
-// the recorded backend pid) stops exactly that statement. A row cap: more
+// (append_dedup). A job's work: core.tenantSql with the job's budget
+// (PIPELINES_TRANSFORM_STATEMENT_TIMEOUT_MS, or the caller's smaller one) for
+// the describe and for the write, whose session enters it (the budget and the
+// tenant's slot) and gets a tag before the rows land, so a cancel (an
+// AbortSignal, or a run's cancel route through the recorded backend pid)
+// stops exactly that statement. Past the budget the write rolls back
+// (nothing lands): 400 TRANSFORM_STATEMENT_TIMEOUT. A row cap: more
 // rows than PIPELINES_TRANSFORM_MAX_ROWS fails the write (nothing lands);
 // a caller's rowLimit (sandbox runs) truncates instead.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { badRequest, domainError, onSecondConnection, type CoreServices } from 'agent-platform/sdk';
+import { badRequest, domainError, isSqlTimeout, onSecondConnection, type CoreServices, type TenantSqlOptions } from 'agent-platform/sdk';
 import type { LakehouseApi, LakeType } from '../lakehouse/api.ts';
 import type { MaterializeRequest, MaterializeResult } from './api.ts';
 import type { TransformsOptions } from './options.ts';
@@ -52,7 +56,13 @@ function checkRequest(request: MaterializeRequest, columns: { name: string }[]):
 export function createMaterializer(core: CoreServices, options: TransformsOptions, analyzer: Analyzer, lake: () => LakehouseApi) {
   return async function materialize(tenantId: string, request: MaterializeRequest, onBackend?: OnBackend, given?: Record<string, unknown>): Promise<MaterializeResult & { compiledSql: string }> {
     const started = performance.now();
-    const { analysis, compiled } = await analyzer.compile(tenantId, request.sql, request.parameters, given, { relationMap: request.relationMap });
+    const timeoutMs = Math.min(request.statementTimeoutMs ?? options.statementTimeoutMs, options.statementTimeoutMs);
+    const budget: TenantSqlOptions = { mode: 'job', timeoutMs, setting: 'PIPELINES_TRANSFORM_STATEMENT_TIMEOUT_MS' };
+    const timedOut = () => badRequest(`The SQL ran past its statement timeout (${timeoutMs} ms): nothing was written`, 'TRANSFORM_STATEMENT_TIMEOUT');
+    const { analysis, compiled } = await analyzer.compile(tenantId, request.sql, request.parameters, given, { relationMap: request.relationMap, budget })
+      .catch((err: unknown) => {
+        throw isSqlTimeout(err) ? timedOut() : err;
+      });
     if (!compiled) throw refused(analysis.errors);
     checkRequest(request, compiled.columns);
     const datasetId = lake().datasetIdFor(request.namespace, tenantId, request.table);
@@ -62,7 +72,6 @@ export function createMaterializer(core: CoreServices, options: TransformsOption
     const capped = request.rowLimit === undefined;
     const limit = capped ? options.maxRows + 1 : Math.min(request.rowLimit!, options.maxRows);
     const select = `SELECT ${columns.map((c) => `q.${quote(c.name)}::${PG_TYPES[c.type]}`).join(', ')} FROM (${compiled.sql}\n) AS q LIMIT ${limit}`;
-    const timeoutMs = Math.min(request.statementTimeoutMs ?? options.statementTimeoutMs, options.statementTimeoutMs);
     const tag = `transform:${randomUUID()}`;
     let pid: number | null = null;
     let cancelled = request.signal?.aborted ?? false;
@@ -74,13 +83,13 @@ export function createMaterializer(core: CoreServices, options: TransformsOption
     let sampleRows: Record<string, unknown>[] = [];
     try {
       if (cancelled) throw cancelledError();
-      const result = await lake().write(tenantId, datasetId, {
+      const result = await core.tenantSql.admit(tenantId, budget, (enter) => lake().write(tenantId, datasetId, {
         mode: request.materialization === 'incremental' ? 'append_dedup' : 'overwrite',
         source: { kind: 'query', sql: select, parameters: compiled.values, properties: columns.map((c) => c.name) },
         primaryKey: request.uniqueKey,
         summary: { producer: request.producer, inputs: compiled.inputs },
         beforeLanding: async (trx) => {
-          const backend = await tenantSqlStore.prepareSession(trx, tag, timeoutMs);
+          const backend = await tenantSqlStore.prepareSession(trx, tag, enter);
           pid = backend;
           // A caller records the backend in a transaction of its own, for a cancel from another process to
           // find while this one runs. The embedded database has one session, which this write holds: there the
@@ -93,16 +102,15 @@ export function createMaterializer(core: CoreServices, options: TransformsOption
           throw badRequest(`The SQL produced more than ${options.maxRows} rows (PIPELINES_TRANSFORM_MAX_ROWS): nothing was written`, 'TRANSFORM_ROW_LIMIT');
         }
         sampleRows = await tenantSqlStore.sample(trx, lake().asOf({ ...info, latestSnapshotId: written.snapshotId }), SAMPLE_ROWS);
-      });
+      }));
       return {
         datasetId, snapshotId: result.snapshotId, rows: result.rowsStaged, columns: compiled.columns, sampleRows,
         durationMs: Math.round(performance.now() - started), compiledSql: select,
       };
     } catch (err) {
+      // A cancel stops the statement with the same SQLSTATE as its timeout (57014).
+      if (isSqlTimeout(err)) throw cancelled ? cancelledError() : timedOut();
       const pgCode = (err as { code?: unknown }).code;
-      if (pgCode === '57014') {
-        throw cancelled ? cancelledError() : badRequest(`The SQL ran past its statement timeout (${timeoutMs} ms)`, 'TRANSFORM_STATEMENT_TIMEOUT');
-      }
       if (typeof pgCode === 'string' && pgCode.length === 5) throw badRequest(`The SQL failed: ${(err as Error).message}`.slice(0, 2000), 'TRANSFORM_SQL_FAILED');
       throw err;
     } finally {

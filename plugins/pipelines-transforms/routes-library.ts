@@ -1,7 +1,7 @@
 // /sql-transforms and /transform-patterns of spec document 3, 4.3. Members
 // read the catalogs; editors apply, validate, preview and sync.
 import type { ServerRoute } from '@hapi/hapi';
-import { Joi, principalOf, tenantOf } from 'agent-platform/sdk';
+import { Joi, principalOf, tenantOf, TENANT_SQL_NOTES } from 'agent-platform/sdk';
 import { editor, member } from './access.ts';
 import { transform, transformName } from './schemas.ts';
 import type { ApplyInput, LibraryService } from './service-library.ts';
@@ -58,9 +58,9 @@ export function libraryRoutes(library: LibraryService, patterns: PatternService)
       (request) => patterns.list((request.query as { category?: string }).category), patternTags),
     route('GET', '/api/v1/transform-patterns/categories', 'Categories of transform patterns', member, { response: { schema: categories } }, () => patterns.categories(), patternTags),
     route('GET', '/api/v1/transform-patterns/{id}', 'A transform pattern with its parameters\' JSON Schema', member, { validate: params, response: { schema: pattern } }, (request) => patterns.get(idOf(request)), patternTags),
-    route('POST', '/api/v1/transform-patterns/{id}/validate', 'Check parameters, compile the SQL and analyze it (valid, errors, sql)', editor, { validate: { ...params, payload: patternBody } },
+    route('POST', '/api/v1/transform-patterns/{id}/validate', 'Check parameters, compile the SQL and analyze it (valid, errors, sql)', editor, { validate: { ...params, payload: patternBody }, notes: TENANT_SQL_NOTES },
       (request) => patterns.validate(tenantOf(request), idOf(request), (request.payload as { parameters: Record<string, unknown> }).parameters), patternTags),
-    route('POST', '/api/v1/transform-patterns/{id}/preview', 'Run the pattern on a sample of its inputs (read-only: nothing is stored)', editor, { validate: { ...params, payload: previewBody } },
+    route('POST', '/api/v1/transform-patterns/{id}/preview', 'Run the pattern on a sample of its inputs (read-only: nothing is stored)', editor, { validate: { ...params, payload: previewBody }, notes: TENANT_SQL_NOTES },
       (request) => {
         const body = request.payload as { parameters: Record<string, unknown>; limit: number };
         return patterns.preview(tenantOf(request), idOf(request), body.parameters, body.limit);

@@ -2,7 +2,7 @@
 // spec: the library, patterns and apply create transforms too). Members read;
 // editors change and run.
 import type { ServerRoute } from '@hapi/hapi';
-import { principalOf, tenantOf } from 'agent-platform/sdk';
+import { principalOf, tenantOf, TENANT_SQL_NOTES } from 'agent-platform/sdk';
 import { editor, member } from './access.ts';
 import * as s from './schemas.ts';
 import * as r from './schemas-runs.ts';
@@ -22,7 +22,7 @@ export function transformRoutes(services: TransformsServices): ServerRoute[] {
     },
     {
       method: 'POST', path: '/api/v1/transforms',
-      options: { auth: 'bearer', tags, description: 'Create a SQL transform (the SQL is analyzed: 400 with the errors when refused)', plugins: { platform: editor }, validate: { payload: s.transformCreate }, response: { schema: s.transform } },
+      options: { auth: 'bearer', tags, description: 'Create a SQL transform (the SQL is analyzed: 400 with the errors when refused)', notes: TENANT_SQL_NOTES, plugins: { platform: editor }, validate: { payload: s.transformCreate }, response: { schema: s.transform } },
       handler: async (request, h) => h.response(await transforms.createOne(tenantOf(request), request.payload, principalOf(request).sub)).code(201),
     },
     {
@@ -37,7 +37,7 @@ export function transformRoutes(services: TransformsServices): ServerRoute[] {
     },
     {
       method: 'PATCH', path: base,
-      options: { auth: 'bearer', tags, description: 'Change a transform (a SQL change is analyzed again)', plugins: { platform: editor }, validate: { params: s.transformParams, payload: s.transformPatch }, response: { schema: s.transform } },
+      options: { auth: 'bearer', tags, description: 'Change a transform (a SQL change is analyzed again)', notes: TENANT_SQL_NOTES, plugins: { platform: editor }, validate: { params: s.transformParams, payload: s.transformPatch }, response: { schema: s.transform } },
       handler: (request) => transforms.patchOne(tenantOf(request), idOf(request.params), request.payload),
     },
     {
@@ -55,7 +55,7 @@ export function transformRoutes(services: TransformsServices): ServerRoute[] {
     },
     {
       method: 'POST', path: `${base}/hydrate`,
-      options: { auth: 'bearer', tags, description: 'Refresh the inferred output schema and lineage from the SQL and the datasets as they are now, without running it', plugins: { platform: editor }, validate: { params: s.transformParams } },
+      options: { auth: 'bearer', tags, description: 'Refresh the inferred output schema and lineage from the SQL and the datasets as they are now, without running it', notes: TENANT_SQL_NOTES, plugins: { platform: editor }, validate: { params: s.transformParams } },
       handler: (request) => transforms.hydrate(tenantOf(request), idOf(request.params)),
     },
     {

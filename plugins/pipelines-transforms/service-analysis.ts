@@ -2,8 +2,10 @@
 // real PostgreSQL parser, apply the statement rules and the function
 // allowlist, resolve every relation to a dataset the tenant may read
 // (lakehouse read rule), bind parameters, rewrite dataset references onto the
-// current snapshot, then describe the output with LIMIT 0 as the tenant.
-import type { CoreServices } from 'agent-platform/sdk';
+// current snapshot, then describe the output with LIMIT 0 as the tenant
+// (core.tenantSql: a request's interactive budget unless a job gives its
+// own; past it 422 SQL_TIMEOUT, not an analysis error).
+import type { CoreServices, TenantSqlOptions } from 'agent-platform/sdk';
 import type { LakehouseApi, DatasetInfo } from '../lakehouse/api.ts';
 import type { SqlAnalysis, SqlFinding } from './api.ts';
 import { outputNames } from './analysis/columns.ts';
@@ -15,7 +17,6 @@ import { parameterRefs, relationsOf } from './analysis/relations.ts';
 import { rewrite } from './analysis/rewrite.ts';
 import { ruleErrors } from './analysis/rules.ts';
 import type { SqlError } from './analysis/types.ts';
-import type { TransformsOptions } from './options.ts';
 import { tenantSqlStore } from './store/tenant-sql.ts';
 
 /** SQL ready to run: rewritten onto datasets, with its parameter values and described output. */
@@ -30,16 +31,17 @@ function boomCode(err: unknown): string | undefined {
   return (err as { output?: { payload?: { code?: string } } }).output?.payload?.code;
 }
 
-export function createAnalyzer(core: CoreServices, options: TransformsOptions, lake: () => LakehouseApi) {
+export function createAnalyzer(core: CoreServices, lake: () => LakehouseApi) {
   /**
    * `sampleRows`: each input reads at most that many rows (pattern previews).
    * `relationMap`: dataset id → the dataset read instead, matched on the parse
    * tree's names, so every spelling of a reference (quoted or not) is mapped.
+   * `budget`: how the describe runs (default: a request's, interactive).
    */
   async function compile(tenantId: string, text: string, parameters?: Record<string, unknown>, given?: Record<string, unknown>,
-    extra: { sampleRows?: number; relationMap?: Record<string, string> } = {})
+    extra: { sampleRows?: number; relationMap?: Record<string, string>; budget?: TenantSqlOptions } = {})
     : Promise<{ analysis: SqlAnalysis; compiled?: CompiledSql }> {
-    const { sampleRows, relationMap } = extra;
+    const { sampleRows, relationMap, budget = { mode: 'interactive' } } = extra;
     const parsed = await parseSql(text);
     if (!parsed.ok) return { analysis: { ok: false, errors: [parsed.error], inputs: [], columns: [] } };
     const { tree } = parsed;
@@ -76,9 +78,10 @@ export function createAnalyzer(core: CoreServices, options: TransformsOptions, l
       }),
       params.map((param) => ({ location: param.location, cast: bound.casts[param.number - 1]! })));
     try {
-      const columns = await tenantSqlStore.describe(core, tenantId, rewritten, values, options.statementTimeoutMs);
+      const columns = await tenantSqlStore.describe(core, tenantId, rewritten, values, budget);
       return { analysis: { ok: true, errors: [], inputs, columns }, compiled: { sql: rewritten, values, columns, inputs } };
     } catch (err) {
+      // A PostgreSQL error is the SQL's; SQL_TIMEOUT and SQL_CONCURRENCY_LIMIT (Boom) answer the request as they are.
       const pgCode = (err as { code?: unknown }).code;
       if (typeof pgCode !== 'string' || pgCode.length !== 5) throw err;
       return { analysis: { ok: false, errors: [{ code: 'SQL_INVALID', message: (err as Error).message }], inputs, columns: fallbackColumns() } };

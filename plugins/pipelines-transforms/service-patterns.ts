@@ -92,12 +92,12 @@ export function createPatternService(context: TransformsContext) {
         throw error;
       }
       try {
-        const { columns, rows } = await tenantSqlStore.preview(core, tenantId, result.compiledSql, result.values ?? [], limit, context.options.statementTimeoutMs);
+        const { columns, rows } = await tenantSqlStore.preview(core, tenantId, result.compiledSql, result.values ?? [], limit);
         return { pattern_id: id, sql: result.sql, parameters: result.parameters, sample_rows_per_input: PREVIEW_SAMPLE_ROWS, columns, rows };
       } catch (err) {
         const pgCode = (err as { code?: unknown }).code;
         if (typeof pgCode !== 'string' || pgCode.length !== 5) throw err;
-        throw badRequest(`The preview failed: ${(err as Error).message}`.slice(0, 2000), pgCode === '57014' ? 'TRANSFORM_STATEMENT_TIMEOUT' : 'TRANSFORM_SQL_FAILED');
+        throw badRequest(`The preview failed: ${(err as Error).message}`.slice(0, 2000), 'TRANSFORM_SQL_FAILED');
       }
     },
   };

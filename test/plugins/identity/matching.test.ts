@@ -4,6 +4,7 @@
 // sub-quadratic; datasets are sampled under the lake's read rule; nothing is
 // stored.
 import t from 'tap';
+import type { IdentityApi } from '../../../plugins/identity/api.ts';
 import type { LakehouseApi } from '../../../plugins/lakehouse/api.ts';
 import { identityPlatform, PEOPLE_POLICY } from './helpers.ts';
 import { stored } from '../pipelines-sources/helpers.ts';
@@ -132,14 +133,18 @@ t.test('a dry run body larger than the platform default (1 MiB) is taken up to I
   t.same([tooMany.status, tooMany.body.code], [400, 'IDENTITY_DRY_RUN_TOO_LARGE']);
 });
 
-t.test('matching past IDENTITY_MATCH_TIMEOUT_SECONDS is a 422 that changes nothing', async (t) => {
-  const { asAcme } = await identityPlatform(t, { IDENTITY_MATCH_TIMEOUT_SECONDS: '1', IDENTITY_DRY_RUN_MAX_RECORDS: '8000' });
+t.test('matching past IDENTITY_MATCH_TIMEOUT_SECONDS is a 422 that changes nothing: SQL_TIMEOUT for a dry run, IDENTITY_MATCH_TIMEOUT for the api', async (t) => {
+  const { tp, asAcme } = await identityPlatform(t, { IDENTITY_MATCH_TIMEOUT_SECONDS: '1', IDENTITY_DRY_RUN_MAX_RECORDS: '8000' });
   // One block holding every record: 32 million trigram comparisons, far more than a second's work.
   const policy = { name: 'one_block', max_block_size: 100_000, blocking_keys: [{ field: 'city' }],
     rules: [{ name: 'name', kind: 'fuzzy', fields: [{ field: 'name', threshold: 0.99 }] }] };
   const id = (await asAcme('POST', '/api/v1/identity-policies', policy)).body.id;
   const records = Array.from({ length: 8000 }, (_, i) => ({ ref: `r${i}`, values: { city: 'Lisboa', name: `person number ${i * 7919}` } }));
   const res = await asAcme('POST', `/api/v1/identity-policies/${id}/dry-run`, { records });
-  t.same([res.status, res.body.code], [422, 'IDENTITY_MATCH_TIMEOUT']);
+  t.same([res.status, res.body.code], [422, 'SQL_TIMEOUT']);
+  t.match(res.body.message, /IDENTITY_MATCH_TIMEOUT_SECONDS/, 'the smaller budget, the policy\'s, is named');
   t.equal((await asAcme('GET', `/api/v1/identity-policies/${id}`)).status, 200);
+  const api = tp.platform.server.plugins.identity.api as IdentityApi;
+  const version = (await api.getPolicy('acme', id))!;
+  await t.rejects(api.match('acme', version, records), { output: { statusCode: 422, payload: { code: 'IDENTITY_MATCH_TIMEOUT' } } } as never);
 });
