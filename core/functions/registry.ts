@@ -3,17 +3,28 @@
 // OpenAPI functions, per tenant) are asked at call time.
 import { createHash } from 'node:crypto';
 import type { ValidateFunction, ErrorObject } from 'ajv';
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import { currentPrincipal, describeActor, type Actor } from '../auth/acting-for.ts';
 import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/types.ts';
 import type { WithTenant } from '../db/tenant.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { badRequest, forbidden, notFound } from '../errors.ts';
 import { createAjv } from '../json-schema.ts';
+import { authorizeCall } from './access.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
 export interface FunctionCallContext {
   tenantId: string;
+  /**
+   * The person the call is made for, with their rights (core/functions/access.ts):
+   * the request's principal, `functions.principalFor(tenantId, actor)` for
+   * stored work, `systemPrincipal(name)` for platform work that acts for nobody.
+   */
   principal: Principal;
+  /** Functions a tenant admin granted to whoever uses the calling surface (a chat agent's `functions`). */
+  granted?: readonly string[];
   withTenant: WithTenant;
   logger: Logger;
   /**
@@ -52,6 +63,11 @@ export interface FunctionDefinition {
   /** JSON Schema of the arguments object. */
   parameters: JsonSchema;
   handler: (args: Record<string, any>, context: FunctionCallContext) => Promise<unknown>;
+  /**
+   * The roles of which the caller must hold one in the tenant; `[]`: any
+   * member of the tenant. Default `['admin']` (core/functions/access.ts).
+   */
+  roles?: readonly string[];
   /**
    * For provided functions: a key that changes whenever `parameters` changes
    * (e.g. the definition's id and version). The registry reuses the validator
@@ -96,7 +112,7 @@ export const PLATFORM = 'platform';
 /** Compiled validators of provided functions kept at once (least recently used go first). */
 const MAX_PROVIDED_VALIDATORS = 5000;
 
-// Tenant schemas (imported functions): patterns run on RE2 (core/json-schema.ts).
+// Tenant schemas (imported functions): patterns run on RE2 (core/json-schema.ts), the only Ajv factory.
 const ajv = createAjv({ useDefaults: true });
 
 function describeError(error: ErrorObject): string {
@@ -121,6 +137,12 @@ export class FunctionRegistry {
    * compiled. Bounded; an evicted schema is removed from ajv too.
    */
   private readonly providedValidators = new Map<string, { validate: ValidateFunction; schema: JsonSchema }>();
+  private readonly db: Kysely<Database> | undefined;
+
+  /** `db`: the directory `principalFor` reads people's current roles from. */
+  constructor(options: { db?: Kysely<Database> } = {}) {
+    this.db = options.db;
+  }
 
   register(name: string, definition: FunctionDefinition): void {
     if (!NAME.test(name)) throw new Error(`function name "${name}" must be snake_case`);
@@ -162,9 +184,26 @@ export class FunctionRegistry {
     return { name, description: found.description, parameters: found.parameters, source: found.source, status: found.status ?? 'active' };
   }
 
-  /** Validates the arguments against the function's JSON Schema, then calls it. */
+  /**
+   * The principal of a call made for a stored actor (a source's owner, a
+   * trigger's creator): that person's roles in the tenant now. 403
+   * ACTOR_NOT_MEMBER when the person is no longer a member of the tenant.
+   */
+  async principalFor(tenantId: string, actor: Actor): Promise<Principal> {
+    if (!this.db) throw new Error('the function registry has no user directory');
+    const principal = await currentPrincipal(this.db, tenantId, actor);
+    if (!principal) throw forbidden(`The ${describeActor(actor)} this work acts for is no longer a member of tenant ${tenantId}`, 'ACTOR_NOT_MEMBER');
+    return principal;
+  }
+
+  /**
+   * Checks that the context's principal may call the function (403
+   * FUNCTION_FORBIDDEN, nothing called), validates the arguments against its
+   * JSON Schema, then calls it.
+   */
   async call(name: string, args: Record<string, unknown>, context: FunctionCallContext): Promise<unknown> {
     const fn = await this.resolve(context.tenantId, name);
+    authorizeCall(context.principal, context.tenantId, name, fn.roles, context.granted);
     const copy = structuredClone(args ?? {});
     if (!fn.validate(copy)) {
       throw badRequest(`Invalid arguments for ${name}: ${(fn.validate.errors ?? []).map(describeError).join('; ')}`, 'INVALID_ARGUMENTS');

@@ -27,6 +27,8 @@ export function citationFunctions(service: CitationsService): Record<string, Fun
         required: ['chunk_id'],
         additionalProperties: false,
       },
+      // Any member of the tenant (core/functions/access.ts): chat users cite what they were shown.
+      roles: [],
       handler: (args, context) =>
         service.resolve(context.tenantId, { chunk_id: args.chunk_id, quoted_text: args.quoted_text }, callerContext(context)),
     },
@@ -38,6 +40,7 @@ export function citationFunctions(service: CitationsService): Record<string, Fun
         required: ['citation_id'],
         additionalProperties: false,
       },
+      roles: [],
       handler: (args, context) => service.verify(context.tenantId, String(args.citation_id).toLowerCase(), callerContext(context)),
     },
   };

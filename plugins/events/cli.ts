@@ -59,7 +59,8 @@ export const cli = defineCli(createServices, (command) => [
       let definition: unknown = jsonObject(options.definition, 'definition');
       if (options.file !== undefined) definition = YAML.parse(await readFile(options.file, 'utf8'));
       if (definition === undefined) throw new UsageError('triggers create: give --definition or --file');
-      return triggers.create(options.tenant, definition);
+      // The CLI acts as the operator: the trigger's workflows act for the super-admin.
+      return triggers.create(options.tenant, definition, { kind: 'super_admin' });
     },
   }),
   command({

@@ -3,7 +3,7 @@
 // not shadowed by /api/admin/triggers/{name}: hapi prefers literal segments,
 // and "events" is a reserved trigger name.
 import type { ServerRoute } from '@hapi/hapi';
-import { type EventInput, tenantOf } from 'agent-platform/sdk';
+import { actorOf, type EventInput, principalOf, tenantOf } from 'agent-platform/sdk';
 import type { StreamService } from './stream-service.ts';
 import type { TriggerService } from './trigger-service.ts';
 import type { CustomTypeValues } from './store/custom-types.ts';
@@ -23,7 +23,7 @@ export function eventsRoutes(stream: StreamService, triggers: TriggerService): S
         auth: 'bearer', tags, description: 'Create a trigger (reactive, scheduled or deadman)',
         plugins: { platform: admin }, validate: { payload: s.createTrigger }, response: { schema: s.trigger },
       },
-      handler: async (request, h) => h.response(await triggers.create(tenantOf(request), request.payload)).code(201),
+      handler: async (request, h) => h.response(await triggers.create(tenantOf(request), request.payload, actorOf(principalOf(request)))).code(201),
     },
     {
       method: 'GET', path: BASE,
@@ -50,7 +50,7 @@ export function eventsRoutes(stream: StreamService, triggers: TriggerService): S
         auth: 'bearer', tags, description: 'Update a trigger: the fields given replace the stored ones (null clears)',
         plugins: { platform: admin }, validate: { params: s.triggerName, payload: s.updateTrigger }, response: { schema: s.trigger },
       },
-      handler: (request) => triggers.update(tenantOf(request), (request.params as { name: string }).name, request.payload),
+      handler: (request) => triggers.update(tenantOf(request), (request.params as { name: string }).name, request.payload, actorOf(principalOf(request))),
     },
     {
       method: 'DELETE', path: `${BASE}/{name}`,

@@ -7,7 +7,7 @@
 // and recorded; anything else (the database went away) is thrown, and the
 // whole dispatch transaction is retried.
 import { sql } from 'kysely';
-import type { TenantTransaction } from 'agent-platform/sdk';
+import { parseActor, type TenantTransaction } from 'agent-platform/sdk';
 import type { StartBatch, WorkflowsApi, WorkflowOrigin } from '../workflows/api.ts';
 import { dedupKeyOf, mapInputs } from './matching.ts';
 import { dedupStore, type NewDispatch } from './store/triggers.ts';
@@ -46,11 +46,19 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** A stream event's start (a trigger, a backfill) keeps the event's chain depth: its workflow's events are one link deeper. */
-const originOf = (trigger: TriggerRow, origin: DispatchOrigin, event: CloudEvent): WorkflowOrigin => ({
-  type: ORIGIN_TYPE[origin], id: trigger.name,
-  ...(origin === 'event' || origin === 'backfill' ? { chaindepth: event.chaindepth ?? 0 } : {}),
-});
+/**
+ * A stream event's start (a trigger, a backfill) keeps the event's chain
+ * depth: its workflow's events are one link deeper. The execution acts for the
+ * trigger's person (its creator or last editor), when one is recorded.
+ */
+function originOf(trigger: TriggerRow, origin: DispatchOrigin, event: CloudEvent): WorkflowOrigin {
+  const actor = parseActor(trigger.acts_for);
+  return {
+    type: ORIGIN_TYPE[origin], id: trigger.name,
+    ...(origin === 'event' || origin === 'backfill' ? { chaindepth: event.chaindepth ?? 0 } : {}),
+    ...(actor ? { acting_for: actor } : {}),
+  };
+}
 
 /** The trigger's dedup key and inputs for this event, or the failure of a template refused at run time. */
 function resolve(trigger: TriggerRow, event: CloudEvent): { dedupKey: string | null; inputs: Record<string, unknown> } | StartOutcome {

@@ -84,6 +84,8 @@ export interface TriggersTable {
   deadman_deadline: NullableTimestamp;
   last_fired_at: NullableTimestamp;
   listen_after_seq: ColumnType<number, number | undefined, number>;
+  /** The person its workflows act for (an Actor, sql/0004); null: the system principal. */
+  acts_for: ColumnType<unknown, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -2,7 +2,7 @@
 // transaction), the dry run, backfill and dispatch history. Knows nothing of
 // HTTP; routes, GraphQL and the CLI call it.
 import { randomUUID } from 'node:crypto';
-import { conflict, notFound, type TenantTransaction } from 'agent-platform/sdk';
+import { conflict, notFound, type Actor, type TenantTransaction } from 'agent-platform/sdk';
 import type { CloudEvent } from './cloudevent.ts';
 import { runBackfill, type BackfillOptions, type BackfillResult } from './backfill.ts';
 import type { EventsContext } from './context.ts';
@@ -57,21 +57,22 @@ export function createTriggerService(context: EventsContext) {
   }
 
   return {
-    async create(tenantId: string, input: unknown) {
+    /** `by`: the person its workflows act for (the creator; the last editor after an update). */
+    async create(tenantId: string, input: unknown, by: Actor | undefined) {
       const definition = toDefinition(shaped<TriggerDraft>(schemas.createTrigger, input));
       return withTenant(tenantId, async (trx) => {
         if (await triggersStore.get(trx, definition.name)) throw conflict(`Trigger already exists: ${definition.name}`, 'TRIGGER_EXISTS');
-        return triggerView(await arm(trx, tenantId, await triggersStore.insert(trx, tenantId, definition), true));
+        return triggerView(await arm(trx, tenantId, await triggersStore.insert(trx, tenantId, definition, by), true));
       });
     },
 
-    async update(tenantId: string, name: string, input: unknown) {
+    async update(tenantId: string, name: string, input: unknown, by: Actor | undefined) {
       const patch = shaped<Partial<TriggerDraft>>(schemas.updateTrigger, input);
       if (patch.name !== undefined && patch.name !== name) throw invalid([{ field: 'name', message: 'triggers cannot be renamed' }]);
       return withTenant(tenantId, async (trx) => {
         const current = await locked(trx, name);
         const definition = toDefinition({ ...definitionOf(current), ...patch, name } as TriggerDraft);
-        const updated = await triggersStore.update(trx, name, definition);
+        const updated = await triggersStore.update(trx, name, definition, by);
         if (definition.dedup_key !== current.dedup_key) await dedupStore.clear(trx, name);
         const retime = TIMING_FIELDS.some((field) => JSON.stringify(updated[field]) !== JSON.stringify(current[field]));
         return triggerView(retime ? await arm(trx, tenantId, updated, updated.active && !current.active) : updated);

@@ -22,6 +22,8 @@ export function registerFunctions(core: CoreServices, deps: SearchDeps): void {
       required: ['query'],
       additionalProperties: false,
     },
+    // Reading the tenant's documents: any member (core/functions/access.ts).
+    roles: [],
     handler: async (args, context) => {
       // The caller's context also searches its own private collection (an embed session's uploads).
       const request = { ...(args as SearchRequest), scope: scopeOf(context.executionContext) };
@@ -43,6 +45,7 @@ export function registerFunctions(core: CoreServices, deps: SearchDeps): void {
       required: ['document_id'],
       additionalProperties: false,
     },
+    roles: [],
     handler: (args, context) => context.withTenant(context.tenantId, (trx) => readDocument(trx, args as ReadRequest, scopeOf(context.executionContext))),
   });
 }

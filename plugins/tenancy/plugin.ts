@@ -38,6 +38,8 @@ export const plugin = {
         },
         additionalProperties: false,
       },
+      // Members read the tenant's clients (GET /api/admin/clients): any member may call it.
+      roles: [],
       handler: (args, context) => service.listClients(context.tenantId, args.skip, args.limit),
     });
     server.expose('api', { serviceAccounts: createServiceAccounts(core), members: createMembers(core) } satisfies TenancyApi);

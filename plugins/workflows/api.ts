@@ -1,7 +1,7 @@
 // What the workflows plugin exposes to other plugins (server.plugins.workflows.api):
 // the events plugin starts workflows from triggers, the webhooks plugin
 // delivers signed-resume signals.
-import type { TenantTransaction } from 'agent-platform/sdk';
+import type { Actor, TenantTransaction } from 'agent-platform/sdk';
 import type { ApprovalRequest } from '../../workflows/engine/index.ts';
 
 export type { ApprovalRequest };
@@ -15,6 +15,13 @@ export interface WorkflowOrigin {
    * depth. The execution's own events are one link deeper (EVENTS_MAX_CHAIN_DEPTH).
    */
   chaindepth?: number;
+  /**
+   * The person the execution acts for: its ACTION steps call functions with
+   * that person's roles at each call (who started it through the API, the
+   * trigger's creator or last editor). Absent: a system-level start, whose
+   * steps call as `system:workflows`.
+   */
+  acting_for?: Actor;
 }
 
 export interface StartedExecution {

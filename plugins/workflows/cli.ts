@@ -38,7 +38,7 @@ export const cli = defineCli(createServices, (command) => [
     run: (_services, { positionals, options }, core) => {
       const inputs = parseInputs(options.inputs);
       return core.withTenant(options.tenant, (trx) =>
-        startExecution(core.jobs, trx, options.tenant, positionals[0], inputs, { type: 'api', id: 'cli' }));
+        startExecution(core.jobs, trx, options.tenant, positionals[0], inputs, { type: 'api', id: 'cli', acting_for: { kind: 'super_admin' } }));
     },
   }),
 ]);

@@ -1,7 +1,7 @@
 // The workflows REST routes: joi in, response schema out, a call to the service.
 // Workflow definitions and executions (with their contexts) are tenant configuration and other users' data: admin role throughout.
 import type { ServerRoute } from '@hapi/hapi';
-import { principalOf, tenantOf } from 'agent-platform/sdk';
+import { actorOf, principalOf, tenantOf } from 'agent-platform/sdk';
 import type { WorkflowsService } from './service.ts';
 import * as s from './schemas.ts';
 
@@ -66,7 +66,10 @@ export function workflowsRoutes(service: WorkflowsService): ServerRoute[] {
       },
       handler: async (request, h) => {
         const { inputs } = (request.payload ?? {}) as { inputs: Record<string, unknown> };
-        const started = await service.execute(tenantOf(request), request.params.name as string, inputs ?? {}, { type: 'api', id: principalOf(request).sub });
+        const principal = principalOf(request);
+        const started = await service.execute(tenantOf(request), request.params.name as string, inputs ?? {}, {
+          type: 'api', id: principal.sub, ...(actorOf(principal) ? { acting_for: actorOf(principal) } : {}),
+        });
         return h.response(started).code(202);
       },
     },

@@ -13,7 +13,7 @@ import { advance, type EngineCommand, type EngineInput, type ExecutionState } fr
 import type { GateRef, SignalInput, WorkflowOrigin } from './api.ts';
 import type { GateRegistry } from './gates.ts';
 import { stepKey, timeoutKey } from './job-names.ts';
-import { openStartBatch, scheduledJobs, startExecution, type GateToOpen } from './start-batch.ts';
+import { jobBase, openStartBatch, scheduledJobs, startExecution, type ExecutionJobBase, type GateToOpen } from './start-batch.ts';
 import { executionsStore } from './store.ts';
 import { EVENT_SOURCE } from './events.ts';
 
@@ -23,9 +23,7 @@ export { startExecution } from './start-batch.ts';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FINISHED = new Set(['completed', 'failed', 'cancelled']);
 
-export interface StepPayload {
-  tenant_id: string;
-  execution_id: string;
+export interface StepPayload extends ExecutionJobBase {
   step_id: string;
   seq: number;
   handler: string;
@@ -64,7 +62,7 @@ type Jobs = Pick<CoreServices['jobs'], 'enqueueMany' | 'removeJob'>;
  * removed unless it is running (then its result is ignored).
  */
 async function enqueueCommands(
-  jobs: Jobs, trx: TenantTransaction, base: { tenant_id: string; execution_id: string }, seq: number,
+  jobs: Jobs, trx: TenantTransaction, base: ExecutionJobBase, seq: number,
   commands: EngineCommand[], stepMaxAttempts: number | undefined,
 ): Promise<{ seq: number; gates: GateToOpen[] }> {
   for (const command of commands) {
@@ -168,7 +166,7 @@ export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'e
           return { found: true, applied: false };
         }
       }
-      const { seq, gates: opened } = await enqueueCommands(jobs, trx, { tenant_id: tenantId, execution_id: row.id }, row.step_seq, commands, options.stepMaxAttempts);
+      const { seq, gates: opened } = await enqueueCommands(jobs, trx, jobBase(tenantId, row.id, row.origin), row.step_seq, commands, options.stepMaxAttempts);
       for (const command of commands) {
         if (command.kind === 'close_gate') await gates.get(command.gate)?.close(trx, tenantId, { execution_id: row.id, step_id: command.step_id });
       }

@@ -13,7 +13,7 @@
 // that may be dispatching the stream; or the CLI, which has the queue but no
 // event backend) a `workflows.start` job takes it in the server's workers.
 import { randomUUID } from 'node:crypto';
-import { type JobSpec, type JobsApi, notFound, type TenantTransaction } from 'agent-platform/sdk';
+import { type Actor, type JobSpec, type JobsApi, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import { advance, type EngineCommand } from '../../workflows/engine/index.ts';
 import type { StartBatch, StartedExecution, WorkflowOrigin } from './api.ts';
 import { definitionsStore, executionsStore, type NewExecution } from './store.ts';
@@ -38,8 +38,21 @@ export interface GateToOpen {
  * The jobs of an advance that schedules work, and the gates it opens; returns
  * them with the new step sequence number (each action, wait and gate takes one).
  */
+/** What every job of an execution carries. */
+export interface ExecutionJobBase {
+  tenant_id: string;
+  execution_id: string;
+  /** The execution's origin.acting_for: whom its ACTION steps call functions for. */
+  acting_for?: Actor;
+}
+
+/** The fields every job of an execution carries (whom its steps act for comes from its origin). */
+export function jobBase(tenantId: string, executionId: string, origin: WorkflowOrigin | null | undefined): ExecutionJobBase {
+  return { tenant_id: tenantId, execution_id: executionId, ...(origin?.acting_for ? { acting_for: origin.acting_for } : {}) };
+}
+
 export function scheduledJobs(
-  base: { tenant_id: string; execution_id: string }, seq: number, commands: EngineCommand[], stepMaxAttempts: number | undefined,
+  base: ExecutionJobBase, seq: number, commands: EngineCommand[], stepMaxAttempts: number | undefined,
 ): { jobs: JobSpec[]; seq: number; gates: GateToOpen[] } {
   const jobs: JobSpec[] = [];
   const gates: GateToOpen[] = [];
@@ -86,7 +99,7 @@ export async function openStartBatch(
       };
       const first = inline ? advance(definition.snapshot, null, { kind: 'start', inputs, now: Date.now() }) : undefined;
       if (first && first.commands.every((command) => QUIET.has(command.kind))) {
-        const scheduled = scheduledJobs({ tenant_id: tenantId, execution_id: id }, 0, first.commands, inline!.stepMaxAttempts);
+        const scheduled = scheduledJobs(jobBase(tenantId, id, origin), 0, first.commands, inline!.stepMaxAttempts);
         rows.push({ ...values, status: first.state.status, state: first.state, step_seq: scheduled.seq });
         specs.push(...scheduled.jobs);
         return { execution_id: id, workflow_name: name, status: first.state.status };

@@ -161,3 +161,33 @@ t.test('the function list filters by source (a spec name or platform) and status
     t.equal(response.body.code, 'VALIDATION_FAILED', bad);
   }
 });
+
+t.test('every call is checked against the function\'s roles for the principal it carries', async (t) => {
+  const registry = new FunctionRegistry();
+  let calls = 0;
+  const handler = async () => ++calls;
+  registry.register('admin_only', { description: '', parameters: {}, handler });
+  registry.register('for_members', { description: '', parameters: {}, roles: [], handler });
+  registry.register('for_editors', { description: '', parameters: {}, roles: ['admin', 'pipeline_editor'], handler });
+  const user = (roles: string[], tenant = 'acme') => ({ kind: 'user', sub: 'u', issuer: 'platform', serviceAccount: false, memberships: { [tenant]: { roles } } } as const);
+  const context = (principal: object, granted?: string[]) => ({ tenantId: 'acme', principal: principal as never, granted, withTenant: null as never, logger: null as never });
+  const refused = async (name: string, principal: object, granted?: string[]) => {
+    const err = await registry.call(name, {}, context(principal, granted)).then(() => undefined, (e: { output?: { statusCode: number; payload: { code?: string } } }) => e);
+    t.match(err?.output, { statusCode: 403, payload: { code: 'FUNCTION_FORBIDDEN' } }, `${name} refused`);
+  };
+
+  await refused('admin_only', user(['pipeline_editor']));
+  await refused('admin_only', user([]));
+  await refused('for_members', user(['admin'], 'beta'));
+  await refused('for_members', { kind: 'api_key', sub: 'k', tenantId: 'beta', clientId: 1, keyId: 1 });
+  await refused('admin_only', { kind: 'embed', sub: 'e', tenantId: 'acme', clientId: 1, externalUserId: 'x', displayName: 'X' }, ['for_members']);
+  t.equal(calls, 0, 'nothing refused was called');
+  await registry.call('admin_only', {}, context(user(['admin'])));
+  await registry.call('for_editors', {}, context(user(['pipeline_editor'])));
+  await registry.call('for_members', {}, context(user([])));
+  await registry.call('for_members', {}, context({ kind: 'api_key', sub: 'k', tenantId: 'acme', clientId: 1, keyId: 1 }));
+  // A function a tenant admin granted to the surface (a chat agent's functions): any member of the tenant.
+  await registry.call('admin_only', {}, context({ kind: 'embed', sub: 'e', tenantId: 'acme', clientId: 1, externalUserId: 'x', displayName: 'X' }, ['admin_only']));
+  await registry.call('admin_only', {}, context({ kind: 'service', sub: 'system:test' }));
+  t.equal(calls, 6);
+});

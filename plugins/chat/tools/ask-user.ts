@@ -21,6 +21,8 @@ export const askUserFunction: FunctionDefinition = {
     required: ['question'],
     additionalProperties: false,
   },
+  // Harmless (the fallback answer): any member of the tenant.
+  roles: [],
   handler: async () => askUserResults.fallback(),
 };
 

@@ -69,7 +69,9 @@ export class TurnRun {
   /** What a function called by this turn knows of its caller (the call's id, when it is a tool call). */
   private context(call?: ToolCall): FunctionCallContext & { clientId: number } {
     return {
-      tenantId: this.ref.tenantId, principal: this.state.principal, withTenant: this.rt.core.withTenant, logger: this.rt.core.logger,
+      // The chat's user, with the functions the tenant's admin granted the agent (core/functions/access.ts).
+      tenantId: this.ref.tenantId, principal: this.state.principal, granted: this.state.agent.functions,
+      withTenant: this.rt.core.withTenant, logger: this.rt.core.logger,
       executionContext: {
         type: 'chat_session', id: this.ref.sessionId, ...(call ? { turn: { id: this.ref.turnId, tool_call_id: call.id } } : {}),
       },

@@ -1,7 +1,7 @@
 // kysely queries for triggers, their dispatches, dedup windows and CLI
 // backfill requests. Every function takes a tenant transaction.
 import { sql, type Insertable } from 'kysely';
-import type { TenantTransaction } from 'agent-platform/sdk';
+import type { Actor, TenantTransaction } from 'agent-platform/sdk';
 import type { DispatchOrigin, DispatchRow, DispatchStatus, TriggerDispatchesTable, TriggerKind, TriggerRow } from '../tables.ts';
 
 type Trx = TenantTransaction;
@@ -58,11 +58,11 @@ function listQuery(trx: Trx, filter: TriggerListFilter) {
 }
 
 export const triggersStore = {
-  insert: (trx: Trx, tenantId: string, d: TriggerDefinition): Promise<TriggerRow> =>
-    trx.insertInto('triggers').values({ tenant_id: tenantId, ...definitionValues(d) }).returningAll().executeTakeFirstOrThrow(),
+  insert: (trx: Trx, tenantId: string, d: TriggerDefinition, actsFor: Actor | undefined): Promise<TriggerRow> =>
+    trx.insertInto('triggers').values({ tenant_id: tenantId, ...definitionValues(d), acts_for: json(actsFor) }).returningAll().executeTakeFirstOrThrow(),
 
-  update: (trx: Trx, name: string, d: TriggerDefinition): Promise<TriggerRow> =>
-    trx.updateTable('triggers').set({ ...definitionValues(d), updated_at: sql`now()` }).where('name', '=', name)
+  update: (trx: Trx, name: string, d: TriggerDefinition, actsFor: Actor | undefined): Promise<TriggerRow> =>
+    trx.updateTable('triggers').set({ ...definitionValues(d), acts_for: json(actsFor), updated_at: sql`now()` }).where('name', '=', name)
       .returningAll().executeTakeFirstOrThrow(),
 
   setState: (trx: Trx, name: string, state: TriggerState) =>

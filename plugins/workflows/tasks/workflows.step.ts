@@ -7,7 +7,14 @@
 // the job has attempts left under `actionAttempts` and the error is not the
 // caller's fault (a 4xx: unknown function, invalid arguments, refused address);
 // after that it fails the step, and the engine fails the execution.
-import type { CoreServices, FastTaskHandler } from 'agent-platform/sdk';
+//
+// The function is called for the person the execution acts for
+// (origin.acting_for: who started it, or the trigger's creator or last
+// editor), with that person's roles in the tenant at this call: a person who
+// lost the role, or left the tenant, fails the step (403, not retried). An
+// execution that acts for nobody (started before its starter was recorded)
+// calls as the system principal `system:workflows`.
+import { systemPrincipal, type CoreServices, type FastTaskHandler, type Principal } from 'agent-platform/sdk';
 import type { EngineInput } from '../../../workflows/engine/index.ts';
 import { stepKey } from '../job-names.ts';
 import type { Runner, StepPayload } from '../runner.ts';
@@ -22,6 +29,8 @@ function permanent(err: unknown): boolean {
   const boom = err as { isBoom?: boolean; output?: { statusCode: number } };
   return Boolean(boom.isBoom && boom.output && boom.output.statusCode < 500);
 }
+
+const SYSTEM = systemPrincipal('workflows');
 
 export function stepTask(core: CoreServices, runner: Runner, options: { actionAttempts: number }): FastTaskHandler {
   return async (payload: StepPayload, job) => {
@@ -42,9 +51,10 @@ export function stepTask(core: CoreServices, runner: Runner, options: { actionAt
     const logger = core.logger.child({ component: 'workflows', tenant_id: tenantId, execution_id: executionId, step_id: stepId });
     let input: EngineInput;
     try {
+      const principal: Principal = payload.acting_for ? await core.functions.principalFor(tenantId, payload.acting_for) : SYSTEM;
       const output = await core.functions.call(payload.handler, payload.arguments, {
         tenantId,
-        principal: { kind: 'service', sub: 'workflows' },
+        principal,
         withTenant: core.withTenant,
         logger,
         executionContext: { type: 'workflow_execution', id: executionId, step: { id: stepId, seq: payload.seq } },

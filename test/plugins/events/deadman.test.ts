@@ -54,7 +54,7 @@ t.test('events keep a deadman quiet; silence fires it, and a recurring one watch
   t.match(fired.data, { trigger: 'heartbeat', watch_event_type: 'host.heartbeat', within_seconds: 60, deadline, recurring: true });
   await until(async () => (await executionsOf(tp, token, 'record')).length === 1, 'the workflow');
   const [started] = await executionsOf(tp, token, 'record');
-  t.same(started.origin, { type: 'deadman', id: 'heartbeat' });
+  t.same(started.origin, { type: 'deadman', id: 'heartbeat', acting_for: { kind: 'user', sub: 'acme-admin' } });
   t.match(await dispatchesOf(tp, token, 'heartbeat'), [{ origin: 'DEADMAN', status: 'STARTED' }]);
 
   const rearmed = await timer(client, 'heartbeat');

@@ -27,8 +27,8 @@ t.test('one event matching three triggers starts three independent workflows wit
   const inputs = await Promise.all(records.map(async (r) => (await execution(tp, token, r.execution_id)).context.inputs));
   t.same(inputs.map((i) => i.via).sort(), ['exact', 'prefix']);
   t.ok(inputs.every((i) => i.doc === 'd-1'));
-  t.same(records.map((r) => r.origin).sort((a, b) => String(a.id).localeCompare(String(b.id))), [{ type: 'trigger', id: 'exact', chaindepth: 0 }, { type: 'trigger', id: 'prefix', chaindepth: 0 }],
-    'the origin names the trigger and the depth of the event that started it');
+  t.same(records.map((r) => r.origin).sort((a, b) => String(a.id).localeCompare(String(b.id))), [{ type: 'trigger', id: 'exact', chaindepth: 0, acting_for: { kind: 'user', sub: 'acme-admin' } }, { type: 'trigger', id: 'prefix', chaindepth: 0, acting_for: { kind: 'user', sub: 'acme-admin' } }],
+    'the origin names the trigger, the depth of the event that started it and the trigger\'s creator');
 
   const notified = await executionsOf(tp, token, 'notify');
   const everything = notified.filter((n) => n.origin.id === 'everything');

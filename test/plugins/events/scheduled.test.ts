@@ -48,7 +48,7 @@ t.test('a scheduled trigger fires its occurrence in its time zone and arms the n
   } });
   await until(async () => (await executionsOf(tp, token, 'record')).length === 1, 'the workflow');
   const [started] = await executionsOf(tp, token, 'record');
-  t.same(started.origin, { type: 'schedule', id: 'nightly' });
+  t.same(started.origin, { type: 'schedule', id: 'nightly', acting_for: { kind: 'user', sub: 'acme-admin' } });
   t.same((await execution(tp, token, started.execution_id)).context.inputs, { at: first.toISOString(), trigger: 'nightly' });
 
   const second = nextOccurrence('30 2 * * *', 'Europe/Oslo', first);

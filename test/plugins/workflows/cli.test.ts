@@ -25,7 +25,7 @@ t.test('workflows list and execute from the CLI', async (t) => {
   const done = await settled(tp, a.token, started.execution_id);
   t.equal(done.status, 'completed', 'the server\'s workers ran what the CLI enqueued');
   t.same(done.context, { inputs: { who: 'cli' }, said: { message: 'hello cli', level: 'info' } });
-  t.same(done.origin, { type: 'api', id: 'cli' });
+  t.same(done.origin, { type: 'api', id: 'cli', acting_for: { kind: 'super_admin' } }, 'the CLI acts as the operator');
 
   const badInputs = await cli(tp, ['workflows', 'execute', 'greet', '--tenant', 'wf-cli', '--inputs', '[1]']);
   t.equal(badInputs.code, 1);
