@@ -47,6 +47,8 @@ const PARSE = 0x50; // 'P'
 /** ReadyForQuery, idle. */
 const READY_IDLE = new Uint8Array([0x5a, 0, 0, 0, 5, 0x49]);
 const ROLLBACK = queryMessage('ROLLBACK');
+/** CommandComplete "ROLLBACK". */
+const COMMAND_COMPLETE_ROLLBACK = new Uint8Array([0x43, 0, 0, 0, 13, ...Buffer.from('ROLLBACK\0', 'utf8')]);
 const BUDGET = /statement_timeout\s*(?:=|to)\s*'?(\d+)\s*(ms|s|min)?'?/i;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, min: 60_000 };
 const COPY_DATA = 0x64; // 'd'
@@ -105,6 +107,12 @@ function budgetSetBy(message: Uint8Array): number | undefined {
   if (view.indexOf('statement_timeout') < 0) return undefined;
   const match = BUDGET.exec(view.toString('utf8'));
   return match ? Number(match[1]) * UNIT_MS[(match[2] ?? 'ms').toLowerCase()]! : undefined;
+}
+
+/** A simple-protocol ROLLBACK (as transaction helpers send it). */
+function isRollback(message: Uint8Array): boolean {
+  if (message[0] !== QUERY || message.byteLength > 32) return false;
+  return /^\s*rollback\s*;?\s*$/i.test(Buffer.from(message.buffer, message.byteOffset + 5, message.byteLength - 6).toString('utf8'));
 }
 
 /** Whether a chunk of frontend messages ends its exchange (a simple Query, or a Sync at its end). */
@@ -258,6 +266,7 @@ export class SessionQueue {
 
   private async run(item: Pending, message: Uint8Array): Promise<void> {
     if (this.awaitingSync === item.handlerId) return this.dropUntilSync(item, message);
+    if (this.closeWhenIdle.has(item.handlerId) && isRollback(message)) return this.rollbackLost(item);
     this.owner = item.handlerId;
     this.budgetMs = budgetSetBy(message) ?? this.budgetMs;
     if (this.copyIn) return this.continueCopyIn(item, message, this.copyIn);
@@ -337,6 +346,18 @@ export class SessionQueue {
     this.budgetMs = 0;
     if (survivor !== undefined) this.closeWhenIdle.add(survivor);
     this.connections.closeAll(survivor);
+  }
+
+  /**
+   * The ROLLBACK a client sends after its stopped statement: its transaction
+   * went with the old PGlite, so it is answered here, without waiting for the
+   * reopen, and the connection closed.
+   */
+  private rollbackLost(item: Pending): void {
+    const reply = Buffer.concat([COMMAND_COMPLETE_ROLLBACK, READY_IDLE]);
+    item.onData(new Uint8Array(reply));
+    item.resolve(reply.length);
+    this.idle(item.handlerId);
   }
 
   /** After the watchdog answered an unfinished extended exchange: its messages up to Sync go nowhere; Sync gets ReadyForQuery. */
