@@ -36,6 +36,10 @@ export const formsErrors = {
   versionNotFound: (version: number) => domainError(404, `Form version ${version} not found`, 'FORM_VERSION_NOT_FOUND'),
   submissionNotFound: () => domainError(404, 'Submission not found', 'SUBMISSION_NOT_FOUND'),
   authenticationRequired: (what: string) => domainError(401, `${what} needs a signed-in user of the tenant (Authorization: Bearer)`, 'AUTHENTICATION_REQUIRED'),
+  fileTooLarge: (maxBytes: number) => domainError(413, `The file is larger than FORMS_MAX_FILE_BYTES (${maxBytes} bytes)`, 'FILE_TOO_LARGE'),
+  lengthRequired: () => domainError(411, 'An anonymous upload must declare its Content-Length', 'LENGTH_REQUIRED'),
+  anonymousQuotaExceeded: (quota: number) =>
+    domainError(413, `The tenant's unused anonymous uploads would exceed FORMS_ANONYMOUS_STORAGE_BYTES (${quota} bytes): use the files already uploaded, or wait for them to expire`, 'ANONYMOUS_QUOTA_EXCEEDED'),
   targetUnavailable: (model: string) =>
     domainError(409, `The use case's target ${model} is not registered in this deployment`, 'TARGET_UNAVAILABLE'),
 };

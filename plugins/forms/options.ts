@@ -12,6 +12,12 @@ export interface FormsOptions {
   publicRatePerMinute: number;
   /** Take the client address from the first X-Forwarded-For entry (FORMS_TRUST_PROXY): only behind a proxy that sets it. */
   trustProxy: boolean;
+  /** Bytes of unconsumed anonymous uploads a tenant may hold (FORMS_ANONYMOUS_STORAGE_BYTES): 413 ANONYMOUS_QUOTA_EXCEEDED past it. */
+  anonymousStorageBytes: number;
+  /** Lifetime of an unconsumed anonymous upload, seconds (FORMS_ANONYMOUS_FILE_TTL_SECONDS; never longer than fileTokenTtlSeconds). */
+  anonymousFileTtlSeconds: number;
+  /** Upload bodies read at once by this process (FORMS_MAX_CONCURRENT_UPLOADS); later ones wait with their body unread. */
+  maxConcurrentUploads: number;
 }
 
 const types = Joi.alternatives(
@@ -28,4 +34,7 @@ export const optionsSchema = Joi.object({
   allowedFileTypes: types.default(DEFAULT_FILE_TYPES),
   publicRatePerMinute: Joi.number().integer().min(1).max(100_000).default(30),
   trustProxy: Joi.boolean().default(false),
+  anonymousStorageBytes: Joi.number().integer().min(0).default(1024 * 1024 * 1024),
+  anonymousFileTtlSeconds: Joi.number().integer().min(1).max(30 * 86_400).default(3600),
+  maxConcurrentUploads: Joi.number().integer().min(1).max(1000).default(4),
 }).default({});

@@ -11,9 +11,11 @@ import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type FormsOptions } from './options.ts';
 import { definitionRoutes } from './routes/definitions.ts';
 import { publicRoutes } from './routes/public.ts';
+import { publicGate } from './routes/public-gate.ts';
 import { submissionRoutes } from './routes/submissions.ts';
 import { targetRoutes } from './routes/targets.ts';
 import { useCaseRoutes } from './routes/use-cases.ts';
+import { ReadSlots } from './service/read-slots.ts';
 import { createServices } from './services.ts';
 import { PRUNE_CRON, PRUNE_TASK, pruneFilesTask } from './tasks/forms.prune_files.ts';
 import './tables.ts';
@@ -31,12 +33,13 @@ export const plugin = definePlugin<FormsOptions>({
     core.events.registerTypes(EVENT_TYPES);
     core.jobs.defineLongTask(PRUNE_TASK, pruneFilesTask(core), { retryLimit: 1 });
     await core.jobs.schedule(PRUNE_TASK, PRUNE_TASK, PRUNE_CRON);
+    const gate = publicGate(core, options, services.limiter, services.files, new ReadSlots(options.maxConcurrentUploads));
     server.route([
       ...definitionRoutes(services.definitions),
       ...useCaseRoutes(services.useCases),
       ...targetRoutes(services.targets),
       ...submissionRoutes(services.submissions, services.adminSubmissions),
-      ...publicRoutes(core, options, services.limiter, services.submissions, services.files),
+      ...publicRoutes(core, options, gate, services.submissions, services.files),
     ]);
     core.graphql.extend({ typeDefs, resolvers: resolvers(services.adminSubmissions) });
     server.expose('api', services.api);

@@ -95,21 +95,49 @@ export function createFilesService(core: CoreServices, options: FormsOptions) {
       publicIntakes.push(gate);
     },
 
-    /** Stores an upload of `uploader` (a user's subject, or null for an anonymous visitor). */
+    /**
+     * Whether an anonymous upload of `declaredBytes` (its Content-Length) may
+     * be read at all: the tenant takes anonymous uploads (else 401) and its
+     * unexpired unconsumed anonymous files leave room for it (else 413
+     * ANONYMOUS_QUOTA_EXCEEDED). Decided on the headers, before the body is
+     * read; `upload` checks again, atomically, with the real size.
+     */
+    async admitAnonymous(tenantId: string, declaredBytes: number) {
+      await core.withTenant(tenantId, async (trx) => {
+        if (!(await takesAnonymousUploads(trx))) throw formsErrors.authenticationRequired('Uploading without a public form');
+        const used = await filesStore.anonymousBytes(trx, core.clock.now());
+        if (used + declaredBytes > options.anonymousStorageBytes) throw formsErrors.anonymousQuotaExceeded(options.anonymousStorageBytes);
+      });
+    },
+
+    /**
+     * Stores an upload of `uploader` (a user's subject, or null for an
+     * anonymous visitor). An anonymous file expires after the shorter of the
+     * two lifetimes and counts against the tenant's anonymous quota: under a
+     * per-tenant lock, the unconsumed anonymous files (expired ones are
+     * pruned first when the new one would not fit) plus this one must fit.
+     */
     async upload(tenantId: string, uploader: string | null, file: { filename?: string; bytes: Buffer }) {
-      if (file.bytes.length > options.maxFileBytes) {
-        throw domainError(413, `The file is larger than FORMS_MAX_FILE_BYTES (${options.maxFileBytes} bytes)`, 'FILE_TOO_LARGE');
-      }
+      if (file.bytes.length > options.maxFileBytes) throw formsErrors.fileTooLarge(options.maxFileBytes);
       const contentType = await detectType(file.bytes);
       if (!options.allowedFileTypes.includes(contentType)) {
         throw domainError(415, `Files of type ${contentType} are not accepted (FORMS_ALLOWED_FILE_TYPES: ${options.allowedFileTypes.join(', ')})`, 'UNSUPPORTED_FILE_TYPE');
       }
       const token = `ft_${randomToken(32)}`;
+      const ttlSeconds = uploader === null ? Math.min(options.fileTokenTtlSeconds, options.anonymousFileTtlSeconds) : options.fileTokenTtlSeconds;
       const stored = await core.withTenant(tenantId, async (trx) => {
-        if (uploader === null && !(await takesAnonymousUploads(trx))) throw formsErrors.authenticationRequired('Uploading without a public form');
+        const now = core.clock.now();
+        if (uploader === null) {
+          if (!(await takesAnonymousUploads(trx))) throw formsErrors.authenticationRequired('Uploading without a public form');
+          await filesStore.lockAnonymousQuota(trx, tenantId);
+          const quota = options.anonymousStorageBytes;
+          let used = await filesStore.anonymousBytes(trx);
+          if (used + file.bytes.length > quota && (await filesStore.pruneExpired(trx, now)) > 0) used = await filesStore.anonymousBytes(trx);
+          if (used + file.bytes.length > quota) throw formsErrors.anonymousQuotaExceeded(quota);
+        }
         return filesStore.insert(trx, tenantId, {
           token_hash: hashSecret(token), uploaded_by: ownerOf(uploader), name: cleanName(file.filename), content_type: contentType, size: file.bytes.length,
-          content: file.bytes, expires_at: new Date(core.clock.now().getTime() + options.fileTokenTtlSeconds * 1000),
+          content: file.bytes, expires_at: new Date(now.getTime() + ttlSeconds * 1000),
         });
       });
       return { file_token: token, name: stored.name, content_type: stored.content_type, size: stored.size, expires_at: stored.expires_at };

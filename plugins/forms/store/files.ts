@@ -1,6 +1,6 @@
 // SQL of uploaded files; always in a tenant transaction (a token of another
 // tenant is simply not found: row-level security).
-import type { TenantTransaction } from 'agent-platform/sdk';
+import { sql, type TenantTransaction } from 'agent-platform/sdk';
 import '../tables.ts';
 
 const META = ['id', 'payload_path', 'name', 'content_type', 'size', 'redacted_at'] as const;
@@ -32,6 +32,23 @@ export const filesStore = {
   redact: (trx: TenantTransaction, submissionId: string, at: Date) =>
     trx.updateTable('forms_files').set({ content: Buffer.alloc(0), size: 0, name: '[redacted]', redacted_at: at })
       .where('submission_id', '=', submissionId).where('redacted_at', 'is', null).executeTakeFirst(),
+
+  /**
+   * Serializes the tenant's anonymous uploads until the transaction ends, so
+   * that a quota check and the insert it allows are one step (on the embedded
+   * database, where advisory locks count nothing, transactions already run
+   * one at a time).
+   */
+  lockAnonymousQuota: (trx: TenantTransaction, tenantId: string) =>
+    sql`SELECT pg_advisory_xact_lock(hashtextextended(${`forms_files.anonymous:${tenantId}`}, 0))`.execute(trx),
+
+  /** Bytes of the tenant's unconsumed anonymous uploads; with `liveAt`, only those not yet expired then. */
+  anonymousBytes: async (trx: TenantTransaction, liveAt?: Date) => {
+    let query = trx.selectFrom('forms_files').select(sql<string>`coalesce(sum(size), 0)`.as('bytes'))
+      .where('uploaded_by', '=', 'anonymous').where('consumed_at', 'is', null);
+    if (liveAt) query = query.where('expires_at', '>', liveAt);
+    return Number((await query.executeTakeFirstOrThrow()).bytes);
+  },
 
   /** Deletes unconsumed files past their expiry; returns how many. */
   pruneExpired: async (trx: TenantTransaction, before: Date) => Number((await trx.deleteFrom('forms_files')
