@@ -6,6 +6,7 @@ import { principalOf } from '../auth/index.ts';
 import { tenantOf } from '../auth/tenant-context.ts';
 import type { WithTenant } from '../db/tenant.ts';
 import type { Logger } from 'pino';
+import { boundedJson } from '../http/bounded-json.ts';
 
 const functionSchema = Joi.object({
   name: Joi.string(),
@@ -62,7 +63,7 @@ export function registerFunctionRoutes(server: Server, registry: FunctionRegistr
       description: 'Call a function in the caller\'s tenant (admin role); arguments are validated against its JSON Schema',
       validate: {
         params: Joi.object({ name: Joi.string().max(128).required() }),
-        payload: Joi.object({ arguments: Joi.object().unknown().default({}) }),
+        payload: Joi.object({ arguments: boundedJson('FunctionArguments').default({}) }),
       },
     },
     handler: async (request) => {

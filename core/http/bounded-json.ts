@@ -1,6 +1,8 @@
 // A joi schema for free JSON objects in request bodies (a Form.io schema,
-// dynamic field values, a service area): nested at most MAX_JSON_DEPTH levels,
-// so that nothing deeper than the text guard walks reaches the database.
+// dynamic field values, a service area, a source's configuration): nested at
+// most MAX_JSON_DEPTH levels. Every payload is also bounded as a whole by the
+// text guard (MAX_PAYLOAD_DEPTH), which walks all of it; this bound is the
+// tighter one a free-form field keeps to, whatever envelope carries it.
 import Joi from 'joi';
 
 export const MAX_JSON_DEPTH = 32;

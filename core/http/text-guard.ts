@@ -3,41 +3,81 @@
 // as `\udXXX` escapes, which jsonb refuses). Without this a NUL in a path
 // parameter or a payload string reaches SQL and comes back as a 500. One check
 // for every route, plugins included: path parameters, query values and header
-// values before authentication, JSON payloads (keys and values, at any depth)
-// once parsed. The 400 names the field.
+// values before authentication, JSON payloads (keys and values) once parsed.
+// The walk covers the whole value: a value nested deeper than
+// MAX_PAYLOAD_DEPTH levels is refused for its depth (400 PAYLOAD_TOO_DEEP),
+// so nothing unwalked passes, and nothing that deep reaches recursive code or
+// PostgreSQL's JSON parser. The 400 names the field.
 import type { Server, Request, ResponseToolkit } from '@hapi/hapi';
 import { badRequest } from '../errors.ts';
 
 // A NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
 const INVALID_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Deep enough for any payload a route accepts; below it nothing is walked (joi and the route decide). */
-const MAX_DEPTH = 64;
+/** Levels of nesting a payload may have (free-form fields are bounded tighter: boundedJson). */
+export const MAX_PAYLOAD_DEPTH = 64;
 
-/** The dotted path of the first string (or key) holding invalid text, or undefined. */
-export function findInvalidText(value: unknown, path: string, depth = 0): string | undefined {
-  if (typeof value === 'string') return INVALID_TEXT.test(value) ? path : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
-  if (Buffer.isBuffer(value)) return undefined;
-  if (depth > MAX_DEPTH) return undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findInvalidText(value[i], `${path}.${i}`, depth + 1);
-      if (found) return found;
+/** What the walk found first: invalid text at a dotted path, or nesting past MAX_PAYLOAD_DEPTH. */
+export type TextFinding = { problem: 'text' | 'depth'; path: string } | undefined;
+
+interface Visit {
+  value: unknown;
+  /** containers above this value */
+  depth: number;
+  key: string;
+  parent?: Visit;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function pathOf(visit: Visit): string {
+  const keys: string[] = [];
+  for (let at: Visit | undefined = visit; at; at = at.parent) keys.push(at.key);
+  return keys.reverse().join('.');
+}
+
+/** Walks the whole value without recursion (any depth, any size): the first invalid string or key, or a container too deep. */
+export function inspectText(value: unknown, root: string): TextFinding {
+  const pending: Visit[] = [{ value, depth: 0, key: root }];
+  while (pending.length) {
+    const visit = pending.pop()!;
+    const item = visit.value;
+    if (typeof item === 'string') {
+      if (INVALID_TEXT.test(item)) return { problem: 'text', path: pathOf(visit) };
+      continue;
     }
-    return undefined;
-  }
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-    if (INVALID_TEXT.test(key)) return `${path}.${key.replace(INVALID_TEXT, '?')}`;
-    const found = findInvalidText(item, `${path}.${key}`, depth + 1);
-    if (found) return found;
+    // Parsed data only: arrays and plain objects. A Buffer or a Date is not walked; a multipart file part
+    // (a stream) only for what hapi says of it (filename, headers).
+    if (!Array.isArray(item) && !isPlainObject(item)) {
+      const described = (item as { hapi?: unknown } | null)?.hapi;
+      if (typeof item === 'object' && isPlainObject(described)) pending.push({ value: described, depth: visit.depth + 1, key: 'hapi', parent: visit });
+      continue;
+    }
+    if (visit.depth >= MAX_PAYLOAD_DEPTH) return { problem: 'depth', path: root };
+    const depth = visit.depth + 1;
+    if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) pending.push({ value: item[i], depth, key: String(i), parent: visit });
+      continue;
+    }
+    const entries = Object.entries(item);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i];
+      if (INVALID_TEXT.test(key)) return { problem: 'text', path: `${pathOf(visit)}.${key.replace(INVALID_TEXT, '?')}` };
+      pending.push({ value: child, depth, key, parent: visit });
+    }
   }
   return undefined;
 }
 
-function refuse(field: string): never {
-  const error = badRequest(`"${field}" contains a NUL character or invalid Unicode text`, 'INVALID_TEXT');
-  (error.output.payload as Record<string, unknown>).fields = [field];
+function refuse(found: NonNullable<TextFinding>): never {
+  const error = found.problem === 'depth'
+    ? badRequest(`"${found.path}" is nested deeper than ${MAX_PAYLOAD_DEPTH} levels`, 'PAYLOAD_TOO_DEEP')
+    : badRequest(`"${found.path}" contains a NUL character or invalid Unicode text`, 'INVALID_TEXT');
+  (error.output.payload as Record<string, unknown>).fields = [found.path];
   throw error;
 }
 
@@ -61,15 +101,15 @@ function rawJson(request: Request): unknown {
 export function registerTextGuard(server: Server): void {
   server.ext('onPreAuth', (request: Request, h: ResponseToolkit) => {
     const found =
-      findInvalidText(request.params, 'params') ??
-      findInvalidText(request.query, 'query') ??
-      findInvalidText(request.headers, 'headers');
+      inspectText(request.params, 'params') ??
+      inspectText(request.query, 'query') ??
+      inspectText(request.headers, 'headers');
     if (found) refuse(found);
     return h.continue;
   });
   // Registered before the tenant context's onPostAuth, so it runs first.
   server.ext('onPostAuth', (request: Request, h: ResponseToolkit) => {
-    const found = findInvalidText(rawJson(request) ?? request.payload, 'payload');
+    const found = inspectText(rawJson(request) ?? request.payload, 'payload');
     if (found) refuse(found);
     return h.continue;
   });

@@ -4,7 +4,7 @@
 // envelope's defaults (allow_deprecate and live_ontology false). Read raw by
 // the route and turned into the envelope here, before joi validates it.
 import { badRequest } from 'agent-platform/sdk';
-import { yamlToJson } from './yaml-json.ts';
+import type { YamlReader } from './yaml-reader.ts';
 
 export const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
 export const BODY_TYPES = ['application/json', ...YAML_TYPES];
@@ -17,11 +17,11 @@ function text(raw: Buffer): string {
   }
 }
 
-export function parseBody(raw: Buffer | null | undefined, contentType: string, maxDocuments: number): unknown {
+export async function parseBody(raw: Buffer | null | undefined, contentType: string, maxDocuments: number, yaml: YamlReader): Promise<unknown> {
   if (!raw || raw.length === 0) throw badRequest('The body is empty: send the apply envelope ({docs: [...]})', 'APPLY_BODY_INVALID');
   const type = contentType.split(';')[0].trim().toLowerCase();
   if (YAML_TYPES.includes(type)) {
-    const docs = yamlToJson(text(raw), maxDocuments);
+    const docs = await yaml.read(text(raw), maxDocuments);
     const only = docs.length === 1 ? docs[0] : undefined;
     const isEnvelope = only !== null && typeof only === 'object' && !Array.isArray(only) && 'docs' in only;
     return isEnvelope ? only : { docs };

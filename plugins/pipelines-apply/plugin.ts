@@ -7,6 +7,7 @@ import { optionsSchema, type ApplyOptions } from './options.ts';
 import { createKindRegistry } from './registry.ts';
 import { applyRoutes } from './routes.ts';
 import { API_VERSION, createApplyService } from './service.ts';
+import { createYamlReader } from './yaml-reader.ts';
 
 export { optionsSchema };
 
@@ -22,7 +23,9 @@ export const plugin = definePlugin<ApplyOptions>({
   dependencies: ['tenancy'],
   register(server: Server, options) {
     const registry = createKindRegistry();
-    server.route(applyRoutes(createApplyService(coreOf(server), registry), options));
+    const yaml = createYamlReader();
+    server.ext('onPostStop', () => yaml.close());
+    server.route(applyRoutes(createApplyService(coreOf(server), registry), options, yaml));
     const api: ApplyApi = { registerKind: (handler) => registry.register(handler), apiVersion: API_VERSION };
     server.expose('api', api);
   },

@@ -9,14 +9,15 @@ import { BODY_TYPES, parseBody } from './body.ts';
 import type { ApplyOptions } from './options.ts';
 import * as s from './schemas.ts';
 import type { ApplyService, Envelope } from './service.ts';
+import type { YamlReader } from './yaml-reader.ts';
 
 const tags = ['api', 'apply'];
 
-export function applyRoutes(service: ApplyService, options: ApplyOptions): ServerRoute[] {
+export function applyRoutes(service: ApplyService, options: ApplyOptions, yaml: YamlReader): ServerRoute[] {
   const envelope = s.envelope(options.maxDocuments);
   // After the tenant and role checks (the server-level onPostAuth), before the handler.
-  const toEnvelope: Lifecycle.Method = (request, h) => {
-    const body = parseBody(request.payload as Buffer | null, String(request.headers['content-type'] ?? 'application/json'), options.maxDocuments);
+  const toEnvelope: Lifecycle.Method = async (request, h) => {
+    const body = await parseBody(request.payload as Buffer | null, String(request.headers['content-type'] ?? 'application/json'), options.maxDocuments, yaml);
     const { error, value } = envelope.validate(body, { abortEarly: false });
     if (error) {
       const refused = badRequest(error.details.map((d) => d.message).join('; '), 'VALIDATION_FAILED');

@@ -3,10 +3,13 @@
 // 2024-01-05T10:00:00.000Z), other JSON scalars keep their types, and what
 // JSON cannot carry (tags such as !!binary, !!set, !!omap or custom ones,
 // NaN and infinities, non-string keys, aliases that make a cycle) is refused.
-// Every message is sanitized: it names the document, the key path and the kind
-// of problem, never a value (the documents carry credentials).
-import { badRequest } from 'agent-platform/sdk';
-import YAML, { isAlias, isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
+// Aliases are sized for the whole request before any value is built
+// (yaml-aliases.ts). Every message is sanitized: it names the document, the
+// key path and the kind of problem, never a value (the documents carry
+// credentials).
+// Runs in the YAML reader's worker thread (yaml-reader.ts): no SDK here.
+import YAML, { isAlias, isMap, isScalar, isSeq, type Alias, type Document, type Node } from 'yaml';
+import { aliasBudget, aliasTargets, spendAliases, type AliasProblem, type Path } from './yaml-aliases.ts';
 
 const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((name) => `tag:yaml.org,2002:${name}`));
 const KNOWN_TAGS = new Set(['binary', 'set', 'omap', 'pairs', 'merge']);
@@ -15,12 +18,19 @@ const DATE_ONLY = /^(\d{4})-(\d\d?)-(\d\d?)$/;
 // optional tag, whose resolution other users of the library in the process may change.
 const DATE_TIME = /^(\d{4})-(\d\d?)-(\d\d?)(?:[Tt]|[ \t]+)(\d\d?):(\d\d):(\d\d)(\.\d+)?(?:[ \t]*(Z|[-+]\d\d?(?::\d\d)?))?$/;
 const INVALID_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-/** Values visited per request: aliases may expand a small text into a huge tree ("billion laughs"). */
-const MAX_NODES = 200_000;
 const MAX_DEPTH = 64;
 
+/** A refusal of the YAML body: a 400 with its code, the message already sanitized. */
+export class YamlRefusal extends Error {
+  readonly code: string;
+  constructor(message: string, code: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
 function refuse(message: string): never {
-  throw badRequest(message, 'APPLY_YAML_INVALID');
+  throw new YamlRefusal(message, 'APPLY_YAML_INVALID');
 }
 
 /** A key path fit for a message: keys that look like identifiers, others as `?` (a key could be anything). */
@@ -54,19 +64,25 @@ function isoTimestamp(text: string): string | undefined {
   return new Date(utc).toISOString();
 }
 
-function convertDocument(doc: Document, where: string): unknown {
-  let visited = 0;
-  const ancestors = new Set<Node>();
+/** Refuses what spendAliases found: a cycle and depth as invalid YAML, the budget as too large. */
+function aliasProblem(where: string, limit: number) {
+  return (problem: AliasProblem, path: Path): never => {
+    const at = `${where}${path.length ? ` at ${showPath(path)}` : ''}`;
+    if (problem === 'cycle') refuse(`${at}: an alias makes a cycle, which JSON cannot represent`);
+    if (problem === 'deep') refuse(`${where} is nested deeper than ${MAX_DEPTH} levels`);
+    throw new YamlRefusal(`${at}: the aliases of this request stand for more than ${limit} values (all documents together)`, 'APPLY_TOO_LARGE');
+  };
+}
 
+/** The document as JSON; its aliases were sized and found acyclic by spendAliases. */
+function convertDocument(doc: Document, targets: Map<Alias, Node | undefined>, where: string): unknown {
   function walk(node: unknown, path: (string | number)[]): unknown {
     const at = () => `${where}${path.length ? ` at ${showPath(path)}` : ''}`;
-    if (++visited > MAX_NODES) refuse(`${where} expands to more than ${MAX_NODES} values (aliases)`);
     if (path.length > MAX_DEPTH) refuse(`${where} is nested deeper than ${MAX_DEPTH} levels`);
     if (node === null || node === undefined) return null;
     if (isAlias(node)) {
-      const target = node.resolve(doc);
+      const target = targets.get(node);
       if (!target) refuse(`${at()}: an alias names no anchor`);
-      if (ancestors.has(target as Node)) refuse(`${at()}: an alias makes a cycle, which JSON cannot represent`);
       return walk(target, path);
     }
     const tag = (node as { tag?: string }).tag;
@@ -85,23 +101,19 @@ function convertDocument(doc: Document, where: string): unknown {
       if (value instanceof Date && typeof node.source === 'string') return isoTimestamp(node.source.trim()) ?? refuse(`${at()}: a date not representable as JSON`);
       refuse(`${at()}: a value not representable as JSON`);
     }
-    ancestors.add(node as Node);
-    try {
-      if (isSeq(node)) return node.items.map((item, index) => walk(item, [...path, index]));
-      if (isMap(node)) {
-        const out: Record<string, unknown> = {};
-        for (const pair of node.items) {
-          const keyNode = isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
-          const key = isScalar(keyNode) ? keyNode.value : undefined;
-          if (typeof key !== 'string') refuse(`${at()}: a non-string key (JSON keys are strings)`);
-          if (INVALID_TEXT.test(key)) refuse(`${at()}: a key with a NUL character or invalid Unicode text`);
-          if (Object.hasOwn(out, key)) refuse(`${at()}: a key appears twice`);
-          out[key] = walk(pair.value, [...path, key]);
-        }
-        return out;
+    if (isSeq(node)) return node.items.map((item, index) => walk(item, [...path, index]));
+    if (isMap(node)) {
+      const out: Record<string, unknown> = {};
+      for (const pair of node.items) {
+        const keyNode = isAlias(pair.key) ? targets.get(pair.key) : pair.key;
+        const key = isScalar(keyNode) ? keyNode.value : undefined;
+        if (typeof key !== 'string') refuse(`${at()}: a non-string key (JSON keys are strings)`);
+        if (INVALID_TEXT.test(key)) refuse(`${at()}: a key with a NUL character or invalid Unicode text`);
+        if (Object.hasOwn(out, key)) refuse(`${at()}: a key appears twice`);
+        // Defined, not assigned: a "__proto__" key is an ordinary key, as JSON.parse makes it.
+        Object.defineProperty(out, key, { value: walk(pair.value, [...path, key]), enumerable: true, writable: true, configurable: true });
       }
-    } finally {
-      ancestors.delete(node as Node);
+      return out;
     }
     return refuse(`${at()}: a value not representable as JSON`);
   }
@@ -111,19 +123,29 @@ function convertDocument(doc: Document, where: string): unknown {
 
 /** The documents of a YAML stream as JSON values (empty documents are skipped). */
 export function yamlToJson(text: string, maxDocuments: number): unknown[] {
-  const docs = YAML.parseAllDocuments(text, { schema: 'core', uniqueKeys: true, prettyErrors: false });
+  // Duplicate keys are refused by the conversion: the library's own check compares every key with every other.
+  const docs = YAML.parseAllDocuments(text, { schema: 'core', uniqueKeys: false, prettyErrors: false });
   const list = Array.isArray(docs) ? docs : [];
   if (list.length > maxDocuments) refuse(`The YAML stream holds more than ${maxDocuments} documents (APPLY_MAX_DOCUMENTS)`);
-  const values: unknown[] = [];
+  const where = (index: number) => `YAML document ${index + 1}`;
   list.forEach((doc, index) => {
-    const where = `YAML document ${index + 1}`;
     const problem = doc.errors[0] ?? doc.warnings[0];
     if (problem) {
       // The library's own message quotes the source: only its code and position leave here.
       const position = problem.linePos?.[0];
-      refuse(`${where}: YAML ${doc.errors.length ? 'syntax error' : 'problem'} ${problem.code}${position ? ` at line ${position.line}, column ${position.col}` : ''}`);
+      refuse(`${where(index)}: YAML ${doc.errors.length ? 'syntax error' : 'problem'} ${problem.code}${position ? ` at line ${position.line}, column ${position.col}` : ''}`);
     }
-    if (doc.contents !== null) values.push(convertDocument(doc, where));
+  });
+  // Every document is sized, against one budget, before any value is built.
+  const budget = aliasBudget();
+  const targets = list.map((doc, index) => {
+    const found = aliasTargets(doc);
+    if (found.size) spendAliases(doc, found, budget, MAX_DEPTH, aliasProblem(where(index), budget.limit));
+    return found;
+  });
+  const values: unknown[] = [];
+  list.forEach((doc, index) => {
+    if (doc.contents !== null) values.push(convertDocument(doc, targets[index], where(index)));
   });
   return values;
 }
