@@ -20,6 +20,7 @@ import { registerOps } from './http/ops.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerRequestLogging } from './http/request-log.ts';
+import { createListener, handleDroppedConnections } from './http/listener.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import type { CoreServices, ServiceOverrides } from './plugin-contract.ts';
 
@@ -67,7 +68,12 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
       options.announceAdminToken ?? ((token) => console.log(`Generated super-admin token (shown once, store it now): ${token}`)),
     );
 
+    const listener = createListener({
+      headersTimeoutMs: config.httpHeadersTimeoutMs, requestTimeoutMs: config.httpRequestTimeoutMs,
+      keepAliveTimeoutMs: config.httpKeepAliveTimeoutMs, maxConnections: config.httpMaxConnections,
+    });
     const server = Hapi.server({
+      listener,
       port: options.port ?? manifest.server.port,
       host: options.host ?? manifest.server.host,
       router: { stripTrailingSlash: true },
@@ -78,6 +84,7 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
         payload: { maxBytes: 1024 * 1024, allow: ['application/json'] },
       },
     });
+    handleDroppedConnections(listener, logger);
     server.validator(Joi);
     registerRequestLogging(server, logger);
     registerErrorRendering(server);

@@ -1,8 +1,15 @@
 // Token buckets per key (a client address, a client), in this process's
 // memory: each server process limits on its own (N processes allow N times
-// the rate), which bounds abuse without a database write per request. The
-// map is bounded: the least recently used keys go first. One limiter for
-// every plugin's public surface (forms, occurrences, embed, approval links).
+// the rate), which bounds abuse without a database write per request. One
+// limiter for every plugin's public surface (forms, occurrences, embed,
+// approval links).
+//
+// The map is bounded without forgetting a throttled key: only a bucket that
+// has refilled completely (the same as a new one) is evicted, least recently
+// used first. When every tracked key still has a partial bucket, a new key is
+// charged to one shared overflow bucket instead of getting a full bucket of
+// its own, so a flood of new keys can neither reset a throttled key nor
+// admit more than one extra burst.
 import type { Request } from '@hapi/hapi';
 import { domainError } from '../errors.ts';
 
@@ -17,6 +24,8 @@ export interface RateLimitOptions {
   message: (retryAfterSeconds: number) => string;
   /** Milliseconds of a monotonic or driven clock (default performance.now). */
   now?: () => number;
+  /** Keys tracked at most (default 10,000); new keys past it share the overflow bucket. */
+  maxKeys?: number;
 }
 
 /** Options for `perMinute` requests a minute with as many at once. */
@@ -30,35 +39,71 @@ interface Bucket {
 }
 
 export class RateLimiter {
+  /** Insertion order is recency: the first key is the least recently used. */
   private readonly buckets = new Map<string, Bucket>();
+  private readonly overflow: Bucket;
   private readonly options: RateLimitOptions;
+  private readonly maxKeys: number;
 
   constructor(options: RateLimitOptions) {
     this.options = options;
+    this.maxKeys = options.maxKeys ?? MAX_KEYS;
+    this.overflow = { tokens: options.burst, at: this.now() };
   }
 
   /** Takes one token for `key`, or throws 429 RATE_LIMITED with Retry-After. */
   take(key: string): void {
-    const { ratePerSecond, burst, message } = this.options;
-    const now = this.options.now?.() ?? performance.now();
+    const now = this.now();
     let bucket = this.buckets.get(key);
     if (bucket) {
-      bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * ratePerSecond);
-      bucket.at = now;
+      this.refill(bucket, now);
       this.buckets.delete(key); // re-inserted below: the map's order is recency
+      this.buckets.set(key, bucket);
     } else {
-      if (this.buckets.size >= MAX_KEYS) this.buckets.delete(this.buckets.keys().next().value!);
-      bucket = { tokens: burst, at: now };
+      if (this.buckets.size >= this.maxKeys) this.evictRefilled(now);
+      if (this.buckets.size < this.maxKeys) {
+        bucket = { tokens: this.options.burst, at: now };
+        this.buckets.set(key, bucket);
+      } else {
+        bucket = this.overflow;
+        this.refill(bucket, now);
+      }
     }
-    this.buckets.set(key, bucket);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
       return;
     }
-    const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / ratePerSecond));
-    const error = domainError(429, message(retryAfter), 'RATE_LIMITED');
+    const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / this.options.ratePerSecond));
+    const error = domainError(429, this.options.message(retryAfter), 'RATE_LIMITED');
     error.output.headers['Retry-After'] = String(retryAfter);
     throw error;
+  }
+
+  /** Keys tracked now (the overflow bucket not counted). */
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? performance.now();
+  }
+
+  private refill(bucket: Bucket, now: number): void {
+    bucket.tokens = Math.min(this.options.burst, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * this.options.ratePerSecond);
+    bucket.at = now;
+  }
+
+  /**
+   * Drops the least recently used keys whose bucket is full again, stopping
+   * at the first that is not: every key is dropped at most once, so the work
+   * is constant per request on average.
+   */
+  private evictRefilled(now: number): void {
+    for (const [key, bucket] of this.buckets) {
+      const tokens = bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * this.options.ratePerSecond;
+      if (tokens < this.options.burst) return;
+      this.buckets.delete(key);
+    }
   }
 }
 

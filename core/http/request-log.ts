@@ -39,6 +39,12 @@ function levelOf(tags: string[]): (typeof TAG_LEVELS)[number] {
   return TAG_LEVELS.find((level) => tags.includes(level)) ?? 'info';
 }
 
+/** The client went away before the response was whole: hapi's answer is then its disconnect status (499). */
+function abandonedByClient(request: Request): boolean {
+  const response = request.response as { isBoom?: boolean; output?: { statusCode: number } } | null | symbol;
+  return typeof response === 'object' && response?.isBoom === true && response.output?.statusCode === request.route.settings.response?.disconnectStatusCode;
+}
+
 export function registerRequestLogging(server: Server, logger: Logger): void {
   // What the completion line's `req` and `res` are: hapi's request and Node's response, as hapi-pino logged them.
   const serialized = logger.child({}, { serializers: { req: pino.stdSerializers.req, res: pino.stdSerializers.res } });
@@ -50,6 +56,11 @@ export function registerRequestLogging(server: Server, logger: Logger): void {
       const info = request.info;
       const responseTime = (info.completed || info.responded || Date.now()) - info.received;
       const res = request.raw.res;
+      // A client that goes away is ordinary traffic: a debug line.
+      if (abandonedByClient(request)) {
+        serialized.debug({ req: request, responseTime }, `[aborted] ${request.method} ${request.path} (${responseTime}ms)`);
+        return;
+      }
       serialized.info({ req: request, res, responseTime }, `[response] ${request.method} ${request.path} ${res.headersSent ? res.statusCode : '-'} (${responseTime}ms)`);
     });
   }

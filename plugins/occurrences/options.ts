@@ -4,6 +4,8 @@ import { Joi } from 'agent-platform/sdk';
 export interface OccurrencesOptions {
   /** Anonymous requests per client address and tenant per minute (OCCURRENCES_PUBLIC_RATE_LIMIT): 429 past it. */
   publicRatePerMinute: number;
+  /** Anonymous requests per client address per minute, whatever tenant they name (OCCURRENCES_PUBLIC_ADDRESS_RATE_LIMIT): 429 past it. */
+  publicAddressRatePerMinute: number;
   /** Take the client address from the first X-Forwarded-For entry (OCCURRENCES_TRUST_PROXY): only behind a proxy that sets it. */
   trustProxy: boolean;
   /** The public tracking page of an occurrence, `{reference}` replaced (OCCURRENCES_TRACKING_URL): the templates' `tracking_link`. */
@@ -12,6 +14,7 @@ export interface OccurrencesOptions {
 
 export const optionsSchema = Joi.object({
   publicRatePerMinute: Joi.number().integer().min(1).max(100_000).default(30),
+  publicAddressRatePerMinute: Joi.number().integer().min(1).max(1_000_000).default(300),
   trustProxy: Joi.boolean().default(false),
   trackingUrl: Joi.string().pattern(/^https?:\/\/\S+$/).max(2000).default('http://localhost:8080/track/{reference}'),
 }).default({});

@@ -30,7 +30,7 @@ export const plugin = definePlugin<OccurrencesOptions>({
     const core = coreOf(server);
     const forms: FormsApi = server.plugins.forms.api;
     const services = createServices(core, options, () => forms);
-    const tenantOfPublic = publicTenant(core, options, services.limiter);
+    const tenantOfPublic = publicTenant(core, options, services.limiters);
     core.events.registerTypes(EVENT_TYPES);
     forms.registerTarget(occurrenceTarget(services.intake));
     // public_submit takes file tokens: a tenant taking reports takes its citizens' anonymous uploads.

@@ -27,8 +27,12 @@ export function createServices(core: CoreServices, options: OccurrencesOptions, 
     backoffice: createBackofficeService(core),
     settings: createSettingsService(core),
     templates: createTemplatesService(core, options),
-    limiter: new RateLimiter(perMinute(options.publicRatePerMinute,
-      () => `Too many anonymous requests from this address: at most ${options.publicRatePerMinute} a minute per tenant`, () => core.clock.now().getTime())),
+    limiters: {
+      address: new RateLimiter(perMinute(options.publicAddressRatePerMinute,
+        () => `Too many anonymous requests from this address: at most ${options.publicAddressRatePerMinute} a minute`, () => core.clock.now().getTime())),
+      tenant: new RateLimiter(perMinute(options.publicRatePerMinute,
+        () => `Too many anonymous requests from this address: at most ${options.publicRatePerMinute} a minute per tenant`, () => core.clock.now().getTime())),
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 // The pattern registry routes (spec document 3, 4.2): not a tenant's, so no
 // bearer token: register takes the operator's PATTERN_ADMIN_SECRET,
-// reconcile a body signed with PATTERN_WEBHOOK_SECRET.
+// reconcile a Standard Webhooks message signed with PATTERN_WEBHOOK_SECRET.
 import type { ServerRoute } from '@hapi/hapi';
 import { badRequest, Joi } from 'agent-platform/sdk';
 import * as s from './schemas.ts';
@@ -24,14 +24,25 @@ export function registrationRoutes(registrations: RegistrationService): ServerRo
       method: 'POST', path: '/api/v1/patterns/reconcile',
       options: {
         auth: false, tags, plugins: { platform: { tenant: 'none' } },
-        description: 'Make the registry-owned presets match a complete list (X-Pattern-Signature: sha256=<hex HMAC-SHA256 of the raw body with PATTERN_WEBHOOK_SECRET>)',
+        description: 'Make the registry-owned presets match a complete list: a Standard Webhooks message signed with PATTERN_WEBHOOK_SECRET, applied once',
+        notes: [
+          'Headers (Standard Webhooks): webhook-id (printable ASCII, at most 255 characters), webhook-timestamp (Unix seconds),',
+          'webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>" keyed with PATTERN_WEBHOOK_SECRET',
+          '(its UTF-8 bytes; or the bytes a whsec_<base64> secret names)>, several space-separated allowed.',
+          '401 PATTERN_SIGNATURE_INVALID: a header missing or no signature matching; 401 PATTERN_WEBHOOK_TIMESTAMP_INVALID: the timestamp more than 5 minutes from now;',
+          '409 PATTERN_WEBHOOK_REPLAYED: a webhook-id accepted before (ids are kept while their timestamp is fresh, across processes).',
+          'The list is applied all or nothing; a refused message changes nothing. 503 PATTERN_REGISTRY_DISABLED without PATTERN_WEBHOOK_SECRET.',
+        ].join(' '),
         payload: { parse: false, output: 'data', maxBytes: 1024 * 1024 },
         response: { schema: s.reconciled },
       },
       handler: async (request) => {
         const body = (request.payload as Buffer | null) ?? Buffer.alloc(0);
-        const signature = request.headers['x-pattern-signature'];
-        registrations.verify(typeof signature === 'string' ? signature : undefined, body);
+        const header = (name: string) => {
+          const value = request.headers[name];
+          return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+        };
+        const message = registrations.verify(header, body);
         let parsed: unknown;
         try {
           parsed = JSON.parse(body.toString('utf8'));
@@ -40,7 +51,7 @@ export function registrationRoutes(registrations: RegistrationService): ServerRo
         }
         const { error, value } = s.reconcile.validate(parsed);
         if (error) throw badRequest(error.message, 'VALIDATION_FAILED');
-        return registrations.reconcile((value as { patterns: RegistrationInput[] }).patterns);
+        return registrations.reconcile(message, (value as { patterns: RegistrationInput[] }).patterns);
       },
     },
   ];

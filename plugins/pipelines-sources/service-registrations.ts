@@ -5,11 +5,32 @@
 // it owned and no longer lists are removed. Presets registered by hand are
 // not touched by a reconcile. A removed preset's sources fail clearly
 // (PATTERN_NOT_FOUND) until it comes back.
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { badRequest, domainError, unauthorized } from 'agent-platform/sdk';
+//
+// The reconcile webhook is a Standard Webhooks message (the SDK's verifier,
+// the one the workflow resume webhook uses): its id and timestamp are signed
+// with the body, a timestamp more than 5 minutes from now is refused, and an
+// id accepted once is refused while its timestamp is fresh (the ids are kept
+// in PostgreSQL, so a replay to another process is refused too). The id is
+// recorded in the transaction that applies the list: a refused or failed
+// reconcile changes nothing and leaves its id unused.
+import { timingSafeEqual } from 'node:crypto';
+import {
+  badRequest, conflict, domainError, STANDARD_WEBHOOK_TOLERANCE_SECONDS, unauthorized, verifyStandardWebhook, webhookKey, webhookTimestampFreshness,
+} from 'agent-platform/sdk';
 import type { SourcesContext } from './context.ts';
 import { checkPreset } from './patterns/presets.ts';
 import { registrationsStore, type Registration } from './store/registrations.ts';
+import { webhookIdsStore } from './store/webhook-ids.ts';
+
+const MAX_ID_LENGTH = 255;
+const PRINTABLE = /^[\x20-\x7e]+$/;
+
+/** A reconcile message whose signature and timestamp were checked: its id is still to be claimed. */
+export interface VerifiedMessage {
+  id: string;
+  /** When its timestamp leaves the freshness window: the id is kept until then. */
+  expiresAt: Date;
+}
 
 export type RegistrationInput = Omit<Registration, 'managed_by'>;
 
@@ -23,6 +44,7 @@ export function createRegistrationService(context: SourcesContext) {
   const { core, patterns } = context;
   const adminSecret = core.config.env.PATTERN_ADMIN_SECRET || undefined;
   const webhookSecret = core.config.env.PATTERN_WEBHOOK_SECRET || undefined;
+  const webhookSecretKey = webhookSecret ? webhookKey(webhookSecret) : undefined;
   const disabled = (setting: string) => domainError(503, `The pattern registry is off: ${setting} is not set`, 'PATTERN_REGISTRY_DISABLED');
 
   function check(input: RegistrationInput): void {
@@ -40,19 +62,41 @@ export function createRegistrationService(context: SourcesContext) {
       return { id: input.id, managed_by: 'register' };
     },
 
-    /** Verifies the signature of the raw body (X-Pattern-Signature: sha256=<hex HMAC>) before anything is read from it. */
-    verify(signature: string | undefined, body: Buffer): void {
-      if (!webhookSecret) throw disabled('PATTERN_WEBHOOK_SECRET');
-      const expected = `sha256=${createHmac('sha256', webhookSecret).update(body).digest('hex')}`;
-      if (!sameSecret(signature, expected)) throw unauthorized('X-Pattern-Signature is missing or does not match the body', 'PATTERN_SIGNATURE_INVALID');
+    /**
+     * Verifies a Standard Webhooks message (webhook-id, webhook-timestamp,
+     * webhook-signature over `id.timestamp.body`) before anything is read
+     * from the body, and its timestamp's freshness; the id is claimed by
+     * `reconcile`.
+     */
+    verify(header: (name: string) => string | undefined, body: Buffer): VerifiedMessage {
+      if (!webhookSecretKey) throw disabled('PATTERN_WEBHOOK_SECRET');
+      const message = verifyStandardWebhook(webhookSecretKey, body, header);
+      if (!message?.id || !message.timestamp) {
+        throw unauthorized('webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks, keyed with PATTERN_WEBHOOK_SECRET) are missing or do not match the body', 'PATTERN_SIGNATURE_INVALID');
+      }
+      const nowMs = core.clock.now().getTime();
+      const verdict = webhookTimestampFreshness(message.timestamp, nowMs);
+      if (verdict !== 'fresh') {
+        throw unauthorized(`webhook-timestamp is ${verdict === 'too_old' ? 'older' : 'later'} than ${STANDARD_WEBHOOK_TOLERANCE_SECONDS / 60} minutes from now`, 'PATTERN_WEBHOOK_TIMESTAMP_INVALID');
+      }
+      if (message.id.length > MAX_ID_LENGTH || !PRINTABLE.test(message.id)) {
+        throw badRequest(`webhook-id must be printable ASCII of at most ${MAX_ID_LENGTH} characters`, 'PATTERN_WEBHOOK_ID_INVALID');
+      }
+      return { id: message.id, expiresAt: new Date((Number(message.timestamp) + STANDARD_WEBHOOK_TOLERANCE_SECONDS) * 1000) };
     },
 
-    async reconcile(list: RegistrationInput[]) {
+    /** Applies the list, all or nothing, in the transaction that claims the message's id (409 PATTERN_WEBHOOK_REPLAYED when it was claimed before). */
+    async reconcile(message: VerifiedMessage, list: RegistrationInput[]) {
       const ids = list.map((item) => item.id);
       if (new Set(ids).size !== ids.length) throw badRequest('A pattern id is listed twice', 'PATTERN_PRESET_INVALID');
       list.forEach(check);
-      for (const item of list) await registrationsStore.upsert(core.db, { ...item, managed_by: 'reconcile' });
-      const removed = (await registrationsStore.deleteManagedExcept(core.db, ids)).map((row) => row.id);
+      const removed = await core.db.transaction().execute(async (trx) => {
+        if (!(await webhookIdsStore.claim(trx, message.id, core.clock.now(), message.expiresAt))) {
+          throw conflict('This webhook-id was accepted before: a message is applied once', 'PATTERN_WEBHOOK_REPLAYED');
+        }
+        for (const item of list) await registrationsStore.upsert(trx, { ...item, managed_by: 'reconcile' });
+        return (await registrationsStore.deleteManagedExcept(trx, ids)).map((row) => row.id);
+      });
       await patterns.refresh();
       return { upserted: ids, removed };
     },

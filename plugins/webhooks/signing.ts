@@ -1,47 +1,36 @@
 // The pure parts of webhook authentication: HMAC signatures (the spec's
-// X-Webhook-* scheme and the Standard Webhooks scheme), timestamp freshness
-// and constant-time secret comparison. No I/O, so the CLI's `sign` command,
-// the tests and the benchmark use exactly what the server checks.
+// X-Webhook-* scheme here; the Standard Webhooks scheme is the SDK's, shared
+// with every receiver of the platform), timestamp freshness and
+// constant-time secret comparison. No I/O, so the CLI's `sign` command, the
+// tests and the benchmark use exactly what the server checks.
 //
 // One key serves both schemes: the UTF-8 bytes of the tenant's signing secret
 // (64 hex characters). Standard Webhooks libraries take a key as
 // `whsec_<base64 of the key bytes>`, so the same secret is given to them as
 // standardSecretOf(secret); signingKey() reads either form back.
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import {
+  signStandardWebhook, STANDARD_WEBHOOK_TOLERANCE_SECONDS, standardSecretOf, standardWebhookHeaders, verifyStandardWebhook, webhookKey,
+  webhookTimestampFreshness, type Freshness,
+} from 'agent-platform/sdk';
 
 /** Both the freshness window of X-Webhook-Timestamp (past or future) and of the event receiver. */
-export const TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
+export const TIMESTAMP_TOLERANCE_SECONDS = STANDARD_WEBHOOK_TOLERANCE_SECONDS;
 const SIGNATURE = /^sha256=([0-9a-fA-F]{64})$/;
-const UNIX_SECONDS = /^\d{1,15}$/;
-
-const STANDARD_PREFIX = 'whsec_';
-const STANDARD_SIGNATURE = /^v1,([A-Za-z0-9+/]{43}=)$/;
 
 /** The HMAC key of a secret as written: `whsec_<base64>` is the Standard Webhooks form of the key bytes; any other text is its own UTF-8 bytes. */
-export function signingKey(secret: string): Buffer {
-  return secret.startsWith(STANDARD_PREFIX) ? Buffer.from(secret.slice(STANDARD_PREFIX.length), 'base64') : Buffer.from(secret, 'utf8');
-}
+export const signingKey = webhookKey;
 
 /** The Standard Webhooks form (`whsec_…`) of a signing secret: what a Standard Webhooks library is configured with. */
-export function standardSecretOf(secret: string): string {
-  return STANDARD_PREFIX + signingKey(secret).toString('base64');
-}
+export { standardSecretOf, type Freshness };
 
 /** `sha256=<hex>`: HMAC-SHA256 of the raw body bytes, keyed with the secret's UTF-8 bytes. */
 export function signBody(secret: string | Buffer, body: Buffer | string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
-/** Standard Webhooks: the HMAC-SHA256 of `${id}.${timestamp}.${body}`, as raw bytes. */
-function standardMac(key: Buffer, id: string, timestamp: string, body: Buffer | string): Buffer {
-  return createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest();
-}
-
 /** `v1,<base64>`: the webhook-signature of a Standard Webhooks message. */
-export function signStandard(secret: string | Buffer, id: string, timestamp: string | number, body: Buffer | string): string {
-  const key = typeof secret === 'string' ? signingKey(secret) : secret;
-  return `v1,${standardMac(key, id, String(timestamp), body).toString('base64')}`;
-}
+export const signStandard = signStandardWebhook;
 
 /** The scheme a signed-resume request uses: Standard Webhooks when it carries `webhook-signature`, else the spec's X-Webhook-*. */
 export type SignatureScheme = 'x-webhook' | 'standard';
@@ -65,16 +54,9 @@ type HeaderReader = (name: string) => string | undefined;
  * versions are skipped); the id and timestamp are part of what is signed.
  */
 export function verifySignature(key: Buffer, body: Buffer, header: HeaderReader): VerifiedSignature | null {
-  const standard = header('webhook-signature');
-  if (standard !== undefined) {
-    const id = header('webhook-id');
-    const timestamp = header('webhook-timestamp');
-    const expected = standardMac(key, id ?? '', timestamp ?? '', body);
-    for (const candidate of standard.split(' ')) {
-      const match = STANDARD_SIGNATURE.exec(candidate);
-      if (match && timingSafeEqual(expected, Buffer.from(match[1], 'base64'))) return { scheme: 'standard', mac: expected, id, timestamp };
-    }
-    return null;
+  if (header('webhook-signature') !== undefined) {
+    const message = verifyStandardWebhook(key, body, header);
+    return message && { scheme: 'standard', ...message };
   }
   const match = SIGNATURE.exec(header('x-webhook-signature') ?? '');
   if (!match) return null;
@@ -83,20 +65,13 @@ export function verifySignature(key: Buffer, body: Buffer, header: HeaderReader)
   return { scheme: 'x-webhook', mac: expected, id: header('x-webhook-id'), timestamp: header('x-webhook-timestamp') };
 }
 
-export type Freshness = 'fresh' | 'too_old' | 'in_future';
-
 /**
  * X-Webhook-Timestamp must be Unix seconds within the tolerance of `nowMs`.
  * A missing or unparsable timestamp is treated as the epoch, i.e. "too old":
  * the spec's error table has only the two texts for all four causes.
  */
 export function freshness(header: unknown, nowMs: number): Freshness {
-  const text = typeof header === 'string' ? header.trim() : '';
-  const seconds = UNIX_SECONDS.test(text) ? Number(text) : 0;
-  const skew = seconds - Math.floor(nowMs / 1000);
-  if (skew > TIMESTAMP_TOLERANCE_SECONDS) return 'in_future';
-  if (skew < -TIMESTAMP_TOLERANCE_SECONDS) return 'too_old';
-  return 'fresh';
+  return webhookTimestampFreshness(header, nowMs, TIMESTAMP_TOLERANCE_SECONDS);
 }
 
 /** Equality of two secrets in time independent of where they differ or of their lengths. */
@@ -116,13 +91,4 @@ export function signedHeaders(secret: string, body: Buffer | string, options: { 
 }
 
 /** The same request's headers under Standard Webhooks (`secret` as the raw secret or `whsec_…`). */
-export function standardSignedHeaders(secret: string, body: Buffer | string, options: { id?: string; timestamp?: number } = {}) {
-  const id = options.id ?? `msg_${randomUUID()}`;
-  const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
-  return {
-    'Content-Type': 'application/json',
-    'webhook-id': id,
-    'webhook-timestamp': timestamp,
-    'webhook-signature': signStandard(secret, id, timestamp, body),
-  };
-}
+export const standardSignedHeaders = standardWebhookHeaders;

@@ -1,19 +1,30 @@
-// The tenant of an anonymous request: X-Tenant-ID names an existing tenant,
-// and the client spends a token of the rate limit for its address in that
-// tenant. Public routes take no login (a bearer token is not read).
+// The tenant of an anonymous request: X-Tenant-ID names an existing tenant.
+// Two rate limits: one per client address whatever tenant it names (taken
+// first, so naming made-up tenants costs the address its own tokens and
+// bounds the tenant lookups), then one per address in that tenant, taken
+// only once the tenant is known to exist (the tenant directory caches it),
+// so a made-up tenant never makes a key. Public routes take no login (a
+// bearer token is not read).
 import { badRequest, clientAddress, isValidTenantAlias, notFound, type CoreServices, type RateLimiter, type Request } from 'agent-platform/sdk';
 import type { OccurrencesOptions } from '../options.ts';
 
 export type PublicTenant = (request: Request, alias?: unknown) => Promise<string>;
 
-export function publicTenant(core: CoreServices, options: OccurrencesOptions, limiter: RateLimiter): PublicTenant {
+export interface PublicLimiters {
+  address: RateLimiter;
+  tenant: RateLimiter;
+}
+
+export function publicTenant(core: CoreServices, options: OccurrencesOptions, limiters: PublicLimiters): PublicTenant {
   return async (request, alias = request.headers['x-tenant-id']) => {
     if (alias === undefined || alias === '') throw badRequest('A tenant is required: send X-Tenant-ID', 'TENANT_REQUIRED');
     if (typeof alias !== 'string' || !isValidTenantAlias(alias)) {
       throw badRequest('Tenant alias is malformed: up to 64 lowercase characters [a-z0-9-], or a UUID', 'TENANT_INVALID');
     }
-    limiter.take(`${alias}\u0000${clientAddress(request, options.trustProxy)}`);
+    const address = clientAddress(request, options.trustProxy);
+    limiters.address.take(address);
     if (!(await core.tenants.exists(alias))) throw notFound(`Tenant not found: ${alias}`, 'TENANT_NOT_FOUND');
+    limiters.tenant.take(`${alias}\u0000${address}`);
     return alias;
   };
 }

@@ -12,7 +12,7 @@ export function manifest(occurrences: Record<string, unknown> = {}) {
       { plugin: './plugins/workflows' },
       { plugin: './plugins/events' },
       { plugin: './plugins/forms', options: { publicRatePerMinute: 1000 } },
-      { plugin: './plugins/occurrences', options: { publicRatePerMinute: 1000, ...occurrences } },
+      { plugin: './plugins/occurrences', options: { publicRatePerMinute: 1000, publicAddressRatePerMinute: 10_000, ...occurrences } },
     ],
   };
 }

@@ -1,10 +1,10 @@
 // The pattern registry over HTTP: presets of code patterns registered with
 // the admin secret, reconciled from a signed webhook; a preset works as a
 // pattern (its defaults fill the configuration).
-import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
+import { standardWebhookHeaders } from 'agent-platform/sdk';
 import { until } from '../../harness.ts';
 import { sourcesPlatform } from './helpers.ts';
 
@@ -15,7 +15,8 @@ t.test('without the secrets the registry is off', async (t) => {
   const { tp } = await sourcesPlatform(t);
   const register = await tp.request({ method: 'POST', url: '/api/v1/patterns/register', headers: { 'x-pattern-admin-secret': 'x' }, payload: { id: 'p', base_pattern: 'csv', name: 'P' } });
   t.same([register.status, register.body.code], [503, 'PATTERN_REGISTRY_DISABLED']);
-  const reconcile = await tp.request({ method: 'POST', url: '/api/v1/patterns/reconcile', headers: { 'x-pattern-signature': 'sha256=00' }, payload: { patterns: [] } });
+  const raw = JSON.stringify({ patterns: [] });
+  const reconcile = await tp.request({ method: 'POST', url: '/api/v1/patterns/reconcile', headers: standardWebhookHeaders('x', raw), payload: raw });
   t.same([reconcile.status, reconcile.body.code], [503, 'PATTERN_REGISTRY_DISABLED']);
 });
 
@@ -56,8 +57,7 @@ t.test('register a preset with the admin secret; it works as a pattern; reconcil
 
   const reconcile = (body: object, secret = WEBHOOK) => {
     const raw = JSON.stringify(body);
-    const signature = `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
-    return tp.request({ method: 'POST', url: '/api/v1/patterns/reconcile', headers: { 'x-pattern-signature': signature, 'content-type': 'application/json' }, payload: raw });
+    return tp.request({ method: 'POST', url: '/api/v1/patterns/reconcile', headers: standardWebhookHeaders(secret, raw), payload: raw });
   };
   const two = { patterns: [{ id: 'files_a', base_pattern: 'csv', name: 'A', defaults: { format: 'jsonl' } }, { id: 'files_b', base_pattern: 'csv', name: 'B' }] };
   t.equal((await reconcile(two, 'not the secret')).body.code, 'PATTERN_SIGNATURE_INVALID');
