@@ -30,6 +30,18 @@ export interface PlatformConfig {
   /** How often pg-boss looks for long jobs whose expiry or heartbeat passed (JOBS_SUPERVISE_INTERVAL_SECONDS). */
   jobsSuperviseIntervalSeconds: number;
   shutdownTimeoutMs: number;
+  /** Deadline of a request's head from the connection's first byte (HTTP_HEADERS_TIMEOUT_SECONDS). */
+  httpHeadersTimeoutMs: number;
+  /** Deadline of a whole request, body included; never of the response (HTTP_REQUEST_TIMEOUT_SECONDS). */
+  httpRequestTimeoutMs: number;
+  /** An idle keep-alive connection closes after this (HTTP_KEEP_ALIVE_TIMEOUT_SECONDS). */
+  httpKeepAliveTimeoutMs: number;
+  /** Open connections at most; more are closed as they arrive (HTTP_MAX_CONNECTIONS). */
+  httpMaxConnections: number;
+  /** Statement budget of tenant-written SQL a request waits on (TENANT_SQL_INTERACTIVE_TIMEOUT_SECONDS). */
+  tenantSqlInteractiveTimeoutSeconds: number;
+  /** Tenant-written statements of one tenant running at once, across processes (TENANT_SQL_MAX_CONCURRENT_PER_TENANT). */
+  tenantSqlMaxConcurrentPerTenant: number;
   env: Record<string, string | undefined>;
 }
 
@@ -43,6 +55,11 @@ function positiveInt(env: Record<string, string | undefined>, name: string, fall
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+function atMost(value: number, max: number, name: string): number {
+  if (value > max) throw new ConfigError(`${name} must be at most ${max}, got ${value}`);
   return value;
 }
 
@@ -72,6 +89,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const dataDir = path.resolve(rootDir, optional(env, 'PLATFORM_DATA_DIR') ?? '.data');
   const manifest = optional(env, 'PLATFORM_MANIFEST') ?? 'manifests/default.yaml';
+  const httpHeadersTimeoutSeconds = positiveInt(env, 'HTTP_HEADERS_TIMEOUT_SECONDS', 20);
+  const httpRequestTimeoutSeconds = positiveInt(env, 'HTTP_REQUEST_TIMEOUT_SECONDS', 300);
+  // Node refuses a head deadline later than the whole request's.
+  if (httpHeadersTimeoutSeconds > httpRequestTimeoutSeconds) {
+    throw new ConfigError(`HTTP_HEADERS_TIMEOUT_SECONDS (${httpHeadersTimeoutSeconds}) must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (${httpRequestTimeoutSeconds})`);
+  }
   return {
     rootDir,
     databaseUrl: optional(env, 'DATABASE_URL'),
@@ -94,6 +117,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobsWorkerStaleSeconds: positiveInt(env, 'JOBS_WORKER_STALE_SECONDS', 120),
     jobsSuperviseIntervalSeconds: positiveInt(env, 'JOBS_SUPERVISE_INTERVAL_SECONDS', 60),
     shutdownTimeoutMs: positiveInt(env, 'SHUTDOWN_TIMEOUT_MS', 10000),
+    httpHeadersTimeoutMs: httpHeadersTimeoutSeconds * 1000,
+    httpRequestTimeoutMs: httpRequestTimeoutSeconds * 1000,
+    httpKeepAliveTimeoutMs: positiveInt(env, 'HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', 5) * 1000,
+    httpMaxConnections: positiveInt(env, 'HTTP_MAX_CONNECTIONS', 10000),
+    tenantSqlInteractiveTimeoutSeconds: positiveInt(env, 'TENANT_SQL_INTERACTIVE_TIMEOUT_SECONDS', 10),
+    tenantSqlMaxConcurrentPerTenant: atMost(positiveInt(env, 'TENANT_SQL_MAX_CONCURRENT_PER_TENANT', 2), 64, 'TENANT_SQL_MAX_CONCURRENT_PER_TENANT'),
     env,
   };
 }

@@ -16,6 +16,13 @@ export const forbidden = (message: string, code?: string) => domainError(403, me
 export const notFound = (message: string, code?: string) => domainError(404, message, code);
 export const conflict = (message: string, code?: string) => domainError(409, message, code);
 
+/** 429 with Retry-After (whole seconds, at least 1): the caller may try again then. */
+export function tooManyRequests(message: string, code: string, retryAfterSeconds: number): Boom.Boom {
+  const error = domainError(429, message, code);
+  error.output.headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfterSeconds)));
+  return error;
+}
+
 /** Joi failures name the offending field; the message is the joi message. */
 export const validationFailAction: Lifecycle.FailAction = (_request, _h, err) => {
   const details = (err as { details?: { message: string; path: (string | number)[] }[] } | undefined)?.details;

@@ -9,6 +9,7 @@ import type Joi from 'joi';
 import type { PlatformConfig } from './config.ts';
 import type { Database } from './db/types.ts';
 import type { WithTenant, WithTenantSession } from './db/tenant.ts';
+import type { TenantSqlService } from './tenant-sql/service.ts';
 import type { JobsApi } from './jobs/types.ts';
 import type { EventsApi } from './events.ts';
 import type { FunctionRegistry } from './functions/registry.ts';
@@ -42,6 +43,8 @@ export interface CoreServices {
   withTenant: WithTenant;
   /** withTenant with the transaction's pg connection too (COPY streams). */
   withTenantSession: WithTenantSession;
+  /** Tenant-written SQL (analysis, previews, dry runs, materializations): its statement budget and the tenant's concurrency cap. */
+  tenantSql: TenantSqlService;
   jobs: JobsApi;
   events: EventsApi;
   functions: FunctionRegistry;

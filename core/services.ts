@@ -11,6 +11,7 @@ import { createLogger } from './logging.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { createWithTenant, createWithTenantSession } from './db/tenant.ts';
+import { createTenantSql } from './tenant-sql/service.ts';
 import { EmbeddedBusyError, runningEmbeddedUrl, startEmbeddedDatabase } from './db/embedded.ts';
 import { createSecretBox, loadMasterKey } from './secrets.ts';
 import { JobService } from './jobs/index.ts';
@@ -71,17 +72,22 @@ async function cliEmbeddedUrl(dataDir: string): Promise<{ url: string; stop?: ()
   }
 }
 
-async function databaseUrlOf(config: PlatformConfig, mode: 'server' | 'cli'): Promise<{ url: string; embedded: boolean; stop?: () => Promise<void> }> {
+async function databaseUrlOf(config: PlatformConfig, mode: 'server' | 'cli', logger: Logger): Promise<{ url: string; embedded: boolean; stop?: () => Promise<void> }> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false };
   if (mode === 'cli') return { ...(await cliEmbeddedUrl(config.dataDir)), embedded: true };
-  const embedded = await startEmbeddedDatabase(config.dataDir);
+  const embedded = await startEmbeddedDatabase(config.dataDir, {
+    onRestart: ({ reason, detail, error }) => {
+      if (error) logger.error({ reason, err: error }, `embedded database: reopening after ${detail} failed`);
+      else logger.warn({ reason }, `embedded database reopened: ${detail}`);
+    },
+  });
   return { url: embedded.url, embedded: true, stop: () => embedded.stop() };
 }
 
 export async function createCoreServices(config: PlatformConfig, options: CoreServicesOptions): Promise<CoreHandle> {
   const { mode, overrides = {} } = options;
   const logger = options.logger ?? createLogger('silent');
-  const { url, embedded, stop: stopEmbedded } = await databaseUrlOf(config, mode);
+  const { url, embedded, stop: stopEmbedded } = await databaseUrlOf(config, mode, logger);
   // One backend session: a second connection inside a transaction would hang (core/db/connection-guard.ts).
   if (embedded) setConnectionGuard('throw');
   let database: DatabaseHandle | undefined;
@@ -115,16 +121,20 @@ export async function createCoreServices(config: PlatformConfig, options: CoreSe
     });
     const events = new EventHub(logger);
     let apiKeyResolver: ApiKeyResolver | undefined;
+    const withTenantSession = createWithTenantSession(database.pool);
     const core: CoreServices = {
       mode,
       config,
       db: database.db,
       pool: database.pool,
       withTenant: createWithTenant(database.db),
-      withTenantSession: createWithTenantSession(database.pool),
+      withTenantSession,
+      tenantSql: createTenantSql(withTenantSession, {
+        interactiveTimeoutSeconds: config.tenantSqlInteractiveTimeoutSeconds, maxConcurrentPerTenant: config.tenantSqlMaxConcurrentPerTenant, embedded,
+      }),
       jobs,
       events,
-      functions: new FunctionRegistry(),
+      functions: new FunctionRegistry({ db: database.db }),
       graphql: new GraphqlFacade(graphqlLimitsFrom(config.env)),
       auth: {
         tokens,

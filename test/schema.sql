@@ -1421,6 +1421,12 @@ CREATE TABLE public.pipeline_pattern_registrations (
     CONSTRAINT pipeline_pattern_registrations_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200)))
 );
 
+CREATE TABLE public.pipeline_pattern_webhook_ids (
+    id text NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    CONSTRAINT pipeline_pattern_webhook_ids_id_check CHECK (((char_length(id) >= 1) AND (char_length(id) <= 255)))
+);
+
 CREATE TABLE public.pipeline_run_logs (
     id bigint NOT NULL,
     tenant_id text NOT NULL,
@@ -2342,6 +2348,9 @@ ALTER TABLE ONLY public.pipeline_discoveries
 ALTER TABLE ONLY public.pipeline_pattern_registrations
     ADD CONSTRAINT pipeline_pattern_registrations_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.pipeline_pattern_webhook_ids
+    ADD CONSTRAINT pipeline_pattern_webhook_ids_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.pipeline_run_logs
     ADD CONSTRAINT pipeline_run_logs_pkey PRIMARY KEY (id);
 
@@ -2610,6 +2619,8 @@ CREATE INDEX ontology_entities_backing ON public.ontology_entities USING btree (
 CREATE INDEX ontology_sync_logs_run ON public.ontology_sync_logs USING btree (tenant_id, run_id, id);
 
 CREATE INDEX ontology_sync_runs_dataset ON public.ontology_sync_runs USING btree (tenant_id, backing_dataset_id, created_at DESC);
+
+CREATE INDEX pipeline_pattern_webhook_ids_expires ON public.pipeline_pattern_webhook_ids USING btree (expires_at);
 
 CREATE INDEX pipeline_run_logs_run ON public.pipeline_run_logs USING btree (run_id, id);
 
@@ -3270,6 +3281,8 @@ ALTER TABLE public.pipeline_credentials ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.pipeline_discoveries ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_pattern_registrations ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.pipeline_pattern_webhook_ids ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_run_logs ENABLE ROW LEVEL SECURITY;
 

@@ -39,15 +39,18 @@ export type { TenantSession, TenantTransaction, WithTenant, WithTenantSession } 
 export type { TenantDirectory } from '../tenants.ts';
 export { isValidTenantAlias } from '../db/tenant.ts';
 export { onSecondConnection, SecondConnectionError } from '../db/connection-guard.ts';
+export type { EnterTenantSql, TenantSqlMode, TenantSqlOptions, TenantSqlService } from '../tenant-sql/service.ts';
+export { isSqlConcurrencyLimit, isSqlTimeout, SQL_CONCURRENCY_LIMIT, SQL_TIMEOUT, TENANT_SQL_NOTES } from '../tenant-sql/errors.ts';
 
 // Errors: Boom errors with a stable `code`.
-export { badRequest, conflict, domainError, forbidden, notFound, unauthorized } from '../errors.ts';
+export { badRequest, conflict, domainError, forbidden, notFound, tooManyRequests, unauthorized } from '../errors.ts';
 
 // Routes: who calls, for which tenant, and what a route requires.
 export type { Principal, Memberships, ServicePrincipal } from '../auth/principal.ts';
 export { capabilitiesOf, principalTenants, rolesIn } from '../auth/principal.ts';
 export { principalOf, type ApiKeyResolver } from '../auth/index.ts';
 export { holdsRole, tenantOf, type RouteAccess } from '../auth/tenant-context.ts';
+export { actorOf, describeActor, parseActor, systemPrincipal, type Actor } from '../auth/acting-for.ts';
 export { addReadinessCheck, addReadinessDetails } from '../http/ops.ts';
 export { metricsRegistryOf } from '../http/metrics.ts';
 
@@ -63,6 +66,7 @@ export type {
   CallObserver, CompletedCall, FunctionCallContext, FunctionDefinition, FunctionDescriptor, FunctionFilter, FunctionProvider, FunctionStatus, JsonSchema,
 } from '../functions/registry.ts';
 export { FunctionRegistry } from '../functions/registry.ts';
+export { authorizeCall, callRefusal, DEFAULT_FUNCTION_ROLES } from '../functions/access.ts';
 
 // GraphQL: the facade (graphql.extend), the access guards (a field takes the
 // principals and roles of the REST route owning its data) and connections.
@@ -84,6 +88,10 @@ export { isPrivateAddress } from '../http/addresses.ts';
 export { readCapped } from '../http/read-capped.ts';
 export { boundedJson, MAX_JSON_DEPTH } from '../http/bounded-json.ts';
 export { clientAddress, perMinute, RateLimiter, type RateLimitOptions } from '../http/rate-limit.ts';
+export {
+  signStandardWebhook, STANDARD_WEBHOOK_TOLERANCE_SECONDS, standardSecretOf, standardWebhookHeaders, verifyStandardWebhook, webhookKey,
+  webhookTimestampFreshness, type Freshness, type StandardWebhookMessage,
+} from '../http/standard-webhooks.ts';
 export { CREDENTIAL_HEADERS, followRedirect, isRedirect, MAX_REDIRECTS } from '../http/redirect.ts';
 export { cachedSchemaCount, createAjv } from '../json-schema.ts';
 export { compileLinear, linearPatternProblem, type LinearRegExp } from '../linear-regexp.ts';

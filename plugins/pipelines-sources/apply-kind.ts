@@ -11,8 +11,9 @@
 // cannot change) or a stream's destination is another stream's. Streams:
 // create, patch (only the settings the document gives are compared), noop,
 // and unmanaged for a stream of the source the document does not list (left
-// as it is). Credential values are write-only: compared with the stored ones
-// to decide, named by field only, never shown.
+// as it is). Credential values are write-only: never compared with the stored
+// ones (a plan would confirm a guess), so each given field is always a change
+// (named by field, never shown) and an apply always writes them.
 import { badRequest, Joi, type TenantTransaction } from 'agent-platform/sdk';
 import type { ApplyContext, ApplyDocument, ApplyKindHandler, ApplyPlan } from '../pipelines-apply/api.ts';
 import type { SourcesContext } from './context.ts';
@@ -64,8 +65,8 @@ export function sourceKind(context: SourcesContext, sources: SourceService, stre
     return !!holder && holder.id !== self?.id;
   }
 
-  /** Which source-level fields the document changes; credential values compared with the stored ones, never shown. */
-  async function sourceChanges(trx: TenantTransaction, tenantId: string, row: SourceRow, spec: SourceSpec): Promise<{ changes: string[]; patch: SourceInput }> {
+  /** Which source-level fields the document changes; given credential values always are (never compared, never shown). */
+  function sourceChanges(row: SourceRow, spec: SourceSpec): { changes: string[]; patch: SourceInput } {
     const changes: string[] = [];
     const patch: SourceInput = {};
     const { config } = splitStored(row.source_config);
@@ -74,13 +75,10 @@ export function sourceKind(context: SourcesContext, sources: SourceService, stre
       patch.source_config = wanted;
       for (const key of new Set([...Object.keys(config), ...Object.keys(wanted)])) if (!same(config[key], wanted[key])) changes.push(`spec.source_config.${key}`);
     }
-    if (spec.credential_values) {
-      const stored = await sources.storedCredentials(trx, tenantId, row);
-      const changed = Object.keys(spec.credential_values).filter((field) => stored[field] !== spec.credential_values![field]).sort();
-      if (changed.length) {
-        Object.assign(patch, { credential_values: spec.credential_values, credential_name: spec.credential_name });
-        changes.push(...changed.map((field) => `spec.credential_values.${field}`));
-      }
+    const written = Object.keys(spec.credential_values ?? {}).sort();
+    if (written.length) {
+      Object.assign(patch, { credential_values: spec.credential_values, credential_name: spec.credential_name });
+      changes.push(...written.map((field) => `spec.credential_values.${field}`));
     }
     if (spec.credential_ref !== undefined && spec.credential_ref !== row.credential_ref) {
       patch.credential_ref = spec.credential_ref;
@@ -96,7 +94,7 @@ export function sourceKind(context: SourcesContext, sources: SourceService, stre
     if (row && row.pattern_id !== spec.pattern_id) {
       return { action: 'would-409', id: row.id, message: `The source ${name} exists with pattern ${row.pattern_id}: a pattern cannot change (delete the source or choose another name)` };
     }
-    const { changes, patch } = row ? await sourceChanges(trx, tenantId, row, spec) : { changes: [], patch: {} };
+    const { changes, patch } = row ? sourceChanges(row, spec) : { changes: [], patch: {} };
     await sources.checkInput(trx, tenantId, row ? { ...patch, name, pattern_id: row.pattern_id } : { ...input, name }, row);
 
     const existing = row ? await streamsStore.list(trx, row.id) : [];
@@ -137,7 +135,7 @@ export function sourceKind(context: SourcesContext, sources: SourceService, stre
       return {
         action: 'create', streams: results, message: `Creates the source ${name} (${spec.pattern_id}) with ${declared.length} stream(s)`,
         execute: async (w) => {
-          const created = await sources.insertIn(w, tenantId, ctx.principal.sub ?? null, { ...input, name });
+          const created = await sources.insertIn(w, tenantId, ctx.principal, { ...input, name });
           for (const write of writes) await write(w, created.id);
           return { id: created.id };
         },
@@ -149,7 +147,7 @@ export function sourceKind(context: SourcesContext, sources: SourceService, stre
       action: 'patch', id: row.id, changes, streams: results,
       execute: async (w) => {
         const locked = await sources.find(w, row.id, true);
-        if (sourceChanged) await sources.updateIn(w, tenantId, locked, patch);
+        if (sourceChanged) await sources.updateIn(w, tenantId, locked, patch, ctx.principal);
         for (const write of writes) await write(w, row.id);
         return { id: row.id };
       },

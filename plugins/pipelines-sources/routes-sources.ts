@@ -26,7 +26,7 @@ export function sourceRoutes(sources: SourceService): ServerRoute[] {
         plugins: { platform: editor }, validate: { payload: s.sourceCreate }, response: { schema: s.source },
       },
       handler: async (request, h) => {
-        const created = await sources.create(tenantOf(request), principalOf(request).sub, request.payload as SourceInput & { name: string; pattern_id: string });
+        const created = await sources.create(tenantOf(request), principalOf(request), request.payload as SourceInput & { name: string; pattern_id: string });
         return h.response(created).code(201);
       },
     },
@@ -44,7 +44,7 @@ export function sourceRoutes(sources: SourceService): ServerRoute[] {
         auth: 'bearer', tags, description: 'Update a source; stored credential values are kept unless new ones are given',
         plugins: { platform: editor }, validate: { params: s.sourceParams, payload: s.sourcePatch }, response: { schema: s.source },
       },
-      handler: (request) => sources.update(tenantOf(request), sourceIdOf(request.params), request.payload as SourceInput),
+      handler: (request) => sources.update(tenantOf(request), sourceIdOf(request.params), request.payload as SourceInput, principalOf(request)),
     },
     {
       method: 'DELETE', path: '/api/v1/sources/{source_id}',

@@ -1,5 +1,9 @@
 // joi schemas of the source, stream and pattern routes (and so of the OpenAPI document).
+// Free-form JSON a request gives (a configuration, a record schema, preset
+// defaults) is bounded in depth (boundedJson); what the routes answer is not
+// re-checked.
 import Joi from 'joi';
+import { boundedJson } from 'agent-platform/sdk';
 
 const SYNC_MODES = ['full_refresh', 'incremental'];
 const WRITE_MODES = ['overwrite', 'append', 'append_dedup'];
@@ -11,6 +15,7 @@ const credentialValues = Joi.object().pattern(Joi.string().max(200), Joi.string(
   .max(50).description('Write-only: the pattern\'s credential fields (never read back)');
 const credentialName = Joi.string().min(1).max(200).description('Name of the credential created from credential_values (vault mode)');
 const jsonObject = Joi.object().unknown(true);
+const sourceConfig = boundedJson('SourceConfig');
 
 export const patternParams = Joi.object({ pattern_id: patternId.required() });
 export const sourceParams = Joi.object({ source_id: Joi.string().guid().required() });
@@ -23,7 +28,7 @@ export const pageQuery = Joi.object({
 export const sourceCreate = Joi.object({
   name: sourceName.required(),
   pattern_id: patternId.required().description('The pattern (connector): GET /api/v1/patterns/discover'),
-  source_config: jsonObject.default({}).description('Configuration per the pattern\'s schema, without credential fields'),
+  source_config: sourceConfig.default({}).description('Configuration per the pattern\'s schema, without credential fields'),
   credential_values: credentialValues,
   credential_name: credentialName,
   credential_ref: credentialRef,
@@ -31,7 +36,7 @@ export const sourceCreate = Joi.object({
 
 export const sourcePatch = Joi.object({
   name: sourceName,
-  source_config: jsonObject.description('Replaces the configuration (credential fields stay where they are)'),
+  source_config: sourceConfig.description('Replaces the configuration (credential fields stay where they are)'),
   credential_values: credentialValues,
   credential_name: credentialName,
   credential_ref: credentialRef.allow(null).description('A credential to use instead (vault mode); null detaches (the credential stays in the store)'),
@@ -68,22 +73,25 @@ const streamSettings = {
   destination: Joi.string().min(1).max(256).description('Destination routing: the dataset raw.<tenant>.<table> the stream lands in'),
 };
 
+/** The settings a request gives: the record schema bounded in depth. */
+const givenSettings = { ...streamSettings, schema: boundedJson('StreamRecordSchema').description('JSON Schema of a record ({type: object, properties})') };
+
 export const streamCreate = Joi.object({
   name: Joi.string().min(1).max(200).required(),
   namespace: Joi.string().min(1).max(200).allow(null).description('A real upstream container (a database schema); null for API streams'),
-  ...streamSettings,
+  ...givenSettings,
 }).label('StreamCreate');
 
-export const streamPatch = Joi.object(streamSettings).min(1).label('StreamPatch');
+export const streamPatch = Joi.object(givenSettings).min(1).label('StreamPatch');
 
 export const streamsBulk = Joi.object({
-  streams: Joi.array().items(Joi.object({ stream_id: Joi.string().guid().required(), ...streamSettings }).label('StreamBulkPatch')).min(1).max(500).required(),
+  streams: Joi.array().items(Joi.object({ stream_id: Joi.string().guid().required(), ...givenSettings }).label('StreamBulkPatch')).min(1).max(500).required(),
 }).label('StreamsBulk');
 
 export const discoveredStream = Joi.object({
   name: Joi.string().min(1).max(200).required(),
   namespace: Joi.string().min(1).max(200).allow(null).default(null),
-  schema: jsonObject.required(),
+  schema: boundedJson('StreamRecordSchema').required(),
   supported_sync_modes: Joi.array().items(Joi.string().valid(...SYNC_MODES)).min(1).unique().default(['full_refresh']),
   source_defined_primary_key: Joi.array().items(Joi.string().min(1).max(200)).max(20),
 }).label('DiscoveredStream');
@@ -126,7 +134,7 @@ export const registration = Joi.object({
   base_pattern: patternId.required().description('The code pattern it presets'),
   name: Joi.string().min(1).max(200).required(),
   description: Joi.string().max(2000).allow('').default(''),
-  defaults: jsonObject.default({}).description('Values of the base\'s non-credential fields, applied as defaults'),
+  defaults: boundedJson('PatternDefaults').default({}).description('Values of the base\'s non-credential fields, applied as defaults'),
 }).label('PatternRegistration');
 
 export const reconcile = Joi.object({

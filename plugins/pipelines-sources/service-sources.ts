@@ -2,7 +2,7 @@
 // configuration and credentials in the tenant's credential mode. Readback
 // never carries a credential value: only which declared fields are set.
 import { randomUUID } from 'node:crypto';
-import { badRequest, notFound, type TenantTransaction } from 'agent-platform/sdk';
+import { actorOf, badRequest, notFound, type Principal, type TenantTransaction } from 'agent-platform/sdk';
 import type { SourcesContext } from './context.ts';
 import { isSealed, splitStored } from './credentials/inline.ts';
 import { checkCredentialFields, validatedConfig } from './source-config.ts';
@@ -98,8 +98,11 @@ export function createSourceService(context: SourcesContext) {
     return { credentialRef: input.credential_ref === null ? null : (current?.credential_ref ?? null), sealed: {} };
   }
 
-  /** Creates a source in the caller's transaction (the create route's, or a declarative apply's). */
-  async function insertIn(trx: TenantTransaction, tenantId: string, createdBy: string | null, input: NewSourceInput): Promise<SourceRow> {
+  /**
+   * Creates a source in the caller's transaction (the create route's, or a
+   * declarative apply's); its function calls act for `by` (sync/source-owner.ts).
+   */
+  async function insertIn(trx: TenantTransaction, tenantId: string, by: Principal, input: NewSourceInput): Promise<SourceRow> {
     const pattern = patterns.get(input.pattern_id);
     checkCredentialFields(pattern, input.source_config, input.credential_values);
     checkCredentialInput(input);
@@ -111,12 +114,16 @@ export function createSourceService(context: SourcesContext) {
     await checkFileExists(trx, config);
     return sourcesStore.insert(trx, {
       id, tenant_id: tenantId, name: input.name, pattern_id: pattern.pattern.id,
-      source_config: { ...config, ...sealed }, credential_ref: credentialRef, created_by: createdBy,
+      source_config: { ...config, ...sealed }, credential_ref: credentialRef, created_by: by.sub, acts_for: actorOf(by) ?? null,
     });
   }
 
-  /** Updates a (locked) source in the caller's transaction; stored credential values are kept unless new ones are given. */
-  async function updateIn(trx: TenantTransaction, tenantId: string, current: SourceRow, input: SourceInput): Promise<SourceRow> {
+  /**
+   * Updates a (locked) source in the caller's transaction; stored credential
+   * values are kept unless new ones are given. A new configuration (what the
+   * source calls) makes its calls act for `by` from now on.
+   */
+  async function updateIn(trx: TenantTransaction, tenantId: string, current: SourceRow, input: SourceInput, by: Principal): Promise<SourceRow> {
     checkCredentialInput(input);
     const id = current.id;
     const pattern = patterns.get(current.pattern_id);
@@ -135,6 +142,7 @@ export function createSourceService(context: SourcesContext) {
       name: input.name,
       source_config: { ...config, ...keptSealed, ...sealed },
       credential_ref: vaultMode ? credentialRef : undefined,
+      acts_for: input.source_config !== undefined ? (actorOf(by) ?? null) : undefined,
     });
   }
 
@@ -172,9 +180,9 @@ export function createSourceService(context: SourcesContext) {
     view,
     storedCredentials,
 
-    async create(tenantId: string, createdBy: string | null, input: NewSourceInput) {
+    async create(tenantId: string, by: Principal, input: NewSourceInput) {
       await patterns.refresh();
-      return core.withTenant(tenantId, async (trx) => view(trx, await insertIn(trx, tenantId, createdBy, input)));
+      return core.withTenant(tenantId, async (trx) => view(trx, await insertIn(trx, tenantId, by, input)));
     },
 
     get: (tenantId: string, id: string) => core.withTenant(tenantId, async (trx) => view(trx, await find(trx, id))),
@@ -190,10 +198,10 @@ export function createSourceService(context: SourcesContext) {
       return Promise.all(rows.map(async (row, index) => ({ ...(await view(trx, row)), offset: offset + index + 1 })));
     }),
 
-    async update(tenantId: string, id: string, input: SourceInput) {
+    async update(tenantId: string, id: string, input: SourceInput, by: Principal) {
       checkCredentialInput(input);
       await patterns.refresh();
-      return core.withTenant(tenantId, async (trx) => view(trx, await updateIn(trx, tenantId, await find(trx, id, true), input)));
+      return core.withTenant(tenantId, async (trx) => view(trx, await updateIn(trx, tenantId, await find(trx, id, true), input, by)));
     },
 
     /** Deletes the source and its streams; its credential stays in the store, its datasets in the lake. */

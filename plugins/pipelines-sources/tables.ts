@@ -18,6 +18,8 @@ export interface PipelineSourcesTable {
   credential_ref: string | null;
   state: ColumnType<'ready' | 'active', 'ready' | 'active' | undefined, 'ready' | 'active'>;
   created_by: string | null;
+  /** The person the source's function calls act for (an Actor); null: created_by's. */
+  acts_for: ColumnType<unknown, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -178,6 +180,17 @@ export interface PipelinePatternRegistrationsTable {
 declare module 'agent-platform/sdk' {
   interface Database {
     pipeline_pattern_registrations: PipelinePatternRegistrationsTable;
+  }
+}
+
+export interface PipelinePatternWebhookIdsTable {
+  id: string;
+  expires_at: Date;
+}
+
+declare module 'agent-platform/sdk' {
+  interface Database {
+    pipeline_pattern_webhook_ids: PipelinePatternWebhookIdsTable;
   }
 }
 

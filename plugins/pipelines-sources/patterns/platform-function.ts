@@ -1,12 +1,14 @@
-// The `platform_function` pattern: any platform function the tenant can call
-// (an imported OpenAPI operation, a plugin's function) as a source. The call
-// runs as the tenant (principal: the pipelines service), with the configured
-// arguments; its records are at `records_path` of the result (the result
-// itself when it is an array; one record when it is an object). One stream,
-// schema inferred from a first call. Only editors configure sources, and a
-// function with side effects would repeat them at every sync: pick read-only
-// functions (documented).
-import { badRequest, type CoreServices } from 'agent-platform/sdk';
+// The `platform_function` pattern: a platform function (an imported OpenAPI
+// operation, a plugin's function) as a source. The call is made for the
+// person the source acts for (its creator, or whoever last changed its
+// configuration) with their roles in the tenant at that moment
+// (context.callFunction, sync/source-owner.ts): a pipeline editor reaches only
+// the functions an editor may call, and a person who lost the role stops the
+// source. The configured arguments go in; the records are at `records_path`
+// of the result (the result itself when it is an array; one record when it is
+// an object). One stream, schema inferred from a first call. A function with
+// side effects would repeat them at every sync: pick read-only functions.
+import { badRequest } from 'agent-platform/sdk';
 import { atPath, inferSchema, pastCursor } from './infer.ts';
 import type { JsonSchemaObject, PatternContext, SourcePattern } from './types.ts';
 
@@ -22,14 +24,10 @@ const configSchema: JsonSchemaObject = {
   },
 };
 
-export function platformFunctionPattern(core: CoreServices): SourcePattern {
+export function platformFunctionPattern(): SourcePattern {
   async function records(context: PatternContext): Promise<Record<string, unknown>[]> {
     const name = context.config.function as string;
-    const result = await core.functions.call(name, (context.config.arguments ?? {}) as Record<string, unknown>, {
-      tenantId: context.tenantId, principal: { kind: 'service', sub: 'pipelines' }, withTenant: core.withTenant,
-      logger: core.logger.child({ component: 'pipelines-sources', function: name }),
-      executionContext: { type: 'source_sync', id: name },
-    });
+    const result = await context.callFunction(name, (context.config.arguments ?? {}) as Record<string, unknown>);
     const found = atPath(JSON.parse(JSON.stringify(result ?? null)), context.config.records_path as string | undefined);
     const list = Array.isArray(found) ? found : found && typeof found === 'object' ? [found] : undefined;
     if (!list) throw badRequest(`The result of ${name} has no records at "${(context.config.records_path as string | undefined) ?? ''}"`, 'SOURCE_RECORDS_PATH');

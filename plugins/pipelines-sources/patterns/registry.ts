@@ -56,7 +56,7 @@ export function createPatternRegistry(core: CoreServices, events: () => EventsAp
   add(httpJsonPattern, true);
   add(csvPattern, true);
   add(platformEventsPattern(events), true);
-  add(platformFunctionPattern(core), true);
+  add(platformFunctionPattern(), true);
 
   /** Replaces the presets with what the database holds (after a change, and before work in any process). */
   async function refresh(): Promise<void> {

@@ -27,6 +27,12 @@ export interface PatternContext {
   fetch: typeof fetch;
   /** The bytes of a file the tenant uploaded (POST /api/v1/sources/files); undefined for an unknown id or another tenant's. */
   readFile(fileId: string): Promise<Uint8Array | undefined>;
+  /**
+   * Calls a platform function for the person the source acts for (its creator,
+   * or whoever last changed its configuration), with that person's roles in
+   * the tenant now: 403 SOURCE_OWNER_FORBIDDEN when they may not call it.
+   */
+  callFunction(name: string, args: Record<string, unknown>): Promise<unknown>;
   signal: AbortSignal;
 }
 

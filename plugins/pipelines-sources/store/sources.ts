@@ -1,8 +1,8 @@
 // SQL of sources (pipeline_sources), in tenant transactions.
-import { sql, type TenantTransaction } from 'agent-platform/sdk';
+import { sql, type Actor, type TenantTransaction } from 'agent-platform/sdk';
 import '../tables.ts';
 
-const columns = ['id', 'tenant_id', 'name', 'pattern_id', 'source_config', 'credential_ref', 'state', 'created_by', 'created_at', 'updated_at'] as const;
+const columns = ['id', 'tenant_id', 'name', 'pattern_id', 'source_config', 'credential_ref', 'state', 'created_by', 'acts_for', 'created_at', 'updated_at'] as const;
 
 export interface NewSource {
   id: string;
@@ -12,11 +12,14 @@ export interface NewSource {
   source_config: Record<string, unknown>;
   credential_ref: string | null;
   created_by: string | null;
+  acts_for: Actor | null;
 }
 
 export const sourcesStore = {
   insert: (trx: TenantTransaction, source: NewSource) =>
-    trx.insertInto('pipeline_sources').values({ ...source, source_config: JSON.stringify(source.source_config) }).returning(columns).executeTakeFirstOrThrow(),
+    trx.insertInto('pipeline_sources').values({
+      ...source, source_config: JSON.stringify(source.source_config), acts_for: source.acts_for ? JSON.stringify(source.acts_for) : null,
+    }).returning(columns).executeTakeFirstOrThrow(),
 
   find: (trx: TenantTransaction, id: string) =>
     trx.selectFrom('pipeline_sources').select(columns).where('id', '=', id).executeTakeFirst(),
@@ -33,11 +36,12 @@ export const sourcesStore = {
   count: async (trx: TenantTransaction) =>
     (await trx.selectFrom('pipeline_sources').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n,
 
-  update: (trx: TenantTransaction, id: string, change: { name?: string; source_config?: Record<string, unknown>; credential_ref?: string | null }) =>
+  update: (trx: TenantTransaction, id: string, change: { name?: string; source_config?: Record<string, unknown>; credential_ref?: string | null; acts_for?: Actor | null }) =>
     trx.updateTable('pipeline_sources')
       .set({
         ...(change.name !== undefined ? { name: change.name } : {}),
         ...(change.source_config !== undefined ? { source_config: JSON.stringify(change.source_config) } : {}),
+        ...(change.acts_for !== undefined ? { acts_for: change.acts_for ? JSON.stringify(change.acts_for) : null } : {}),
         ...(change.credential_ref !== undefined ? { credential_ref: change.credential_ref } : {}),
         updated_at: sql`now()` as never,
       })

@@ -7,6 +7,7 @@ import type { PatternContext } from '../patterns/types.ts';
 import { validatedConfig } from '../source-config.ts';
 import { filesStore } from '../store/files.ts';
 import type { SourceRow } from '../store/sources.ts';
+import { ownerCaller } from './source-owner.ts';
 
 export interface SourceAccess {
   context: PatternContext;
@@ -25,6 +26,7 @@ export function sourceAccess(context: SourcesContext, tenantId: string, source: 
       tenantId, config, allowPrivateNetworks, fetch: context.core.http.fetch({ allowPrivateNetworks }), signal,
       // Its own tenant transaction: row-level security shows this tenant's files only.
       readFile: (fileId) => context.core.withTenant(tenantId, (trx) => filesStore.content(trx, fileId)),
+      callFunction: ownerCaller(context.core, tenantId, source),
     },
     redact,
   };

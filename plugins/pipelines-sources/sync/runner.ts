@@ -3,16 +3,23 @@
 // a crash or a failure redoes only what did not commit). While attempts
 // remain, a failed stream makes the attempt fail and pg-boss retries it; the
 // last attempt settles the run: succeeded, partial (some streams failed) or
-// failed.
+// failed. A refusal of the source's person (SOURCE_OWNER_FORBIDDEN: a role
+// lost, the tenant left) is permanent: the run fails at once, without
+// retries, and the source's schedule is paused with that reason (resumed by
+// an editor once the source acts for someone who may make its calls).
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { SourcesContext } from '../context.ts';
 import { EVENT_SOURCE, SYNC_COMPLETED, SYNC_FAILED } from '../event-types.ts';
 import type { SourceService } from '../service-sources.ts';
+import { disarm } from '../schedule/timers.ts';
 import { logsStore, runStreamsStore, runsStore } from '../store/runs.ts';
+import { schedulesStore } from '../store/schedules.ts';
 import { sourcesStore } from '../store/sources.ts';
 import { streamsStore } from '../store/streams.ts';
 import type { RunStatus } from '../tables.ts';
 import type { SyncMetrics, SyncPhase } from './metrics.ts';
 import { messageOf, sourceAccess, type SourceAccess } from './pattern-context.ts';
+import { isOwnerRefusal } from './source-owner.ts';
 import { syncStream } from './stream-sync.ts';
 
 export const SYNC_TASK = 'pipelines.sync';
@@ -54,12 +61,21 @@ export function createSyncRunner(context: SourcesContext, sources: SourceService
     });
   }
 
-  async function settle(job: SyncJob, attempt: number, lastAttempt: boolean, problem: string | undefined): Promise<boolean> {
+  /** The source stops: its schedule is paused (timer removed) with the reason as its last outcome. */
+  async function pauseSchedule(trx: TenantTransaction, job: SyncJob, sourceId: string, reason: string) {
+    const schedule = await schedulesStore.lock(trx, sourceId);
+    if (!schedule || schedule.paused) return;
+    await disarm(context, trx, job.tenant_id, sourceId);
+    await schedulesStore.set(trx, sourceId, { paused: true, next_run_at: null, last_outcome: `paused: ${reason}` });
+    await logsStore.add(trx, job.tenant_id, job.run_id, 'error', 'the source\'s schedule is paused: resume it once the source acts for someone who may make its calls');
+  }
+
+  async function settle(job: SyncJob, attempt: number, lastAttempt: boolean, problem: string | undefined, stop = false): Promise<boolean> {
     return core.withTenant(job.tenant_id, async (trx) => {
       const planned = await runStreamsStore.list(trx, job.run_id);
       const failed = planned.filter((r) => r.status !== 'succeeded');
       const succeeded = planned.length - failed.length;
-      if ((failed.length > 0 || problem) && !lastAttempt) {
+      if ((failed.length > 0 || problem) && !lastAttempt && !stop) {
         await logsStore.add(trx, job.tenant_id, job.run_id, 'warn', `attempt ${attempt} failed; it will be retried`);
         await runsStore.finish(trx, job.run_id, 'queued', problem ?? `${failed.length} stream(s) failed`);
         return true;
@@ -70,6 +86,7 @@ export function createSyncRunner(context: SourcesContext, sources: SourceService
       if (planned.length === 0) await logsStore.add(trx, job.tenant_id, job.run_id, 'warn', 'the source has no enabled stream to sync');
       await logsStore.add(trx, job.tenant_id, job.run_id, status === 'succeeded' ? 'info' : 'error', `run ${status}`);
       const run = (await runsStore.find(trx, job.run_id))!;
+      if (stop) await pauseSchedule(trx, job, run.source_id, problem ?? 'stopped');
       if (succeeded > 0) await sourcesStore.markActive(trx, run.source_id);
       const source = await sourcesStore.find(trx, run.source_id);
       await core.events.emit(trx, job.tenant_id, {
@@ -96,6 +113,7 @@ export function createSyncRunner(context: SourcesContext, sources: SourceService
     const measured: Partial<Record<SyncPhase, number>> = {};
     if (started.queuedSeconds !== undefined) measured.queue_to_attempt_start = Math.max(0, started.queuedSeconds);
     let problem = started.problem;
+    let stop = false;
     if (access) {
       const ready = performance.now();
       measured.attempt_start_to_source_ready = (ready - attemptStart) / 1000;
@@ -108,6 +126,12 @@ export function createSyncRunner(context: SourcesContext, sources: SourceService
             await runStreamsStore.failed(trx, job.run_id, stream.id, message);
             await logsStore.add(trx, job.tenant_id, job.run_id, 'error', `stream ${stream.name} failed: ${message}`);
           });
+          if (isOwnerRefusal(err)) {
+            // Every other stream would be refused alike, at this attempt and the next.
+            problem = message;
+            stop = true;
+            break;
+          }
         }
         if (signal.aborted) {
           problem = 'the run was interrupted (shutdown or expiry)';
@@ -117,7 +141,7 @@ export function createSyncRunner(context: SourcesContext, sources: SourceService
       measured.source_ready_to_streams_done = (performance.now() - ready) / 1000;
     }
     const settling = performance.now();
-    const retry = await settle(job, attempt, lastAttempt, problem);
+    const retry = await settle(job, attempt, lastAttempt, problem, stop);
     if (access && !signal.aborted) measured.streams_done_to_settled = (performance.now() - settling) / 1000;
     metrics.report({ window: started.window, jobName: SYNC_TASK }, measured, !retry);
     if (retry) throw new Error(`sync run ${job.run_id}: attempt ${attempt} failed`);

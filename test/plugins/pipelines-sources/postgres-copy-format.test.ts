@@ -51,7 +51,7 @@ t.test('binary-safe tables are read as binary COPY, others as text, and both lan
     });
   };
   const formatOf = async (name: string) => {
-    const context = { tenantId: 'acme', config: upstream.config, allowPrivateNetworks: true, fetch, readFile: async () => undefined, signal: new AbortController().signal };
+    const context = { tenantId: 'acme', config: upstream.config, allowPrivateNetworks: true, fetch, readFile: async () => undefined, callFunction: async () => undefined, signal: new AbortController().signal };
     const reader = await postgresPattern.read(context, {
       name, namespace: 'public', columns: columnsOf(name), syncMode: 'full_refresh', cursorField: null, primaryKey: ['id'], cursor: null, inclusiveCursor: false,
     });
