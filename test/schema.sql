@@ -1543,6 +1543,7 @@ CREATE TABLE public.pipeline_sources (
     created_by text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    acts_for jsonb,
     CONSTRAINT pipeline_sources_name_check CHECK ((name ~ '^[A-Za-z0-9_]{1,63}$'::text)),
     CONSTRAINT pipeline_sources_state_check CHECK ((state = ANY (ARRAY['ready'::text, 'active'::text])))
 );
@@ -1959,6 +1960,7 @@ CREATE TABLE public.triggers (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     ignore_own_results boolean DEFAULT false NOT NULL,
+    acts_for jsonb,
     CONSTRAINT triggers_check CHECK (((schedule_config IS NULL) OR (deadman_config IS NULL))),
     CONSTRAINT triggers_check1 CHECK (((kind = 'scheduled'::text) = (schedule_config IS NOT NULL))),
     CONSTRAINT triggers_check2 CHECK (((kind = 'deadman'::text) = (deadman_config IS NOT NULL))),
