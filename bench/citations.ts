@@ -4,7 +4,7 @@
 // String.prototype.indexOf of the same strings in the same run (the baseline:
 // what an exact-only check would cost). Pure CPU, no database:
 // `npm run bench:citations` (or `node bench/citations.ts`).
-// Goal (issue 6): fuzzy p99 ≤ 1 ms.
+// Goal: fuzzy p99 ≤ 1 ms.
 import { matchQuote } from '../plugins/citations/match/matcher.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 20_000);

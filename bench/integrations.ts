@@ -1,4 +1,4 @@
-// Integrations benchmark (issue 7), two figures:
+// Integrations benchmark, two figures:
 //
 // 1. Import time of a generated 2,000-operation OpenAPI 3.0 spec through
 //    POST /api/admin/integrations/openapi/import: the dry-run preview and the

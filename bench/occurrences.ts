@@ -1,7 +1,7 @@
-// Duplicate-check benchmark (issue 20: p95 ≤ 20 ms with 100,000 occurrences
-// in the tenant). Loads 100,000 occurrences of 5 types into one tenant,
+// Duplicate-check benchmark (goal: p95 ≤ 20 ms with 100,000 occurrences in
+// the tenant). Loads 100,000 occurrences of 5 types into one tenant,
 // spread over a 22 × 17 km city with a hot spot (10 % of them within about
-// 300 m), created over the last 60 days, a sixth of them in final states;
+// 300 m), created over the last 60 days, a third of them in final states;
 // then measures POST /api/occurrences/check_duplicates (the whole public path:
 // rate limit, tenant, a tenant transaction, the box query on the index,
 // trigram and full-text scoring, haversine) at random points of the city and

@@ -1,4 +1,4 @@
-// Benchmark of the chat widget (issue 18): bytes over the wire, brotli, of the
+// Benchmark of the chat widget: bytes over the wire, brotli, of the
 // launcher before opening and of the whole widget after opening, as the ratio
 // to Chatwoot's 300 KB widget budget; and, in headless Chromium, the time from
 // mount to the launcher's first paint and to an opened, ready panel, against

@@ -1,4 +1,4 @@
-// Embed tokens (spec embed-chat 5, rule 2): short-lived JWTs the platform
+// Embed tokens: short-lived JWTs the platform
 // signs for one end user of a host page, scoped to one tenant, one client and
 // one external user (and, when minted for one, one session). plugins/embed
 // mints them; core verifies them like every bearer token. They are told apart

@@ -14,7 +14,7 @@ export type Principal =
  * `ontology:sync`); `actor` is set on a delegation token: a service token
  * acting for a user, named by its RFC 8693 `act` claim (`{"sub": ...}`).
  * `tenant` is its `tenant` claim: read only by surfaces that let service
- * tokens omit X-Tenant-ID (the ontology, spec document 3, 5.4); everywhere
+ * tokens omit X-Tenant-ID (the ontology's); everywhere
  * else the tenant is still named by the request.
  */
 export interface ServicePrincipal {

@@ -15,12 +15,12 @@ export interface RouteAccess {
   /**
    * The tenant must be named by the request (X-Tenant-ID, or a tenant_id
    * parameter): never taken from the principal's only membership, so that
-   * token claims never select it (the data-pipeline API, spec document 3, 5.1).
+   * token claims never select it (the data-pipeline API).
    */
   explicitTenant?: boolean;
   /**
    * A service or delegation token may omit the tenant: the route resolves it
-   * from the token (the ontology, spec document 3, 5.4). Users still must send it.
+   * from the token (the ontology). Users still must send it.
    */
   serviceMayOmitTenant?: boolean;
   /** A role the principal must hold in the tenant, or a list of roles of which it must hold one (super-admin and service tokens hold all). */

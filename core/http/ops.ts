@@ -1,8 +1,8 @@
 // Liveness and readiness. /health queries nothing; /readyz checks what the
 // platform needs to serve: the database, current migrations, the master key,
 // and the checks plugins add (addReadinessCheck: e.g. the lakehouse's
-// connectivity). /api/v1/status and /api/v1/services/health (spec document 3,
-// 4.1) give the platform's status and every check by name.
+// connectivity). /api/v1/status and /api/v1/services/health give the
+// platform's status and every check by name.
 import type { Request, Server } from '@hapi/hapi';
 import type pg from 'pg';
 import { pendingMigrations, type MigrationSource } from '../db/migrate.ts';

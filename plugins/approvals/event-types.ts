@@ -1,4 +1,4 @@
-// The event types the approvals plugin emits (spec built-ins, core-platform 6).
+// The event types the approvals plugin emits (built-in types of the platform, registered here).
 import type { EventTypeDefinition } from 'agent-platform/sdk';
 
 export const APPROVAL_CREATED = 'approval.created';

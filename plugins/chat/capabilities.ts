@@ -1,4 +1,4 @@
-// The capability keys of spec 4.2: what a chat surface declares it can show
+// The capability keys: what a chat surface declares it can show
 // (display widgets), how it wants widgets delivered (widget_stream) and
 // whether it can answer a blocking question (ask_user). Exactly these six;
 // anything else is refused with a 400 by the route's validation.
@@ -9,11 +9,11 @@ export type CapabilityKey = (typeof CAPABILITY_KEYS)[number];
 
 export interface Capabilities {
   keys: CapabilityKey[];
-  /** Display widgets the agent may emit (rule 2); none without keys (rule 1). */
+  /** Display widgets the agent may emit: only the declared ones; none without keys. */
   widgets: string[];
-  /** Rule 3: lift complete widgets into `widget` frames. */
+  /** `widget_stream`: lift complete widgets into `widget` frames. */
   widgetStream: boolean;
-  /** Rule 4: ask_user may block; without it the agent gets an immediate fallback. */
+  /** ask_user may block; without the key the agent gets an immediate fallback. */
   askUser: boolean;
 }
 

@@ -4,7 +4,7 @@
 import Joi from 'joi';
 
 export interface ChatOptions {
-  /** How long an ask_user question waits for its answer before the agent gets a timed-out result (spec 8: 24 h). */
+  /** How long an ask_user question waits for its answer before the agent gets a timed-out result (default 24 h). */
   askUserTimeoutSeconds: number;
   /** How often a runner writes the frames it published to Postgres (one row per turn per flush). */
   frameFlushMs: number;

@@ -19,7 +19,7 @@ export interface ChunkRef {
   revision_id: string;
 }
 
-/** The citation record of spec 2.3 (plus what the REST API shows of it). */
+/** The citation record (plus what the REST API shows of it). */
 export interface Citation {
   id: string;
   chunk_id: string;
@@ -47,7 +47,7 @@ export interface Citation {
   verified_by_context_id: string | null;
 }
 
-/** One entry of a <citations> block (spec 2.3). */
+/** One entry of a <citations> block. */
 export interface CitationEntry {
   ref: string;
   chunk_id: string;

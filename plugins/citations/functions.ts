@@ -1,4 +1,4 @@
-// The platform functions resolve_citation and verify_citation (spec 4.3),
+// The platform functions resolve_citation and verify_citation,
 // callable by agents and workflow ACTION steps. The caller's execution
 // context (chat session, workflow execution, direct function call) is what the
 // citation records; a call without one is a direct call with an id of its own.

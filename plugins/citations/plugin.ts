@@ -1,7 +1,7 @@
-// Citations: citation records (spec 2.3), the platform functions
+// Citations: citation records, the platform functions
 // resolve_citation and verify_citation, provenance of the chunks each
 // execution context was shown, the <citations> block parser and writer, REST
-// (spec 4.2, 4.3), GraphQL with the citationVerified subscription.
+// (citations and the chat citation status), GraphQL with the citationVerified subscription.
 // Registration only: the logic is in service.ts and the pure modules.
 import type { Server } from '@hapi/hapi';
 import { coreOf } from 'agent-platform/sdk';

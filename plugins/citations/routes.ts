@@ -1,9 +1,9 @@
-// The citations REST routes (spec 4.2, 4.3). Auth, where the spec is silent:
-// a bearer token of a member of the tenant, or an API key of the tenant
-// (X-API-Key), for every citation route; the tenant comes from `tenant_id`.
+// The citations REST routes. Auth: a bearer token of a member of the tenant,
+// or an API key of the tenant (X-API-Key), for every citation route; the
+// tenant comes from `tenant_id`.
 // An API key (a client surface, possibly in a public page) sees and
 // re-verifies only its own client's citations.
-// The chat status route takes X-API-Key (spec 5) and answers only for the
+// The chat status route takes X-API-Key and answers only for the
 // key's tenant and client; it is an end-user surface, so an embed token
 // (plugins/embed) may ask too, about its own sessions only.
 import type { Request, ServerRoute } from '@hapi/hapi';
@@ -52,7 +52,7 @@ export function citationsRoutes(service: CitationsService): ServerRoute[] {
       method: 'GET', path: '/api/citations',
       options: {
         auth: tenantAuth, tags, plugins: { platform: member },
-        description: 'List citations, newest first, with the filters of spec 4.3',
+        description: 'List citations, newest first, with the filters below',
         notes: `skip/limit paging: limit defaults to ${s.DEFAULT_LIMIT}, at most ${s.MAX_LIMIT}; total counts every match.`,
         validate: { query: s.listQuery }, response: { schema: s.citationList },
       },

@@ -3,7 +3,7 @@
 import Joi from 'joi';
 import { MAX_BULK_VERIFY, STATUSES } from './service.ts';
 
-/** GET /api/citations: the largest page (spec 4.3 leaves it to us). */
+/** GET /api/citations: the largest page. */
 export const MAX_LIMIT = 500;
 export const DEFAULT_LIMIT = 50;
 

@@ -213,7 +213,7 @@ export function createCitationsService(deps: CitationsDeps) {
     },
 
     /**
-     * The chat citation status (spec 4.2) for an API key of `clientId` in the
+     * The chat citation status for an API key of `clientId` in the
      * tenant: the newest citation of the chunk at the revision made in chat
      * session `sessionId`. A citation recorded for another client is not
      * this key's: found false, as for anything unknown.

@@ -1,5 +1,5 @@
 // How a citation row is shown (REST, functions, the plugin API): the fields
-// of spec 2.3 and the Citation contract, timestamps as ISO 8601 strings.
+// of the Citation contract, timestamps as ISO 8601 strings.
 import type { Citation } from './api.ts';
 import type { CitationRow } from './tables.ts';
 
@@ -32,7 +32,7 @@ export function citationView(row: CitationRow): Citation {
   };
 }
 
-/** GET /api/chat/{session_id}/citation/{chunk_id}/{revision_id}/status (spec 4.2). */
+/** GET /api/chat/{session_id}/citation/{chunk_id}/{revision_id}/status. */
 export function chatStatusView(row: CitationRow | undefined) {
   return {
     found: row !== undefined,

@@ -1,12 +1,12 @@
 // CLI: `platform clients embed create|configure|show|urls|snippet|
-// credentials provision|rotate|revoke|token|smoke` (spec embed-chat 4,
-// operator tooling). Every command is an HTTP client of a running server
+// credentials provision|rotate|revoke|token|smoke` (operator tooling).
+// Every command is an HTTP client of a running server
 // (cli-http.ts): what it does is exactly what the REST API allows.
 import { defineCli, UsageError } from 'agent-platform/sdk';
 import { baseUrlOf, call, connectionOptions, expectOk, operatorToken } from './cli-http.ts';
 import { runSmoke } from './cli-smoke.ts';
 
-/** The widget's release the asset URLs carry (spec embed-chat 9: the one-time cache key `v`). */
+/** The widget's release the asset URLs carry (the cache key `v`). */
 export const WIDGET_RELEASE = '0.3.0';
 
 const tenant = { type: 'string', description: 'tenant alias (X-Tenant-ID)', required: true } as const;
@@ -54,7 +54,7 @@ export function configBody(options: { [K in keyof typeof configOptions]?: unknow
   return body;
 }
 
-/** The widget's asset URLs under {asset base}/embed/v1/ (spec embed-chat 2.1, 9). */
+/** The widget's asset URLs under {asset base}/embed/v1/. */
 export function assetUrls(base: string) {
   const at = (file: string) => `${base}/embed/v1/${file}?v=${WIDGET_RELEASE}`;
   return {

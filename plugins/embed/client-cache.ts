@@ -24,7 +24,7 @@ export interface EmbedClient {
   /** The linked embed credential (a service account's sub), null when none. */
   serviceAccountSub: string | null;
   version: number;
-  /** The manifest (spec embed-chat 2.2), built once per load. */
+  /** The manifest, built once per load. */
   manifest: Readonly<Record<string, unknown>>;
 }
 

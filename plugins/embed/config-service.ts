@@ -1,4 +1,4 @@
-// A client's embed configuration (spec embed-chat 2.3), set by an
+// A client's embed configuration, set by an
 // administrator: read, and changed field by field (fields left out are kept).
 // A change emits definition.updated and reaches this process's cache at once
 // (other processes within the cache TTL).

@@ -1,4 +1,4 @@
-// Embed credentials (spec embed-chat 2.4, states of section 3): a dedicated
+// Embed credentials: a dedicated
 // service account per client (tenancy api.ts), linked to the client, that a
 // host backend trades for a token (client_credentials at token_endpoint) to
 // mint embed tokens. Provision (none → created), rotate (a new secret; the

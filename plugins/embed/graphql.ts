@@ -11,7 +11,7 @@ export const typeDefs = /* GraphQL */ `
     INLINE
   }
 
-  "What the embedded chat widget may offer on a client (spec embed-chat 2.3)."
+  "What the embedded chat widget may offer on a client."
   type EmbedFeatures {
     uploads: Boolean!
     history: Boolean!

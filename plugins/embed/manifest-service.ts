@@ -1,4 +1,4 @@
-// The public manifest of a client (spec embed-chat 2.2, errors of 7): from
+// The public manifest of a client: from
 // the in-process cache (no database round trip in the common case), for an
 // allowlisted Origin only, rate limited per client key in this process.
 import { RateLimiter } from 'agent-platform/sdk';

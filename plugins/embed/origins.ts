@@ -1,4 +1,4 @@
-// Origins of an embed configuration (spec embed-chat 2.3, 8): an exact `http`
+// Origins of an embed configuration: an exact `http`
 // or `https` origin, scheme, host and optional port. Paths, queries,
 // fragments, credentials, wildcards and other schemes are refused, naming the
 // entry. What is accepted is stored in the form browsers send in `Origin`:

@@ -1,6 +1,6 @@
 // Embed: a client's embed configuration, its public manifest, embed
 // credentials and tokens, the origin policy and CORS of the end-user routes,
-// scoped uploads (spec embed-chat; plugins/embed/README.md).
+// scoped uploads (plugins/embed/README.md).
 // Registration only: the logic is in the services.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';

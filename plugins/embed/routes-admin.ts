@@ -1,5 +1,5 @@
 // The administrator's embed routes: a client's configuration and its embed
-// credential (spec embed-chat 2.3, 2.4, section 4).
+// credential.
 import type { Request, ServerRoute } from 'agent-platform/sdk';
 import { principalOf, tenantOf } from 'agent-platform/sdk';
 import type { ConfigInput, ConfigService } from './config-service.ts';

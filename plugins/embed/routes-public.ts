@@ -1,4 +1,4 @@
-// The embed routes a host page and a host backend call (spec embed-chat 4):
+// The embed routes a host page and a host backend call:
 // the public manifest, minting embed tokens, scoped uploads.
 import { Readable } from 'node:stream';
 import Boom from '@hapi/boom';

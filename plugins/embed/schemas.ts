@@ -88,7 +88,7 @@ export const uploadPayload = Joi.object({
 
 export const uploadResult = Joi.object({
   collection_id: Joi.number().integer(),
-  document_id: Joi.string().description('The platform\'s document id (a UUID; spec 2.6 says integer)'),
+  document_id: Joi.string().description('The platform\'s document id (a UUID string)'),
   filename: Joi.string(),
   context: Joi.string().description('A short line the widget shows and the next question carries'),
 }).label('EmbedUploadResult');

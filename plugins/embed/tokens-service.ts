@@ -1,4 +1,4 @@
-// Minting embed tokens (spec embed-chat 2.5, section 5 rules 2 and 4): the
+// Minting embed tokens: the
 // caller is the client's embed credential (its client_credentials token) or
 // the super-admin, from an allowlisted Origin, for an enabled client. Rate
 // limited per client (this process's token bucket: 429 with Retry-After).

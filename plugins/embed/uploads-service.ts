@@ -1,4 +1,4 @@
-// Scoped uploads (spec embed-chat 2.6, section 4 upload rules): a file an end
+// Scoped uploads: a file an end
 // user attaches to one conversation. The client must have `uploads` enabled,
 // the session must be the caller's on that client (chat's ownership rules:
 // another user's is 404, another client 403), and the Origin allowlisted. The

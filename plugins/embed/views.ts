@@ -1,5 +1,5 @@
 // How the embed plugin's records leave the server. Timestamps of the
-// credential are ISO 8601 without a zone (spec embed-chat 2.4: UTC).
+// credential are ISO 8601 without a zone, in UTC.
 import type { ConfigRow } from './store.ts';
 import type { EmbedFeatures } from './tables.ts';
 

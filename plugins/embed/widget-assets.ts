@@ -1,4 +1,4 @@
-// The widget's built files under /embed/v1/ (spec embed-chat 2.1, 8, 9), from
+// The widget's built files under /embed/v1/, from
 // plugins/embed/widget/dist (built by scripts/build-widget.ts: `npm start`
 // and `npm test` build it first). Entry files revalidate every time
 // (no-cache, must-revalidate, with an ETag); hashed chunks are immutable for a

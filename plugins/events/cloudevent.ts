@@ -1,6 +1,6 @@
 // The CloudEvents 1.0 structured-JSON form of a stored event. `tenantid` and
-// `chaindepth` are extension attributes (lowercase alphanumeric, as the spec
-// requires); `chaindepth` is there only when an event chain led to the event.
+// `chaindepth` are extension attributes (lowercase alphanumeric, as
+// CloudEvents requires); `chaindepth` is there only when an event chain led to the event.
 import type { EventRow } from './tables.ts';
 
 export interface CloudEvent {

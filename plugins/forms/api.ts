@@ -1,5 +1,5 @@
 // What the forms plugin offers other plugins (server.plugins.forms.api), and
-// the public hydration-target contract (spec 2.3) that partner plugins
+// the public hydration-target contract that partner plugins
 // implement: partners import these types as `agent-platform/forms`.
 //
 // A target turns an immutable, validated form submission into a domain object
@@ -9,15 +9,15 @@
 //   server.plugins.forms.api.registerTarget({ model, label, description,
 //     configSchema, discoverFields, hydrate, suggestions?, standardMappings? });
 //
-// Every function may return a promise. The trailing `ctx` arguments are
-// additions to the spec's signatures (a tenant transaction to read the
-// tenant's own rows, e.g. the options of an `fk` config item).
+// Every function may return a promise. The trailing `ctx` arguments carry a
+// tenant transaction to read the tenant's own rows (e.g. the options of an
+// `fk` config item).
 import type { TenantTransaction } from 'agent-platform/sdk';
 
-/** How a target field gets its value (spec 2.3 FieldInfo.category). */
+/** How a target field gets its value (FieldInfo.category). */
 export type FieldCategory = 'required' | 'auto_filled' | 'optional' | 'dynamic';
 
-/** A field of the target model (spec 2.3 FieldInfo). */
+/** A field of the target model. */
 export interface FieldInfo {
   key: string;
   label: string;
@@ -36,7 +36,7 @@ export interface ConfigOption {
   label: string;
 }
 
-/** One setting of a use case's target_config (spec 2.3 config schema item). */
+/** One setting of a use case's target_config (an item of the target's config schema). */
 export interface ConfigItem {
   key: string;
   label: string;
@@ -52,7 +52,7 @@ export type TargetConfig = Record<string, unknown>;
 
 export type TransformName = 'NONE' | 'TO_INT' | 'LOOKUP' | 'GEO_PARSE';
 
-/** A form field bound to a target field (spec 2.3 FieldBinding). */
+/** A form field bound to a target field. */
 export interface FieldBinding {
   source_field_path: string;
   target_field_path: string;
@@ -148,7 +148,7 @@ export interface HydratedObject {
   [field: string]: unknown;
 }
 
-/** The hydration-target contract (spec 2.3 registration). */
+/** The hydration-target contract: what registerTarget takes. */
 export interface HydrationTarget {
   /** The model path, e.g. `occurrences.Occurrence`: a lowercase app name, a dot, a model name. */
   model: string;

@@ -1,8 +1,7 @@
 // Forms: Form.io form definitions with immutable versions, use cases binding
 // a pinned version to a hydration target, field bindings with transforms,
 // uploads with single-use tokens, immutable submissions validated by Form.io's
-// engine and hydrated atomically by the target (spec 3: sections 1, 2.3, 3,
-// 4.7). Exposes FormsApi (registerTarget, validateAgainstForm) as
+// engine and hydrated atomically by the target. Exposes FormsApi (registerTarget, validateAgainstForm) as
 // server.plugins.forms.api: partner plugins add hydration targets through it.
 // Registration only.
 import { coreOf, definePlugin } from 'agent-platform/sdk';

@@ -1,7 +1,7 @@
 // Who may do what on the identity routes (the data-pipeline rule, as in
 // plugins/pipelines-sources): every member of the tenant named by X-Tenant-ID
 // reads (dry runs too: they store nothing); `admin` or `pipeline_editor`
-// changes. The tenant is always explicit (spec 5.1).
+// changes. The tenant is always explicit (`X-Tenant-ID`).
 import type { RouteAccess } from 'agent-platform/sdk';
 
 export const EDITOR_ROLES = ['admin', 'pipeline_editor'];

@@ -1,5 +1,5 @@
-// The declarative kind `IdentityPolicy` (spec document 3, 4.4; issue 23 item
-// 4), for the pipelines-apply kind registry. A document names its policy by
+// The declarative kind `IdentityPolicy`, for the pipelines-apply kind
+// registry. A document names its policy by
 // metadata.name:
 //
 //   apiVersion: agent-platform/v1

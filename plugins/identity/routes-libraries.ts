@@ -1,4 +1,4 @@
-// The schema-library routes of spec document 3, 4.5 (read by any member of
+// The schema-library routes (read by any member of
 // the tenant; the libraries are the same for every tenant).
 import type { ServerRoute } from 'agent-platform/sdk';
 import { member } from './access.ts';

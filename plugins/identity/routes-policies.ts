@@ -1,4 +1,4 @@
-// The identity-policy routes of spec document 3, 4.6. Handlers hand over to
+// The identity-policy routes. Handlers hand over to
 // the policy service and the dry run.
 import { principalOf, tenantOf, TENANT_SQL_NOTES, type ServerRoute } from 'agent-platform/sdk';
 import { editor, member } from './access.ts';

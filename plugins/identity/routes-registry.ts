@@ -1,4 +1,4 @@
-// The schema registry routes of spec document 3, 4.5: members read, search
+// The schema registry routes: members read, search
 // and validate; `admin` or `pipeline_editor` register.
 import { principalOf, tenantOf, type ServerRoute } from 'agent-platform/sdk';
 import { editor, member } from './access.ts';

@@ -1,4 +1,4 @@
-// The /users routes of spec document 3, 4.6: the tenant's members and their
+// The /users routes: the tenant's members and their
 // roles. Listing needs admin or pipeline_editor (other users' data); a member
 // may read itself.
 import { principalOf, tenantOf, Joi, type ServerRoute } from 'agent-platform/sdk';

@@ -1,4 +1,4 @@
-// A policy's dry run (spec document 3, 4.6): the merges it would make on a
+// A policy's dry run: the merges it would make on a
 // sample, given in the body or read from a dataset the tenant may read (the
 // lake's read rule), each with the rule that matched. Nothing is stored.
 import { badRequest, notFound } from 'agent-platform/sdk';

@@ -1,4 +1,4 @@
-// The built-in schema libraries (spec document 3, 4.5 "Schemas"): browse by
+// The built-in schema libraries: browse by
 // library and domain, read a schema by its id or full id, search, validate a
 // payload, and the whole index in one document (/sdm). Code, not rows: every
 // tenant sees the same libraries.

@@ -1,4 +1,4 @@
-// Identity policies (spec document 3, 4.6): CRUD with immutable versions (a
+// Identity policies: CRUD with immutable versions (a
 // new version only when the matching spec's fingerprint changes), clone, and
 // the api's getPolicy. Deleting keeps the versions (soft delete).
 import { badRequest, conflict, notFound, type TenantTransaction } from 'agent-platform/sdk';

@@ -1,4 +1,4 @@
-// The tenant schema registry (spec document 3, 4.5 "Schemas"): subjects with
+// The tenant schema registry: subjects with
 // immutable versions. Registering a schema equal to a subject's latest one
 // (same fingerprint) changes nothing; a different one is the next version.
 // Schemas come from tenants (register, bulk-register), from a readable

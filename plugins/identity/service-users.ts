@@ -1,4 +1,4 @@
-// The data-pipeline users (spec document 3, 4.6 /users): the members of the
+// The data-pipeline users (/users): the members of the
 // tenant with their roles in it, from the tenancy plugin's api; never a user's
 // membership of another tenant, never a user of another tenant.
 import { forbidden, holdsRole, notFound, rolesIn, type Principal } from 'agent-platform/sdk';

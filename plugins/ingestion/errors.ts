@@ -1,4 +1,4 @@
-// The ingestion plugin's HTTP-facing errors, with stable codes (spec 7: 409 on
+// The ingestion plugin's HTTP-facing errors, with stable codes (409 on
 // reingest while ingesting, 429 over the tenant's concurrency limit; 413 over
 // INGESTION_MAX_DOC_SIZE; 415 naming the supported types).
 import { domainError, notFound } from 'agent-platform/sdk';

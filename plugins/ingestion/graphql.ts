@@ -26,7 +26,7 @@ export const typeDefs = /* GraphQL */ `
     ERROR
   }
 
-  "Spec 2.9: the ingestion status of a document."
+  "The ingestion status of a document."
   type DocumentIngestionStatus {
     ingestionStatus: IngestionStatus!
     stage: String

@@ -1,5 +1,5 @@
-// The ingestion plugin's manifest options: every setting of spec section 8
-// and ours, with the same defaults. manifests/default.yaml feeds each one from
+// The ingestion plugin's manifest options: every INGESTION_* setting (and
+// MAX_RENDER_PAGES, UNSTRUCTURED_*), with the defaults of the README's tables. manifests/default.yaml feeds each one from
 // its environment variable (`chunkSize: ${INGESTION_CHUNK_SIZE:500}`), so
 // operators keep setting the same variables. Each key is labelled with its
 // variable: a malformed value fails the boot with one line naming both
@@ -25,7 +25,7 @@ export interface IngestionOptions {
   embeddingDims: number;
   embeddingBatch: number;
   embeddingRetries: number;
-  /** Runs in flight per tenant (spec 8: 5). */
+  /** Runs in flight per tenant (default 5). */
   maxConcurrent: number;
   /** A quota slot older than this belongs to a run that died: it stops counting. */
   quotaTtlSeconds: number;
@@ -49,7 +49,7 @@ export interface IngestionOptions {
   imageEmbeddingModel: string;
   imageEmbeddingDims: number;
   pageImageDpi: number;
-  /** MAX_RENDER_PAGES, the spec's name. */
+  /** MAX_RENDER_PAGES (a variable without the INGESTION_ prefix). */
   maxRenderPages: number;
   /** INGESTION_MAX_RENDER_PAGES: wins over maxRenderPages when set. */
   maxRenderPagesOverride?: number;

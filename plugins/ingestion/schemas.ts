@@ -163,5 +163,5 @@ export const syncSourceUpdate = Joi.object({
   active: Joi.boolean(),
 }).min(1).label('UpdateSyncSource');
 
-/** Spec 4.6 names `tenant_id` as a query parameter of the per-document routes (the tenant context reads it). */
+/** `tenant_id` is accepted as a query parameter of the per-document routes (the tenant context reads it). */
 export const tenantQuery = Joi.object({ tenant_id: Joi.string().max(64) });

@@ -18,7 +18,7 @@ export function collectionView(row: NonNullable<CollectionRow>, documentCount?: 
   };
 }
 
-/** Spec 2.9: the ingestion status of one document. */
+/** The ingestion status of one document. */
 export function statusView(row: DocumentRow) {
   return {
     document_id: row.id,

@@ -1,4 +1,4 @@
-// Credentials applied at call time (spec 2.2, 4.1): a client's (set by a
+// Credentials applied at call time: a client's (set by a
 // tenant admin), a chat session's (set by the session's owner), and the
 // tenant's secret store that a spec's auth_credential_source names. Values
 // are sealed on the way in and never come back out.

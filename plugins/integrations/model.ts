@@ -50,7 +50,7 @@ export interface RequestShape {
   /** How body arguments are encoded; null when the operation takes no body. */
   body: 'json' | 'form' | 'multipart' | null;
   content_type: string | null;
-  /** Rule 1 of spec 2.1: every argument that is not path/query/header goes into the body. */
+  /** Body rule 1 (openapi/derive.ts): every argument that is not path/query/header goes into the body. */
   free_form: boolean;
   /** The argument that is the whole body (an array or scalar body). */
   whole_body: string | null;

@@ -1,4 +1,4 @@
-// Credentials are bound to the origin they were given for (issue 13, item 2):
+// Credentials are bound to the origin they were given for:
 // scheme, host and port of the spec's base URL, and for oauth2 also of the
 // token URL (the client credentials go there). A credential whose binding is
 // not the spec's binding now (a re-import or sync moved the server) is not

@@ -1,6 +1,6 @@
 // Dataset identifiers and the names of what stores them. Pure functions.
 //
-// A dataset is `<namespace>.<layer>.<table>` (spec document 3, 2.1): the
+// A dataset is `<namespace>.<layer>.<table>`: the
 // namespace and the table are [A-Za-z0-9_]; the layer is the tenant that owns
 // it (its alias) or a shared layer ([A-Za-z0-9_], never a tenant alias: it
 // holds an underscore or a capital, e.g. `raw.shared_data.countries`).

@@ -1,4 +1,4 @@
-// The dataset read rule (spec document 3, 4.5), on the dataset's name alone:
+// The dataset read rule, on the dataset's name alone:
 // - the tenant's own layer (`raw.<tenant>.*` where its sources land,
 //   `derived.<tenant>.*` where its transforms and pipelines register their
 //   outputs, `sandbox.<tenant>.*` its sandbox runs): readable by that tenant;

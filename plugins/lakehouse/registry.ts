@@ -19,7 +19,7 @@ export function checkWritableName(tenantId: string, name: DatasetName, shared: b
   if (shared && name.namespace !== 'raw' && name.namespace !== 'registry') throw badRequest('Only raw and registry datasets are shared', 'DATASET_NOT_SHAREABLE');
 }
 
-/** The columns after adding the spec's: new properties get a column, known ones keep theirs (a changed type becomes text). */
+/** The columns after adding the requested ones: new properties get a column, known ones keep theirs (a changed type becomes text). */
 export function mergeColumns(existing: LakeColumn[], wanted: DatasetSpec['columns']) {
   const columns = existing.map((column) => ({ ...column }));
   const byName = new Map(columns.map((column) => [column.name, column]));

@@ -1,5 +1,4 @@
-// The dataset routes of spec document 3, 4.5, and the deprecated /iceberg/
-// routes. Bearer members of the tenant named by X-Tenant-ID read (the read
+// The dataset routes and the deprecated /iceberg/ routes. Bearer members of the tenant named by X-Tenant-ID read (the read
 // rule decides which datasets); nothing here changes a dataset.
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf, type ResponseToolkit, type RouteAccess } from 'agent-platform/sdk';

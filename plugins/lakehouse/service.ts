@@ -1,4 +1,4 @@
-// Dataset reads (spec document 3, 4.5) and the deprecated /iceberg/ views,
+// Dataset reads and the deprecated /iceberg/ views,
 // all under the read rule (read-rule.ts). Knows nothing of HTTP.
 import { forbidden, notFound, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
 import type { DatasetInfo } from './api.ts';

@@ -1,5 +1,5 @@
 // JSON views of datasets and snapshots. Snapshot ids are 64-bit: each goes
-// out twice (spec document 3, 2.1, 9), as the deprecated number and as its
+// out twice, as the deprecated number and as its
 // `_exact` decimal string. The number is written with its exact digits
 // (JSON.rawJSON), so a client that parses big integers exactly still gets it
 // right; one that parses into doubles (JavaScript) loses precision past 2^53

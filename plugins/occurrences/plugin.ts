@@ -1,7 +1,6 @@
 // Occurrences: citizens report occurrences (public submission with duplicate
 // detection, rate limited), staff work them in a backoffice (list, detail,
-// a per-tenant state graph with recorded transitions), spec 3 sections 1,
-// 2.2, 3, 4.7. Registers the occurrences.Occurrence hydration target with
+// a per-tenant state graph with recorded transitions). Registers the occurrences.Occurrence hydration target with
 // the forms plugin. Registration only.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type { FormsApi } from '../forms/api.ts';

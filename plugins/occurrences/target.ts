@@ -1,5 +1,5 @@
-// The occurrences.Occurrence hydration target of the forms plugin (spec 2.3,
-// issue 20 item 7): a form submission becomes an occurrence through the same
+// The occurrences.Occurrence hydration target of the forms plugin: a form
+// submission becomes an occurrence through the same
 // path as a public submission (intake: type, location, service area, dynamic
 // fields, duplicate policy), in the submission's transaction.
 //

@@ -2,7 +2,7 @@
 // tenant's presence, form and membership (before any validation, as on every
 // /api/v1 route) and the mutation roles; service and delegation tokens may
 // omit X-Tenant-ID (serviceMayOmitTenant), and the `caller` pre-handler
-// applies the 5.4 policy (policy.ts) to every route.
+// applies the authorization policy (policy.ts) to every route.
 import type { Lifecycle, Request, RouteAccess } from 'agent-platform/sdk';
 import type { OntologyCaller, OntologyPolicy } from './policy.ts';
 

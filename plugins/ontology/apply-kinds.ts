@@ -1,4 +1,4 @@
-// The declarative kinds EntityType and BackingDataset (spec 4.4). Planning
+// The declarative kinds EntityType and BackingDataset. Planning
 // never writes; `execute` runs in the apply's transaction. A BackingDataset
 // with live_ontology is also checked against its ontology tenant
 // (preflight.ts); an invalid preflight makes the document an error. The

@@ -1,4 +1,4 @@
-// What the ontology's services share: the core, options, the 5.4 policy, and
+// What the ontology's services share: the core, options, the authorization policy, and
 // the apis of the plugins it uses, read when used (they register first, or
 // are optional: identity, pipelines-ai).
 import type { CoreServices } from 'agent-platform/sdk';

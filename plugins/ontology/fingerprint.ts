@@ -1,4 +1,4 @@
-// The effective spec of a backing dataset and its fingerprint (spec 2.1, 3):
+// The effective spec of a backing dataset and its fingerprint:
 // everything that changes the entities a sync writes, in canonical JSON
 // (object keys sorted at every depth), hashed with SHA-256. Two specs that
 // differ only in key order or in mapping order have one fingerprint.

@@ -2,7 +2,7 @@
 // properties and related entities and relationship traversal, and the sync
 // runs of a backing dataset. Every field applies the REST routes' principals
 // (an authenticated member, never an API key or embed token) and the same
-// 5.4 policy (policy.ts), so a service token may omit X-Tenant-ID here too.
+// authorization policy (policy.ts), so a service token may omit X-Tenant-ID here too.
 import { GraphQLError } from 'graphql';
 import { decodeCursor, pageSize, requirePrincipal, toConnection, type GraphqlContext } from 'agent-platform/sdk';
 import type { OntologyContext } from './context.ts';
@@ -82,7 +82,7 @@ interface Page { first?: number | null; after?: string | null }
 export function resolvers(context: OntologyContext, types: EntityTypeService, backing: BackingDatasetService, syncs: SyncService) {
   const entities = createEntityService(context.core);
 
-  /** The REST routes' rule: an authenticated member under the 5.4 policy; Boom errors keep their codes. */
+  /** The REST routes' rule: an authenticated member under the authorization policy (policy.ts); Boom errors keep their codes. */
   async function caller(ctx: GraphqlContext): Promise<string> {
     const principal = requirePrincipal(ctx);
     if (principal.kind === 'api_key' || principal.kind === 'embed') {

@@ -1,5 +1,5 @@
 // How a backing dataset's identity policy shapes entity keys at sync time
-// (issue 23 items 2-3). For each key column, the first `normalized` rule (in
+// (plugin `identity`). For each key column, the first `normalized` rule (in
 // policy order, the order rules merge in) that names the column gives its
 // normalizers; the sync builds the key from the normalized values, so rows
 // whose keys differ only by case, accents, whitespace, phone or e-mail

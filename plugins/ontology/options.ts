@@ -2,7 +2,7 @@
 import Joi from 'joi';
 
 export const optionsSchema = Joi.object({
-  /** PLATFORM_ENV: `production` and `staging` turn on the tenant bindings and the `ontology:sync` capability (spec 5.4). */
+  /** PLATFORM_ENV: `production` and `staging` turn on the tenant bindings and the `ontology:sync` capability (policy.ts). */
   platformEnv: Joi.string().max(32).default('development'),
   /**
    * ONTOLOGY_TENANT_BINDINGS_JSON: a JSON object, platform tenant alias → the

@@ -1,6 +1,6 @@
 // The ontology: entity types with immutable versions, backing datasets that
 // map lake datasets onto them, fingerprinted syncs that keep the entities
-// current, the 5.4 auth policy, GraphQL over the entities, and the apply
+// current, the authorization policy, GraphQL over the entities, and the apply
 // kinds EntityType and BackingDataset (live_ontology preflight). Registration only.
 import type { Server } from '@hapi/hapi';
 import { coreOf, definePlugin } from 'agent-platform/sdk';

@@ -1,4 +1,4 @@
-// The ontology's authorization policy (spec document 3, 5.4), in one place so
+// The ontology's authorization policy, in one place so
 // that every surface applies the same rule: routes (declaration, update,
 // preflight, health, entity read, trigger), GraphQL, and the sync worker,
 // which checks it again when it runs.

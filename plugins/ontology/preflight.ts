@@ -1,4 +1,4 @@
-// The live_ontology preflight (spec 4.4): a locally valid backing dataset is
+// The live_ontology preflight: a locally valid backing dataset is
 // checked with read-only GET requests against its ontology tenant on the
 // ontology service (ONTOLOGY_BASE_URL, bearer ONTOLOGY_TOKEN, X-Tenant-ID the
 // tenant's binding): the type exists, has the mapped properties, the same

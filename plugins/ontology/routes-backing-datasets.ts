@@ -1,5 +1,5 @@
-// The backing-dataset routes of spec document 3, 4.6: suggestions, pending
-// syncs, capabilities, CRUD. Every route but capabilities runs the 5.4 policy.
+// The backing-dataset routes: suggestions, pending syncs, capabilities,
+// CRUD. Every route but capabilities runs the authorization policy (policy.ts).
 import type { ServerRoute } from 'agent-platform/sdk';
 import { callerOf, callerPre, editor, reader } from './access.ts';
 import type { OntologyPolicy } from './policy.ts';

@@ -1,5 +1,5 @@
-// The ontology routes of spec document 3, 4.6 (entity types) and 5.4 (auth):
-// GET /ontology/status is public; every other route runs the 5.4 policy
+// The ontology's entity-type routes: GET /ontology/status is public; every
+// other route runs the authorization policy (policy.ts)
 // (`caller` pre-handler) and hands over to the entity-type service.
 import type { ServerRoute } from 'agent-platform/sdk';
 import { callerOf, callerPre, editor, reader } from './access.ts';

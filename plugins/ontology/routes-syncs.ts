@@ -1,4 +1,4 @@
-// The sync routes of spec document 3, 2.1 and 4.6: trigger, history, the
+// The sync routes: trigger, history, the
 // exact run, its logs, and the backing dataset's health.
 import type { ServerRoute } from 'agent-platform/sdk';
 import { callerOf, callerPre, editor, reader } from './access.ts';

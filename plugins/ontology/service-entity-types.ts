@@ -1,4 +1,4 @@
-// Entity types: immutable versions, their checks, deprecation (spec 4.6, 5.4).
+// Entity types: immutable versions, their checks, deprecation.
 // A change of properties, keys, relationships or carrier types is a new
 // version; name and description changes too (every version is a whole,
 // frozen definition). Backing datasets that do not pin a version follow the

@@ -1,4 +1,4 @@
-// Sync triggers and run reads (spec 2.1, 4.6). The trigger persists the run
+// Sync triggers and run reads. The trigger persists the run
 // with the effective spec it attempts and its fingerprint, and queues the
 // pg-boss job in the same transaction; the worker (sync/runner.ts) decides
 // skip or replay against what the backing dataset last applied.

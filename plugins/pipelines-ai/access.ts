@@ -1,4 +1,4 @@
-// Who may use the AI endpoints (decided here; the spec is silent): members of
+// Who may use the AI endpoints: members of
 // the tenant for what only reads (suggestions, review-sql); `admin` or
 // `pipeline_editor` for what drafts with the model or writes (generate,
 // fix, compose, publish), like every other data-pipeline change.

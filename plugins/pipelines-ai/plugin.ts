@@ -1,4 +1,4 @@
-// AI assistance for the data pipelines (spec 4.5 AI): suggestions from
+// AI assistance for the data pipelines: suggestions from
 // datasets, SQL review, drafts by the platform's model (validated by the
 // transforms and pipelines plugins before they are returned), publishing a
 // reviewed transform, asynchronous pipeline composition; the api of model

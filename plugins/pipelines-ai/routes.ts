@@ -1,4 +1,4 @@
-// The /api/v1/ai routes of spec 4.5. Handlers hand over to the services.
+// The /api/v1/ai routes. Handlers hand over to the services.
 import type { ServerRoute } from '@hapi/hapi';
 import { principalOf, tenantOf, TENANT_SQL_NOTES } from 'agent-platform/sdk';
 import { editor, member } from './access.ts';

@@ -1,4 +1,4 @@
-// compose-pipeline (spec 4.5 AI): asynchronous. The request is stored and a
+// compose-pipeline: asynchronous. The request is stored and a
 // job enqueued in one transaction (202 with the execution id); the job asks
 // the model for a pipeline draft whose DAG must pass the pipelines plugin's
 // validateDag (one repair round-trip, then failed with the problems), and

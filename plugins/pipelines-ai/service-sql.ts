@@ -1,4 +1,4 @@
-// SQL assistance (spec 4.5 AI): review-sql (the transforms plugin's parser and
+// SQL assistance: review-sql (the transforms plugin's parser and
 // lint: no model needed), generate-transform and fix-ci-failure (the model
 // drafts, the parser checks: SQL that does not analyze cleanly gets one
 // repair round-trip, then a clear error), publish-transform (a reviewed draft

@@ -1,4 +1,4 @@
-// Suggestions from a readable dataset (spec 4.5 AI): a target schema, field
+// Suggestions from a readable dataset: a target schema, field
 // mappings onto a target, and the parameters of a pattern. Deterministic
 // rules (names, types, value patterns) always work; with a model configured,
 // target schemas, mappings and pattern params come from the model, checked

@@ -1,4 +1,4 @@
-// The apply request body: JSON (the 2.1 envelope) or YAML (Content-Type
+// The apply request body: JSON (the envelope) or YAML (Content-Type
 // application/yaml): either one document holding the envelope (a map with
 // `docs`), or a stream of documents (`---` separated) applied with the
 // envelope's defaults (allow_deprecate and live_ontology false). Read raw by

@@ -1,6 +1,7 @@
 // joi schemas of the apply routes (and so of the OpenAPI document). The
 // envelope's structure is checked here (400); apiVersion and kind are checked
-// per document (an `error` result), as the spec's per-document results expect.
+// per document (an `error` result), so that one bad document does not hide
+// the plans of the others.
 import { boundedJson, Joi } from 'agent-platform/sdk';
 
 const ACTIONS = ['create', 'patch', 'noop', 'would-409', 'error'];

@@ -1,4 +1,4 @@
-// Declarative apply (spec 2.1, 4.4): every document is planned by its kind's
+// Declarative apply: every document is planned by its kind's
 // handler, in order; a dry-run answers the plans and writes nothing; an apply
 // performs every plan in ONE tenant transaction, so all documents land or
 // none does (a document that does not plan cleanly refuses the whole apply).

@@ -1,4 +1,4 @@
-// YAML to JSON by the rules of spec 4.4: unquoted dates and datetimes become
+// YAML to JSON: unquoted dates and datetimes become
 // ISO 8601 strings (a date stays a date: 2024-01-05; a datetime becomes
 // 2024-01-05T10:00:00.000Z), other JSON scalars keep their types, and what
 // JSON cannot carry (tags such as !!binary, !!set, !!omap or custom ones,

@@ -1,8 +1,7 @@
-// Who may do what on the data-pipeline routes (decided here; the spec is
-// silent beyond the ontology): every member of the tenant named by
+// Who may do what on the data-pipeline routes: every member of the tenant named by
 // X-Tenant-ID reads; `admin` or `pipeline_editor` changes (sources, streams,
-// credentials, schedules, syncs). The tenant is always explicit (5.1): token
-// claims never select it.
+// credentials, schedules, syncs). The tenant is always explicit (X-Tenant-ID):
+// token claims never select it.
 import type { RouteAccess } from 'agent-platform/sdk';
 
 export const EDITOR_ROLES = ['admin', 'pipeline_editor'];

@@ -1,4 +1,4 @@
-// The declarative kind `Source` (spec 2.1, 4.4), registered with the
+// The declarative kind `Source`, registered with the
 // pipelines-apply plugin. A document names its source by metadata.name:
 //
 //   apiVersion: agent-platform/v1

@@ -1,5 +1,5 @@
 // The event types the sources plugin registers: a sync run's outcome, so that
-// triggers (and the transforms of issue 22) can react to fresh data.
+// triggers and transforms can react to fresh data.
 import type { EventTypeDefinition } from 'agent-platform/sdk';
 
 export const SYNC_COMPLETED = 'source.sync.completed';

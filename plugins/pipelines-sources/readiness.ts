@@ -1,4 +1,4 @@
-// The credential-policy readiness check (/readyz, spec 4.1): in vault mode the
+// The credential-policy readiness check (/readyz): in vault mode the
 // store must be able to seal and open with the master key (a round trip with
 // the store's own additional-data shape); legacy_inline seals inline values
 // with the same key, so it is checked the same way.

@@ -1,4 +1,4 @@
-// The credential routes of spec document 3, 4.2 (vault mode; in
+// The credential routes (vault mode; in
 // legacy_inline mode each answers 400 CREDENTIAL_MODE_LEGACY). Editors only:
 // even metadata says which secrets a source holds.
 import type { ServerRoute } from '@hapi/hapi';

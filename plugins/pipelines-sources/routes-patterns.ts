@@ -1,4 +1,4 @@
-// The pattern routes of spec document 3, 4.2: the patterns (connectors) a
+// The pattern routes: the patterns (connectors) a
 // source can be made from, with their configuration schemas.
 import type { ServerRoute } from '@hapi/hapi';
 import { member } from './access.ts';

@@ -1,4 +1,4 @@
-// The pattern registry routes (spec document 3, 4.2): not a tenant's, so no
+// The pattern registry routes: not a tenant's, so no
 // bearer token: register takes the operator's PATTERN_ADMIN_SECRET,
 // reconcile a Standard Webhooks message signed with PATTERN_WEBHOOK_SECRET.
 import type { ServerRoute } from '@hapi/hapi';

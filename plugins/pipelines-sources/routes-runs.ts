@@ -1,4 +1,4 @@
-// The sync, run and discovery routes of spec document 3, 4.2. Starting a sync
+// The sync, run and discovery routes. Starting a sync
 // or a discovery needs an editor; reading runs, logs and refs a member.
 import type { ServerRoute } from '@hapi/hapi';
 import { principalOf, tenantOf } from 'agent-platform/sdk';

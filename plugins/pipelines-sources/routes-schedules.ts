@@ -1,4 +1,4 @@
-// The schedule routes of spec document 3, 4.2: one schedule per source, and the
+// The schedule routes: one schedule per source, and the
 // tenant's list. Members read; editors change and trigger.
 import type { ServerRoute } from '@hapi/hapi';
 import { principalOf, tenantOf } from 'agent-platform/sdk';

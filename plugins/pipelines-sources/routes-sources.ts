@@ -1,4 +1,4 @@
-// The source routes of spec document 3, 4.2: CRUD of sources. Handlers hand
+// The source routes: CRUD of sources. Handlers hand
 // over to the source service.
 import type { ServerRoute } from '@hapi/hapi';
 import { principalOf, tenantOf } from 'agent-platform/sdk';

@@ -1,4 +1,4 @@
-// The stream routes of spec document 3, 4.2: a source's streams, edited one by
+// The stream routes: a source's streams, edited one by
 // one or in bulk, and refresh-schema.
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf } from 'agent-platform/sdk';

@@ -1,4 +1,4 @@
-// The /credentials endpoints of a source (vault mode; spec 2.1, 4.2): the
+// The /credentials endpoints of a source (vault mode): the
 // attached credential's metadata, attaching a new or an existing one,
 // rotating its values, detaching, migrating inline values into the store,
 // and revoking an unreferenced credential. In legacy_inline mode each one

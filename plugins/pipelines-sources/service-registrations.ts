@@ -1,4 +1,4 @@
-// The pattern registry over HTTP (spec document 3, 4.2, 5.5): `register` adds
+// The pattern registry over HTTP: `register` adds
 // or replaces one preset (the operator's PATTERN_ADMIN_SECRET); `reconcile`
 // makes the presets a registry owns match its complete list (a webhook signed
 // with PATTERN_WEBHOOK_SECRET): listed ones are created or updated, the ones

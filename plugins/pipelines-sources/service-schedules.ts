@@ -1,4 +1,4 @@
-// Source schedules (spec document 3, 3 and 4.2): get, put, pause, resume,
+// Source schedules: get, put, pause, resume,
 // trigger, delete, and the tenant's list. Cron (5 fields) in an IANA zone;
 // the timer job is armed, replaced or removed with the row.
 import { badRequest, canonicalTimeZone, cronProblem, nextOccurrence, notFound, type TenantTransaction } from 'agent-platform/sdk';

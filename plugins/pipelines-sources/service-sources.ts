@@ -1,4 +1,4 @@
-// Sources (spec document 3, 2.1, 4.2): created from a pattern with a
+// Sources: created from a pattern with a
 // configuration and credentials in the tenant's credential mode. Readback
 // never carries a credential value: only which declared fields are set.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Streams of a source (spec 2.1, 4.2): how each one syncs and where it lands,
+// Streams of a source: how each one syncs and where it lands,
 // edited one by one or in bulk, and refreshed from a discovery snapshot
 // (refresh-schema) without losing what the tenant configured.
 import { badRequest, notFound, type TenantTransaction } from 'agent-platform/sdk';

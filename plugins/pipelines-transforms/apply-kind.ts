@@ -1,4 +1,4 @@
-// The declarative `Transform` kind (spec document 3, 2.1, 4.4): a document
+// The declarative `Transform` kind: a document
 // `{apiVersion, kind: Transform, metadata: {name}, spec: {sql, parameters,
 // output_dataset, materialization, unique_key, description, status}}` plans
 // create (no transform of that name), patch (the changed fields) or noop.

@@ -1,4 +1,4 @@
-// /artifacts of spec document 3, 4.3. Members read.
+// /artifacts: members read.
 import type { ServerRoute } from '@hapi/hapi';
 import { Joi, tenantOf } from 'agent-platform/sdk';
 import { member } from './access.ts';

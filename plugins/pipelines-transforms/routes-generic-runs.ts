@@ -1,4 +1,4 @@
-// /runs of spec document 3, 4.3: generic run records external orchestrators
+// /runs: generic run records external orchestrators
 // report into (create, start, complete, fail, cancel; a state machine).
 import type { ServerRoute } from '@hapi/hapi';
 import { Joi, principalOf, tenantOf } from 'agent-platform/sdk';

@@ -1,5 +1,4 @@
-// /sql-transforms and /transform-patterns of spec document 3, 4.3. Members
-// read the catalogs; editors apply, validate, preview and sync.
+// /sql-transforms and /transform-patterns. Members read the catalogs; editors apply, validate, preview and sync.
 import type { ServerRoute } from '@hapi/hapi';
 import { Joi, principalOf, tenantOf, TENANT_SQL_NOTES } from 'agent-platform/sdk';
 import { editor, member } from './access.ts';

@@ -1,4 +1,4 @@
-// /transform-runs of spec document 3, 4.3: the tenant's transform runs, their
+// /transform-runs: the tenant's transform runs, their
 // logs, and cancel (really stops the SQL).
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf } from 'agent-platform/sdk';

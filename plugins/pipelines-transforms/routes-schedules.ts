@@ -1,4 +1,4 @@
-// Transform schedule routes of spec document 3, 4.3: one schedule per
+// Transform schedule routes: one schedule per
 // transform, and the tenant's list. Members read; editors change and trigger.
 import type { ServerRoute } from '@hapi/hapi';
 import { principalOf, tenantOf } from 'agent-platform/sdk';

@@ -1,6 +1,5 @@
-// Transform routes of spec document 3, 4.3 (plus POST /transforms, beyond the
-// spec: the library, patterns and apply create transforms too). Members read;
-// editors change and run.
+// Transform routes, POST /transforms included (the library, patterns and
+// apply create transforms too). Members read; editors change and run.
 import type { ServerRoute } from '@hapi/hapi';
 import { principalOf, tenantOf, TENANT_SQL_NOTES } from 'agent-platform/sdk';
 import { editor, member } from './access.ts';

@@ -1,4 +1,4 @@
-// Artifacts of transform runs (spec document 3, 4.3): compiled SQL, logs,
+// Artifacts of transform runs: compiled SQL, logs,
 // output summary. /content answers JSON; /download the file itself.
 import { notFound } from 'agent-platform/sdk';
 import type { TransformsContext } from './context.ts';

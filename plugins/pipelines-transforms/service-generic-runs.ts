@@ -1,4 +1,4 @@
-// Generic run records (spec document 3, 2.1 and 4.3): what an external
+// Generic run records: what an external
 // orchestrator reports about the runs it makes of a transform. A state
 // machine: pending → running (start) → succeeded (complete) or failed (fail);
 // pending or running → cancelled (cancel), pending → failed (fail). Anything

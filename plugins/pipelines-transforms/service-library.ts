@@ -1,4 +1,4 @@
-// The SQL transform library (spec document 3, 4.3): built-in column recipes
+// The SQL transform library: built-in column recipes
 // by category and SQL type; apply instantiates one into a tenant transform
 // (the same analysis as any transform); sync reloads the built-ins
 // idempotently (by checksum).

@@ -1,4 +1,4 @@
-// Transform patterns (spec document 3, 4.3): parameterized transforms with a
+// Transform patterns: parameterized transforms with a
 // JSON Schema of parameters. validate checks parameters, compiles the SQL and
 // analyzes it; preview runs it on a sample of each input in a read-only
 // transaction (nothing is stored); sync reloads the built-ins idempotently.

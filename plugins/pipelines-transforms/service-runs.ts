@@ -1,4 +1,4 @@
-// Transform runs (spec document 3, 4.3): queued by a trigger (manual,
+// Transform runs: queued by a trigger (manual,
 // schedule, pipeline, /execute, /materialize), executed by the run task
 // (every run, `wait: true` too: its caller waits for the end), with logs and
 // artifacts (compiled SQL, logs, output summary) written with the outcome and its event (transform.run.completed|failed).

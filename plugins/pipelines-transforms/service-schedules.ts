@@ -1,4 +1,4 @@
-// Transform schedules (spec document 3, 3 and 4.3): get, put, pause, resume,
+// Transform schedules: get, put, pause, resume,
 // trigger, delete, and the tenant's list — cron (5 fields) in an IANA zone
 // through the SDK's cron functions, the timer job armed, replaced or removed
 // with the row (as source schedules do).

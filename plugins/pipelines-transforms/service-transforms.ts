@@ -1,4 +1,4 @@
-// Transforms (spec document 3, 3 and 4.3): create (REST, the SQL library,
+// Transforms: create (REST, the SQL library,
 // patterns, the declarative apply), read, patch, hydrate, archive or delete.
 // Every SQL change is analyzed: statement rules, allowlist and the read rule
 // refuse it (400); an input dataset that does not exist yet is recorded

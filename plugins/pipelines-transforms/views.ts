@@ -1,4 +1,4 @@
-// JSON views of runs. Run ids are decimal strings (canonical, spec 2.1);
+// JSON views of runs. Run ids are decimal strings (their canonical form);
 // snapshot ids go out twice: the deprecated number (its exact digits, as the
 // lakehouse writes them) and the `_exact` decimal string.
 import type { TransformRunRecord } from './api.ts';

@@ -1,5 +1,4 @@
-// Who may do what (as the other data-pipeline plugins decided: the spec is
-// silent): every member of the tenant named by X-Tenant-ID reads; `admin` or
+// Who may do what (as in the other data-pipeline plugins): every member of the tenant named by X-Tenant-ID reads; `admin` or
 // `pipeline_editor` changes and starts runs. The orchestrator's description
 // (config, metrics, workers, task queues) counts jobs of the whole platform:
 // editors only; its health is for members.

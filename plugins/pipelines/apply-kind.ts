@@ -1,4 +1,4 @@
-// The declarative kind `Pipeline` (spec 4.4, 9), registered with the
+// The declarative kind `Pipeline`, registered with the
 // pipelines-apply plugin. A document names its pipeline by metadata.name:
 //
 //   apiVersion: agent-platform/v1

@@ -1,4 +1,4 @@
-// The pipeline routes of spec 4.4: CRUD, step patches, DAG validation,
+// The pipeline routes: CRUD, step patches, DAG validation,
 // versions, activation, pause. Handlers hand over to the pipeline service.
 import type { ServerRoute } from '@hapi/hapi';
 import { principalOf, tenantOf } from 'agent-platform/sdk';

@@ -1,4 +1,4 @@
-// Sandbox runs, run history and the transforms a step may use (spec 4.4).
+// Sandbox runs, run history and the transforms a step may use.
 import type { ServerRoute } from '@hapi/hapi';
 import { principalOf, tenantOf } from 'agent-platform/sdk';
 import type { PipelinesContext } from './context.ts';

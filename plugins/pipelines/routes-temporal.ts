@@ -1,4 +1,4 @@
-// The orchestrator endpoints of spec 4.6 (/temporal/...): they describe our
+// The orchestrator endpoints (/temporal/...): they describe our
 // job system (graphile-worker and pg-boss, honestly named) and start, read,
 // cancel and wait for workflows of the caller's tenant.
 import type { ServerRoute } from '@hapi/hapi';

@@ -1,4 +1,4 @@
-// Pipelines (spec 3, 4.4): CRUD of the editable definition, step patches,
+// Pipelines: CRUD of the editable definition, step patches,
 // DAG validation, immutable versions, activation and pause. States: draft →
 // validated (its DAG checked valid) → active (runs its active version on its
 // schedule and sensor) ⇄ paused; any edit of the steps makes a draft or

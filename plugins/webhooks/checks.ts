@@ -1,9 +1,9 @@
 // The header checks both receivers share, as functions that throw the
-// spec's errors: freshness of X-Webhook-Timestamp and the X-Webhook-Id key.
+// webhook errors: freshness of X-Webhook-Timestamp and the X-Webhook-Id key.
 import { webhookErrors } from './errors.ts';
 import { freshness } from './signing.ts';
 
-/** How long an X-Webhook-Id blocks a repeat (spec 8). */
+/** How long an X-Webhook-Id blocks a repeat: 10 minutes. */
 export const IDEMPOTENCY_WINDOW_SECONDS = 10 * 60;
 const MAX_ID_LENGTH = 255;
 const PRINTABLE = /^[\x20-\x7e]+$/;

@@ -59,7 +59,7 @@ export const cli = defineCli(createServices, (command) => [
   command({
     name: 'webhooks sign',
     description: 'Print the headers of a signed-resume request (no database needed); --body @file reads a file; '
-      + '--scheme standard: Standard Webhooks headers (recommended), x-webhook (default): the spec\'s X-Webhook-*',
+      + '--scheme standard: Standard Webhooks headers (recommended), x-webhook (default): X-Webhook-*',
     offline: true,
     options: {
       secret: { type: 'string', description: 'the tenant\'s signing secret (as printed, or its whsec_ form)', required: true },

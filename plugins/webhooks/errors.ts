@@ -1,5 +1,5 @@
-// The webhook errors of the spec's error table (section 7): the detail texts
-// are the messages, word for word; the codes are ours and stable.
+// The webhook errors: each detail text is a fixed message (the README's
+// table), word for word; the codes are stable.
 import { domainError } from 'agent-platform/sdk';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -13,9 +13,9 @@ export const webhookErrors = {
   missingId: () => domainError(400, 'Missing webhook id', 'WEBHOOK_ID_MISSING'),
   invalidId: (max: number) => domainError(400, `Invalid webhook id (at most ${max} printable characters)`, 'WEBHOOK_ID_INVALID'),
   duplicate: () => domainError(409, 'Duplicate webhook', 'WEBHOOK_DUPLICATE'),
-  // Signed resume: a signature accepted before, sent again under another id (the spec's 409 text, a code of its own).
+  // Signed resume: a signature accepted before, sent again under another id (the duplicate's 409 text, a code of its own).
   replayed: () => domainError(409, 'Duplicate webhook', 'WEBHOOK_SIGNATURE_REPLAYED'),
-  // Signed resume: part of the payload-validity check (spec 4.5 requires Content-Type: application/json).
+  // Signed resume: part of the payload-validity check (Content-Type must be application/json).
   unsupportedMediaType: () => domainError(415, 'Content-Type must be application/json', 'WEBHOOK_UNSUPPORTED_MEDIA_TYPE'),
   rateLimited: (retryAfterSeconds: number) => {
     const error = domainError(429, 'Rate limit exceeded', 'WEBHOOK_RATE_LIMITED');
@@ -23,7 +23,7 @@ export const webhookErrors = {
     return error;
   },
   workflowNotFound: (id: string) => domainError(404, `Workflow not found: ${id}`, 'WORKFLOW_NOT_FOUND'),
-  // The event receiver (section 5): 401 when no secret matches, 503 when none is configured.
+  // The event receiver: 401 when no secret matches, 503 when none is configured.
   invalidSecret: () => domainError(401, 'Invalid webhook secret', 'WEBHOOK_INVALID_SECRET'),
   noSecretConfigured: () =>
     domainError(503, 'No secret is configured for this webhook (define it, or set WEBHOOK_SECRET)', 'WEBHOOK_SECRET_NOT_CONFIGURED'),

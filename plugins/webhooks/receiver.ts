@@ -1,4 +1,4 @@
-// The event webhook receiver (spec 4.4, 5): an external POST becomes a
+// The event webhook receiver: an external POST becomes a
 // `webhook.received` event of the tenant. Authentication comes first, so an
 // unauthenticated caller learns nothing about the tenant or the body:
 //   1. X-Webhook-Secret against the definition's hashed secret when the tenant

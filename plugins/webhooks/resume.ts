@@ -1,15 +1,15 @@
-// Signed resume (spec 4.5, 7, 8): a signed POST delivers a signal to a
-// workflow execution. Checks run in the spec's order — payload validity
+// Signed resume: a signed POST delivers a signal to a workflow execution.
+// Checks run in this order — payload validity
 // (Content-Type application/json, else 415; then the body, else 422), size,
 // signature, timestamp, idempotency, rate limit — and the first failure answers.
 //
-// Two signature schemes: the spec's X-Webhook-* (HMAC of the body only) and
+// Two signature schemes: X-Webhook-* (HMAC of the body only) and
 // Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: HMAC of
 // `id.timestamp.body`), both keyed with the tenant's own signing secret only:
 // the deployment-wide WEBHOOK_SECRET is never a resume key (one secret for
 // every tenant would let any holder sign for all of them).
 //
-// Replay: the spec's HMAC does not cover its id or timestamp, so a captured
+// Replay: the X-Webhook-* HMAC does not cover its id or timestamp, so a captured
 // request could be sent again with fresh ones. The idempotency step therefore
 // also refuses a signature accepted before (409, WEBHOOK_SIGNATURE_REPLAYED),
 // for the freshness window plus the retention (24 h by default).

@@ -15,9 +15,9 @@ const tags = ['api', 'webhooks'];
 
 /**
  * hapi reads a little past 1 MB, so that a body just over the limit is still
- * parsed and the spec's order holds (payload validity before size: a malformed
+ * parsed and the check order holds (payload validity before size: a malformed
  * 1.01 MB body is a 422). Beyond that it stops reading; the 413 it then raises
- * carries the spec's text too.
+ * carries the same text too.
  */
 const READ_LIMIT_BYTES = MAX_BODY_BYTES + 64 * 1024;
 const tooLargeInOurWords: Lifecycle.FailAction = (_request, _h, err) => {
@@ -115,14 +115,14 @@ export function webhooksRoutes(service: WebhooksService, resume: ResumeService, 
       method: 'POST', path: '/api/webhooks/{event_type}',
       options: {
         auth: false, tags, description: 'Signed resume: deliver a signal to a waiting workflow execution (HMAC headers)',
-        // Checked by the service in the spec's order, not by joi (which would answer first, with other statuses).
+        // Checked by the service in its fixed order, not by joi (which would answer first, with other statuses).
         notes: [
           'Recommended: Standard Webhooks headers webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of '
             + '"id.timestamp.body" keyed with the tenant signing secret (whsec_ + base64 of its text)>.',
-          'Or the spec\'s: X-Webhook-Signature: sha256=<hex HMAC-SHA256 of the raw body with the tenant signing secret>, '
+          'Or X-Webhook-*: X-Webhook-Signature: sha256=<hex HMAC-SHA256 of the raw body with the tenant signing secret>, '
             + 'X-Webhook-Timestamp: <Unix seconds, within 5 minutes>, X-Webhook-Id: <idempotency key, 10 minutes>.',
           'Content-Type: application/json. Body: {tenant_id, workflow_id (the execution id), event_data?}. '
-            + 'Errors: 415, 422, 413, 401, 400, 409 (repeated id or replayed signature), 429, 404 (spec section 7).',
+            + 'Errors: 415, 422, 413, 401, 400, 409 (repeated id or replayed signature), 429, 404.',
         ],
         payload: { parse: false, output: 'data', maxBytes: READ_LIMIT_BYTES, failAction: tooLargeInOurWords },
         validate: { params: s.resumeParams }, response: { schema: s.delivered },

@@ -64,7 +64,7 @@ export const delivered = Joi.object({
   workflow_id: Joi.string(),
 }).label('SignalDelivered');
 
-/** Spec 4.5: unknown fields are refused, like every request body of the platform. */
+/** Unknown fields are refused, like every request body of the platform. */
 export const resumeBody = Joi.object({
   tenant_id: tenantAlias.required(),
   workflow_id: Joi.string().min(1).max(200).required(),

@@ -7,7 +7,7 @@ import { definitionsStore, signingSecretsStore } from './store.ts';
 /** AES-GCM additional data: a sealed secret opens only as this tenant's signing secret. */
 export const signingSecretContext = (tenantId: string) => `webhook-signing-secret:${tenantId}`;
 
-/** 32 random bytes as 64 hex characters (spec 2.7). */
+/** 32 random bytes as 64 hex characters. */
 const newSecret = () => randomToken(32);
 
 function isUniqueViolation(err: unknown): boolean {

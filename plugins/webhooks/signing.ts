@@ -1,4 +1,4 @@
-// The pure parts of webhook authentication: HMAC signatures (the spec's
+// The pure parts of webhook authentication: HMAC signatures (the
 // X-Webhook-* scheme here; the Standard Webhooks scheme is the SDK's, shared
 // with every receiver of the platform), timestamp freshness and
 // constant-time secret comparison. No I/O, so the CLI's `sign` command, the
@@ -32,7 +32,7 @@ export function signBody(secret: string | Buffer, body: Buffer | string): string
 /** `v1,<base64>`: the webhook-signature of a Standard Webhooks message. */
 export const signStandard = signStandardWebhook;
 
-/** The scheme a signed-resume request uses: Standard Webhooks when it carries `webhook-signature`, else the spec's X-Webhook-*. */
+/** The scheme a signed-resume request uses: Standard Webhooks when it carries `webhook-signature`, else X-Webhook-*. */
 export type SignatureScheme = 'x-webhook' | 'standard';
 
 export interface VerifiedSignature {
@@ -68,7 +68,7 @@ export function verifySignature(key: Buffer, body: Buffer, header: HeaderReader)
 /**
  * X-Webhook-Timestamp must be Unix seconds within the tolerance of `nowMs`.
  * A missing or unparsable timestamp is treated as the epoch, i.e. "too old":
- * the spec's error table has only the two texts for all four causes.
+ * the error table has only the two texts for all four causes.
  */
 export function freshness(header: unknown, nowMs: number): Freshness {
   return webhookTimestampFreshness(header, nowMs, TIMESTAMP_TOLERANCE_SECONDS);

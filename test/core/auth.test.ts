@@ -1,7 +1,7 @@
 // Every principal the bearer and api-key schemes accept, and the ways each is
 // refused: super-admin token, platform user JWTs, OIDC JWTs (against a real
-// issuer on loopback), service tokens and API keys; with the tenant rules of
-// the spec (TENANT_REQUIRED, TENANT_INVALID, TENANT_FORBIDDEN, TENANT_MEMBERSHIP_MISSING).
+// issuer on loopback), service tokens and API keys; with the tenant rules
+// (TENANT_REQUIRED, TENANT_INVALID, TENANT_FORBIDDEN, TENANT_MEMBERSHIP_MISSING).
 import t from 'tap';
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';

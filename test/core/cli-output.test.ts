@@ -39,7 +39,7 @@ t.test('human output: a record as aligned lines, a list as a table, dates as ISO
   t.ok(tenants.slice(1, 3).every((line) => ISO.test(line.slice(column))), 'every row\'s dates start under their header');
   t.equal(tenants.at(-1), '(1-2 of 2)', 'where the page sits in the list');
 
-  // The key of the tenant's default client is listed (issue 15 item 6).
+  // The key of the tenant's default client is listed.
   const key = fields['default_client.client_key'];
   const clients = await human(t, tp, ['clients', 'list', '--tenant', 'cli-out']);
   t.same(cells(clients[0]), ['id', 'client_key', 'name', 'created_at']);

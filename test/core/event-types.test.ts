@@ -1,6 +1,6 @@
 // Event types come through the plugin contract: each plugin registers the
 // types it emits (core.events.registerTypes); with the default manifest the
-// catalogue is the spec's complete built-in list; a type has one owner.
+// catalogue is the complete built-in list below; a type has one owner.
 import t from 'tap';
 import { createTestDatabase, runCli, startTestPlatform, tenantWithAdmin } from '../harness.ts';
 
@@ -11,22 +11,22 @@ const SPEC_BUILT_IN = [
   'agent.loop.started', 'agent.loop.completed', 'agent.loop.iteration', 'agent.loop.failed',
   'definition.created', 'definition.updated', 'definition.deleted',
 ];
-/** Types of the default deployment's plugins beyond the spec's list (issue 19: forms; issue 17: the embed credential's lifecycle; issue 20: occurrences). */
+/** Types of the default deployment's plugins beyond the built-in list: forms, the embed credential's lifecycle, occurrences. */
 const PLUGIN_TYPES = [
   'form.submitted', 'form.hydrated', 'form.hydration_failed',
   'embed.credentials.provisioned', 'embed.credentials.rotated', 'embed.credentials.revoked',
   'occurrence.submitted', 'occurrence.duplicate_detected', 'occurrence.state_changed', 'occurrence.message_sent',
 ];
 
-// Types the spec leaves open (document 3: the data-pipeline service's outbound types are "not shown").
+// Types the platform adds beyond the built-in list: the data pipeline's outbound types.
 const PLATFORM_ADDED = ['dataset.snapshot_created', 'source.sync.completed', 'source.sync.failed'];
-// Issue 22: the runs of pipelines (plugins/pipelines) and of transforms (plugins/pipelines-transforms).
+// The runs of pipelines (plugins/pipelines) and of transforms (plugins/pipelines-transforms).
 PLATFORM_ADDED.push('pipeline.run.started', 'pipeline.run.completed', 'pipeline.run.failed');
 PLATFORM_ADDED.push('transform.run.completed', 'transform.run.failed');
-// Issue 23: the ontology's syncs and entity types (plugins/ontology).
+// The ontology's syncs and entity types (plugins/ontology).
 PLATFORM_ADDED.push('ontology.sync.completed', 'ontology.sync.failed', 'ontology.sync.skipped', 'ontology.entity_type.changed');
 
-t.test('with the default manifest the catalogue is the spec\'s built-in list and the types plugins add, each type registered by the plugin that emits it', async (t) => {
+t.test('with the default manifest the catalogue is the built-in list and the types plugins add, each type registered by the plugin that emits it', async (t) => {
   const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: 'manifests/default.yaml' } });
   const { token } = await tenantWithAdmin(tp, 'acme');
   const listed = await tp.request({ url: '/api/admin/triggers/events/types', token });

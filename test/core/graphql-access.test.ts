@@ -1,4 +1,4 @@
-// GraphQL access (issue 13 item 4): every top-level field takes exactly the
+// GraphQL access: every top-level field takes exactly the
 // principals and roles of the REST route that owns the same data. The fields
 // come from the schema by introspection (default manifest: every plugin), and
 // ACCESS below must name each one: a new field without a rule fails this test.

@@ -1,4 +1,4 @@
-// GraphQL limits (issue 13 item 10): a document past GRAPHQL_MAX_TOKENS, an
+// GraphQL limits: a document past GRAPHQL_MAX_TOKENS, an
 // operation deeper than GRAPHQL_MAX_DEPTH, with more aliases than
 // GRAPHQL_MAX_ALIASES or costing more than GRAPHQL_MAX_COST is a 400 that
 // names the limit, before any resolver runs (no tenant transaction is opened:

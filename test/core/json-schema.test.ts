@@ -1,4 +1,4 @@
-// The platform's one Ajv factory (issue 13 item 6): tenant patterns run on a
+// The platform's one Ajv factory: tenant patterns run on a
 // linear-time engine (RE2); a pattern it cannot run is dropped with one
 // warning; one tenant's $id is not registered for another to $ref.
 import t from 'tap';

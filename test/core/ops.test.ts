@@ -78,7 +78,7 @@ t.test('METRICS_TOKEN protects the metrics endpoint', async (t) => {
   t.match(right.body, /# TYPE platform_jobs gauge/);
 });
 
-t.test('/api/v1/status and /api/v1/services/health (spec document 3, 4.1)', async (t) => {
+t.test('/api/v1/status and /api/v1/services/health', async (t) => {
   const tp = await startTestPlatform(t);
   const status = await tp.request({ url: '/api/v1/status' });
   t.equal(status.status, 200);

@@ -1,4 +1,4 @@
-// Event filters (core-platform 4.4), shared by triggers and WAIT steps.
+// Event filters, shared by triggers and WAIT steps.
 // Keys are dot paths into the event; each value is an array of conditions.
 // Keys combine with AND; the conditions of one array combine with OR.
 // A condition is a literal (equality), {prefix}, {numeric: [op, n(, op, n)]}

@@ -159,7 +159,7 @@ export interface AdvanceResult {
   applied: boolean;
 }
 
-/** Result stored under a WAIT's output_key (core-platform 2.8). */
+/** Result stored under a WAIT's output_key. */
 export type WaitResult =
   | { output: Record<string, unknown>; event_type: string; source: 'signal'; sender: string; received_at: string }
   | { output: null; event_type: string | null; source: 'timeout'; timed_out: true };

@@ -10,7 +10,7 @@ export const WAIT_HANDLER = 'temporal:wait_for_event';
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 60;
 /** A wait longer than 30 days is almost certainly a unit mistake. */
 export const MAX_WAIT_TIMEOUT_SECONDS = 30 * 24 * 3600;
-/** An approval case waits a week unless the step says otherwise (issue 16). */
+/** An approval case waits a week unless the step says otherwise. */
 export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 7 * 24 * 3600;
 const MAX_APPROVERS = 100;
 const MAX_QUORUM = 100;

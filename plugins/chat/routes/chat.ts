@@ -1,4 +1,4 @@
-// The chat endpoints (spec core 4.2, embed-chat 4): ask (SSE), answer an
+// The chat endpoints: ask (SSE), answer an
 // ask_user (SSE continuation), follow a turn (SSE), cancel, feedback.
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf } from 'agent-platform/sdk';

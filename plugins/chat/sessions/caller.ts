@@ -80,7 +80,7 @@ export function ownerOf(principal: Actor): string {
 export async function resolveCaller(trx: TenantTransaction, tenantId: string, principal: Actor, selected: SelectedClient): Promise<Caller> {
   const owner = ownerOf(principal);
   if (selected === undefined && principal.kind === 'api_key') return { tenantId, principal, owner, clientId: principal.clientId };
-  // The spec's rule (embed-chat 7): without selected_client the request is for
+  // Without selected_client the request is for
   // the tenant's default client, which an embed token of another client may not use.
   if (principal.kind === 'embed' && selected !== undefined && selected === principal.clientId) {
     return { tenantId, principal, owner, clientId: principal.clientId, onlySession: principal.sessionId };

@@ -1,8 +1,7 @@
 // Response shapes of sessions and messages. Timestamps are UTC written
-// without a zone suffix (spec embed-chat 2.7: "sent without a zone suffix;
-// read as UTC"), e.g. 2025-01-31T09:15:02.123; to an embed token (the widget,
-// which reads both forms) with the `Z` (issue 17 item 7), so that no reader
-// can take them for local time.
+// without a zone suffix (clients read them as UTC), e.g.
+// 2025-01-31T09:15:02.123; to an embed token (the widget, which reads both
+// forms) with the `Z`, so that no reader can take them for local time.
 import type { Principal } from 'agent-platform/sdk';
 
 /** How a caller gets its timestamps: `Z` for embed tokens, no suffix otherwise. */

@@ -16,7 +16,7 @@ export const sessionsStore = {
 
   listOwned: async (trx: TenantTransaction, clientId: number, ownerKey: string, skip: number, limit: number) => {
     const base = trx.selectFrom('chat_sessions')
-      // The spec's list: active sessions only (an ended one is still read by id and reopened by a question).
+      // The list holds active sessions only (an ended one is still read by id and reopened by a question).
       .where('client_id', '=', clientId).where('owner_key', '=', ownerKey).where('deleted_at', 'is', null).where('is_active', '=', true);
     const [items, count] = await Promise.all([
       base.select([...sessionColumns]).orderBy('last_active', 'desc').orderBy('created_at', 'desc').orderBy('id')

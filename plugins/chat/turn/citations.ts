@@ -1,7 +1,7 @@
 // The <citations> block of a reply: resolved and verified through the
 // citations plugin when it is loaded (each entry's match_type filled in and
 // the block rewritten with it); without the plugin, the entries are read and
-// written back here (spec 2.3 attributes), unverified.
+// written back here (the same attributes), unverified.
 import type { CitationsApi, CitationEntry, WritableEntry } from '../../citations/api.ts';
 
 const ATTR = /([a-z_]+)\s*=\s*"([^"]*)"/g;
@@ -56,7 +56,7 @@ export async function resolveCitations(
 ): Promise<ResolvedCitations | undefined> {
   if (blocks.length === 0) return undefined;
   if (citations) {
-    // One block is what spec 2.3 describes; several are merged into one.
+    // A reply carries one block; several are merged into one.
     const merged = blocks.length === 1 ? blocks[0] : writeEntries(blocks.flatMap((block) => citations.parseBlock(block).entries));
     const { entries } = await citations.resolveReply(tenantId, merged, context);
     return { block: citations.writeBlock(entries), entries: entries as unknown as Record<string, unknown>[], verified: true };

@@ -217,7 +217,7 @@ export class TurnRun {
     return 'continue';
   }
 
-  /** Rule 4: the surface cannot ask, so the agent gets an immediate answer that says so. */
+  /** Without the ask_user key the surface cannot ask, so the agent gets an immediate answer that says so. */
   private async askUserFallback(call: ToolCall): Promise<{ result: unknown; record: ToolRecord }> {
     const base = { session_id: this.ref.sessionId, turn_id: this.ref.turnId, tool_call_id: call.id, name: 'ask_user' };
     await this.emit('chat.tool.called', base);

@@ -38,7 +38,7 @@ export function createTurnsService(rt: Runtime, lifecycle: TurnLifecycle, sessio
       }
     },
 
-    /** The answer to a pending ask_user, by the session's owner (spec 4.2 rule 5). */
+    /** The answer to a pending ask_user, by the session's owner (ownership, not the admin role, authorizes it). */
     async answer(tenantId: string, principal: Principal, selected: SelectedClient, sessionId: string, toolCallId: string, answer: string): Promise<Started> {
       // Ownership first (403 for anyone else), then the turn is taken under its row lock.
       await sessions.get(tenantId, principal, selected, sessionId);

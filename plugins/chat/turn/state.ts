@@ -32,7 +32,7 @@ export interface TurnState {
   responder?: { kind: 'extractive'; sources: number };
 }
 
-/** The results the agent gets from ask_user (spec 4.2 rule 4, spec 3). */
+/** The results the agent gets from ask_user: fallback (no ask_user key), answered, timed out. */
 export const askUserResults = {
   fallback: () => ({
     status: 'unavailable',

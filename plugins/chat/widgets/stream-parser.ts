@@ -1,5 +1,5 @@
 // A streaming filter over the model's text deltas, applying the widget rules
-// of spec 4.2 as tokens arrive (a tag may be split across any number of chunks):
+// of the capability keys as tokens arrive (a tag may be split across any number of chunks):
 //  - a widget tag the surface did not declare is removed, content and all,
 //    from what is streamed and from what is stored;
 //  - a declared widget passes through inline (`<report_widget>{json}</report_widget>`),

@@ -1,4 +1,4 @@
-// Reads the <citations> block of an assistant reply (spec 2.3): entries with
+// Reads the <citations> block of an assistant reply: entries with
 // `ref`, `chunk_id`, `revision_id`, `doc_name` (required) and `page`,
 // `section`, `quote`, `match_type` (optional).
 //

@@ -1,4 +1,4 @@
-// Writes a <citations> block (spec 2.3) in the one form the platform emits:
+// Writes a <citations> block in the one form the platform emits:
 // one <citation> per entry with the identifying fields as attributes and the
 // quote as a <quote> child, every value escaped, so parseBlock reads back
 // exactly what was written (quotes trimmed).

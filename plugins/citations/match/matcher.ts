@@ -1,5 +1,5 @@
-// Verifies a quoted passage against the text of the cited chunk (spec 2.3,
-// 4.3), trying the cheapest test first:
+// Verifies a quoted passage against the text of the cited chunk, trying the
+// cheapest test first:
 //   exact       the quote occurs verbatim                          score 1.0
 //   normalized  it occurs once whitespace runs are collapsed       score 1.0
 //   fuzzy       the closest window is more than 85% similar        score = that similarity
@@ -11,7 +11,7 @@ import type { MatchType } from '../api.ts';
 import { collapseWhitespace, isWhitespace, normalizeWhitespace, type NormalizedText } from './normalize.ts';
 import { bestWindow } from './myers.ts';
 
-/** Spec 8: a fuzzy match needs a similarity above this (strictly). */
+/** A fuzzy match needs a similarity above this (strictly). */
 export const FUZZY_THRESHOLD = 0.85;
 
 export interface QuoteMatch {

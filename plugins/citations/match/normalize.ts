@@ -1,4 +1,4 @@
-// Whitespace normalization for quote matching (spec 2.3 `normalized`): every
+// Whitespace normalization for quote matching (match type `normalized`): every
 // run of whitespace becomes one space and both ends are trimmed. The chunk's
 // normalized form keeps, for each of its characters, the offset of that
 // character in the original text, so a match found in the normalized text is

@@ -6,7 +6,7 @@ import type { VerificationStatus } from '../api.ts';
 import type { CitationRow, CitationsTable } from '../tables.ts';
 import '../tables.ts';
 
-/** The filters of GET /api/citations (spec 4.3), also used by GraphQL and stats. */
+/** The filters of GET /api/citations, also used by GraphQL and stats. */
 export interface CitationFilter {
   document_id?: string;
   collection_id?: number;

@@ -1,4 +1,4 @@
-// The binding transforms of spec 2.3, as pure functions of one value:
+// The binding transforms, as pure functions of one value:
 // NONE (as is), TO_INT (an integer or integer text), LOOKUP (params.table maps
 // a value to another), GEO_PARSE (one coordinate, params.component latitude or
 // longitude, out of a number, a "lat,lon" text, a {latitude, longitude} or

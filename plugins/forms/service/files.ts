@@ -1,4 +1,4 @@
-// Uploads for forms (spec 4.7): the bytes are stored in the tenant's
+// Uploads for forms: the bytes are stored in the tenant's
 // forms_files and the uploader gets a single-use token, bound to the tenant
 // (row-level security) and to the uploader (a user's subject, or `anonymous`
 // for a public form's visitor). A submission consumes the tokens its payload

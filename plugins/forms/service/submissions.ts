@@ -1,4 +1,4 @@
-// Form submission (spec 2.3, 3, 4.7): the payload is validated against the
+// Form submission: the payload is validated against the
 // use case's pinned form version by Form.io's engine, then — in one tenant
 // transaction — its file tokens are consumed, the immutable submission is
 // stored, the target's hydrate creates the object, the attempt is recorded

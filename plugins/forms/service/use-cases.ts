@@ -1,4 +1,4 @@
-// Use cases (spec 2.3): a form definition at a pinned version (or `latest`)
+// Use cases: a form definition at a pinned version (or `latest`)
 // turned into objects of one target, with the target's config, an access
 // mode and an active flag; and their field bindings. Whatever is saved is
 // checked against what it names: the version exists, the target is

@@ -1,5 +1,5 @@
 // A use case's target_config checked against its target's config schema
-// (spec 2.3 config items): unknown keys, missing required items, wrong types
+// (its config items): unknown keys, missing required items, wrong types
 // and values outside `options` are refused, each named; defaults fill the rest.
 import { badRequest } from 'agent-platform/sdk';
 import type { ConfigItem, TargetConfig } from '../api.ts';

@@ -1,4 +1,4 @@
-// The built-in schema libraries, written here (issue 23): one library, `sdm`
+// The built-in schema libraries, written here: one library, `sdm`
 // (smart data models), by domain. Schemas are JSON Schema draft-07. A schema's
 // full id is `<library>/<domain>/<schema>`, e.g. `sdm/urban_services/street_light`.
 import { general } from './general.ts';

@@ -1,5 +1,5 @@
 // JSON, YAML, XML and plain text: decoded as UTF-8 and chunked by character
-// span without layout analysis (spec 2.9): one segment, page 0, no sections.
+// span without layout analysis: one segment, page 0, no sections.
 import { ParseError, TextBuilder, type ParsedDocument } from './types.ts';
 
 export function decodeText(bytes: Uint8Array): string {

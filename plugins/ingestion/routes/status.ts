@@ -1,4 +1,4 @@
-// REST routes of spec 4.6: per-document status, aggregates, error listings
+// REST routes of ingestion status: per-document status, aggregates, error listings
 // and retry-ingestion, for collections and sync sources.
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf } from 'agent-platform/sdk';
@@ -14,7 +14,7 @@ export function statusRoutes(status: StatusService): ServerRoute[] {
     {
       method: 'GET', path: '/api/admin/documents/{document_id}/ingestion-status',
       options: {
-        auth: 'bearer', tags, plugins: { platform: member }, description: 'Ingestion status of a document (spec 2.9)',
+        auth: 'bearer', tags, plugins: { platform: member }, description: 'Ingestion status of a document',
         validate: { params: s.documentIdParams, query: s.tenantQuery }, response: { schema: s.ingestionStatus },
       },
       handler: (request) => status.documentStatus(tenantOf(request), request.params.document_id as string),

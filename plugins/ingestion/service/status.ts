@@ -1,4 +1,4 @@
-// Ingestion status (spec 2.9, 4.6): one document's status; the aggregate of a
+// Ingestion status: one document's status; the aggregate of a
 // collection tree or a sync source (counts, drain rate over a window, ETA, top
 // errors); error listings; retry-ingestion, which puts documents of the
 // requested statuses back to `pending` for the reconciler (documents ingesting

@@ -1,4 +1,4 @@
-// How a credential goes on the wire, by scheme (spec 2.1): apiKey sends the
+// How a credential goes on the wire, by scheme: apiKey sends the
 // raw value in its header (or query parameter), bearer prefixes `Bearer `,
 // basic base64-encodes `user:pass`, oauth2 sends the client-credentials
 // access token as a bearer token. A value that already carries its prefix

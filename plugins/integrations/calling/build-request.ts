@@ -1,4 +1,4 @@
-// Arguments to an HTTP request, by each parameter's location (spec 2.1):
+// Arguments to an HTTP request, by each parameter's location:
 // path arguments fill the `{param}` slots of the URL template, query
 // arguments go into the query string (arrays and objects serialized as the
 // operation declared), header arguments into headers, body arguments into the

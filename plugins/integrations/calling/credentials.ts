@@ -1,4 +1,4 @@
-// Which credential a call uses, in the order of spec 4.1: the chat session's,
+// Which credential a call uses, in this order: the chat session's,
 // then the client's, then the spec's default (its auth value, with ${VAR}
 // placeholders resolved from the variables the operator allows, or the
 // secret-store entry it names). A credential entered for another origin than

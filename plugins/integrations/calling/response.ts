@@ -1,7 +1,7 @@
 // What a call returns: the API's status and body whatever the status (an
 // agent or a workflow CONDITION decides what a 404 means), JSON bodies
 // parsed, binary bodies base64-encoded, and for 401/403 a hint that points
-// at the credential that was sent (spec 7).
+// at the credential that was sent.
 import type { OutboundResponse } from '../http-client.ts';
 import type { ResolvedCredential } from './credentials.ts';
 

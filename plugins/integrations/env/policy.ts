@@ -1,5 +1,5 @@
 // Which environment variables a `${VAR}` placeholder in a spec's auth value
-// may read (issue 13, item 1): only those the operator allows with
+// may read: only those the operator allows with
 // INTEGRATIONS_ENV_ALLOWLIST (comma-separated exact names or PREFIX_*
 // patterns; default INTEGRATION_*), and never one of the platform's own
 // settings (platform-settings.ts), even when the allowlist names it.

@@ -1,9 +1,9 @@
 // One operation becomes one function definition (its name is given by
-// naming.ts): the `parameters` map with a location per argument (spec 2.1's
-// mapping table, plus `header` for header parameters), the JSON Schema agents
+// naming.ts): the `parameters` map with a location per argument (`path`,
+// `query`, `header`, `body`), the JSON Schema agents
 // see, how the body is encoded, and the operation's security needs.
 //
-// The two body rules of spec 2.1: an object body without `properties` that
+// The two body rules: an object body without `properties` that
 // allows additional ones takes every argument that is not a path, query or
 // header parameter (`free_form`); a body whose $ref cannot be resolved yields
 // no body parameters, with a warning.

@@ -1,4 +1,4 @@
-// REST routes of credentials: a client's (spec 4.1's POST
+// REST routes of credentials: a client's (POST
 // /clients/{client_id}/credentials, plus list and delete under
 // /api/admin/clients), a chat session's (its owner's), and the tenant's
 // secret store. No response ever carries a value: only `value_set`.

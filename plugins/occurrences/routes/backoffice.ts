@@ -1,4 +1,4 @@
-// The staff backoffice (spec 4.7): occurrences (list, detail, transition),
+// The staff backoffice: occurrences (list, detail, transition),
 // the state graph (staff read, staff-admin replace), allowed transitions,
 // and the tenant's service area (staff admin). Staff: role staff or admin.
 import { principalOf, tenantOf, type Request, type ServerRoute } from 'agent-platform/sdk';

@@ -1,4 +1,4 @@
-// The citizens' routes (spec 4.7): public submission and the pre-submission
+// The citizens' routes: public submission and the pre-submission
 // duplicate check. No login: X-Tenant-ID names the tenant, each request
 // spends a token of the rate limit (per client address and tenant).
 import type { ServerRoute } from 'agent-platform/sdk';

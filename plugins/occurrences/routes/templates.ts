@@ -1,4 +1,4 @@
-// Message templates (spec 4.7): staff list them, see which apply to an
+// Message templates: staff list them, see which apply to an
 // occurrence, preview and apply them; staff admins create, change and delete them.
 import { principalOf, tenantOf, type Request, type ServerRoute } from 'agent-platform/sdk';
 import { staffTenant } from '../access.ts';

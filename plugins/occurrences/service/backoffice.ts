@@ -1,4 +1,4 @@
-// The staff backoffice (issue 20 item 5): the list with its filters, sorting
+// The staff backoffice: the list with its filters, sorting
 // and pagination, and one occurrence with its type, history, messages,
 // attachments and linked duplicates (reporters' contact data included: staff only).
 import type { CoreServices } from 'agent-platform/sdk';

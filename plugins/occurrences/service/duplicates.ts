@@ -1,4 +1,4 @@
-// Duplicate detection at submit time (issue 20 item 3): reports of the same
+// Duplicate detection at submit time: reports of the same
 // type, inside the type's radius and window, not in a final state, ranked by
 // distance and text similarity. The box prefilter runs on the index; the
 // exact distance (haversine) is computed on the few rows inside the box.

@@ -1,5 +1,4 @@
-// Open311 GeoReport v2 (beyond the spec, so that existing civic apps report
-// here): active occurrence types are services (service_code = the type's
+// Open311 GeoReport v2 (so that existing civic apps report here): active occurrence types are services (service_code = the type's
 // code), their dynamic fields the service definition's attributes, and
 // occurrences are service requests (service_request_id = the reference),
 // `closed` in a final state and `open` otherwise. Public fields only: a

@@ -1,4 +1,4 @@
-// States and transitions (spec section 3, issue 20 item 4): the tenant's
+// States and transitions: the tenant's
 // graph (seeded on first use with submitted → triaged → in_progress →
 // resolved, plus the final rejected and duplicate), replaced whole by a
 // staff admin; and transitions of one occurrence, which lock its row (SELECT

@@ -1,4 +1,4 @@
-// Message templates (issue 20 item 6): {id, name, channel (email|sms|note),
+// Message templates: {id, name, channel (email|sms|note),
 // subject, body, type_ids, states} with {{variables}} from a fixed set.
 // Saving refuses syntax errors and unknown variables; a preview renders a
 // stored template or a draft for an occurrence, lists unknown variables and

@@ -1,4 +1,4 @@
-// Occurrence types (spec 2.2): staff-admin CRUD, public reads of active ones.
+// Occurrence types: staff-admin CRUD, public reads of active ones.
 // A form_schema is checked when saved: a v1 Form.io schema by the forms
 // plugin's rules, a v0 field list by its keys and options.
 import type { CoreServices } from 'agent-platform/sdk';

@@ -1,5 +1,5 @@
-// The sync worker (spec 2.1 and 3). Per run, in order:
-// 1. the 5.4 policy again (the tenant's binding may have gone since the trigger);
+// The sync worker. Per run, in order:
+// 1. the authorization policy again (the tenant's binding may have gone since the trigger);
 // 2. decide, under the backing dataset's row lock: the lake's latest snapshot
 //    and the attempted fingerprint equal to what the last success applied,
 //    without force → `skipped` (rows_synced 0); otherwise a replay whose

@@ -1,4 +1,4 @@
-// How a sync run is shown (spec 2.1): the exact run adds is_terminal,
+// How a sync run is shown: the exact run adds is_terminal,
 // rows_synced and bulk_jobs; the effective spec's JSON stays internal (its
 // fingerprint is shown); no request rows or credentials are ever stored.
 import type { RunRow } from '../store/runs.ts';

@@ -1,4 +1,4 @@
-// Credential fields of a pattern's configuration schema (spec 2.1): the
+// Credential fields of a pattern's configuration schema: the
 // top-level properties declared `credential: true` or `type: "password"` (or
 // `format: "password"`). They are write-only: accepted in credential_values,
 // never read back, logged, exported or put in an error.

@@ -18,7 +18,7 @@ import type { SourcePatternRecord } from '../api.ts';
 
 const PATTERN_ID = /^[a-z0-9_]{1,63}$/;
 
-/** `type: "password"` is the spec's credential marker, not a JSON type: it validates as a string. */
+/** `type: "password"` marks a credential field (credentials/fields.ts), not a JSON type: it validates as a string. */
 function compilable(schema: Record<string, unknown>): Record<string, unknown> {
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   const fixed = Object.fromEntries(Object.entries(properties).map(([name, p]) => [name, p?.type === 'password' ? { ...p, type: 'string' } : p]));

@@ -1,11 +1,11 @@
-// Orchestration metrics of sync runs on /api/v1/metrics (spec document 3, 6):
+// Orchestration metrics of sync runs on /api/v1/metrics:
 // the phase histogram `service_orchestration_window_phase_seconds` (bucket,
 // sum, count, and a `_max` gauge) labelled window, job_name, phase, and the
 // counter `service_orchestration_window_worker_bootstrap_timing_capture_failures`
 // of terminal runs whose worker report is incomplete.
 //
 // Our runner is a pg-boss job, not a Dagster worker: it has four phases of
-// its own, and the spec's phase list maps onto them as follows
+// its own, and a Dagster worker's phase names map onto them as follows
 //   queue_to_attempt_start        ≈ container_to_worker_entrypoint (the job waits for a worker)
 //   attempt_start_to_source_ready ≈ worker_entrypoint_to_definitions_import … registry_build_to_bronze_assets
 //                                   (plan the streams, open the credentials, build the pattern's context)

@@ -1,4 +1,4 @@
-// Approval cases through REST (issue 16 items 1, 4, 6, 7): who may open, see,
+// Approval cases through REST: who may open, see,
 // decide and cancel; quorum with concurrent decisions (counted exactly, one
 // approval.resolved); expiry driven by moving the keyed job; events in the
 // same transaction as the change; bad input refused without a change.

@@ -1,4 +1,4 @@
-// Agent escalation (issue 16 item 3): request_approval suspends a chat turn
+// Agent escalation: request_approval suspends a chat turn
 // like ask_user (tool_status awaiting_approval with the case id), resumes with
 // the decision as the tool result, survives a restart, is released when the
 // turn is cancelled, and without the ask_user capability key answers

@@ -1,4 +1,4 @@
-// GraphQL (issue 16 item 8) and CLI (item 9) of approvals: the approvals
+// GraphQL and CLI of approvals: the approvals
 // connection and approval(id) see what REST shows each caller, decideApproval
 // takes REST's rules, approvalResolved pushes a settled case to those who may
 // see it; the CLI lists, shows and decides as a named approver.

@@ -1,4 +1,4 @@
-// One-time decision links (issue 16 item 5): signed, bound to one case, one
+// One-time decision links: signed, bound to one case, one
 // approver and one decision, expiring with the case, used once. Opening a
 // link (GET, what a mail scanner prefetches) shows a confirmation page and
 // decides nothing; its form's POST decides. The page tells only the title.

@@ -1,4 +1,4 @@
-// The APPROVAL step (issue 16 item 2, 6, 7): the execution opens a case and
+// The APPROVAL step: the execution opens a case and
 // waits (status waiting, pending-events approval.resolved) until the case is
 // approved, rejected, expired (the clock driven by moving the keyed job) or
 // cancelled with its execution; it survives a restart; a trigger on

@@ -1,4 +1,4 @@
-// ask_user (spec 4.2 rule 4 and 5, spec 3): suspend with awaiting_input,
+// ask_user: suspend with awaiting_input,
 // answered by the owner only, refused without the key, timed out (the clock
 // driven by moving the keyed job's run_at), and a restart while suspended.
 import t from 'tap';

@@ -1,4 +1,4 @@
-// Issue 15 item 4: a session idle longer than sessionIdleTimeoutSeconds
+// A session idle longer than sessionIdleTimeoutSeconds
 // (default 1800) ends: is_active false and chat.session.ended {reason:
 // idle_timeout}, once; a session whose answer waits for a person does not; a
 // new question reopens an ended session. The sweep reads the platform's clock,

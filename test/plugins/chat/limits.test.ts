@@ -1,4 +1,4 @@
-// Per-tenant limits (issue 13 item 10): running chat turns
+// Per-tenant limits: running chat turns
 // (CHAT_MAX_CONCURRENT_TURNS_PER_TENANT, counted in Postgres) and open SSE
 // streams (CHAT_MAX_CONCURRENT_STREAMS_PER_TENANT, per process). Past either,
 // 429 with Retry-After and nothing stored; other tenants are not affected;

@@ -1,6 +1,6 @@
 // Session ownership is keyed by principal kind (and issuer), not by the bare
 // subject, and an API key's sessions belong to the visitor the client names
-// (X-Visitor-Id): issue 13 item 13.
+// (X-Visitor-Id).
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

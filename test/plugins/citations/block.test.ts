@@ -10,7 +10,7 @@ import { writeBlock } from '../../../plugins/citations/block/write.ts';
 const A = '3f1c2b9e-4d5a-4e6f-8a7b-9c0d1e2f3a4b';
 const B = 'a0b1c2d3-e4f5-4a6b-8c7d-e8f9a0b1c2d3';
 
-t.test('the spec form: every field, any attribute order, whitespace and line breaks', async (t) => {
+t.test('the documented form: every field, any attribute order, whitespace and line breaks', async (t) => {
   const reply = `The gloves are required [1]. Spills go to the kit [2].
 
 <citations>

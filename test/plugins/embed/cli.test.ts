@@ -1,4 +1,4 @@
-// The operator CLI (issue 17 item 8): every `platform clients embed` command
+// The operator CLI: every `platform clients embed` command
 // against a test server listening on loopback, `smoke` included (the whole
 // embed-token flow, each step pass/fail, a temporary client cleaned up).
 import t from 'tap';

@@ -1,4 +1,4 @@
-// A client's embed configuration (spec embed-chat 2.3): origins parsed as
+// A client's embed configuration: origins parsed as
 // exact http(s) origins (each bad entry a 400 naming it, nothing changed),
 // localhost only with EMBED_ALLOW_LOCALHOST_ORIGINS, fields left out kept,
 // definition.updated on change, admins only (REST and GraphQL).

@@ -1,4 +1,4 @@
-// Embed credentials (spec embed-chat 2.4, section 3): provision → rotate (the
+// Embed credentials: provision → rotate (the
 // old secret refused) → revoke (the service account gone, its tokens refused,
 // the embed tokens it minted ended). Only a human admin's bearer token or the
 // super-admin. The secret is in the provision and rotate answers only: never

@@ -1,4 +1,4 @@
-// The public manifest (spec embed-chat 2.2, errors of section 7): Origin
+// The public manifest: Origin
 // required and allowlisted, the client configured and enabled, CORS headers
 // and preflight, served from the in-process cache and refreshed on change.
 import t from 'tap';

@@ -1,7 +1,7 @@
-// The embed principal (issue 17 item 5, spec embed-chat 5 and 7): an embed
-// token reaches only the end-user surfaces, scoped to its client and external
-// user (another user's session 404, another client 403 with the spec's text,
-// a token minted for a session works for that session only), never admin
+// The embed principal: an embed token reaches only the end-user surfaces,
+// scoped to its client and external user (another user's session 404, another
+// client 403 "Embed token is not authorized for this client", a token minted
+// for a session works for that session only), never admin
 // routes or GraphQL tenant data; expired 401. With X-Platform-Embed: 1 the
 // client's origin policy applies (host tokens too), with CORS headers and
 // preflight for allowlisted origins. Sessions list active ones, most recent
@@ -42,7 +42,7 @@ t.test('an embed token on the end-user surfaces', async (t) => {
   t.equal((await req(bob, 'POST', `/api/chat/${created.body.id}?${q}`, { content: 'hi' })).status, 404);
   t.same((await req(bob, 'GET', `/api/sessions?${q}`)).body.items, [], 'bob lists none of ada\'s');
 
-  // Another client: 403 with the spec's text, also when selected_client is left out (the default client).
+  // Another client: 403 with its fixed text, also when selected_client is left out (the default client).
   const otherClient = await req(ada, 'GET', '/api/sessions?selected_client=ck_acme_web');
   t.equal(otherClient.status, 403);
   t.equal(otherClient.body.message, 'Embed token is not authorized for this client');

@@ -1,4 +1,4 @@
-// Minting embed tokens (spec embed-chat 2.5, section 5 rules 2 and 4): the
+// Minting embed tokens: the
 // client's embed credential or the super-admin, an allowlisted Origin, an
 // enabled client, expires_in bounded, rate limited per client.
 import t from 'tap';

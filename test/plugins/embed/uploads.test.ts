@@ -1,5 +1,4 @@
-// Scoped uploads (issue 17 item 6, spec embed-chat 2.6 and the upload rules
-// of section 4): the client has uploads enabled, the session is the caller's
+// Scoped uploads: the client has uploads enabled, the session is the caller's
 // on that client, the Origin allowlisted; the file lands in a collection
 // private to the session, listed nowhere else, searched by the agent only in
 // that session, deleted with the session. Size limit (413) and types (415).

@@ -1,4 +1,4 @@
-// The widget's files under /embed/v1/ (spec embed-chat 2.1, 8, 9): entries
+// The widget's files under /embed/v1/: entries
 // revalidated, hashed chunks immutable, `?v=` accepted, content types, CORS
 // `*`, brotli when accepted, ETag revalidation, nothing else of the folder.
 import t from 'tap';

@@ -1,4 +1,4 @@
-// The widget's package (spec embed-chat 2.1): `npm pack` of
+// The widget's package: `npm pack` of
 // plugins/embed/widget, the tarball installed offline into a temporary
 // project, each entry imported: `.`, `./element`, `./react`, `./vue`,
 // `./style.css`, with their types. React and Vue (optional peers) come from

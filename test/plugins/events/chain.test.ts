@@ -1,4 +1,4 @@
-// Event chains (issue 13 item 10): a workflow that re-emits into its own
+// Event chains: a workflow that re-emits into its own
 // trigger stops at EVENTS_MAX_CHAIN_DEPTH (default 8) with a dispatch error
 // recorded; each event carries its depth as the CloudEvents extension
 // `chaindepth`.

@@ -94,7 +94,7 @@ t.test('bad events are refused with a 400 naming the field; emitting needs the a
 t.test('the built-in event types the loaded plugins registered are listed with a description', async (t) => {
   // The events manifest loads tenancy, workflows and events: their types, in
   // registration (dependency) order. test/core/event-types.test.ts checks the
-  // spec's complete list with the default manifest.
+  // complete built-in list with the default manifest.
   const { tp, token } = await eventsFixture(t, { workflow: false });
   const listed = await tp.request({ url: '/api/admin/triggers/events/types', token });
   t.equal(listed.status, 200);

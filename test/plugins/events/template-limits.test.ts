@@ -1,6 +1,6 @@
-// Trigger and workflow templates are tenant-written (issue 13 item 6): they
-// are scanned in linear time ("{{" + 100,000 spaces made the former pattern
-// backtrack cubically, seconds per request), a string with templates longer
+// Trigger and workflow templates are tenant-written: they are scanned in
+// linear time ("{{" + 100,000 spaces would make a backtracking pattern take
+// seconds per request), a string with templates longer
 // than 64 KiB is refused when the definition is saved, and one stored before
 // the limit is refused at run time instead of evaluated.
 import t from 'tap';

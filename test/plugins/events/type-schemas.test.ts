@@ -1,4 +1,4 @@
-// Custom event-type schemas are tenant-written (issue 13 items 6 and 7): their
+// Custom event-type schemas are tenant-written: their
 // `pattern`s run on a linear-time engine (a backtracking pattern cannot stall
 // the process), a pattern that engine cannot run is dropped rather than
 // refusing the schema, and re-reading a tenant's types does not make Ajv keep

@@ -1,4 +1,4 @@
-// Uploads for forms (spec 4.7): a single-use token bound to its tenant and
+// Uploads for forms: a single-use token bound to its tenant and
 // uploader, consumed in the submission's transaction. A token used twice,
 // expired (the clock is moved), from another tenant or another uploader is a
 // 422 naming the field; size and type limits give 413 and 415; anonymous

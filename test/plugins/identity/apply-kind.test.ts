@@ -1,4 +1,4 @@
-// The IdentityPolicy kind of the declarative apply (spec document 3, 4.4):
+// The IdentityPolicy kind of the declarative apply:
 // dry-run plans create, noop, patch (with field paths) or error and writes
 // nothing; apply creates, and a changed matching spec makes a new version.
 import t from 'tap';

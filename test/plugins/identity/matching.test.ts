@@ -1,5 +1,4 @@
-// Entity resolution with a policy (spec document 3, 4.6 dry-run; issue 23
-// item 5): records with typos, accents and formatting differences merge with
+// Entity resolution with a policy (the dry run and the api's match): records with typos, accents and formatting differences merge with
 // the rule that matched; different people stay apart; blocks keep matching
 // sub-quadratic; datasets are sampled under the lake's read rule; nothing is
 // stored.

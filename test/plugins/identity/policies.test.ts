@@ -1,4 +1,4 @@
-// Identity policies (spec document 3, 4.6): CRUD, immutable versions, clone,
+// Identity policies: CRUD, immutable versions, clone,
 // delete, validation, roles and tenant isolation.
 import t from 'tap';
 import { identityPlatform, PEOPLE_POLICY, userToken } from './helpers.ts';

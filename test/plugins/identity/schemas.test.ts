@@ -1,5 +1,4 @@
-// Schema libraries and the tenant schema registry (spec document 3, 4.5
-// "Schemas"): browsing, full ids, search, validation errors with JSON-pointer
+// Schema libraries and the tenant schema registry: browsing, full ids, search, validation errors with JSON-pointer
 // paths, registration with immutable versions, bulk (all or nothing),
 // discovery from a readable dataset, an idempotent catalog sync, and
 // tenant isolation of the registry.

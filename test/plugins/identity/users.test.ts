@@ -1,4 +1,4 @@
-// /users (spec document 3, 4.6): the tenant's members with their roles in it;
+// /users: the tenant's members with their roles in it;
 // nothing of other tenants (neither their users nor a shared user's other
 // memberships).
 import t from 'tap';

@@ -1,7 +1,7 @@
-// Content sniffing reads uploaded text (issue 13 item 6): a run of HTML
-// comments before the first tag made the doctype pattern backtrack
-// exponentially (40 × "<!---->" would take hours); now the upload is typed at
-// once and the document is ingested.
+// Content sniffing reads uploaded text in linear time: a run of HTML comments
+// before the first tag (40 × "<!---->", which would make a backtracking
+// doctype pattern run for hours) is typed at once and the document is
+// ingested.
 import t from 'tap';
 import { createCollection, ingestionFixture, upload, waitFor } from './helpers.ts';
 

@@ -1,6 +1,6 @@
-// Ingestion's settings are manifest options fed from the same environment
-// variables as before: every manifest that loads ingestion passes each one as
-// `${VARIABLE:default}` with the spec's default, the variables reach the
+// Ingestion's settings are manifest options fed from their environment
+// variables: every manifest that loads ingestion passes each one as
+// `${VARIABLE:default}` with the README's default, the variables reach the
 // settings through the real manifest reader and plugin loader, and a
 // malformed value stops the server and the CLI with one line naming it.
 import { readFile } from 'node:fs/promises';
@@ -44,7 +44,7 @@ t.test('every manifest loading ingestion passes each option from its variable, w
   }
 });
 
-t.test('unset variables give the spec\'s defaults (section 8), set ones reach the settings', async (t) => {
+t.test('unset variables give the documented defaults, set ones reach the settings', async (t) => {
   const defaults = settingsOf(await ingestionOptions('manifests/default.yaml', {}), {}, '/data');
   t.match(defaults, {
     chunkSize: 500, chunkOverlap: 50, tokenizer: 'cl100k_base', maxConcurrent: 5, quotaTtlSeconds: 3600,

@@ -1,4 +1,4 @@
-// Private collections (issue 17, embed uploads): a collection that belongs to
+// Private collections (the embed plugin's uploads): a collection that belongs to
 // one execution context (a chat session) through the ingestion API. Its
 // documents are ingested like any other, but it is listed to no surface (REST,
 // GraphQL), searched and read only from its own context, and deleted with it.

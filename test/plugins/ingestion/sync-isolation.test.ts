@@ -1,4 +1,4 @@
-// Sync sources and other tenants (issue 13, items 5 and 10): a directory is
+// Sync sources and other tenants: a directory is
 // confined to the tenant's folder `<root>/<tenant_id>/` (relative paths only,
 // symlinks checked at every sync) and a path outside it gets one error whether
 // or not something is there; a URL body is read up to INGESTION_MAX_DOC_SIZE

@@ -1,7 +1,7 @@
 // Each auth scheme as the target server sees it on the wire (apiKey in a
 // header and in the query string, bearer, basic, oauth2 client credentials
-// with a cached token), the credential resolution order of spec 4.1
-// (session, then client, then the function's default), and secrets that
+// with a cached token), the credential resolution order (session, then
+// client, then the function's default), and secrets that
 // never appear in a response or a log line.
 import t from 'tap';
 import { openapi31, petstore } from '../../fixtures/integrations/specs.ts';

@@ -1,6 +1,6 @@
 // Calling imported functions against a real API server on loopback that
 // records every request as it arrived on the wire: path, query, header and
-// body mapping (both body rules of spec 2.1), ${VAR} placeholders, 401 hints,
+// body mapping (both body rules), ${VAR} placeholders, 401 hints,
 // credentials not carried across a redirect to another host, and private
 // addresses refused unless the operator allows them.
 import t from 'tap';

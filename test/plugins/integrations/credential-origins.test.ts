@@ -1,5 +1,5 @@
-// Stored credentials are bound to the origin they were given for (issue 13,
-// item 2): when a re-import or a sync moves a spec to another scheme, host or
+// Stored credentials are bound to the origin they were given for: when a
+// re-import or a sync moves a spec to another scheme, host or
 // port (or its oauth2 token URL elsewhere), no stored credential is sent
 // there: the call answers 409 CREDENTIAL_ORIGIN_CHANGED, naming the
 // credential's level, and the new server receives nothing, until the

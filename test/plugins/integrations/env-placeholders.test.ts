@@ -1,4 +1,4 @@
-// `${VAR}` placeholders in an imported spec's auth value (issue 13, item 1):
+// `${VAR}` placeholders in an imported spec's auth value:
 // only the variables the operator allows (INTEGRATIONS_ENV_ALLOWLIST, default
 // INTEGRATION_*) resolve, never the platform's own settings even when
 // allowed; a refused variable and a missing one get the same 422 and no
@@ -22,9 +22,9 @@ function leaked(tp: TestPlatform, listener: ApiServer, names: string[]): string[
 const PLATFORM_SECRETS = ['ADMIN_TOKEN', 'PLATFORM_MASTER_KEY', 'SERVICE_JWT_SECRET', 'DATABASE_URL', 'LLM_API_KEY', 'METRICS_TOKEN'];
 
 /**
- * Gives spec `name` the auth value `value` as a release before this check
- * stored it (sealed with the row's identity only; its origin recorded by
- * migration 0061): what an import made before the fix left behind.
+ * Gives spec `name` the auth value `value` as a row sealed without the origin
+ * in its associated data (its origin recorded by migration 0061), unchecked
+ * against the allowlist: a stored value the import check never saw.
  */
 async function storeAuthValueAsBefore(t: Tap, tp: TestPlatform, tenant: string, name: string, value: string) {
   const db = await superuser(t, tp);
@@ -55,7 +55,7 @@ t.test('the attack: an inline spec on a host the tenant admin controls gets no p
   t.equal((await tp.request({ url: '/api/admin/integrations/specs', token })).body.total, 0, 'nothing was imported');
   t.same(leaked(tp, attacker, PLATFORM_SECRETS), [], 'the listener received no secret of the platform');
 
-  // Specs stored before the fix with ${ADMIN_TOKEN} (and the others) in their auth value: the call sends nothing.
+  // Specs stored unchecked with ${ADMIN_TOKEN} (and the others) in their auth value: the call sends nothing.
   for (const [i, name] of PLATFORM_SECRETS.entries()) {
     await imported(tp, token, { spec: petstore(attacker.url), name: `exfil${i}`, prefix: `ex${i}`, auth_value: 'placeholder' });
     await storeAuthValueAsBefore(t, tp, tenant, `exfil${i}`, `Bearer \${${name}}`);
@@ -137,7 +137,7 @@ t.test('a refused variable and a missing one give the same 422, and no request',
     message: 'The auth value of "pets" refers to ${LEGACY_VALUE}, which does not resolve in this deployment (unset, or not a variable the operator allows); no request was sent',
   });
 
-  // A platform secret stored before the fix, and an allowed name that is unset: the same shape.
+  // A platform secret stored unchecked, and an allowed name that is unset: the same shape.
   await imported(second, first.token, { spec: petstore(api.url), name: 'other', prefix: 'oth', auth_value: '${INTEGRATION_ABSENT}' });
   await imported(second, first.token, { spec: petstore(api.url), name: 'third', prefix: 'thd', auth_value: 'placeholder' });
   await storeAuthValueAsBefore(t, second, first.tenant, 'third', '${PLATFORM_MASTER_KEY}');

@@ -1,4 +1,4 @@
-// Tenant-written patterns in an import (issue 13 item 6): a parameter's JSON
+// Tenant-written patterns in an import: a parameter's JSON
 // Schema `pattern` is checked on a linear-time engine (a backtracking pattern
 // such as ^(a+)+$ against "aaaa…!" is a prompt 400, not a stalled process), a
 // pattern that engine cannot run is dropped at import, and path globs with

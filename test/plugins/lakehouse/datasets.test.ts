@@ -1,6 +1,6 @@
-// The dataset routes (spec document 3, 4.5) and the deprecated /iceberg/
-// routes: the read rule, the _exact snapshot fields, previews with time
-// travel, the tenant rules of 5.1-5.3, GraphQL.
+// The dataset routes and the deprecated /iceberg/ routes: the read rule, the
+// _exact snapshot fields, previews with time travel, the tenant rules
+// (explicit X-Tenant-ID, membership), GraphQL.
 import t from 'tap';
 import { lakePlatform, ORDERS, ordersDataset, rawGet, records, userToken } from './helpers.ts';
 
@@ -82,7 +82,7 @@ t.test('the read rule: own namespaces, shared raw layers and the registry; anyth
   t.equal((await tp.request({ url: '/api/v1/datasets?namespace=registry', token: acme.token, tenant: 'acme' })).body.total, 0);
 });
 
-t.test('tenant rules of 5.1-5.3 on the dataset routes', async (t) => {
+t.test('the tenant rules (X-Tenant-ID, membership) on the dataset routes', async (t) => {
   const { tp, acme } = await lakePlatform(t);
   const one = await userToken(tp, 'solo', ['acme']);
   const two = await userToken(tp, 'duo', ['acme', 'beta']);

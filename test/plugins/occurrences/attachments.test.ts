@@ -1,4 +1,4 @@
-// Attachments of a public report (issue 20 item 2): a citizen uploads with the
+// Attachments of a public report: a citizen uploads with the
 // forms plugin's POST /api/forms/files (anonymous, X-Tenant-ID: a tenant
 // with an active occurrence type takes them) and names the file tokens in
 // public_submit's `attachments`. The forms plugin checks each token (single

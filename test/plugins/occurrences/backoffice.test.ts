@@ -1,4 +1,4 @@
-// The staff backoffice (issue 20 items 5 and 10): the list's filters,
+// The staff backoffice: the list's filters,
 // sorting and pagination, the detail, roles (staff or admin), tenant
 // isolation, and the GraphQL connection with the same access.
 import t from 'tap';

@@ -1,4 +1,4 @@
-// Duplicate detection (issue 20 items 2 and 3): the three policies at
+// Duplicate detection: the three policies at
 // submission, the pre-submission check with its suggested action and
 // ranking, and what is not a duplicate: outside the radius, outside the
 // window, of another type, or in a final state.

@@ -1,4 +1,4 @@
-// The occurrences.Occurrence hydration target (issue 20 item 7): a forms use
+// The occurrences.Occurrence hydration target: a forms use
 // case targeting it creates occurrences through the public submission's path
 // (validation, service area, dynamic fields, duplicate policy), with the
 // submission's files as attachments; discovery lists the type's fields.

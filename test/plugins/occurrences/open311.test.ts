@@ -1,4 +1,4 @@
-// Open311 GeoReport v2 (issue 20 item 9): a client's round trip over real
+// Open311 GeoReport v2: a client's round trip over real
 // HTTP (discovery → services → service definition → POST requests.json,
 // form-encoded → GET requests/{id}.json), the standard filters, open and
 // closed, public fields only, and the tenant in the path.

@@ -1,4 +1,4 @@
-// Every path of spec 4.7 answers the same with and without the trailing
+// Every path of the plugin answers the same with and without the trailing
 // slash (the router strips it): the same status and, for reads, the same body.
 import t from 'tap';
 import { api, occurrencesPlatform, report } from './helpers.ts';

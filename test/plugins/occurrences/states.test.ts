@@ -1,4 +1,4 @@
-// States and transitions (issue 20 item 4): the seeded graph, allowed
+// States and transitions: the seeded graph, allowed
 // transitions, transitions allowed, refused (409 with the allowed ones) and
 // stale (409), duplicate needing duplicate_of, history, the event, roles,
 // and the staff-admin graph edit.

@@ -1,4 +1,4 @@
-// Public submission (issue 20 item 2): dynamic fields validated against v0
+// Public submission: dynamic fields validated against v0
 // and v1 (Form.io) form schemas with per-field 422s, the location checked
 // against ranges and the tenant's service area, references unique per
 // tenant, occurrence.submitted emitted, reporters' personal data absent from

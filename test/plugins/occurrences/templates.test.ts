@@ -1,4 +1,4 @@
-// Message templates (issue 20 item 6): staff-admin CRUD refusing unknown
+// Message templates: staff-admin CRUD refusing unknown
 // variables, applicability by type and state, previews that render and list
 // unknown variables without storing anything, and apply: the message on the
 // timeline, occurrence.message_sent emitted, and a trigger on it starting

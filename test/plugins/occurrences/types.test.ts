@@ -1,4 +1,4 @@
-// Occurrence types (issue 20 item 1): staff-admin CRUD with v0 and v1 form
+// Occurrence types: staff-admin CRUD with v0 and v1 form
 // schemas checked when saved, public reads of active types only (with and
 // without the trailing slash), roles, and tenant isolation.
 import t from 'tap';

@@ -1,4 +1,4 @@
-// The ontology's authorization (spec document 3, 5.4), the whole matrix:
+// The ontology's authorization, the whole matrix:
 // public status; reads by any authenticated member; mutations by admin or
 // pipeline_editor, or a service or delegation token; users name the tenant,
 // service tokens may omit it (their tenant claim); in production and staging

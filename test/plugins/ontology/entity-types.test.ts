@@ -1,4 +1,4 @@
-// Entity types (spec document 3, 4.6): immutable versions, checks, and the
+// Entity types: immutable versions, checks, and the
 // delete rule (refused while backing datasets use the type, unless allow_deprecate).
 import t from 'tap';
 import { stored } from '../pipelines-sources/helpers.ts';

@@ -1,4 +1,4 @@
-// The live_ontology preflight (spec 4.4) against a second platform on
+// The live_ontology preflight against a second platform on
 // loopback acting as the ontology service: a valid backing dataset passes
 // every check; a missing property, bad credentials and an unreachable
 // service make it invalid; nothing is created or modified on either side.

@@ -1,4 +1,4 @@
-// Fingerprinted syncs (spec document 3, 2.1 and 3), one rule a test: the
+// Fingerprinted syncs, one rule a test: the
 // trigger's answer, unchanged → skipped, a failed run keeps the applied
 // fingerprint, a changed effective spec replays with effective_spec_changed,
 // force replays with its reason; exact-run polling; lineage of entities.

@@ -1,4 +1,4 @@
-// The AI endpoints without a model (spec 4.5 AI): suggestions and review-sql
+// The AI endpoints without a model: suggestions and review-sql
 // answer from deterministic rules; the model-only endpoints answer 503
 // MODEL_NOT_CONFIGURED; publish-transform refuses a draft whose review has
 // errors; datasets follow the read rule; roles.

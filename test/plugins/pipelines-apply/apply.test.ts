@@ -1,4 +1,4 @@
-// Declarative apply (spec 2.1, 4.4) with the Source kind: dry-run plans
+// Declarative apply with the Source kind: dry-run plans
 // (create, patch, noop, would-409, error; stream-level create, patch, noop,
 // unmanaged) and writes nothing; apply performs every plan in one
 // transaction; write-only credentials never appear nor are compared; editors only.

@@ -1,4 +1,4 @@
-// Sources (spec document 3, 2.1, 4.2): patterns, CRUD in both credential
+// Sources: patterns, CRUD in both credential
 // modes, write-only credentials (never in readback, errors or logs), roles
 // and tenant isolation.
 import t from 'tap';

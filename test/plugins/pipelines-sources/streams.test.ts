@@ -1,5 +1,6 @@
-// Streams (spec 2.1, 4.2): settings with their rules, bulk edits that apply
-// whole or not at all, and refresh-schema exactly as 4.2 says.
+// Streams: settings with their rules, bulk edits that apply whole or not at
+// all, and refresh-schema (matched by namespace and name; configured settings
+// kept).
 import t from 'tap';
 import { sourcesPlatform, userToken } from './helpers.ts';
 

@@ -1,4 +1,4 @@
-// Spec document 3, 5.1-5.3 on every data-pipeline route (every /api/v1 path of
+// The tenant rules on every data-pipeline route (every /api/v1 path of
 // the OpenAPI document but the operational ones): the tenant is the explicit
 // X-Tenant-ID, never a claim; missing 400 TENANT_REQUIRED, malformed 400
 // TENANT_INVALID, not a member 403 TENANT_FORBIDDEN, a token without a
@@ -10,7 +10,7 @@ import { sourcesPlatform, userToken } from './helpers.ts';
 const OPERATIONAL = ['/api/v1/status', '/api/v1/services/health', '/api/v1/metrics'];
 // The pattern registry is no tenant's: it takes the registry secrets (pattern-registry.test.ts).
 const NOT_TENANT = ['/api/v1/patterns/register', '/api/v1/patterns/reconcile'];
-// Public by the spec (document 3, 5.4).
+// Public: the ontology's status needs no principal.
 const PUBLIC = ['/api/v1/ontology/status'];
 const PARAMS: Record<string, string> = {
   source_id: '00000000-0000-4000-8000-000000000000', stream_id: '00000000-0000-4000-8000-000000000001', run_id: '00000000-0000-4000-8000-000000000002',
@@ -18,7 +18,7 @@ const PARAMS: Record<string, string> = {
   table: 'raw.acme.orders', pattern_id: 'postgres', credential_ref: 'cred_aaaaaaaaaaaaaaaaaaaa',
 };
 
-t.test('every /api/v1 route applies the tenant rules of 5.1-5.3', async (t) => {
+t.test('every /api/v1 route applies the tenant rules (X-Tenant-ID, membership)', async (t) => {
   const { tp } = await sourcesPlatform(t);
   const member = await userToken(tp, 'only-acme', ['acme'], ['admin']);
   const bare = await new SignJWT({ roles: ['admin'] }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject('nobody')

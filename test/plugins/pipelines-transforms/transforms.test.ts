@@ -1,4 +1,4 @@
-// The transform routes of 4.3: create (analyzed), read, detail, patch,
+// The transform routes: create (analyzed), read, detail, patch,
 // hydrate, materialize (a run with logs, artifacts and its event), execute
 // (adopts the row of that orchestrator run and transform only), archive vs
 // hard delete (which deletes the execution records it triggered), roles.

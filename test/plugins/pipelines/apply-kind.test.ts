@@ -1,4 +1,4 @@
-// The declarative kind Pipeline (spec 4.4): dry-run plans create, noop, patch
+// The declarative kind Pipeline: dry-run plans create, noop, patch
 // (with field paths) or error (an invalid DAG) and writes nothing; apply
 // creates and updates in its transaction.
 import t from 'tap';

@@ -1,4 +1,4 @@
-// DAG validation (spec 4.4 validate-dag): cycles named by their steps,
+// DAG validation (validate-dag): cycles named by their steps,
 // missing inputs, unknown and unreadable datasets, two steps writing one
 // output, the topological order; through REST and the plugin's api.
 import t from 'tap';

@@ -1,4 +1,4 @@
-// Pipelines (spec 3 lifecycle, 4.4): CRUD, step patches, immutable versions,
+// Pipelines: CRUD, step patches, immutable versions,
 // activation only after a succeeded sandbox run unless forced, pause; the
 // tenant rules (another tenant's pipeline is 404) and roles (members read,
 // editors change).

@@ -1,4 +1,4 @@
-// Runs (spec 3, 4.4): a sandbox run executes the whole DAG into the sandbox
+// Runs: a sandbox run executes the whole DAG into the sandbox
 // namespace with per-step results and never writes production datasets;
 // activation follows it; a production run (POST /temporal/workflows/pipeline)
 // runs steps in DAG order as pg-boss jobs, each output a derived snapshot,

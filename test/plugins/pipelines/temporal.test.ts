@@ -1,4 +1,4 @@
-// The orchestrator endpoints (spec 4.6 /temporal/...): they describe our job
+// The orchestrator endpoints (/temporal/...): they describe our job
 // system (graphile-worker and pg-boss, honestly named, counts from their
 // tables) and run schema-match workflows deterministically; workflow ids are
 // tenant-scoped; wait is bounded.

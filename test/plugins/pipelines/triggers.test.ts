@@ -1,5 +1,5 @@
-// Active pipelines run on their own (spec 4.4 "run on their schedule or when
-// an input dataset gets a new snapshot"): the snapshot sensor reads
+// Active pipelines run on their own, on their schedule or when an input
+// dataset gets a new snapshot: the snapshot sensor reads
 // dataset.snapshot_created events, the schedule timer fires; a paused
 // pipeline does neither. A step job run again after its step settled changes
 // nothing (no step is repeated).

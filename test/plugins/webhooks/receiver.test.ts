@@ -1,4 +1,4 @@
-// The event webhook receiver (spec 4.4, 5): X-Webhook-Secret against the
+// The event webhook receiver: X-Webhook-Secret against the
 // definition's secret, else the shared WEBHOOK_SECRET (503 when neither, 401
 // when no match); freshness and idempotency when both X-Webhook-Timestamp and
 // X-Webhook-Id are sent; any JSON body becomes the data of a webhook.received event.

@@ -1,5 +1,5 @@
-// Signed resume: every row of the spec's error table (section 7), with its
-// status and detail text, and the check order of 4.5 — payload validity, size,
+// Signed resume: every row of the error table (plugin README), with its
+// status and detail text, and the check order — payload validity, size,
 // signature, timestamp, idempotency, rate limit — shown by requests that fail
 // several checks at once and must be answered by the earliest.
 import t from 'tap';

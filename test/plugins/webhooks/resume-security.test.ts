@@ -1,4 +1,4 @@
-// Signed resume hardening (issue 13, item 8), through the real server: a
+// Signed resume hardening, through the real server: a
 // captured request cannot be replayed with a fresh id and timestamp; the
 // Standard Webhooks scheme is accepted (and its replays refused); a body not
 // declared as application/json is a 415 that resumes nothing.

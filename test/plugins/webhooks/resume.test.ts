@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { tenantWithAdmin } from '../../harness.ts';
 import { execution, postSigned, signingSecretOf, startWebhooksPlatform, until, waitingExecution } from './helpers.ts';
 
-t.test('a signed POST resumes a waiting workflow with the wait result of spec 2.8', async (t) => {
+t.test('a signed POST resumes a waiting workflow with its wait result', async (t) => {
   const tp = await startWebhooksPlatform(t, { listen: true });
   const tenant = await tenantWithAdmin(tp, 'rs-e2e');
   const secret = await signingSecretOf(tp, tenant.token);

@@ -1,4 +1,4 @@
-// WAIT steps (core-platform 2.8 and 3): a signal that matches resolves the
+// WAIT steps: a signal that matches resolves the
 // wait; one that does not is buffered and offered to later waits; a signal may
 // come before its wait; a timeout resolves it with a timeout result; a WAIT
 // without event_type is a pure timer. pending-events tells what it waits for.

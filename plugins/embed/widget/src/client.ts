@@ -21,7 +21,7 @@ export interface ClientConfig {
   tokenProvider: TokenProvider | undefined;
 }
 
-/** The chat's capability keys: only the widgets this client renders are ever requested (core spec 4.2). */
+/** The chat's capability keys: only the widgets this client renders are ever requested. */
 export const CAPABILITY_KEYS = ['ask_user', 'report_widget', 'widget_stream'];
 
 export class ChatClient {

@@ -1,11 +1,11 @@
-// The conversations panel's groups (spec embed-chat 4): today, yesterday,
+// The conversations panel's groups: today, yesterday,
 // previous 7 days, older, by the local calendar day of `last_active`.
 import type { Session } from './types.ts';
 
 export type Group = 'today' | 'yesterday' | 'previous7' | 'older';
 export const GROUP_ORDER: Group[] = ['today', 'yesterday', 'previous7', 'older'];
 
-/** Timestamps arrive in UTC, with or without a zone suffix (spec 2.7): read both as UTC. */
+/** Timestamps arrive in UTC, with or without a zone suffix: read both as UTC. */
 export function parseUtc(value: string | null | undefined): Date {
   if (!value) return new Date(0);
   return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);

@@ -1,4 +1,4 @@
-// Every string the widget shows, in English and Portuguese (spec embed-chat 2.8: `pt` or `en`).
+// Every string the widget shows, in English and Portuguese (locale `pt` or `en`).
 export type Locale = 'en' | 'pt';
 
 const en = {

@@ -1,4 +1,4 @@
-// The widget's options (spec embed-chat 2.8): the same names as mount props,
+// The widget's options: the same names as mount props,
 // framework-wrapper props and (kebab-case) custom-element attributes. An
 // attribute or prop wins over the manifest; the manifest over the defaults.
 import { resolveLocale, type Locale } from './i18n.ts';
@@ -45,7 +45,7 @@ export const ATTRIBUTES: Record<string, keyof PlatformChatOptions> = {
 
 const BOOLEAN_OPTIONS = new Set<keyof PlatformChatOptions>(['resumeHistory', 'sessionSwitching', 'allowFeedback', 'allowUploads', 'markEmbedRequests', 'launcher', 'defaultOpen']);
 
-/** Attributes that look like a credential: tokens never travel through HTML (spec 2.8). */
+/** Attributes that look like a credential: tokens never travel through HTML. */
 export const TOKEN_LIKE_ATTRIBUTES = ['token', 'access-token', 'accesstoken', 'auth-token', 'id-token', 'bearer', 'bearer-token', 'jwt', 'api-key', 'embed-token', 'client-secret'];
 
 /** An attribute's value as the option's type: a boolean attribute is true when present unless "false". */

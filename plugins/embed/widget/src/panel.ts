@@ -39,7 +39,7 @@ export class ChatPanel implements ReactiveController {
   pendingContext: string | null = null;
   private turnId: string | undefined;
   private abort: AbortController | null = null;
-  /** Resolves when a Stop has been recorded: the next question waits for it (spec 3). */
+  /** Resolves when a Stop has been recorded: the next question waits for it. */
   private stopping: Promise<unknown> = Promise.resolve();
   /** The turn being streamed (a question sent after Stop waits for its end). */
   private current: Promise<void> = Promise.resolve();
@@ -60,7 +60,7 @@ export class ChatPanel implements ReactiveController {
   hostConnected(): void {}
   dispose(): void { this.abort?.abort(); }
 
-  /** On mount: list the sessions and reopen the most recent, creating one only when none exists (spec 4). */
+  /** On mount: list the sessions and reopen the most recent, creating one only when none exists. */
   async start(): Promise<void> {
     if (this.host.failure) return this.fail(this.host.failure.message);
     if (!this.options.autoStart) return this.ready();
@@ -136,7 +136,7 @@ export class ChatPanel implements ReactiveController {
     if (this.upload?.state === 'done') this.upload = null;
     this.messages = [...this.messages, userMessage(text)];
     this.update();
-    // Right after Stop: wait until the stop is recorded and the stopped turn has ended (spec 3).
+    // Right after Stop: wait until the stop is recorded and the stopped turn has ended.
     await this.stopping;
     await this.current;
     this.current = this.stream('ask', { content });

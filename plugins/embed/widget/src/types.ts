@@ -1,4 +1,4 @@
-// What the service sends the widget (spec embed-chat 2.2, 2.6, 2.7; the chat SSE frames of plugins/chat/README.md).
+// What the service sends the widget (the manifest, uploads, sessions; the chat SSE frames of plugins/chat/README.md).
 export interface Manifest {
   client_key: string;
   client_id: number;
