@@ -139,8 +139,9 @@ t.test('request_approval in a workflow ACTION opens a case and returns its id wi
   const done = await settled(tp, admin, id);
   t.equal(done.status, 'completed', 'the ACTION does not block');
   t.equal(done.context.asked.status, 'pending');
+  // Requested by the person the execution acts for: the admin who started it.
   t.match(await caseOf(tp, admin, done.context.asked.case_id), {
-    title: 'FYI deploy', status: 'pending', source: { type: 'workflow', execution_id: id, step_id: 'ask' }, requested_by: 'workflows',
+    title: 'FYI deploy', status: 'pending', source: { type: 'workflow', execution_id: id, step_id: 'ask' }, requested_by: 'acme-admin',
   });
 });
 
