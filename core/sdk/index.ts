@@ -1,7 +1,8 @@
 // agent-platform/sdk: the public plugin contract. Plugins inside this repo and
 // partner plugins outside it import the platform only from here (plugins/README.md).
 // This module only re-exports (`export … from`): everything it offers is
-// defined in a core module, which never imports this entry back.
+// defined in a core module, which never imports this entry back. The test
+// harness is a separate entry, agent-platform/sdk/testing (./testing.ts).
 //
 // A plugin's tables are added to `Database` by declaration merging:
 //   declare module 'agent-platform/sdk' { interface Database { my_table: MyTable } }
@@ -91,6 +92,3 @@ export { defineCli, UsageError } from '../cli/commands.ts';
 export type {
   CliArgs, CliCommand, CliCommandInfo, CliInput, CliOption, CliOptions, CliProgress, CliValues, CommandDeclarer, PluginCli,
 } from '../cli/commands.ts';
-
-// Testing: the real platform on a throwaway database (also agent-platform/sdk/testing).
-export * from './testing.ts';
