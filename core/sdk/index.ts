@@ -45,6 +45,8 @@ export type { JobsDescription } from '../jobs/types.ts';
 export type {
   EventBackend, EventInput, EventsApi, EventTypeCatalog, EventTypeDefinition, RegisteredEventType,
 } from '../events.ts';
+// Event type patterns, event filters and {{path}} templates (the workflow engine's).
+export * from '../event-matching.ts';
 export type {
   CallObserver, CompletedCall, FunctionCallContext, FunctionDefinition, FunctionDescriptor, FunctionFilter, FunctionProvider, FunctionStatus, JsonSchema,
 } from '../functions/registry.ts';
