@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Joi from 'joi';
 import { ManifestError, type Manifest } from './manifest.ts';
-import type { PlatformPluginModule } from './plugin-contract.ts';
+import type { PlatformPluginModule } from './plugin-module.ts';
 import type { MigrationSource } from './db/migrate.ts';
 import { CORE_MIGRATIONS } from './paths.ts';
 
