@@ -28,7 +28,7 @@ export interface ServiceOverrides {
 
 // The plugin contract and the core's services.
 export { coreOf, definePlugin } from '../plugin-contract.ts';
-export type { Clock, CoreServices, OutboundHttp, PlatformPlugin, PlatformPluginModule } from '../plugin-contract.ts';
+export type { Clock, CoreServices, EnvironmentSecret, OutboundHttp, PlatformPlugin, PlatformPluginModule } from '../plugin-contract.ts';
 export { PluginContractError } from '../contract-error.ts';
 export type { PlatformConfig } from '../config.ts';
 export { ConfigError } from '../config.ts';
