@@ -1,5 +1,5 @@
 // What a feature plugin module is: its hapi plugin (`definePlugin`), the joi
-// schema of its options and its CLI commands. What the core gives the plugin
+// schema of its options, the secrets it reads and its CLI commands. What the core gives the plugin
 // once registered is plugin-contract.ts (CoreServices, coreOf).
 import type { Server } from '@hapi/hapi';
 import type Joi from 'joi';
@@ -13,11 +13,28 @@ export interface PlatformPlugin<Options = Record<string, unknown>> {
   register: (server: Server, options: Options) => void | Promise<void>;
 }
 
-/** A feature plugin module exports `plugin`, its options' joi schema when it takes options, and `cli` when it adds commands. */
+/**
+ * A secret a plugin reads from the environment, never from a manifest (a
+ * manifest file is configuration, kept and shared as such). Settings that are
+ * not secrets are manifest options. `description` is its meaning in the
+ * README's settings table; a secret without one is described by its plugin's
+ * README.
+ */
+export interface EnvironmentSecret {
+  variable: string;
+  description?: string;
+}
+
+/**
+ * A feature plugin module exports `plugin`, its options' joi schema when it
+ * takes options, `secrets` when it reads secrets from the environment, and
+ * `cli` when it adds commands.
+ */
 export interface PlatformPluginModule {
   // Options are whatever the plugin's optionsSchema yields (hapi hands register `any` too).
   plugin: PlatformPlugin<any>;
   optionsSchema?: Joi.ObjectSchema;
+  secrets?: readonly EnvironmentSecret[];
   cli?: PluginCli;
 }
 

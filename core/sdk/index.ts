@@ -11,7 +11,7 @@
 // The plugin contract and the core's services.
 export { coreOf } from '../plugin-contract.ts';
 export type { Clock, CoreServices, OutboundHttp, ServiceOverrides } from '../plugin-contract.ts';
-export { definePlugin, type PlatformPlugin, type PlatformPluginModule } from '../plugin-module.ts';
+export { definePlugin, type EnvironmentSecret, type PlatformPlugin, type PlatformPluginModule } from '../plugin-module.ts';
 export { PluginContractError } from '../contract-error.ts';
 export type { PlatformConfig } from '../config.ts';
 export { ConfigError } from '../config.ts';
