@@ -91,6 +91,8 @@ export const CORE_SETTINGS: readonly CoreSetting[] = [
     description: '`iss` of tokens the platform issues' },
   { variable: 'PLATFORM_TOKEN_TTL', default: '`3600`',
     description: 'Lifetime in seconds of issued tokens' },
+  { variable: 'METRICS_TOKEN', default: 'unset (metrics open)',
+    description: 'Bearer token `/api/v1/metrics` requires' },
   { variable: 'LOG_LEVEL', default: '`info`',
     description: 'pino level (`silent` to turn off)' },
   { variable: 'PLATFORM_CONNECTION_GUARD', default: '`off` (`throw` on the embedded database and under `npm test`)',
