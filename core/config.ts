@@ -1,5 +1,7 @@
 // Reads the platform's settings from the environment, once, with defaults.
-// Every variable is listed in the README's configuration table.
+// Every variable is declared in CORE_SETTINGS below, from which the README's
+// configuration table is generated (scripts/settings-table.ts) together with
+// the plugins' manifest options and secrets.
 import path from 'node:path';
 import { ROOT_DIR as rootDir } from './paths.ts';
 
@@ -48,6 +50,84 @@ export interface PlatformConfig {
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
+
+/** A core setting as the README's configuration table shows it: its default there (markdown) and its meaning. */
+export interface CoreSetting {
+  variable: string;
+  default: string;
+  description: string;
+}
+
+/**
+ * Every core setting, in the order of the README's table: those read by
+ * loadConfig, and the few the core reads where they apply
+ * (PLATFORM_CONNECTION_GUARD in db/connection-guard.ts, GRAPHQL_* in
+ * graphql/limits.ts). PORT and HOST are the manifest's `server`.
+ */
+export const CORE_SETTINGS: readonly CoreSetting[] = [
+  { variable: 'DATABASE_URL', default: '(embedded PGlite)',
+    description: 'PostgreSQL connection string' },
+  { variable: 'PLATFORM_DATA_DIR', default: '`./.data`',
+    description: 'Embedded database, generated master key' },
+  { variable: 'PLATFORM_MASTER_KEY', default: 'generated on the embedded default; required otherwise',
+    description: '32 bytes (64 hex or base64): AES-256-GCM key for secrets that are used again; also derives the token signing key' },
+  { variable: 'PLATFORM_MANIFEST', default: '`manifests/default.yaml`',
+    description: 'Which plugins to load, with their options' },
+  { variable: 'ADMIN_TOKEN', default: 'generated once, hash stored',
+    description: 'Super-admin bearer token' },
+  { variable: 'SERVICE_JWT_SECRET', default: 'unset (service tokens refused)',
+    description: 'HS256 secret of cross-tenant service tokens' },
+  { variable: 'SERVICE_JWT_ISSUERS', default: '`platform-service`',
+    description: 'Comma-separated `iss` values accepted on service tokens (must not contain `PLATFORM_TOKEN_ISSUER`)' },
+  { variable: 'SERVICE_JWT_AUDIENCE', default: 'value of `PLATFORM_TOKEN_ISSUER`',
+    description: '`aud` a service token must carry (names this platform)' },
+  { variable: 'SERVICE_JWT_MAX_TTL', default: '`3600`',
+    description: 'Longest accepted service-token lifetime `exp − iat`, seconds; `iat` required' },
+  { variable: 'OIDC_ISSUER_URL', default: 'unset',
+    description: 'External OIDC issuer whose JWTs (JWKS) are accepted' },
+  { variable: 'OIDC_AUDIENCE', default: 'unset (boot fails when `OIDC_ISSUER_URL` is set)',
+    description: 'Required `aud` of OIDC tokens' },
+  { variable: 'PLATFORM_TOKEN_ISSUER', default: '`agent-platform`',
+    description: '`iss` of tokens the platform issues' },
+  { variable: 'PLATFORM_TOKEN_TTL', default: '`3600`',
+    description: 'Lifetime in seconds of issued tokens' },
+  { variable: 'METRICS_TOKEN', default: 'unset (metrics open)',
+    description: 'Bearer token `/api/v1/metrics` requires' },
+  { variable: 'LOG_LEVEL', default: '`info`',
+    description: 'pino level (`silent` to turn off)' },
+  { variable: 'PLATFORM_CONNECTION_GUARD', default: '`off` (`throw` on the embedded database and under `npm test`)',
+    description: '`throw`: a second database connection taken while a transaction is held fails with `SecondConnectionError` (on PGlite it would wait forever); `trace`: also writes its stack to stderr' },
+  { variable: 'JOBS_POLL_INTERVAL_MS', default: '`1000`',
+    description: 'How often idle workers look for jobs (a new job, or a named queue coming free, wakes them at once through NOTIFY where the database delivers it)' },
+  { variable: 'JOBS_CONCURRENCY', default: '`5`',
+    description: 'Fast jobs run at once per process' },
+  { variable: 'JOBS_SUPERVISE_INTERVAL_SECONDS', default: '`60`',
+    description: 'How often pg-boss fails (and retries) long jobs past their expiry or heartbeat, e.g. the sync of a killed process' },
+  { variable: 'JOBS_WORKER_STALE_SECONDS', default: '`120`',
+    description: 'A job worker without a heartbeat this long is dead: its job locks are released so another process runs the job (a crashed process\'s jobs)' },
+  { variable: 'SHUTDOWN_TIMEOUT_MS', default: '`10000`',
+    description: 'How long SIGTERM waits for requests and jobs to drain' },
+  { variable: 'HTTP_HEADERS_TIMEOUT_SECONDS', default: '`20`',
+    description: 'A connection must send a request\'s whole head this soon after it starts (a silent or slow client included); past it 408 and the connection is closed' },
+  { variable: 'HTTP_REQUEST_TIMEOUT_SECONDS', default: '`300`',
+    description: 'Deadline of receiving a whole request, body included (uploads must arrive within it); never of the response, so SSE streams last as long as they need. At least `HTTP_HEADERS_TIMEOUT_SECONDS`' },
+  { variable: 'HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', default: '`5`',
+    description: 'An idle keep-alive connection is closed after this' },
+  { variable: 'HTTP_MAX_CONNECTIONS', default: '`10000`',
+    description: 'Open connections at most, per process; more are closed as they arrive. A connection the client breaks (reset, malformed or timed-out request, aborted request) is logged at debug, without a stack' },
+  { variable: 'TENANT_SQL_INTERACTIVE_TIMEOUT_SECONDS', default: '`10`',
+    description: 'Statement budget (`SET LOCAL statement_timeout`) of tenant-written SQL a request waits on: SQL analysis and review (`/ai/review-sql`, transform create/patch/hydrate, pattern validate), pattern previews, identity dry runs; PostgreSQL\'s planning (constant folding) counts. Past it 422 `SQL_TIMEOUT` and nothing is changed. Jobs (transform runs, pipeline steps, the identity api\'s `match`) keep their own settings' },
+  { variable: 'TENANT_SQL_MAX_CONCURRENT_PER_TENANT', default: '`2`',
+    description: 'Tenant-written SQL statements of one tenant running at once, counted across all processes (advisory locks; 1–64); past it a request gets 429 `SQL_CONCURRENCY_LIMIT` with `Retry-After`, a job waits for a slot up to its own statement budget. On the embedded database one request\'s statement runs at a time in the process (others 429 with `Retry-After`)' },
+  { variable: 'GRAPHQL_MAX_TOKENS', default: '`2000`',
+    description: 'Largest `/graphql` document, in tokens (the standard introspection query is about 200); past it 400 `QUERY_TOO_LARGE` before validation' },
+  { variable: 'GRAPHQL_MAX_DEPTH', default: '`12`',
+    description: 'Deepest field nesting of a GraphQL operation (introspection\'s `ofType` chains do not count); past it 400 `QUERY_TOO_DEEP`, nothing runs' },
+  { variable: 'GRAPHQL_MAX_ALIASES', default: '`30`',
+    description: 'Aliased fields in one operation (a fragment\'s at each spread); past it 400 `TOO_MANY_ALIASES`, nothing runs' },
+  { variable: 'GRAPHQL_MAX_COST', default: '`5000`',
+    description: 'Cost of one operation: each field 1, times the sizes of the lists it is in (`first`/`limit`/`topK`, a variable without default counting 100, no argument 20 or the schema\'s default); past it 400 `QUERY_TOO_COSTLY`, nothing runs' },
+];
 
 
 function positiveInt(env: Record<string, string | undefined>, name: string, fallback: number): number {

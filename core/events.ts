@@ -7,7 +7,7 @@
 // about emitted types that are neither registered nor custom.
 import type { Logger } from 'pino';
 import type { TenantTransaction } from './db/tenant.ts';
-import { isValidEventType } from '../workflows/engine/patterns.ts';
+import { isValidEventType } from './event-matching.ts';
 import { PluginContractError } from './contract-error.ts';
 
 export interface EventInput {

@@ -19,18 +19,37 @@ export interface Manifest {
   plugins: ManifestEntry[];
 }
 
-const manifestSchema = Joi.object({
+const LISTEN_ADDRESS = 'Listen address (through the default manifest)';
+
+export const manifestSchema = Joi.object({
   server: Joi.object({
-    port: Joi.number().integer().min(0).max(65535).default(8080),
-    host: Joi.string().default('127.0.0.1'),
+    port: Joi.number().integer().min(0).max(65535).default(8080).description(LISTEN_ADDRESS),
+    host: Joi.string().default('127.0.0.1').description(LISTEN_ADDRESS),
   }).default(),
   plugins: Joi.array()
     .items(Joi.object({ plugin: Joi.string().required(), options: Joi.object().unknown().default({}) }))
     .default([]),
 });
 
-const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::([^}]*))?\}/g;
+// A default may hold one level of braces (`${URL:http://h/track/{reference}}`).
+const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::((?:[^{}]|\{[^{}]*\})*))?\}/g;
 const TOKEN = /__ENV_(\d+)__/g;
+const WHOLE_TOKEN = /^__ENV_(\d+)__$/;
+
+interface Placeholder {
+  name: string;
+  fallback: string | undefined;
+}
+
+/** The YAML with each placeholder replaced by a plain token `__ENV_<index>__`, and the placeholders by index. */
+function tokenize(text: string): { tokenized: string; placeholders: Placeholder[] } {
+  const placeholders: Placeholder[] = [];
+  const tokenized = text.replace(PLACEHOLDER, (_m, name: string, fallback: string | undefined) => {
+    placeholders.push({ name, fallback });
+    return `__ENV_${placeholders.length - 1}__`;
+  });
+  return { tokenized, placeholders };
+}
 
 /**
  * ${VAR} and ${VAR:default} may stand anywhere, flow maps included
@@ -40,18 +59,17 @@ const TOKEN = /__ENV_(\d+)__/g;
  * the variable (8080 is a number), a token inside a longer string is text.
  */
 export function parseWithEnv(text: string, env: Record<string, string | undefined>): unknown {
-  const values: string[] = [];
-  const tokenized = text.replace(PLACEHOLDER, (_m, name: string, fallback: string | undefined) => {
+  const { tokenized, placeholders } = tokenize(text);
+  const values = placeholders.map(({ name, fallback }) => {
     const found = env[name];
     if ((found === undefined || found === '') && fallback === undefined) {
       throw new ManifestError(`manifest references \${${name}}, which is not set and has no default`);
     }
-    values.push(found !== undefined && found !== '' ? found : fallback!);
-    return `__ENV_${values.length - 1}__`;
+    return found !== undefined && found !== '' ? found : fallback!;
   });
   const resolve = (value: unknown): unknown => {
     if (typeof value === 'string') {
-      const whole = /^__ENV_(\d+)__$/.exec(value);
+      const whole = WHOLE_TOKEN.exec(value);
       if (whole) return YAML.parse(values[Number(whole[1])]) ?? '';
       return value.replace(TOKEN, (_m, index: string) => values[Number(index)]);
     }
@@ -60,6 +78,30 @@ export function parseWithEnv(text: string, env: Record<string, string | undefine
     return value;
   };
   return resolve(YAML.parse(tokenized));
+}
+
+/** A setting a manifest feeds from the environment: the key it sets, `${variable:fallback}`. */
+export interface ManifestSetting {
+  key: string;
+  variable: string;
+  /** The default after the colon ('' for `${VAR:}`); undefined when there is none. */
+  fallback: string | undefined;
+}
+
+/** The settings of a manifest's text that are one whole placeholder: the server's, and each plugin entry's options, in order. */
+export function manifestSettings(text: string): { server: ManifestSetting[]; plugins: { plugin: string; options: ManifestSetting[] }[] } {
+  const { tokenized, placeholders } = tokenize(text);
+  const parsed = (YAML.parse(tokenized) ?? {}) as { server?: Record<string, unknown>; plugins?: { plugin?: unknown; options?: Record<string, unknown> }[] };
+  const settingsOf = (values: Record<string, unknown> | undefined): ManifestSetting[] => Object.entries(values ?? {}).flatMap(([key, value]) => {
+    const whole = typeof value === 'string' ? WHOLE_TOKEN.exec(value) : null;
+    if (!whole) return [];
+    const { name, fallback } = placeholders[Number(whole[1])];
+    return [{ key, variable: name, fallback }];
+  });
+  return {
+    server: settingsOf(parsed.server),
+    plugins: (parsed.plugins ?? []).map((entry) => ({ plugin: String(entry.plugin), options: settingsOf(entry.options) })),
+  };
 }
 
 export async function readManifest(file: string, env: Record<string, string | undefined>): Promise<Manifest> {

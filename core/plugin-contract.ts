@@ -5,7 +5,6 @@ import type { Server } from '@hapi/hapi';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import type Joi from 'joi';
 import type { PlatformConfig } from './config.ts';
 import type { Database } from './db/types.ts';
 import type { WithTenant, WithTenantSession } from './db/tenant.ts';
@@ -18,15 +17,24 @@ import type { TokenService } from './auth/tokens.ts';
 import type { ApiKeyResolver } from './auth/index.ts';
 import type { SecretBox } from './secrets.ts';
 import type { TenantDirectory } from './tenants.ts';
-import type { PluginCli } from './cli/commands.ts';
-import type { ServiceOverrides } from './sdk/index.ts';
 
 /** Where plugins read the time for business rules (retention windows, expiries), so tests can move it. */
 export interface Clock {
   now(): Date;
 }
 
-export type { ServiceOverrides };
+/**
+ * Services a test (startTestPlatform's `services`) or an embedding may
+ * replace, read by plugins from `core.overrides` (core.clock and
+ * core.http.fetch apply the first two). A plugin adds its own by declaration
+ * merging on this interface through the SDK entry, which re-exports it
+ * (`declare module 'agent-platform/sdk'`; chat: `modelClient`).
+ */
+export interface ServiceOverrides {
+  clock?: Clock;
+  /** The fetch of every outbound call (core.http.fetch) instead of the private-network guarded one: a stub, or a recording fetch. */
+  fetch?: typeof fetch;
+}
 
 export interface OutboundHttp {
   /** A fetch that refuses private addresses at connect time unless allowed (core/http/guarded-fetch.ts). */
@@ -56,27 +64,6 @@ export interface CoreServices {
   clock: Clock;
   http: OutboundHttp;
   overrides: Readonly<ServiceOverrides>;
-}
-
-/** A hapi plugin as the platform loads it: `register` receives the options the manifest gave (validated by `optionsSchema`). */
-export interface PlatformPlugin<Options = Record<string, unknown>> {
-  name: string;
-  version?: string;
-  dependencies?: string | string[];
-  register: (server: Server, options: Options) => void | Promise<void>;
-}
-
-/** A feature plugin module exports `plugin`, its options' joi schema when it takes options, and `cli` when it adds commands. */
-export interface PlatformPluginModule {
-  // Options are whatever the plugin's optionsSchema yields (hapi hands register `any` too).
-  plugin: PlatformPlugin<any>;
-  optionsSchema?: Joi.ObjectSchema;
-  cli?: PluginCli;
-}
-
-/** Types a plugin's options and register: `export const plugin = definePlugin<MyOptions>({name, register(server, options) {…}})`. */
-export function definePlugin<Options = Record<string, unknown>>(plugin: PlatformPlugin<Options>): PlatformPlugin<Options> {
-  return plugin;
 }
 
 declare module '@hapi/hapi' {

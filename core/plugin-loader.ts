@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Joi from 'joi';
 import { ManifestError, type Manifest } from './manifest.ts';
-import type { PlatformPluginModule } from './plugin-contract.ts';
+import type { PlatformPluginModule } from './plugin-module.ts';
 import type { MigrationSource } from './db/migrate.ts';
 import { CORE_MIGRATIONS } from './paths.ts';
 
@@ -76,12 +76,15 @@ function problemOf(module: Partial<PlatformPluginModule>): string | undefined {
   const dependencies = [plugin.dependencies ?? []].flat();
   if (!dependencies.every((d) => typeof d === 'string')) return 'its plugin\'s dependencies are not names';
   if (module.optionsSchema !== undefined && !Joi.isSchema(module.optionsSchema)) return 'its optionsSchema is not a joi schema';
+  const secrets = module.secrets;
+  if (secrets !== undefined && (!Array.isArray(secrets) || !secrets.every((s) => typeof s?.variable === 'string'))) return 'its secrets are not a list of { variable }';
   const cli = module.cli;
   if (cli !== undefined && (!Array.isArray(cli?.commands) || typeof cli.run !== 'function')) return 'its cli is not made with defineCli';
   return undefined;
 }
 
-async function importPlugin(reference: string, rootDir: string): Promise<{ module: PlatformPluginModule; entry: string }> {
+/** Imports one manifest reference and checks it is a platform plugin (its options are not validated here). */
+export async function importPlugin(reference: string, rootDir: string): Promise<{ module: PlatformPluginModule; entry: string }> {
   const entry = isPath(reference) ? await entryOfPath(reference, rootDir) : entryOfPackage(reference);
   let module: Partial<PlatformPluginModule>;
   try {

@@ -1,4 +1,4 @@
-// The tests' harness is the SDK's (core/sdk/testing.ts, also offered to
-// partner plugins as agent-platform/sdk): startTestPlatform, tenantWithAdmin,
+// The tests' harness is the SDK's (core/sdk/testing.ts, offered to partner
+// plugins as agent-platform/sdk/testing): startTestPlatform, tenantWithAdmin,
 // until, runCli, createTestDatabase.
 export * from '../core/sdk/testing.ts';

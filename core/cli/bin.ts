@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `platform` command: migrate, serve, and the commands plugins contribute
+// The `platform` command: migrate, serve, config, and the commands plugins contribute
 // (tenants, clients, users, tokens, api-keys…) through their `cli` export.
 // Commands run on the same core services as the server (core/services.ts, in
 // `cli` mode), with the plugin's options from the manifest. Prints the result
@@ -13,6 +13,7 @@ import { EmbeddedBusyError } from '../db/embedded.ts';
 import { PluginContractError } from '../contract-error.ts';
 import { createCoreServices, type CoreHandle } from '../services.ts';
 import { UsageError, type CliCommandInfo, type CliInput, type PluginCli } from './commands.ts';
+import { configReport, configRows } from './config-report.ts';
 import { formatHuman } from './format.ts';
 import { stderrProgress } from './progress.ts';
 
@@ -22,7 +23,7 @@ interface PluginCommand {
   command: CliCommandInfo;
 }
 
-const CORE_COMMANDS = new Set(['serve', 'migrate']);
+const CORE_COMMANDS = new Set(['serve', 'migrate', 'config']);
 
 function commandsOf(plugins: ResolvedPlugin[]): PluginCommand[] {
   const found = new Map<string, PluginCommand>();
@@ -44,6 +45,7 @@ function usage(commands: PluginCommand[]): string {
     '',
     '  serve                 run the platform (same as npm start)',
     '  migrate               apply pending database migrations (core and the manifest\'s plugins)',
+    '  config                print the effective configuration: core settings and each plugin\'s options (secrets redacted)',
   ];
   for (const { command } of commands) {
     const positionals = (command.positionals ?? []).map((p) => `<${p}>`).join(' ');
@@ -110,6 +112,11 @@ async function main(argv: string[]): Promise<void> {
   if (words[0] === 'migrate') {
     await withCore(config, plugins, async () => {});
     console.log(argv.includes('--json') ? JSON.stringify({ status: 'migrated' }) : 'Migrations are current.');
+    return;
+  }
+  if (words[0] === 'config') {
+    const report = configReport(config, plugins);
+    print(argv.includes('--json') ? report : configRows(report), argv.includes('--json'));
     return;
   }
   const commands = commandsOf(plugins);

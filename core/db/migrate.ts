@@ -9,7 +9,6 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { grantTenantRole } from './grants.ts';
-import { upgradeLegacyLedger } from './legacy-ledger.ts';
 import { MigrationError } from './migration-error.ts';
 
 export { MigrationError };
@@ -59,8 +58,6 @@ async function ensureLedger(pool: pg.Pool): Promise<void> {
     const code = (err as { code?: string }).code;
     if (code !== '23505' && code !== '42P07') throw err;
   }
-  // A database made before migrations were kept per plugin: its rows are renamed in place.
-  await upgradeLegacyLedger(pool);
 }
 
 async function applyOne(pool: pg.Pool, plugin: string, migration: Migration): Promise<boolean> {

@@ -1,11 +1,9 @@
 // kysely types of core's own tables (sql/0001_core.sql): the tenants, which
-// every plugin's rows reference, and the platform's settings. `Database`
-// (every table) is declared in the SDK entry, where each plugin adds its own
-// by declaration merging (`declare module 'agent-platform/sdk' { interface
-// Database {…} }`, in its tables.ts): TypeScript merges augmentations only
-// into the module that declares an interface, not into one re-exporting it.
-// The tenancy plugin's tables (clients, api_keys, users) are typed in
-// plugins/tenancy/tables.ts.
+// every plugin's rows reference, and the platform's settings, and `Database`
+// (every table), to which each plugin adds its own by declaration merging on
+// the SDK entry, which re-exports it (`declare module 'agent-platform/sdk' {
+// interface Database {…} }`, in its tables.ts). The tenancy plugin's tables
+// (clients, api_keys, users) are typed in plugins/tenancy/tables.ts.
 import type { ColumnType } from 'kysely';
 
 export interface TenantsTable {
@@ -20,9 +18,13 @@ export interface PlatformSettingsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
-export type { Database } from '../sdk/index.ts';
-
 export interface CoreTables {
   tenants: TenantsTable;
   platform_settings: PlatformSettingsTable;
 }
+
+/**
+ * Every table's kysely type: core's, and each plugin's, added by declaration
+ * merging on this interface (`declare module 'agent-platform/sdk'`).
+ */
+export interface Database extends CoreTables {}

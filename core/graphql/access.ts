@@ -27,7 +27,7 @@ import { GraphQLError } from 'graphql';
 import { isValidTenantAlias } from '../db/tenant.ts';
 import { principalTenants, rolesIn, type Principal } from '../auth/principal.ts';
 import { holdsRole } from '../auth/tenant-context.ts';
-import type { GraphqlContext } from './facade.ts';
+import type { GraphqlContext } from './context.ts';
 
 /** What a guard grants: the tenant, and for an API key the one client whose records it may see. */
 export interface TenantScope {

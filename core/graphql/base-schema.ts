@@ -1,6 +1,6 @@
 // Types every plugin's SDL may use: scalars, Relay page info, a viewer field.
 import { GraphQLScalarType, Kind } from 'graphql';
-import type { GraphqlContext } from './facade.ts';
+import type { GraphqlContext } from './context.ts';
 
 export const BASE_TYPE_DEFS = /* GraphQL */ `
   scalar DateTime

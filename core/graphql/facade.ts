@@ -12,13 +12,10 @@ import { GraphQLError } from 'graphql';
 import type { Server, Request, ResponseToolkit } from '@hapi/hapi';
 import type { Principal } from '../auth/principal.ts';
 import { BASE_TYPE_DEFS, baseResolvers } from './base-schema.ts';
+import type { GraphqlContext } from './context.ts';
 import { DEFAULT_GRAPHQL_LIMITS, useQueryLimits, type GraphqlLimits } from './limits.ts';
 
-export interface GraphqlContext {
-  principal: Principal | undefined;
-  tenantId: string | undefined;
-  request: Request;
-}
+export type { GraphqlContext };
 
 type Resolvers = Record<string, any>;
 

@@ -1,40 +1,23 @@
 // agent-platform/sdk: the public plugin contract. Plugins inside this repo and
 // partner plugins outside it import the platform only from here (plugins/README.md).
+// This module only re-exports (`export … from`): everything it offers is
+// defined in a core module, which never imports this entry back. The test
+// harness is a separate entry, agent-platform/sdk/testing (./testing.ts).
 //
 // A plugin's tables are added to `Database` by declaration merging:
 //   declare module 'agent-platform/sdk' { interface Database { my_table: MyTable } }
 // and its test-replaceable services to `ServiceOverrides` the same way.
 
-import type { CoreTables } from '../db/types.ts';
-import type { Clock } from '../plugin-contract.ts';
-
-/**
- * Every table's kysely type: core's, and each plugin's, added by declaration
- * merging on this interface (`declare module 'agent-platform/sdk'`).
- */
-export interface Database extends CoreTables {}
-
-/**
- * Services a test (startTestPlatform's `services`) or an embedding may
- * replace, read by plugins from `core.overrides` (core.clock and
- * core.http.fetch apply the first two). A plugin adds its own by declaration
- * merging on this interface (chat: `modelClient`).
- */
-export interface ServiceOverrides {
-  clock?: Clock;
-  /** The fetch of every outbound call (core.http.fetch) instead of the private-network guarded one: a stub, or a recording fetch. */
-  fetch?: typeof fetch;
-}
-
 // The plugin contract and the core's services.
-export { coreOf, definePlugin } from '../plugin-contract.ts';
-export type { Clock, CoreServices, OutboundHttp, PlatformPlugin, PlatformPluginModule } from '../plugin-contract.ts';
+export { coreOf } from '../plugin-contract.ts';
+export type { Clock, CoreServices, OutboundHttp, ServiceOverrides } from '../plugin-contract.ts';
+export { definePlugin, type EnvironmentSecret, type PlatformPlugin, type PlatformPluginModule } from '../plugin-module.ts';
 export { PluginContractError } from '../contract-error.ts';
 export type { PlatformConfig } from '../config.ts';
 export { ConfigError } from '../config.ts';
 
 // Data: the tables' types, tenant transactions.
-export type { CoreTables } from '../db/types.ts';
+export type { CoreTables, Database } from '../db/types.ts';
 export type { TenantSession, TenantTransaction, WithTenant, WithTenantSession } from '../db/tenant.ts';
 export type { TenantDirectory } from '../tenants.ts';
 export { isValidTenantAlias } from '../db/tenant.ts';
@@ -62,6 +45,8 @@ export type { JobsDescription } from '../jobs/types.ts';
 export type {
   EventBackend, EventInput, EventsApi, EventTypeCatalog, EventTypeDefinition, RegisteredEventType,
 } from '../events.ts';
+// Event type patterns, event filters and {{path}} templates (the workflow engine's).
+export * from '../event-matching.ts';
 export type {
   CallObserver, CompletedCall, FunctionCallContext, FunctionDefinition, FunctionDescriptor, FunctionFilter, FunctionProvider, FunctionStatus, JsonSchema,
 } from '../functions/registry.ts';
@@ -109,6 +94,3 @@ export { defineCli, UsageError } from '../cli/commands.ts';
 export type {
   CliArgs, CliCommand, CliCommandInfo, CliInput, CliOption, CliOptions, CliProgress, CliValues, CommandDeclarer, PluginCli,
 } from '../cli/commands.ts';
-
-// Testing: the real platform on a throwaway database (also agent-platform/sdk/testing).
-export * from './testing.ts';

@@ -1,4 +1,4 @@
-// The test harness of the SDK (agent-platform/sdk and agent-platform/sdk/testing):
+// The test harness of the SDK (agent-platform/sdk/testing, apart from the entry):
 // starts the real platform on a fresh real database for one test file (or one
 // test) and tears both down; runs CLI commands as a child process.
 // TEST_DATABASE_URL names a throwaway PostgreSQL cluster (this repo's

@@ -1,7 +1,8 @@
-// The plugin's manifest options (tuning knobs) and the model settings read
-// from the environment (LLM_BASE_URL, LLM_API_KEY, LLM_MODEL: the API key is
-// a secret and never goes through a manifest).
+// The plugin's manifest options (tuning knobs, per-tenant limits, the model)
+// and its one secret, LLM_API_KEY, read from the environment here and nowhere
+// else: a secret never goes through a manifest.
 import Joi from 'joi';
+import type { EnvironmentSecret } from 'agent-platform/sdk';
 
 export interface ChatOptions {
   /** How long an ask_user question waits for its answer before the agent gets a timed-out result (default 24 h). */
@@ -29,10 +30,19 @@ export interface ChatOptions {
   maxToolResultChars: number;
   /** A session without activity for this long ends (the sweep; 0: never): is_active false, chat.session.ended {reason: idle_timeout}. */
   sessionIdleTimeoutSeconds: number;
+  /** Running chat turns of one tenant, counted in Postgres across processes. */
+  maxConcurrentTurnsPerTenant: number;
+  /** Open SSE streams of one tenant in this process. */
+  maxConcurrentStreamsPerTenant: number;
+  /** Default model of agents that do not name one. */
+  llmModel: string;
+  /** Base URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1; empty: the offline responder answers. */
+  llmBaseUrl: string;
 }
 
 export const optionsSchema = Joi.object({
-  askUserTimeoutSeconds: Joi.number().integer().min(1).max(30 * 86_400).default(86_400),
+  askUserTimeoutSeconds: Joi.number().integer().min(1).max(30 * 86_400).default(86_400)
+    .description('How long an `ask_user` question waits before the agent gets a timed-out result'),
   frameFlushMs: Joi.number().integer().min(5).max(5_000).default(100),
   cancelPollMs: Joi.number().integer().min(10).max(10_000).default(100),
   followPollMs: Joi.number().integer().min(10).max(10_000).default(150),
@@ -44,46 +54,51 @@ export const optionsSchema = Joi.object({
   modelRetryBaseMs: Joi.number().integer().min(1).max(60_000).default(500),
   modelIdleTimeoutMs: Joi.number().integer().min(100).max(3_600_000).default(120_000),
   maxToolResultChars: Joi.number().integer().min(100).max(1_000_000).default(20_000),
-  sessionIdleTimeoutSeconds: Joi.number().integer().min(0).max(30 * 86_400).default(1_800),
+  sessionIdleTimeoutSeconds: Joi.number().integer().min(0).max(30 * 86_400).default(1_800)
+    .description('A chat session without activity (and no unfinished answer) for this long ends: `is_active` false, `chat.session.ended {reason: idle_timeout}`; a new message reopens it; `0`: never'),
+  maxConcurrentTurnsPerTenant: Joi.number().integer().min(1).default(20)
+    .description('Chat turns of one tenant running at once, counted across all processes; past it a new question (or `ask_user` answer) gets 429 `TURN_LIMIT_EXCEEDED` with `Retry-After` and nothing is stored'),
+  maxConcurrentStreamsPerTenant: Joi.number().integer().min(1).default(100)
+    .description('Open chat SSE streams of one tenant, counted per process; past it 429 `STREAM_LIMIT_EXCEEDED` with `Retry-After`'),
+  llmModel: Joi.string().trim().allow('').default('gpt-4o-mini')
+    .description('Default model of agents that do not name one'),
+  llmBaseUrl: Joi.string().trim().allow('').default('')
+    .description('OpenAI-compatible API base including `/v1`; unset, chat answers extractively from the tenant\'s documents').meta({ whenUnset: 'offline responder' }),
 }).default({});
 
 export const defaultOptions: ChatOptions = optionsSchema.validate({}).value;
 
-/** Per-tenant limits (environment: operators set them per deployment, not per manifest). */
+/** Secrets, read from the environment by secretsFrom and nowhere else. */
+export const secrets: readonly EnvironmentSecret[] = [
+  { variable: 'LLM_API_KEY', description: 'Bearer key of that API (never logged)' },
+];
+
+export function secretsFrom(env: Record<string, string | undefined>): { llmApiKey: string | undefined } {
+  return { llmApiKey: env.LLM_API_KEY || undefined };
+}
+
+/** Per-tenant limits. */
 export interface ChatLimits {
-  /** Running chat turns of one tenant, counted in Postgres across processes (CHAT_MAX_CONCURRENT_TURNS_PER_TENANT). */
   maxTurnsPerTenant: number;
-  /** Open SSE streams of one tenant in this process (CHAT_MAX_CONCURRENT_STREAMS_PER_TENANT). */
   maxStreamsPerTenant: number;
 }
 
-function positiveInt(env: Record<string, string | undefined>, name: string, fallback: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
-
-export function chatLimitsFrom(env: Record<string, string | undefined>): ChatLimits {
-  return {
-    maxTurnsPerTenant: positiveInt(env, 'CHAT_MAX_CONCURRENT_TURNS_PER_TENANT', 20),
-    maxStreamsPerTenant: positiveInt(env, 'CHAT_MAX_CONCURRENT_STREAMS_PER_TENANT', 100),
-  };
+export function chatLimitsOf(options: ChatOptions): ChatLimits {
+  return { maxTurnsPerTenant: options.maxConcurrentTurnsPerTenant, maxStreamsPerTenant: options.maxConcurrentStreamsPerTenant };
 }
 
 export interface ModelSettings {
-  /** Base URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1; unset: the offline responder answers. */
+  /** Base URL of an OpenAI-compatible API; unset: the offline responder answers. */
   baseUrl: string | undefined;
   apiKey: string | undefined;
   model: string;
 }
 
-export function modelSettingsFrom(env: Record<string, string | undefined>): ModelSettings {
-  const baseUrl = env.LLM_BASE_URL?.trim() || undefined;
+export function modelSettingsOf(options: ChatOptions, env: Record<string, string | undefined>): ModelSettings {
+  const baseUrl = options.llmBaseUrl.trim() || undefined;
   return {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
-    apiKey: env.LLM_API_KEY || undefined,
-    model: env.LLM_MODEL?.trim() || 'gpt-4o-mini',
+    apiKey: secretsFrom(env).llmApiKey,
+    model: options.llmModel.trim() || 'gpt-4o-mini',
   };
 }

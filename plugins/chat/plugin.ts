@@ -4,7 +4,7 @@
 import type { Server } from '@hapi/hapi';
 import { coreOf } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';
-import { optionsSchema, type ChatOptions } from './options.ts';
+import { optionsSchema, secrets, type ChatOptions } from './options.ts';
 import { agentRoutes } from './routes/agents.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { sessionRoutes } from './routes/sessions.ts';
@@ -15,7 +15,7 @@ import { SWEEP_CRON, SWEEP_TASK, sweepHandler } from './tasks/chat.sweep.ts';
 import { askUserFunction } from './tools/ask-user.ts';
 import { ASK_USER_TIMEOUT_TASK } from './turn/runtime.ts';
 
-export { optionsSchema };
+export { optionsSchema, secrets };
 export { cli } from './cli.ts';
 
 export const plugin = {

@@ -10,7 +10,7 @@ import { createAgentsService } from './agents/service.ts';
 import type { ChatApi } from './api.ts';
 import { emitterOf } from './events.ts';
 import { createOpenAiClient } from './model/openai-client.ts';
-import { chatLimitsFrom, defaultOptions, modelSettingsFrom, type ChatOptions } from './options.ts';
+import { chatLimitsOf, defaultOptions, modelSettingsOf, type ChatOptions } from './options.ts';
 import { createSessionsService } from './sessions/service.ts';
 import { FrameWriter } from './turn/frame-writer.ts';
 import { TurnLifecycle } from './turn/lifecycle.ts';
@@ -28,8 +28,8 @@ const noPeers: ChatPeers = { ingestion: () => undefined, citations: () => undefi
 
 export function createServices(core: CoreServices, given: Partial<ChatOptions>, peers: ChatPeers = noPeers) {
   const options: ChatOptions = { ...defaultOptions, ...given };
-  const settings = modelSettingsFrom(core.config.env);
-  const limits = chatLimitsFrom(core.config.env);
+  const settings = modelSettingsOf(options, core.config.env);
+  const limits = chatLimitsOf(options);
   const model = core.overrides.modelClient ?? (settings.baseUrl
     ? createOpenAiClient({
       baseUrl: settings.baseUrl, apiKey: settings.apiKey, attempts: options.modelAttempts,

@@ -11,6 +11,8 @@ export interface CitationsOptions {
 export const defaultOptions: CitationsOptions = { inlineVerifyLimit: 20, provenanceRetentionDays: 90 };
 
 export const optionsSchema = Joi.object({
-  inlineVerifyLimit: Joi.number().integer().min(0).max(200).default(defaultOptions.inlineVerifyLimit),
-  provenanceRetentionDays: Joi.number().integer().min(0).max(36_500).default(defaultOptions.provenanceRetentionDays),
+  inlineVerifyLimit: Joi.number().integer().min(0).max(200).default(defaultOptions.inlineVerifyLimit)
+    .description('Citations of one reply verified in the request; more are created `pending` and verified by a job'),
+  provenanceRetentionDays: Joi.number().integer().min(0).max(36_500).default(defaultOptions.provenanceRetentionDays)
+    .description('Records of which chunks each context was shown are kept this long (0 keeps all)'),
 });

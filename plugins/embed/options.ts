@@ -24,16 +24,26 @@ export interface EmbedOptions {
 }
 
 export const optionsSchema = Joi.object({
-  allowLocalhostOrigins: Joi.boolean().default(false),
-  tokenMaxTtlSeconds: Joi.number().integer().min(60).max(86_400).default(3600),
-  tokenDefaultTtlSeconds: Joi.number().integer().min(60).max(86_400).default(900),
-  uploadMaxBytes: Joi.number().integer().min(1).max(1024 * 1024 * 1024).default(10 * 1024 * 1024),
-  configCacheTtlSeconds: Joi.number().min(0).max(3600).default(10),
-  tokenMintRatePerSecond: Joi.number().greater(0).max(100_000).default(20),
-  tokenMintBurst: Joi.number().integer().min(1).max(1_000_000).default(100),
-  manifestRatePerSecond: Joi.number().greater(0).max(1_000_000).default(1000),
-  manifestBurst: Joi.number().integer().min(1).max(10_000_000).default(5000),
-  publicBaseUrl: Joi.string().uri({ scheme: ['http', 'https'] }).allow('', null).empty('').default(null),
+  allowLocalhostOrigins: Joi.boolean().default(false)
+    .description('Lets an embed configuration allowlist localhost and loopback origins (development)'),
+  tokenMaxTtlSeconds: Joi.number().integer().min(60).max(86_400).default(3600)
+    .description('Longest `expires_in` of an embed token; above it minting answers 400 naming the maximum'),
+  tokenDefaultTtlSeconds: Joi.number().integer().min(60).max(86_400).default(900)
+    .description('Lifetime of an embed token minted without `expires_in` (capped by the maximum)'),
+  uploadMaxBytes: Joi.number().integer().min(1).max(1024 * 1024 * 1024).default(10 * 1024 * 1024)
+    .description('Largest file an end user attaches to a conversation (413 above)'),
+  configCacheTtlSeconds: Joi.number().min(0).max(3600).default(10)
+    .description('How long a process serves a client\'s cached embed configuration (manifest, origin policy) before reading it again; a change made in the same process is seen at once'),
+  tokenMintRatePerSecond: Joi.number().greater(0).max(100_000).default(20)
+    .description('Embed tokens minted per client and process (token bucket); past it 429 with `Retry-After`'),
+  tokenMintBurst: Joi.number().integer().min(1).max(1_000_000).default(100)
+    .description('Embed tokens minted per client and process (token bucket); past it 429 with `Retry-After`'),
+  manifestRatePerSecond: Joi.number().greater(0).max(1_000_000).default(1000)
+    .description('Manifest reads per client key and process; past it 429 with `Retry-After`'),
+  manifestBurst: Joi.number().integer().min(1).max(10_000_000).default(5000)
+    .description('Manifest reads per client key and process; past it 429 with `Retry-After`'),
+  publicBaseUrl: Joi.string().uri({ scheme: ['http', 'https'] }).allow('', null).empty('').default(null)
+    .description('The platform\'s public address: the embed credential\'s `token_endpoint` is built from it').meta({ whenUnset: 'the request\'s own origin' }),
 }).default({});
 
 export const defaultOptions: EmbedOptions = optionsSchema.validate({}).value;

@@ -4,8 +4,9 @@
 // CloudEvents extension `chaindepth`: an event emitted by an execution that an
 // event of depth d started has depth d + 1 (emit_event names its execution as
 // the cause; workflow.completed/failed are caused by the execution they are
-// about). The dispatcher starts nothing for an event at EVENTS_MAX_CHAIN_DEPTH
-// and records a failed dispatch instead, so a loop stops after that many links.
+// about). The dispatcher starts nothing for an event at the maxChainDepth
+// option (EVENTS_MAX_CHAIN_DEPTH in the default manifest) and records a failed
+// dispatch instead, so a loop stops after that many links.
 import type { EventInput, TenantTransaction } from 'agent-platform/sdk';
 import { dispatchesStore } from './store/triggers.ts';
 
@@ -13,15 +14,6 @@ export const DEFAULT_MAX_CHAIN_DEPTH = 8;
 export const CHAIN_DEPTH_EXCEEDED = 'CHAIN_DEPTH_EXCEEDED';
 
 const WORKFLOW_END = new Set(['workflow.completed', 'workflow.failed']);
-
-/** EVENTS_MAX_CHAIN_DEPTH: a positive integer (boot fails on anything else). */
-export function maxChainDepthFrom(env: Record<string, string | undefined>): number {
-  const raw = env.EVENTS_MAX_CHAIN_DEPTH?.trim();
-  if (!raw) return DEFAULT_MAX_CHAIN_DEPTH;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0 || value > 1000) throw new Error(`EVENTS_MAX_CHAIN_DEPTH must be an integer from 1 to 1000, got "${raw}"`);
-  return value;
-}
 
 /** The execution whose run caused this event, if any. */
 function causeOf(input: EventInput): string | undefined {

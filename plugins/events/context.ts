@@ -17,7 +17,7 @@ export interface EventsContext {
   registry: TypeRegistry;
   logger: Logger;
   options: EventsOptions;
-  /** EVENTS_MAX_CHAIN_DEPTH: an event this deep in a chain starts no workflow (chain.ts). */
+  /** The maxChainDepth option: an event this deep in a chain starts no workflow (chain.ts). */
   maxChainDepth: number;
   emit(trx: TenantTransaction, tenantId: string, input: EventInput): Promise<EmittedEvent>;
 }

@@ -4,8 +4,7 @@
 // queue, so every event emitted before a deadline is seen before it fires; an
 // event the dispatcher meets after a deadline that passed unnoticed (a
 // backlog) fires the missed window first.
-import type { TenantTransaction } from 'agent-platform/sdk';
-import { matchesTypePattern } from '../../workflows/engine/index.ts';
+import { matchesTypePattern, type TenantTransaction } from 'agent-platform/sdk';
 import type { CloudEvent } from './cloudevent.ts';
 import type { EventsContext } from './context.ts';
 import { DEADMAN_FIRED, EVENT_SOURCE } from './event-types.ts';

@@ -7,8 +7,7 @@
 // long transaction.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { badRequest, type EventInput, type JobsApi, type TenantTransaction } from 'agent-platform/sdk';
-import { isValidEventType } from '../../workflows/engine/index.ts';
+import { badRequest, type EventInput, isValidEventType, type JobsApi, type TenantTransaction } from 'agent-platform/sdk';
 import { chainDepthOf } from './chain.ts';
 import { isUriReference, toCloudEvent, type CloudEvent } from './cloudevent.ts';
 import { cursorsStore, streamsStore } from './store/events.ts';

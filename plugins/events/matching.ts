@@ -1,9 +1,9 @@
 // How a trigger reads an event: its type pattern and filter decide whether it
 // matches, its input_mapping and dedup_key templates resolve against
 // `{event: <CloudEvent>}`. Pure; the engine's shared helpers do the work.
-import { domainError } from 'agent-platform/sdk';
-import { evaluateFilter, matchesFilter, matchesTypePattern, resolveTemplates, TemplateTooLongError, type EventFilter } from '../../workflows/engine/index.ts';
-import type { KeyResult } from '../../workflows/engine/filters.ts';
+import {
+  domainError, evaluateFilter, matchesFilter, matchesTypePattern, resolveTemplates, TemplateTooLongError, type EventFilter, type KeyResult,
+} from 'agent-platform/sdk';
 import type { CloudEvent } from './cloudevent.ts';
 import type { TriggerRow } from './tables.ts';
 

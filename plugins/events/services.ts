@@ -4,7 +4,6 @@
 // the server has: the CLI's backfills and dispatches run in its workers.
 import { type CoreServices, UsageError } from 'agent-platform/sdk';
 import type { WorkflowsApi } from '../workflows/api.ts';
-import { maxChainDepthFrom } from './chain.ts';
 import { createContext } from './context.ts';
 import type { EventsOptions } from './options.ts';
 import { createStreamService } from './stream-service.ts';
@@ -24,7 +23,7 @@ export function createServices(core: CoreServices, options: EventsOptions, workf
     registry: createTypeRegistry(core.events),
     logger: core.logger.child({ component: 'events' }),
     options,
-    maxChainDepth: maxChainDepthFrom(core.config.env),
+    maxChainDepth: options.maxChainDepth,
   });
   return { context, stream: createStreamService(context), triggers: createTriggerService(context) };
 }

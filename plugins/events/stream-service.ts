@@ -1,8 +1,7 @@
 // The stream's domain logic: emitting through the API, reading recent events
 // and pages of them, the event type catalogue and custom types. Knows nothing
 // of HTTP; routes, GraphQL and the CLI call it.
-import { conflict, type EventInput, notFound, type TenantTransaction } from 'agent-platform/sdk';
-import { isValidEventType, isValidTypePattern } from '../../workflows/engine/index.ts';
+import { conflict, type EventInput, isValidEventType, isValidTypePattern, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { EventsContext } from './context.ts';
 import { customTypesStore, type CustomTypeValues } from './store/custom-types.ts';
 import { cursorsStore, eventsStore } from './store/events.ts';

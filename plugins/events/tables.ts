@@ -1,7 +1,7 @@
 // kysely types of the events tables (sql/0001_init.sql, 0002_chain_depth.sql), added to the core
 // Database interface by declaration merging.
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { EventFilter } from '../../workflows/engine/index.ts';
+import type { EventFilter } from 'agent-platform/sdk';
 
 /** jsonb: read as the value, written as its JSON text. */
 type Json<T> = ColumnType<T, string, string>;

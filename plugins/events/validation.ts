@@ -3,8 +3,7 @@
 // fault: shape by the joi schema, meaning by the engine's validators (filters,
 // type patterns, templates) and the cron and time zone checks.
 import type Joi from 'joi';
-import { badRequest } from 'agent-platform/sdk';
-import { isValidTypePattern, validateFilter, validateTemplates } from '../../workflows/engine/index.ts';
+import { badRequest, isValidTypePattern, validateFilter, validateTemplates } from 'agent-platform/sdk';
 import { DEADMAN_FIRED, SCHEDULE_FIRED } from './event-types.ts';
 import { canonicalTimeZone, cronProblem } from './schedule.ts';
 import type { TriggerDefinition } from './store/triggers.ts';

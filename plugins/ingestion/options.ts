@@ -82,7 +82,16 @@ const int = (min: number, max: number) => Joi.number().integer().min(min).max(ma
 const flag = () => Joi.boolean().truthy('yes', 'on', 1).falsy('no', 'off', 0).empty('');
 const oneOf = (values: readonly string[]) => Joi.string().valid(...values).empty('');
 
-/** Each option with the environment variable manifests/default.yaml feeds it from, and its schema. */
+/** What an embedding endpoint and its key are for (an option and a secret: one row of the settings table). */
+export const EMBEDDING_ENDPOINT_DESCRIPTION = 'An OpenAI-compatible `/embeddings` endpoint instead; with neither, search is keyword and fuzzy only (said in `/readyz`)';
+/** What an Unstructured server and its key are for (an option and a secret: one row of the settings table). */
+export const UNSTRUCTURED_DESCRIPTION = 'Parse through an Unstructured server instead of the built-in parsers';
+
+/**
+ * Each option with the environment variable manifests/default.yaml feeds it
+ * from, and its schema. The plugin README describes them; those with a
+ * description are also rows of the root README's settings table.
+ */
 const settings = {
   chunkSize: ['INGESTION_CHUNK_SIZE', int(16, 8192).default(500)],
   chunkOverlap: ['INGESTION_CHUNK_OVERLAP', int(0, 8192).less(Joi.ref('chunkSize')).default(50)
@@ -91,9 +100,11 @@ const settings = {
   embeddingProvider: ['INGESTION_EMBEDDING_PROVIDER', oneOf(EMBEDDING_PROVIDERS).default('auto')],
   embeddingModel: ['INGESTION_EMBEDDING_MODEL', text().default('text-embedding-3-small')],
   embeddingModelPath: ['INGESTION_EMBEDDING_MODEL_PATH', text().when('embeddingProvider', { is: 'local', then: Joi.required() })
-    .messages({ 'any.required': '{{#label}} is needed with embeddingProvider (INGESTION_EMBEDDING_PROVIDER) local' })],
+    .messages({ 'any.required': '{{#label}} is needed with embeddingProvider (INGESTION_EMBEDDING_PROVIDER) local' })
+    .description('A local transformers.js (ONNX) embedding model directory; nothing is ever downloaded')],
   embeddingBaseUrl: ['INGESTION_EMBEDDING_BASE_URL', url().when('embeddingProvider', { is: 'endpoint', then: Joi.required() })
-    .messages({ 'any.required': '{{#label}} is needed with embeddingProvider (INGESTION_EMBEDDING_PROVIDER) endpoint' })],
+    .messages({ 'any.required': '{{#label}} is needed with embeddingProvider (INGESTION_EMBEDDING_PROVIDER) endpoint' })
+    .description(EMBEDDING_ENDPOINT_DESCRIPTION)],
   embeddingDims: ['INGESTION_EMBEDDING_DIMS', int(1, 16000).default(1536)],
   embeddingBatch: ['INGESTION_EMBEDDING_BATCH', int(1, 2048).default(100)],
   embeddingRetries: ['INGESTION_EMBEDDING_RETRIES', int(0, 20).default(3)],
@@ -120,7 +131,7 @@ const settings = {
   pageImageDpi: ['INGESTION_PAGE_IMAGE_DPI', int(36, 600).default(144)],
   maxRenderPages: ['MAX_RENDER_PAGES', int(0, 100_000).default(300)],
   maxRenderPagesOverride: ['INGESTION_MAX_RENDER_PAGES', int(0, 100_000)],
-  unstructuredApiUrl: ['UNSTRUCTURED_API_URL', url()],
+  unstructuredApiUrl: ['UNSTRUCTURED_API_URL', url().description(UNSTRUCTURED_DESCRIPTION)],
   unstructuredStrategy: ['UNSTRUCTURED_STRATEGY', text().default('auto')],
   stageRetries: ['INGESTION_STAGE_RETRIES', int(0, 10).default(2)],
   reconcileBatch: ['INGESTION_RECONCILE_BATCH', int(1, 1000).default(10)],

@@ -23,6 +23,7 @@ import type { IngestionOptions } from './options.ts';
 
 export { cli } from './cli.ts';
 export { optionsSchema } from './options.ts';
+export { secrets } from './settings.ts';
 
 export const plugin = definePlugin<IngestionOptions>({
   name: 'ingestion',

@@ -4,7 +4,8 @@
 // README lists every setting with its variable.
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import type { IngestionOptions } from './options.ts';
+import type { EnvironmentSecret } from 'agent-platform/sdk';
+import { EMBEDDING_ENDPOINT_DESCRIPTION, UNSTRUCTURED_DESCRIPTION, type IngestionOptions } from './options.ts';
 
 export type EmbeddingProvider = 'local' | 'endpoint' | 'none';
 
@@ -61,7 +62,18 @@ export interface IngestionSettings {
 
 type Env = Record<string, string | undefined>;
 
-/** The API keys, read from the environment (empty counts as unset). */
+/**
+ * The API keys: secrets, read from the environment here and nowhere else
+ * (never through a manifest; empty counts as unset). A key without a
+ * description is described in the plugin's README only.
+ */
+export const secrets: readonly EnvironmentSecret[] = [
+  { variable: 'INGESTION_EMBEDDING_API_KEY', description: EMBEDDING_ENDPOINT_DESCRIPTION },
+  { variable: 'INGESTION_VLM_API_KEY' },
+  { variable: 'INGESTION_IMAGE_EMBEDDING_API_KEY' },
+  { variable: 'UNSTRUCTURED_API_KEY', description: UNSTRUCTURED_DESCRIPTION },
+];
+
 const secret = (env: Env, name: string) => env[name] || undefined;
 
 /** An http(s) URL as the code appends paths to it. */

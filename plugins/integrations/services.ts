@@ -25,9 +25,8 @@ import { createSyncService } from './sync-service.ts';
 type ChatSessionOwnership = Pick<ChatApi, 'sessionOwner'>;
 
 export function createServices(core: CoreServices, options: IntegrationsOptions, chat: () => ChatSessionOwnership | undefined = () => undefined) {
-  // Read from the environment (not an option: a custom manifest cannot forget
-  // it); a malformed INTEGRATIONS_ENV_ALLOWLIST fails the boot with one line.
-  const envPolicy = createEnvPolicy(core.config.env);
+  // A malformed allowlist (INTEGRATIONS_ENV_ALLOWLIST) fails the boot with one line.
+  const envPolicy = createEnvPolicy(core.config.env, options.envAllowlist);
   const http = createHttpClient({
     fetch: core.http.fetch({ allowPrivateNetworks: options.allowPrivateNetworks }),
     timeoutMs: options.callTimeoutMs,

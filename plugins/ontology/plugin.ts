@@ -10,7 +10,7 @@ import { applyKinds, registerApplyKinds } from './apply-kinds.ts';
 import type { IdentityPolicies, OntologyContext } from './context.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { resolvers, typeDefs } from './graphql.ts';
-import { optionsSchema, type OntologyOptions } from './options.ts';
+import { optionsSchema, secrets, type OntologyOptions } from './options.ts';
 import { createPolicy } from './policy.ts';
 import { backingDatasetRoutes } from './routes-backing-datasets.ts';
 import { entityTypeRoutes } from './routes-entity-types.ts';
@@ -21,7 +21,7 @@ import { createSyncService } from './service-syncs.ts';
 import { createSyncRunner } from './sync/runner.ts';
 import { SYNC_TASK, type SyncJob } from './tasks/ontology.sync.ts';
 
-export { optionsSchema };
+export { optionsSchema, secrets };
 
 declare module '@hapi/hapi' {
   interface PluginProperties {

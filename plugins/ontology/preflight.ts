@@ -11,6 +11,7 @@
 // carries the token or a response body.
 import { createFetch } from 'ofetch';
 import type { OntologyContext } from './context.ts';
+import { secretsFrom } from './options.ts';
 import type { ApplyPlan } from '../pipelines-apply/api.ts';
 
 type Preflight = NonNullable<ApplyPlan['preflight']>;
@@ -31,13 +32,14 @@ export interface PreflightInput {
 
 export function createPreflight(context: OntologyContext) {
   const { options } = context;
+  const { token } = secretsFrom(context.core.config.env);
   const $fetch = createFetch({ fetch: context.core.http.fetch({ allowPrivateNetworks: options.allowPrivateNetworks }) });
 
   async function get(path: string, remoteTenant: string): Promise<{ status: number; body: unknown } | { error: string }> {
     try {
       const response = await $fetch.raw(`${options.baseUrl.replace(/\/$/, '')}${path}`, {
         method: 'GET', redirect: 'manual', retry: 0, timeout: TIMEOUT_MS, ignoreResponseError: true, responseType: 'json',
-        headers: { accept: 'application/json', 'x-tenant-id': remoteTenant, ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
+        headers: { accept: 'application/json', 'x-tenant-id': remoteTenant, ...(token ? { authorization: `Bearer ${token}` } : {}) },
       });
       return { status: response.status, body: response._data };
     } catch (err) {

@@ -4,7 +4,7 @@
 // server that streams anyway (text/event-stream) is read to its end. Errors
 // name the status, never the key or the request.
 import { domainError, type CoreServices } from 'agent-platform/sdk';
-import type { AiOptions } from './options.ts';
+import { secretsFrom, type AiOptions } from './options.ts';
 
 export interface ChatMessage { role: 'system' | 'user' | 'assistant'; content: string }
 
@@ -30,11 +30,10 @@ function contentOfStream(text: string): string {
 
 /** The model, or undefined when LLM_BASE_URL is unset (the deterministic paths answer; the others 503). */
 export function createModel(core: CoreServices, options: AiOptions): Model | undefined {
-  const env = core.config.env;
-  const baseUrl = env.LLM_BASE_URL?.trim().replace(/\/+$/, '');
+  const baseUrl = options.llmBaseUrl.trim().replace(/\/+$/, '');
   if (!baseUrl) return undefined;
-  const apiKey = env.LLM_API_KEY || undefined;
-  const modelName = env.LLM_MODEL?.trim() || 'gpt-4o-mini';
+  const apiKey = secretsFrom(core.config.env).llmApiKey;
+  const modelName = options.llmModel.trim() || 'gpt-4o-mini';
   const fetch = core.http.fetch({ allowPrivateNetworks: options.allowPrivateNetworks });
   return {
     async complete(messages) {

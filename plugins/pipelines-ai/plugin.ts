@@ -8,7 +8,7 @@ import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type { PipelinesAiApi } from './api.ts';
 import { createContext } from './context.ts';
 import { createModel } from './model.ts';
-import { optionsSchema, type AiOptions } from './options.ts';
+import { optionsSchema, secrets, type AiOptions } from './options.ts';
 import { aiRoutes } from './routes.ts';
 import { COMPOSE_TASK, createComposeService } from './service-compose.ts';
 import { createAiApi } from './service-api.ts';
@@ -18,7 +18,7 @@ import { composeTask, composeTaskOptions } from './tasks/pipelines-ai.compose.ts
 import { COMPOSE_DEAD_TASK, composeDeadTask, composeDeadTaskOptions } from './tasks/pipelines-ai.compose.dead.ts';
 import './tables.ts';
 
-export { optionsSchema };
+export { optionsSchema, secrets };
 
 declare module '@hapi/hapi' {
   interface PluginProperties {

@@ -8,7 +8,7 @@ import { sourceKind } from './apply-kind.ts';
 import { createContext } from './context.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { resolvers, typeDefs } from './graphql.ts';
-import { optionsSchema, type SourcesOptions } from './options.ts';
+import { optionsSchema, secrets, type SourcesOptions } from './options.ts';
 import { credentialRoutes } from './routes-credentials.ts';
 import { fileRoutes } from './routes-files.ts';
 import { patternRoutes } from './routes-patterns.ts';
@@ -32,7 +32,7 @@ import { createSyncMetrics } from './sync/metrics.ts';
 import { createSyncRunner, SYNC_TASK, type SyncJob } from './sync/runner.ts';
 import './tables.ts';
 
-export { optionsSchema };
+export { optionsSchema, secrets };
 
 declare module '@hapi/hapi' {
   interface PluginProperties {

@@ -18,6 +18,7 @@ import {
   badRequest, conflict, domainError, STANDARD_WEBHOOK_TOLERANCE_SECONDS, unauthorized, verifyStandardWebhook, webhookKey, webhookTimestampFreshness,
 } from 'agent-platform/sdk';
 import type { SourcesContext } from './context.ts';
+import { secretsFrom } from './options.ts';
 import { checkPreset } from './patterns/presets.ts';
 import { registrationsStore, type Registration } from './store/registrations.ts';
 import { webhookIdsStore } from './store/webhook-ids.ts';
@@ -42,8 +43,7 @@ function sameSecret(given: string | undefined, expected: string): boolean {
 
 export function createRegistrationService(context: SourcesContext) {
   const { core, patterns } = context;
-  const adminSecret = core.config.env.PATTERN_ADMIN_SECRET || undefined;
-  const webhookSecret = core.config.env.PATTERN_WEBHOOK_SECRET || undefined;
+  const { patternAdminSecret: adminSecret, patternWebhookSecret: webhookSecret } = secretsFrom(core.config.env);
   const webhookSecretKey = webhookSecret ? webhookKey(webhookSecret) : undefined;
   const disabled = (setting: string) => domainError(503, `The pattern registry is off: ${setting} is not set`, 'PATTERN_REGISTRY_DISABLED');
 

@@ -5,13 +5,13 @@
 import type { Server } from '@hapi/hapi';
 import { coreOf } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';
-import { optionsSchema, type WebhooksOptions } from './options.ts';
+import { optionsSchema, secrets, type WebhooksOptions } from './options.ts';
 import { createServices } from './services.ts';
 import { webhooksRoutes } from './routes.ts';
 import { PRUNE_CRON, PRUNE_TASK, pruneHandler } from './tasks/webhooks.prune.ts';
 
 export { cli } from './cli.ts';
-export { optionsSchema };
+export { optionsSchema, secrets };
 
 export const plugin = {
   name: 'webhooks',

@@ -4,7 +4,7 @@
 // only the server has.
 import { type CoreServices, UsageError } from 'agent-platform/sdk';
 import type { WorkflowsApi } from '../workflows/api.ts';
-import type { WebhooksOptions } from './options.ts';
+import { secretsFrom, type WebhooksOptions } from './options.ts';
 import { createReceiverService } from './receiver.ts';
 import { createResumeService } from './resume.ts';
 import { createWebhooksService } from './service.ts';
@@ -22,7 +22,7 @@ export function createServices(core: CoreServices, options: WebhooksOptions, wor
       rateLimitPerMinute: options.rateLimitPerMinute ?? 60,
       workflows,
     }),
-    receiver: createReceiverService(core, { sharedSecret: core.config.env.WEBHOOK_SECRET || undefined }),
+    receiver: createReceiverService(core, { sharedSecret: secretsFrom(core.config.env).sharedSecret }),
   };
 }
 

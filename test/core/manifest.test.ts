@@ -1,6 +1,6 @@
 import t from 'tap';
 import path from 'node:path';
-import { parseWithEnv, readManifest } from '../../core/manifest.ts';
+import { manifestSettings, parseWithEnv, readManifest } from '../../core/manifest.ts';
 import { resolvePlugins } from '../../core/plugin-loader.ts';
 import { runCli } from '../harness.ts';
 import { ROOT_DIR } from '../../core/paths.ts';
@@ -36,6 +36,17 @@ t.test('manifest errors are one clear line', async (t) => {
   }
   await t.rejects(readManifest(fixture('nope'), {}), /cannot read manifest/);
   t.throws(() => parseWithEnv('server: { port: ${NO_SUCH_VAR} }', {}), /\$\{NO_SUCH_VAR\}, which is not set and has no default/);
+});
+
+t.test('a default may hold braces; the settings a manifest feeds from the environment', async (t) => {
+  const text = 'plugins:\n  - plugin: ./plugins/occurrences\n    options: { trackingUrl: ${TRACK:http://h/track/{reference}}, label: "x-${LABEL:y}", n: ${N} }\n';
+  t.same(parseWithEnv(text, { N: '1' }), { plugins: [{ plugin: './plugins/occurrences', options: { trackingUrl: 'http://h/track/{reference}', label: 'x-y', n: 1 } }] });
+  const set = parseWithEnv(text, { N: '1', TRACK: 'https://t/{reference}' }) as { plugins: { options: Record<string, unknown> }[] };
+  t.same(set.plugins[0].options.trackingUrl, 'https://t/{reference}', 'a set variable is taken whole');
+  t.same(manifestSettings(text), {
+    server: [],
+    plugins: [{ plugin: './plugins/occurrences', options: [{ key: 'trackingUrl', variable: 'TRACK', fallback: 'http://h/track/{reference}' }, { key: 'n', variable: 'N', fallback: undefined }] }],
+  }, 'only options that are one whole placeholder');
 });
 
 t.test('a plugin from outside plugins/: a path anywhere or an npm package, with its sql/ next to its entry', async (t) => {

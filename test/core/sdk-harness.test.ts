@@ -1,23 +1,23 @@
-// The SDK's harness (agent-platform/sdk): a manifest given as a value or a
-// file, and the services a test may replace: the fetch of outbound calls, the
-// chat model client and the clock business rules read.
+// The SDK's harness (agent-platform/sdk/testing): a manifest given as a value
+// or a file, and the services a test may replace: the fetch of outbound calls,
+// the chat model client and the clock business rules read.
 import t from 'tap';
 import { emitterOf } from '../../plugins/chat/events.ts';
 import { defaultOptions } from '../../plugins/chat/options.ts';
 import { sweepHandler } from '../../plugins/chat/tasks/chat.sweep.ts';
 import type { ModelClient } from '../../plugins/chat/api.ts';
 import * as sdk from 'agent-platform/sdk';
+import * as testing from 'agent-platform/sdk/testing';
 import * as harness from '../harness.ts';
 
-const { startTestPlatform, tenantWithAdmin } = sdk;
+const { startTestPlatform, tenantWithAdmin } = testing;
 
-t.test('the SDK entry offers the harness the tests use', async (t) => {
-  t.equal(sdk.startTestPlatform, harness.startTestPlatform);
-  t.equal(sdk.runCli, harness.runCli);
-  t.type(sdk.tenantWithAdmin, 'function');
-  t.type(sdk.until, 'function');
-  const testing = await import('agent-platform/sdk/testing');
-  t.equal(testing.startTestPlatform, sdk.startTestPlatform, 'and agent-platform/sdk/testing');
+t.test('agent-platform/sdk/testing offers the harness the tests use; the SDK entry does not', async (t) => {
+  t.equal(testing.startTestPlatform, harness.startTestPlatform);
+  t.equal(testing.runCli, harness.runCli);
+  t.type(testing.tenantWithAdmin, 'function');
+  t.type(testing.until, 'function');
+  t.notOk('startTestPlatform' in sdk, 'a plugin loading agent-platform/sdk does not load the harness');
 });
 
 t.test('a manifest value, and a fetch that replaces every outbound call (http_request here)', async (t) => {

@@ -1,7 +1,7 @@
 // Which environment variables a `${VAR}` placeholder in a spec's auth value
-// may read: only those the operator allows with
-// INTEGRATIONS_ENV_ALLOWLIST (comma-separated exact names or PREFIX_*
-// patterns; default INTEGRATION_*), and never one of the platform's own
+// may read: only those the operator allows with the envAllowlist option
+// (INTEGRATIONS_ENV_ALLOWLIST in the default manifest: comma-separated exact
+// names or PREFIX_* patterns; default INTEGRATION_*), and never one of the platform's own
 // settings (platform-settings.ts), even when the allowlist names it.
 //
 // A refused name reads as unset: the caller cannot tell a refused variable
@@ -42,8 +42,9 @@ export function parseAllowlist(raw: string | undefined): Allowlist {
   return allowlist;
 }
 
-export function createEnvPolicy(env: Record<string, string | undefined>): EnvPolicy {
-  const allowlist = parseAllowlist(env[ALLOWLIST_SETTING]);
+/** `env`: the variables placeholders read; `allowlistText`: the operator's allowlist (the envAllowlist option). */
+export function createEnvPolicy(env: Record<string, string | undefined>, allowlistText: string | undefined): EnvPolicy {
+  const allowlist = parseAllowlist(allowlistText);
   const verdict = (name: string): Verdict => {
     if (isPlatformSetting(name)) return 'denied';
     if (allowlist.names.has(name) || allowlist.prefixes.some((prefix) => name.startsWith(prefix))) return 'allowed';

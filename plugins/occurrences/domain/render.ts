@@ -2,7 +2,7 @@
 // they are found by the workflow engine's linear scanner (no regular
 // expression, a length cap), and a variable is only ever looked up in a
 // fixed set of names, never evaluated: tenant templates run no code.
-import { MAX_TEMPLATE_LENGTH, scanTemplates, validateTemplates } from '../../../workflows/engine/index.ts';
+import { MAX_TEMPLATE_LENGTH, scanTemplates, validateTemplates } from 'agent-platform/sdk';
 
 /** The variables a template may use, with what each holds. */
 export const VARIABLES: Record<string, string> = {

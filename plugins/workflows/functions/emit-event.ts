@@ -1,8 +1,7 @@
 // The `emit_event` platform function: emits an event on the tenant's stream
 // (through the core's event hub, in a transaction of its own) and returns its id.
 import { createHash, randomUUID } from 'node:crypto';
-import { badRequest, type EventsApi, type FunctionDefinition } from 'agent-platform/sdk';
-import { isValidEventType } from '../../../workflows/engine/index.ts';
+import { badRequest, type EventsApi, type FunctionDefinition, isValidEventType } from 'agent-platform/sdk';
 import { EVENT_SOURCE } from '../events.ts';
 
 /**

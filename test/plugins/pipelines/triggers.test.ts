@@ -4,7 +4,7 @@
 // pipeline does neither. A step job run again after its step settled changes
 // nothing (no step is repeated).
 import t from 'tap';
-import { coreOf } from '../../../core/sdk/index.ts';
+import { coreOf } from 'agent-platform/sdk';
 import { until } from '../../harness.ts';
 import { STEP_TASK } from '../../../plugins/pipelines/runner/step-job.ts';
 import { PIPELINE_SCHEDULE_TASK } from '../../../plugins/pipelines/schedule.ts';
