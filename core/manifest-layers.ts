@@ -2,13 +2,12 @@
 // an entry naming a plugin the base lists replacing the base's entry in place
 // (options included), and its `server` keys override the base's.
 import path from 'node:path';
-import type { ManifestEntry } from './manifest.ts';
 
-/** One manifest file's own values, before defaults. */
+/** One manifest file's own values, before defaults (an entry's options may be left out). */
 export interface ManifestLayer {
   extends?: string;
   server?: Record<string, unknown>;
-  plugins?: ManifestEntry[];
+  plugins?: { plugin: string; options?: Record<string, unknown> }[];
 }
 
 /**
