@@ -45,6 +45,8 @@ export interface EventTypeDefinition {
 export interface RegisteredEventType extends EventTypeDefinition {
   /** The plugin that registered it. */
   plugin: string;
+  /** Registered by the core or by one of this repository's own plugins (not a partner's). */
+  builtin: boolean;
 }
 
 /** Reading the registered types (the events plugin's catalogue). */
@@ -66,9 +68,12 @@ export class EventHub implements EventsApi {
   private backend: EventBackend | undefined;
   private readonly types = new Map<string, RegisteredEventType>();
   private readonly logger: Logger;
+  private readonly builtinPlugins: ReadonlySet<string>;
 
-  constructor(logger: Logger) {
+  /** `builtinPlugins`: the names of the loaded plugins that are this repository's own (the core is built in too). */
+  constructor(logger: Logger, builtinPlugins: Iterable<string> = []) {
     this.logger = logger;
+    this.builtinPlugins = new Set(['core', ...builtinPlugins]);
   }
 
   setBackend(backend: EventBackend): void {
@@ -89,7 +94,7 @@ export class EventHub implements EventsApi {
       }
       const taken = this.types.get(type);
       if (taken) throw new PluginContractError(`event type "${type}" is registered twice: by plugin "${taken.plugin}" and by plugin "${plugin}"`);
-      this.types.set(type, { type, description, ...(schema ? { schema } : {}), plugin });
+      this.types.set(type, { type, description, ...(schema ? { schema } : {}), plugin, builtin: this.builtinPlugins.has(plugin) });
     }
   }
 

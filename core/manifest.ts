@@ -1,9 +1,12 @@
 // The deployment manifest (hapi-glue style): which plugins to load and their
 // options, with ${ENV:default} substitution. Validation failures are one line.
-// core/plugin-loader.ts turns its entries into plugins.
+// A manifest may extend another (core/manifest-layers.ts). core/plugin-loader.ts
+// turns its entries into plugins.
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import YAML from 'yaml';
 import Joi from 'joi';
+import { mergeLayers, type ManifestLayer } from './manifest-layers.ts';
 
 export class ManifestError extends Error {
   override name = 'ManifestError';
@@ -104,12 +107,20 @@ export function manifestSettings(text: string): { server: ManifestSetting[]; plu
   };
 }
 
-export async function readManifest(file: string, env: Record<string, string | undefined>): Promise<Manifest> {
+/** How many manifests deep `extends` may go (a manifest extending one that extends one …). */
+export const MAX_EXTENDS_DEPTH = 4;
+
+/** One file's own values: the manifest's keys and `extends`, checked, no defaults applied (a base's values must show through). */
+const layerSchema = manifestSchema.keys({
+  extends: Joi.string().min(1).description('The manifest this one builds on, relative to this file'),
+});
+
+async function readLayer(file: string, env: Record<string, string | undefined>, unreadable = `cannot read manifest ${file}`): Promise<ManifestLayer> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    throw new ManifestError(`cannot read manifest ${file}`);
+    throw new ManifestError(unreadable);
   }
   let parsed: unknown;
   try {
@@ -118,7 +129,30 @@ export async function readManifest(file: string, env: Record<string, string | un
     if (err instanceof ManifestError) throw err;
     throw new ManifestError(`manifest ${file} is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
-  return validateManifest(parsed ?? {}, file);
+  const { value, error } = layerSchema.validate(parsed ?? {}, { noDefaults: true });
+  if (error) throw new ManifestError(`manifest ${file}: ${error.message}`);
+  return value as ManifestLayer;
+}
+
+/**
+ * The manifest in `file`, laid over the manifests it extends: `extends` is
+ * a path relative to the file that names it (or absolute); a cycle, a base that cannot be
+ * read and a chain deeper than MAX_EXTENDS_DEPTH are errors naming the files.
+ */
+export async function readManifest(file: string, env: Record<string, string | undefined>): Promise<Manifest> {
+  const chain: string[] = [file];
+  const layers: ManifestLayer[] = [await readLayer(file, env)];
+  for (let layer = layers[0]; layer.extends !== undefined; layer = layers[layers.length - 1]) {
+    const from = chain[chain.length - 1];
+    const base = path.isAbsolute(layer.extends) ? layer.extends : path.join(path.dirname(from), layer.extends);
+    const trail = [...chain, base].join(' -> ');
+    if (chain.some((seen) => path.resolve(seen) === path.resolve(base))) throw new ManifestError(`manifests extend each other in a cycle: ${trail}`);
+    if (chain.length > MAX_EXTENDS_DEPTH) throw new ManifestError(`manifest ${file} extends more than ${MAX_EXTENDS_DEPTH} manifests deep: ${trail}`);
+    layers.push(await readLayer(base, env, `manifest ${from} extends ${base}, which cannot be read`));
+    chain.push(base);
+  }
+  const merged = layers.reduceRight((base, extension) => mergeLayers(base, extension));
+  return validateManifest(merged, file);
 }
 
 /** A manifest given as a value (a test, an embedding): the same checks as a file's, `origin` naming it in errors. */

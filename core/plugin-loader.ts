@@ -5,7 +5,8 @@
 //   entry is the plugin, or the entry file itself;
 // - anything else is an npm package name, resolved from the repo root
 //   (import.meta.resolve): `@acme/platform-plugin-x`.
-// A plugin's migrations are the sql/ folder next to its entry module.
+// A plugin's migrations are the sql/ folder next to its entry module. A plugin
+// whose entry sits in this repository's plugins/ is built in (its event types are).
 import { access, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,7 +14,7 @@ import Joi from 'joi';
 import { ManifestError, type Manifest } from './manifest.ts';
 import type { PlatformPluginModule } from './plugin-module.ts';
 import type { MigrationSource } from './db/migrate.ts';
-import { CORE_MIGRATIONS } from './paths.ts';
+import { CORE_MIGRATIONS, PLUGINS_DIR } from './paths.ts';
 
 export interface ResolvedPlugin {
   name: string;
@@ -23,6 +24,8 @@ export interface ResolvedPlugin {
   entry: string;
   /** Its sql/ folder (which may not exist: no migrations). */
   migrations: MigrationSource;
+  /** Loaded from this repository's plugins/ folder (a package or any other path is not). */
+  builtin: boolean;
 }
 
 /** `core` owns sql/ in the migration ledger and is the core's own hapi plugin. */
@@ -62,6 +65,12 @@ function entryOfPackage(reference: string): string {
   } catch (err) {
     throw new ManifestError(`unknown plugin "${reference}": no such npm package (${(err as Error).message.split('\n')[0]})`);
   }
+}
+
+/** Whether an entry module is one of this repository's plugins: inside plugins/. */
+export function isBuiltinEntry(entry: string): boolean {
+  const inside = path.relative(PLUGINS_DIR, entry);
+  return inside !== '' && !inside.startsWith('..') && !path.isAbsolute(inside);
 }
 
 const isPath = (reference: string) => reference.startsWith('./') || reference.startsWith('../') || path.isAbsolute(reference) || reference === '.';
@@ -112,7 +121,7 @@ export async function resolvePlugins(manifest: Manifest, rootDir: string): Promi
     } else if (Object.keys(item.options).length > 0) {
       throw new ManifestError(`plugin "${name}" takes no options, got: ${Object.keys(item.options).join(', ')}`);
     }
-    resolved.set(name, { name, module, options, entry, migrations: { plugin: name, dir: path.join(path.dirname(entry), 'sql') } });
+    resolved.set(name, { name, module, options, entry, migrations: { plugin: name, dir: path.join(path.dirname(entry), 'sql') }, builtin: isBuiltinEntry(entry) });
   }
   const dependenciesOf = (plugin: ResolvedPlugin) => [plugin.module.plugin.dependencies ?? []].flat();
   for (const plugin of resolved.values()) {

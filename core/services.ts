@@ -119,7 +119,7 @@ export async function createCoreServices(config: PlatformConfig, options: CoreSe
       oidcIssuerUrl: config.oidcIssuerUrl,
       oidcAudience: config.oidcAudience,
     });
-    const events = new EventHub(logger);
+    const events = new EventHub(logger, options.plugins.filter((plugin) => plugin.builtin).map((plugin) => plugin.name));
     let apiKeyResolver: ApiKeyResolver | undefined;
     const withTenantSession = createWithTenantSession(database.pool);
     const core: CoreServices = {

@@ -41,7 +41,11 @@ async function startPlatform() {
   await call(base, 'POST', '/api/admin/tenants', adminToken, { id: TENANT });
   await call(base, 'POST', '/api/admin/users', adminToken, { sub: `${TENANT}-admin`, display_name: 'Bench', organizations: [TENANT], roles: ['admin'] });
   const { access_token: token } = await call(base, 'POST', `/api/admin/users/${TENANT}-admin/tokens`, adminToken);
-  const schema = { display: 'form', components: [{ type: 'file', key: 'photos', label: 'Photos', input: true, multiple: true, storage: 'base64' }] };
+  // A title: the asset target's standard mapping feeds its required name from it.
+  const schema = {
+    display: 'form',
+    components: [{ type: 'textfield', key: 'title', label: 'Title', input: true }, { type: 'file', key: 'photos', label: 'Photos', input: true, multiple: true, storage: 'base64' }],
+  };
   const definition = await call(base, 'POST', '/api/admin/forms/definitions', token, { name: 'photos', schema });
   await call(base, 'POST', '/api/admin/forms/use-cases', token, {
     name: 'bench', form_definition_id: definition.id, target_model: 'assets.Asset', target_config: { category: 'bench' }, access: 'public',

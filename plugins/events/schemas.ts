@@ -165,7 +165,7 @@ export const typesQuery = Joi.object({ include_custom: Joi.boolean().default(fal
 export const eventType = Joi.object({
   type: Joi.string(),
   description: Joi.string().allow(''),
-  builtin: Joi.boolean(),
+  builtin: Joi.boolean().description('Registered by one of the platform\'s own plugins (plugins/); false for a partner plugin\'s types and the tenant\'s custom ones'),
 }).label('EventType');
 
 export const customType = Joi.object({

@@ -29,7 +29,7 @@ export function createStreamService(context: EventsContext) {
     const problems = [];
     if (type !== undefined && !isValidEventType(type)) problems.push({ field: 'type', message: `"${type}" is not an event type (letters, digits, _ and - separated by dots)` });
     const registered = type === undefined ? undefined : context.registry.registered(type);
-    if (registered) problems.push({ field: 'type', message: `"${type}" is a built-in event type (registered by the ${registered.plugin} plugin)` });
+    if (registered) problems.push({ field: 'type', message: `"${type}" is ${registered.builtin ? 'a built-in' : 'a plugin\'s'} event type (registered by the ${registered.plugin} plugin)` });
     const schemaIssue = values.schema ? schemaProblem(values.schema) : undefined;
     if (schemaIssue) problems.push({ field: 'schema', message: `not a usable JSON Schema: ${schemaIssue}` });
     if (problems.length > 0) throw invalid(problems);
@@ -74,11 +74,11 @@ export function createStreamService(context: EventsContext) {
     },
 
     async types(tenantId: string, includeCustom: boolean) {
-      // The types the loaded plugins registered, in registration order.
-      const builtin = context.registry.allRegistered().map(({ type, description }) => ({ type, description, builtin: true }));
-      if (!includeCustom) return { items: builtin };
+      // The types the loaded plugins registered, in registration order: built in when the plugin is one of the repository's own.
+      const registered = context.registry.allRegistered().map(({ type, description, builtin }) => ({ type, description, builtin }));
+      if (!includeCustom) return { items: registered };
       const custom = await withTenant(tenantId, (trx) => customTypesStore.all(trx));
-      return { items: [...builtin, ...custom.map((row) => ({ type: row.type, description: row.description, builtin: false }))] };
+      return { items: [...registered, ...custom.map((row) => ({ type: row.type, description: row.description, builtin: false }))] };
     },
 
     async createCustomType(tenantId: string, input: CustomTypeValues & { type: string }) {

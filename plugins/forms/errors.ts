@@ -20,6 +20,12 @@ export const formsErrors = {
     (error.output.payload as Record<string, unknown>).problems = problems;
     return error;
   },
+  /** Required target fields that no binding or standard mapping feeds: every submission would fail. */
+  requiredFieldUnbound(fields: string[]) {
+    const error = domainError(400, `Required target fields have no binding or standard mapping: ${fields.join(', ')}`, 'REQUIRED_FIELD_UNBOUND');
+    (error.output.payload as Record<string, unknown>).fields = fields;
+    return error;
+  },
   validationFailed: (errors: FormValidationError[]) =>
     withErrors(422, `The payload does not satisfy the form version: ${errors.length} problem(s)`, 'FORM_VALIDATION_FAILED', errors),
   filesInvalid: (errors: FormValidationError[]) =>

@@ -47,6 +47,16 @@ const formVersion = Joi.alternatives(Joi.number().integer().min(1).max(1_000_000
 const modelPath = Joi.string().max(256).pattern(MODEL_PATH);
 const targetConfig = json('TargetConfig').description('Settings of the target, checked against its config schema (GET /api/admin/forms/targets)');
 
+const binding = Joi.object({
+  source_field_path: Joi.string().max(512).pattern(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/).required()
+    .description('A data path of the form version (`address.street`)'),
+  target_field_path: Joi.string().max(256).pattern(/^[A-Za-z_][A-Za-z0-9_.-]*$/).required().description('A field key of the target'),
+  transform: Joi.string().valid(...TRANSFORMS).default('NONE'),
+  transform_params: json('TransformParams').default({}).description('LOOKUP: {table}; GEO_PARSE: {component: latitude|longitude}; else {}'),
+}).label('FieldBinding');
+const bindingArray = Joi.array().items(binding).max(500);
+export const bindings = Joi.object({ bindings: bindingArray.required() }).label('FieldBindings');
+
 export const createUseCase = Joi.object({
   name: name.required(),
   form_definition_id: id.required(),
@@ -55,25 +65,18 @@ export const createUseCase = Joi.object({
   target_config: targetConfig.default({}),
   access: access.required().description('public: anyone may submit with X-Tenant-ID (rate limited per address); authenticated: a user of the tenant'),
   active: Joi.boolean().default(true),
+  bindings: bindingArray.description('Field bindings saved with it (GET/PUT .../bindings later); every required target field must be bound or standard-mapped'),
 }).label('CreateUseCase');
 
 export const updateUseCase = Joi.object({
   name, form_definition_id: id, form_version: formVersion, target_model: modelPath, target_config: targetConfig, access, active: Joi.boolean(),
+  bindings: bindingArray.description('Replace the saved bindings in the same change (left out: the saved ones must fit the changed use case)'),
 }).min(1).label('UpdateUseCase');
 
 export const useCase = Joi.object({
   id, name: Joi.string(), form_definition_id: id, form_version: formVersion, target_model: Joi.string(),
   target_config: Joi.object().unknown(true), access, active: Joi.boolean(), created_at: Joi.date(), updated_at: Joi.date(),
 }).label('UseCase');
-
-const binding = Joi.object({
-  source_field_path: Joi.string().max(512).pattern(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/).required()
-    .description('A data path of the form version (`address.street`)'),
-  target_field_path: Joi.string().max(256).pattern(/^[A-Za-z_][A-Za-z0-9_.-]*$/).required().description('A field key of the target'),
-  transform: Joi.string().valid(...TRANSFORMS).default('NONE'),
-  transform_params: json('TransformParams').default({}).description('LOOKUP: {table}; GEO_PARSE: {component: latitude|longitude}; else {}'),
-}).label('FieldBinding');
-export const bindings = Joi.object({ bindings: Joi.array().items(binding).max(500).required() }).label('FieldBindings');
 
 const option = Joi.object({ id: Joi.alternatives(Joi.string(), Joi.number()), label: Joi.string() }).label('ConfigOption');
 const configItem = Joi.object({

@@ -1,6 +1,7 @@
 // Event types come through the plugin contract: each plugin registers the
 // types it emits (core.events.registerTypes); with the default manifest the
-// catalogue is the complete built-in list below; a type has one owner.
+// catalogue is the complete built-in list below; a type has one owner; a
+// partner plugin's types (loaded from outside plugins/) are not built in.
 import t from 'tap';
 import { createTestDatabase, runCli, startTestPlatform, tenantWithAdmin } from '../harness.ts';
 
@@ -44,6 +45,24 @@ t.test('with the default manifest the catalogue is the built-in list and the typ
   t.equal(taken.status, 400, 'a custom type may not take a registered name');
   t.same(taken.body.fields, ['type']);
   t.match(taken.body.message, /registered by the ingestion plugin/);
+});
+
+t.test('a partner plugin\'s types are not built in: only the plugins loaded from this repository\'s plugins/ are', async (t) => {
+  for (const manifest of ['test/fixtures/partner-plugin/test/by-package.yaml', 'test/fixtures/partner-plugin/test/by-path.yaml']) {
+    const tp = await startTestPlatform(t, { manifest });
+    const { token } = await tenantWithAdmin(tp, 'acme');
+    const listed = await tp.request({ url: '/api/admin/triggers/events/types', token });
+    t.equal(listed.status, 200);
+    const builtin = Object.fromEntries(listed.body.items.map((item: { type: string; builtin: boolean }) => [item.type, item.builtin]));
+    t.same([builtin['demo.note.created'], builtin['workflow.completed'], builtin['schedule.fired']], [false, true, true], manifest);
+    const owner = tp.platform.core.events.registeredType('demo.note.created');
+    t.match(owner, { plugin: 'demo', builtin: false });
+
+    const taken = await tp.request({ method: 'POST', url: '/api/admin/triggers/events/types/custom', token, payload: { type: 'demo.note.created' } });
+    t.equal(taken.status, 400, 'a custom type may not take a partner\'s name either');
+    t.match(taken.body.message, /"demo\.note\.created" is a plugin's event type \(registered by the demo plugin\)/);
+    await tp.platform.stop();
+  }
 });
 
 t.test('a type registered by two plugins stops the boot with one line naming both', async (t) => {

@@ -1,6 +1,8 @@
 import t from 'tap';
 import path from 'node:path';
-import { manifestSettings, parseWithEnv, readManifest } from '../../core/manifest.ts';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { MAX_EXTENDS_DEPTH, manifestSettings, parseWithEnv, readManifest } from '../../core/manifest.ts';
 import { resolvePlugins } from '../../core/plugin-loader.ts';
 import { runCli } from '../harness.ts';
 import { ROOT_DIR } from '../../core/paths.ts';
@@ -36,6 +38,59 @@ t.test('manifest errors are one clear line', async (t) => {
   }
   await t.rejects(readManifest(fixture('nope'), {}), /cannot read manifest/);
   t.throws(() => parseWithEnv('server: { port: ${NO_SUCH_VAR} }', {}), /\$\{NO_SUCH_VAR\}, which is not set and has no default/);
+});
+
+t.test('extends: the base\'s plugins, then the extension\'s; an entry both list is replaced in place; server keys override', async (t) => {
+  const extended = await readManifest(fixture('extends-with-options'), { TEST_MAX: '12' });
+  t.same(extended.server, { port: 7100, host: '127.0.0.1' }, 'port from the extension, host from the base');
+  t.same(extended.plugins, [
+    { plugin: './test/fixtures/plugins/with-options/', options: { maxConcurrent: 3, label: 'replaced' } },
+    { plugin: './test/fixtures/plugins/job-probe', options: {} },
+    { plugin: './plugins/tenancy', options: {} },
+  ], 'the base\'s entry replaced where it stood, options included; the others appended in order');
+  t.same((await resolvePlugins(extended, ROOT_DIR)).map((p) => [p.name, p.options]), [
+    ['with-options', { maxConcurrent: 3, label: 'replaced' }], ['tenancy', {}], ['job-probe', {}],
+  ]);
+
+  const twice = await readManifest(fixture('extends-twice'), {});
+  t.same(twice.server, { port: 7100, host: '0.0.0.0' }, 'an extends of an extends');
+  t.equal(twice.plugins.length, 3);
+
+  const withDefault = await readManifest(fixture('extends-default'), {});
+  const defaults = await readManifest(path.join(ROOT_DIR, 'manifests', 'default.yaml'), {});
+  t.same(withDefault.plugins, [...defaults.plugins, { plugin: '@acme/platform-plugin-demo', options: {} }], 'every default plugin, then the partner\'s');
+  t.same(withDefault.server, defaults.server);
+  const names = (await resolvePlugins(withDefault, ROOT_DIR)).map((p) => p.name);
+  t.equal(names.at(-1), 'demo');
+});
+
+t.test('extends errors name the files', async (t) => {
+  const a = fixture('extends-cycle-a');
+  const b = fixture('extends-cycle-b');
+  await t.rejects(readManifest(a, {}), { name: 'ManifestError', message: `manifests extend each other in a cycle: ${a} -> ${b} -> ${a}` });
+  await t.rejects(readManifest(fixture('extends-missing'), {}), {
+    name: 'ManifestError', message: `manifest ${fixture('extends-missing')} extends ${fixture('no-such-base')}, which cannot be read`,
+  });
+  await t.rejects(readManifest(fixture('extends-invalid'), {}), { name: 'ManifestError', message: `manifest ${fixture('extends-invalid')}: "extends" must be a string` });
+
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'manifest-extends-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const level = (n: number) => path.join(dir, `level-${n}.yaml`);
+  // level-0 extends level-1 … up to level-(MAX + 1), which extends nothing; level-1's reference is absolute.
+  for (let n = 0; n <= MAX_EXTENDS_DEPTH + 1; n++) {
+    const base = n === 0 ? level(1) : `level-${n + 1}.yaml`;
+    await writeFile(level(n), n <= MAX_EXTENDS_DEPTH ? `extends: ${base}\nserver: { port: ${9000 + n} }\n` : 'plugins: []\n');
+  }
+  t.equal((await readManifest(level(1), {})).server.port, 9001, `${MAX_EXTENDS_DEPTH} manifests deep is accepted`);
+  const chain = Array.from({ length: MAX_EXTENDS_DEPTH + 2 }, (_, n) => level(n)).join(' -> ');
+  await t.rejects(readManifest(level(0), {}), { name: 'ManifestError', message: `manifest ${level(0)} extends more than ${MAX_EXTENDS_DEPTH} manifests deep: ${chain}` });
+
+  const result = await runCli(['serve'], {
+    env: { PLATFORM_MANIFEST: 'test/fixtures/manifests/extends-missing.yaml', DATABASE_URL: 'postgres://unused@127.0.0.1:1/none', LOG_LEVEL: undefined },
+    timeoutMs: 30_000,
+  });
+  t.equal(result.code, 1);
+  t.match(result.stderr.trim(), /^error: manifest \S+extends-missing\.yaml extends \S+no-such-base\.yaml, which cannot be read$/, 'boot stops with one line');
 });
 
 t.test('a default may hold braces; the settings a manifest feeds from the environment', async (t) => {

@@ -23,11 +23,12 @@ export function bindingShapeProblems(binding: FieldBinding, formFields: FormFiel
 }
 
 /**
- * Every reason the bindings cannot be saved, each naming its binding: a
- * source that is not a field of the form version, a target that is not a
- * bindable field of the target, params that do not fit the transform, a
- * target field bound twice (except one latitude and one longitude GEO_PARSE
- * making one point), a required field neither bound nor standard-mapped.
+ * Every reason the bindings themselves cannot be saved, each naming its
+ * binding: a source that is not a field of the form version, a target that
+ * is not a bindable field of the target, params that do not fit the
+ * transform, a target field bound twice (except one latitude and one
+ * longitude GEO_PARSE making one point). Required fields left without a
+ * value are `unboundRequiredFields`.
  */
 export function bindingProblems(
   bindings: FieldBinding[], formFields: FormField[], targetFields: FieldInfo[], standard: StandardMapping[],
@@ -49,11 +50,19 @@ export function bindingProblems(
       problems.push(`bindings ${group.map(({ index }) => index).join(', ')}: ${target} takes a point: exactly one GEO_PARSE latitude and one GEO_PARSE longitude binding`);
     }
   }
-  const covered = new Set(effectiveBindings(bindings, standard, formFields).map((binding) => binding.target_field_path));
-  const missing = targetFields.filter((field) => mustHaveValue(field) && !covered.has(field.key)).map((field) => field.key);
-  if (missing.length) problems.push(`required target fields without a binding or standard mapping: ${missing.join(', ')}`);
   return problems;
 }
+
+/** The keys of the target fields a submission must fill that neither a binding nor a standard mapping (whose source the form has) feeds. */
+export function unboundRequiredFields(
+  bindings: FieldBinding[], formFields: FormField[], targetFields: FieldInfo[], standard: StandardMapping[],
+): string[] {
+  const covered = new Set(effectiveBindings(bindings, standard, formFields).map((binding) => binding.target_field_path));
+  return targetFields.filter((field) => mustHaveValue(field) && !covered.has(field.key)).map((field) => field.key);
+}
+
+/** The problem line of required fields without a value, as BINDINGS_INVALID lists it beside the bindings' own. */
+export const unboundProblem = (fields: string[]) => `required target fields without a binding or standard mapping: ${fields.join(', ')}`;
 
 /**
  * The explicit bindings plus the target's standard mappings for the target

@@ -24,10 +24,13 @@ export function useCaseRoutes(useCases: UseCasesService): ServerRoute[] {
       method: 'POST', path: base,
       options: {
         auth: 'bearer', tags, description: 'Create a use case: a form version (a number or "latest") turned into objects of a registered target',
-        notes: '400 TARGET_NOT_FOUND, FORM_VERSION_NOT_FOUND, TARGET_CONFIG_INVALID (naming each config key at fault).',
+        notes: '400 TARGET_NOT_FOUND, FORM_VERSION_NOT_FOUND, TARGET_CONFIG_INVALID (naming each config key at fault), BINDINGS_INVALID (naming each binding at fault), REQUIRED_FIELD_UNBOUND (`fields`: the required target fields neither bound nor covered by a standard mapping). Nothing is saved on a refusal.',
         plugins: { platform: admin }, validate: { payload: s.createUseCase }, response: { schema: s.useCase },
       },
-      handler: async (request, h) => h.response(await useCases.create(tenantOf(request), request.payload as never)).code(201),
+      handler: async (request, h) => {
+        const { bindings, ...input } = request.payload as { bindings?: never[] };
+        return h.response(await useCases.create(tenantOf(request), input as never, bindings)).code(201);
+      },
     },
     {
       method: 'GET', path: `${base}/{id}`,
@@ -39,10 +42,14 @@ export function useCaseRoutes(useCases: UseCasesService): ServerRoute[] {
     {
       method: 'PUT', path: `${base}/{id}`,
       options: {
-        auth: 'bearer', tags, description: 'Change a use case (fields left out are kept); its saved bindings must still fit (400 BINDINGS_INVALID)',
+        auth: 'bearer', tags, description: 'Change a use case (fields left out are kept); its saved bindings, or the `bindings` given, must fit it',
+        notes: '400 BINDINGS_INVALID (naming each binding at fault), REQUIRED_FIELD_UNBOUND (`fields`: the required target fields neither bound nor covered by a standard mapping), and the checks of a creation. Nothing is saved on a refusal.',
         plugins: { platform: admin }, validate: { params: s.idParams, payload: s.updateUseCase }, response: { schema: s.useCase },
       },
-      handler: (request) => useCases.update(tenantOf(request), request.params.id as string, request.payload as never),
+      handler: (request) => {
+        const { bindings, ...input } = request.payload as { bindings?: never[] };
+        return useCases.update(tenantOf(request), request.params.id as string, input, bindings);
+      },
     },
     {
       method: 'DELETE', path: `${base}/{id}`,
@@ -67,7 +74,7 @@ export function useCaseRoutes(useCases: UseCasesService): ServerRoute[] {
       method: 'PUT', path: `${base}/{id}/bindings`,
       options: {
         auth: 'bearer', tags, description: 'Replace the use case\'s field bindings',
-        notes: '400 BINDINGS_INVALID names each binding at fault: a source that is not a field of the form version, a target that is not a bindable field of the target, transform_params that do not fit the transform, a field bound twice (but for one GEO_PARSE latitude and one longitude), a required field neither bound nor covered by a standard mapping.',
+        notes: '400 BINDINGS_INVALID names each binding at fault: a source that is not a field of the form version, a target that is not a bindable field of the target, transform_params that do not fit the transform, a field bound twice (but for one GEO_PARSE latitude and one longitude). 400 REQUIRED_FIELD_UNBOUND (`fields`) when the bindings are sound but leave required target fields neither bound nor covered by a standard mapping.',
         plugins: { platform: admin }, validate: { params: s.idParams, payload: s.bindings }, response: { schema: s.bindings },
       },
       handler: async (request) => ({

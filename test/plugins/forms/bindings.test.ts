@@ -1,5 +1,6 @@
 // Field bindings and the target endpoints: bindings are checked when saved
-// (400 naming each binding at fault); every transform with good and bad
+// (400 naming each binding at fault; a use case leaving a required target
+// field unbound is refused on create, update and bindings edit); every transform with good and bad
 // input; two GEO_PARSE bindings make one point in longitude, latitude order;
 // standard mappings fill fields without bindings; targets list their config
 // schema, fields per config, standard mappings and suggestions; a use case's
@@ -38,20 +39,47 @@ t.test('bindings are checked when saved, each fault named', async (t) => {
   t.equal(unknownTransform.status, 400, 'an unknown transform is refused by the schema');
   t.same((await a.call('GET', `/api/admin/forms/use-cases/${useCase.id}/bindings`, auth)).body.bindings, [], 'nothing was saved');
 
-  // A required target field with neither a binding nor a standard mapping.
+  // A required target field with neither a binding nor a standard mapping: refused when saved, never at the first submission.
   const bare = await a.definition(auth, { components: [{ type: 'textfield', key: 'label', label: 'Label', input: true }] });
-  const bareCase = await a.useCase(auth, bare.id);
-  const missing = await a.bindings(auth, bareCase.id, []);
-  t.equal(missing.status, 400);
-  t.match(missing.body.message, /required target fields without a binding or standard mapping: name/);
-  t.equal((await a.bindings(auth, bareCase.id, [binding('label', 'name')])).status, 200);
+  const useCasesBefore = (await rows(tp, 'forms_use_cases', 'acme')).length;
+  const bareInput = { name: 'bare', form_definition_id: bare.id, target_model: MODEL, target_config: { category: 'bench' }, access: 'public' };
+  const unbound = await a.call('POST', '/api/admin/forms/use-cases', auth, bareInput);
+  t.equal(unbound.status, 400, 'a use case whose required field nothing feeds is not created');
+  t.equal(unbound.body.code, 'REQUIRED_FIELD_UNBOUND');
+  t.same(unbound.body.fields, ['name']);
+  t.match(unbound.body.message, /Required target fields have no binding or standard mapping: name/);
+  const withBadBinding = await a.call('POST', '/api/admin/forms/use-cases', auth, { ...bareInput, bindings: [binding('nope', 'condition')] });
+  t.equal(withBadBinding.body.code, 'BINDINGS_INVALID', 'a binding at fault is named, the unbound field with it');
+  t.match(withBadBinding.body.problems, [/nope is not a field of the form version/, /required target fields without a binding or standard mapping: name/]);
+  t.equal((await rows(tp, 'forms_use_cases', 'acme')).length, useCasesBefore, 'nothing saved');
+  const bareCase = await a.call('POST', '/api/admin/forms/use-cases', auth, { ...bareInput, bindings: [binding('label', 'name')] });
+  t.equal(bareCase.status, 201, 'created with its bindings');
+  t.same((await a.call('GET', `/api/admin/forms/use-cases/${bareCase.body.id}/bindings`, auth)).body.bindings,
+    [binding('label', 'name')], 'saved with it');
+  const missing = await a.bindings(auth, bareCase.body.id, []);
+  t.equal(missing.status, 400, 'the bindings edit refuses it too');
+  t.equal(missing.body.code, 'REQUIRED_FIELD_UNBOUND');
+  t.same(missing.body.fields, ['name']);
+  t.equal((await a.call('GET', `/api/admin/forms/use-cases/${bareCase.body.id}/bindings`, auth)).body.bindings.length, 1, 'the saved bindings stay');
+
+  // A change that leaves a required field unbound: the standard mapping's source is not in the new form.
+  const titled = await a.useCase(auth, definition.id);
+  const moved = await a.call('PUT', `/api/admin/forms/use-cases/${titled.id}`, auth, { form_definition_id: bare.id });
+  t.equal(moved.status, 400);
+  t.equal(moved.body.code, 'REQUIRED_FIELD_UNBOUND');
+  t.same(moved.body.fields, ['name']);
+  t.equal((await a.call('GET', `/api/admin/forms/use-cases/${titled.id}`, auth)).body.form_definition_id, definition.id, 'nothing changed');
+  const movedWithBindings = await a.call('PUT', `/api/admin/forms/use-cases/${titled.id}`, auth, { form_definition_id: bare.id, bindings: [binding('label', 'name')] });
+  t.equal(movedWithBindings.status, 200, 'bindings given with the change are checked against it and saved');
+  t.equal(movedWithBindings.body.form_definition_id, bare.id);
+  t.equal((await a.call('GET', `/api/admin/forms/use-cases/${titled.id}/bindings`, auth)).body.bindings.length, 1);
 
   // A use case change the saved bindings no longer fit is refused.
   const streetlight = await a.useCase(auth, definition.id, { target_config: { category: 'streetlight' } });
   t.equal((await a.bindings(auth, streetlight.id, [binding('lampType', 'lamp_type')])).status, 200, 'a dynamic field of the config');
-  const moved = await a.call('PUT', `/api/admin/forms/use-cases/${streetlight.id}`, auth, { target_config: { category: 'bench' } });
-  t.equal(moved.status, 400);
-  t.equal(moved.body.code, 'BINDINGS_INVALID');
+  const reconfigured = await a.call('PUT', `/api/admin/forms/use-cases/${streetlight.id}`, auth, { target_config: { category: 'bench' } });
+  t.equal(reconfigured.status, 400);
+  t.equal(reconfigured.body.code, 'BINDINGS_INVALID');
 
   // target_config against the target's config schema.
   for (const [config, field] of [[{ category: 'castle' }, 'category'], [{}, 'category'], [{ category: 'bench', colour: 'red' }, 'colour'], [{ category: 'bench', needs_photo: 'yes' }, 'needs_photo']] as const) {
