@@ -9,11 +9,12 @@ import { badRequest } from '../errors.ts';
 import { withOpeningStatements, type OpeningStatements } from './database.ts';
 import { holdingTransaction } from './connection-guard.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+// A tenant id: up to 64 lowercase letters, digits and hyphens, which includes
+// a UUID in its lowercase form.
 const ALIAS = /^[a-z0-9-]{1,64}$/;
 
 export function isValidTenantAlias(value: unknown): value is string {
-  return typeof value === 'string' && value.length <= 64 && (ALIAS.test(value) || UUID.test(value));
+  return typeof value === 'string' && ALIAS.test(value);
 }
 
 export type TenantTransaction = Transaction<Database>;

@@ -28,6 +28,7 @@ import { isValidTenantAlias } from '../db/tenant.ts';
 import { principalTenants, rolesIn, type Principal } from '../auth/principal.ts';
 import { holdsRole } from '../auth/tenant-context.ts';
 import type { GraphqlContext } from './context.ts';
+import { badInput } from './errors.ts';
 
 /** What a guard grants: the tenant, and for an API key the one client whose records it may see. */
 export interface TenantScope {
@@ -56,7 +57,7 @@ function actingTenant(context: GraphqlContext, principal: Principal, explicitTen
     return context.tenantId;
   }
   if (!isValidTenantAlias(explicitTenant)) {
-    throw new GraphQLError('tenant is not a valid tenant alias', { extensions: { code: 'BAD_USER_INPUT' } });
+    throw badInput('tenant is not a valid tenant alias');
   }
   const allowed = principalTenants(principal);
   if (allowed !== 'any' && !allowed.includes(explicitTenant)) throw refuse(`Not a member of tenant ${explicitTenant}`, 'TENANT_FORBIDDEN');

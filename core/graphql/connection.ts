@@ -1,6 +1,6 @@
 // Relay-style connections over keyset pages: `first`/`after`, edges, pageInfo.
 // Cursors are opaque base64url strings of the row's sort key.
-import { GraphQLError } from 'graphql';
+import { badInput } from './errors.ts';
 
 export interface ConnectionArgs {
   first?: number | null;
@@ -18,14 +18,14 @@ export function decodeCursor<T extends string | number>(cursor: string | null | 
   try {
     return JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as T;
   } catch {
-    throw new GraphQLError('Malformed cursor', { extensions: { code: 'BAD_USER_INPUT' } });
+    throw badInput('Malformed cursor');
   }
 }
 
 export function pageSize(args: ConnectionArgs): number {
   const first = args.first ?? 20;
   if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE) {
-    throw new GraphQLError(`first must be between 0 and ${MAX_PAGE}`, { extensions: { code: 'BAD_USER_INPUT' } });
+    throw badInput(`first must be between 0 and ${MAX_PAGE}`);
   }
   return first;
 }

@@ -22,6 +22,7 @@ export type { TenantSession, TenantTransaction, WithTenant, WithTenantSession } 
 export type { TenantDirectory } from '../tenants.ts';
 export { isValidTenantAlias } from '../db/tenant.ts';
 export { onSecondConnection, SecondConnectionError } from '../db/connection-guard.ts';
+export { isUuid, isUuidText, UUID_PATTERN } from '../uuid.ts';
 export type { EnterTenantSql, TenantSqlMode, TenantSqlOptions, TenantSqlService } from '../tenant-sql/service.ts';
 export { isSqlConcurrencyLimit, isSqlTimeout, SQL_CONCURRENCY_LIMIT, SQL_TIMEOUT, TENANT_SQL_NOTES } from '../tenant-sql/errors.ts';
 
@@ -54,10 +55,12 @@ export { FunctionRegistry } from '../functions/registry.ts';
 export { authorizeCall, callRefusal, DEFAULT_FUNCTION_ROLES } from '../functions/access.ts';
 
 // GraphQL: the facade (graphql.extend), the access guards (a field takes the
-// principals and roles of the REST route owning its data) and connections.
+// principals and roles of the REST route owning its data), connections and
+// the BAD_USER_INPUT error of a malformed argument (badInput).
 export * from '../graphql/facade.ts';
 export * from '../graphql/access.ts';
 export * from '../graphql/connection.ts';
+export * from '../graphql/errors.ts';
 
 // Schedules: cron in IANA zones (DST-correct walks) and the missed-run policy.
 export {

@@ -6,7 +6,7 @@
 import { GraphQLError } from 'graphql';
 import { filter } from 'graphql-yoga';
 import {
-  type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireMember, requirePrincipal, toConnection,
+  badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireMember, requirePrincipal, toConnection,
 } from 'agent-platform/sdk';
 import { maySee } from './access.ts';
 import type { ApprovalCase, Decision } from './api.ts';
@@ -85,8 +85,6 @@ export const typeDefs = /* GraphQL */ `
     approvalResolved(tenant: String!): ApprovalCase!
   }
 `;
-
-const badInput = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
 
 /** A service error (Boom) as a GraphQL error with the REST code. */
 function asGraphql(err: unknown): never {

@@ -1,6 +1,6 @@
 // Approval cases as the routes, GraphQL and the CLI see them: create, list,
 // read, decide, cancel, and decisions by one-time link. Knows nothing of HTTP.
-import { conflict, forbidden, notFound, type CoreServices, type Principal, type TenantTransaction } from 'agent-platform/sdk';
+import { conflict, type CoreServices, forbidden, isUuid, notFound, type Principal, type TenantTransaction } from 'agent-platform/sdk';
 import { assertMayDecide, deciderOf, eligible, isAdmin, maySee } from './access.ts';
 import type { ApprovalCase, Decision } from './api.ts';
 import type { Cases } from './cases.ts';
@@ -8,7 +8,6 @@ import { LINK_KEY_PURPOSE, linkUrl, signLink, verifyLink, type LinkClaims } from
 import type { ApprovalsOptions } from './options.ts';
 import { casesStore, directoryStore, linkUsesStore, type CaseFilter } from './store.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const missing = (id: string) => notFound(`Approval case not found: ${id}`, 'APPROVAL_NOT_FOUND');
 
 export interface ListFilter {
@@ -29,7 +28,7 @@ export function createApprovalsService(core: Pick<CoreServices, 'withTenant' | '
 
   /** The case, locked, or a 404 (also for a malformed id: nothing to find). */
   async function locked(trx: TenantTransaction, id: string): Promise<ApprovalCase> {
-    const row = UUID.test(id) ? await casesStore.lock(trx, id) : undefined;
+    const row = isUuid(id) ? await casesStore.lock(trx, id) : undefined;
     if (!row) throw missing(id);
     return row;
   }
@@ -73,7 +72,7 @@ export function createApprovalsService(core: Pick<CoreServices, 'withTenant' | '
     },
 
     async get(tenantId: string, principal: Principal, id: string): Promise<ApprovalCase> {
-      const row = UUID.test(id) ? await withTenant(tenantId, (trx) => casesStore.get(trx, id)) : undefined;
+      const row = isUuid(id) ? await withTenant(tenantId, (trx) => casesStore.get(trx, id)) : undefined;
       if (!row || !maySee(row, principal, tenantId)) throw missing(id);
       return row;
     },

@@ -12,11 +12,10 @@
 // `document` are ingestion's data (GET /api/admin/documents/…: members only):
 // an API key gets FORBIDDEN on them.
 import DataLoader from 'dataloader';
-import { GraphQLError } from 'graphql';
 import { filter } from 'graphql-yoga';
 import type { Request } from '@hapi/hapi';
 import {
-  type ConnectionArgs, decodeCursor, type GraphqlContext, inScope, pageSize, requireMember, requireMemberOrApiKey, type TenantScope, toConnection,
+  badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, inScope, isUuid, pageSize, requireMember, requireMemberOrApiKey, type TenantScope, toConnection,
 } from 'agent-platform/sdk';
 import type { ChunkRecord, DocumentSummary } from '../ingestion/api.ts';
 import type { Citation, VerificationStatus } from './api.ts';
@@ -145,8 +144,6 @@ interface FilterInput {
   dateTo?: Date | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const badInput = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
 const upper = (value: string | null) => (value === null ? null : value.toUpperCase());
 
 function validDate(value: Date | null | undefined, name: string): Date | undefined {
@@ -159,7 +156,7 @@ export function filterFrom(input: FilterInput | null | undefined): CitationFilte
   const filter: CitationFilter = {};
   if (!input) return filter;
   if (input.documentId != null) {
-    if (!UUID.test(input.documentId)) throw badInput('documentId must be a UUID');
+    if (!isUuid(input.documentId)) throw badInput('documentId must be a UUID');
     filter.document_id = input.documentId.toLowerCase();
   }
   if (input.collectionId != null) filter.collection_id = input.collectionId;
@@ -218,7 +215,7 @@ export function resolvers(service: CitationsService, live: Live) {
       },
       async citation(_: unknown, args: { id: string }, context: GraphqlContext) {
         const scope = requireMemberOrApiKey(context);
-        if (!UUID.test(args.id)) return null;
+        if (!isUuid(args.id)) return null;
         const citation = await service.find(scope.tenantId, args.id.toLowerCase());
         return citation && inScope(scope, citation.client_id) ? citation : null;
       },

@@ -10,7 +10,7 @@
 // API (`function_call`) is an operator's request, with an id of its own for
 // each request: nothing can have been shown to it before, so its reads are
 // not recorded and its citations are verified on the quote alone.
-import type { CompletedCall } from 'agent-platform/sdk';
+import { type CompletedCall, isUuid } from 'agent-platform/sdk';
 import type { ChunkRef, ExecutionContext } from './api.ts';
 
 /** Walking limits: a huge or deeply nested result costs bounded time, and records at most MAX_REFS chunks. */
@@ -18,8 +18,6 @@ export const WALK_LIMITS = { depth: 8, nodes: 20_000, refs: 1_000 } as const;
 
 /** The functions whose results carry chunk references without showing chunk text (our own). */
 export const NOT_SHOWING = new Set(['resolve_citation', 'verify_citation']);
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function checksProvenance(context: Pick<ExecutionContext, 'type'> | undefined): boolean {
   return context !== undefined && context.type !== 'function_call';
@@ -42,7 +40,7 @@ export function chunkRefsIn(result: unknown): ChunkRef[] {
       const record = value as Record<string, unknown>;
       const chunkId = record.chunk_id;
       const revisionId = record.revision_id;
-      if (typeof chunkId === 'string' && UUID.test(chunkId) && (typeof revisionId === 'string' || typeof revisionId === 'number')) {
+      if (typeof chunkId === 'string' && isUuid(chunkId) && (typeof revisionId === 'string' || typeof revisionId === 'number')) {
         const key = chunkId.toLowerCase();
         if (!found.has(key)) found.set(key, { chunk_id: key, revision_id: String(revisionId) });
         if (found.size >= WALK_LIMITS.refs) return [...found.values()];

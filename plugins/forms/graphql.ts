@@ -3,8 +3,7 @@
 // id of the object it hydrated. Access as REST's GET
 // /api/admin/forms/submissions[/{id}]: a tenant admin (payloads hold what
 // citizens typed); API keys get FORBIDDEN.
-import { GraphQLError } from 'graphql';
-import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireAdmin, toConnection } from 'agent-platform/sdk';
+import { badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, isUuid, pageSize, requireAdmin, toConnection } from 'agent-platform/sdk';
 import type { AdminSubmissionsService } from './service/admin-submissions.ts';
 import type { SubmissionRow } from './store/submissions.ts';
 
@@ -53,17 +52,11 @@ export const typeDefs = /* GraphQL */ `
   }
 `;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 interface SubmissionsArgs extends ConnectionArgs {
   useCaseId?: string | null;
   hydrationStatus?: 'HYDRATED' | 'FAILED' | null;
   from?: Date | string | null;
   to?: Date | string | null;
-}
-
-function badInput(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
 }
 
 function date(value: Date | string | null | undefined, name: string): Date | undefined {
@@ -81,7 +74,7 @@ export function resolvers(submissions: AdminSubmissionsService) {
         const size = pageSize(args);
         const after = decodeCursor<string>(args.after);
         if (after !== undefined && (typeof after !== 'string' || !/^\d{1,18}$/.test(after))) throw badInput('Malformed cursor');
-        if (args.useCaseId && !UUID.test(args.useCaseId)) throw badInput('useCaseId is not a UUID');
+        if (args.useCaseId && !isUuid(args.useCaseId)) throw badInput('useCaseId is not a UUID');
         const filter = {
           useCaseId: args.useCaseId ?? undefined,
           hydrationStatus: args.hydrationStatus ? (args.hydrationStatus.toLowerCase() as 'hydrated' | 'failed') : undefined,
@@ -93,7 +86,7 @@ export function resolvers(submissions: AdminSubmissionsService) {
       },
       formSubmission(_: unknown, args: { id: string }, context: GraphqlContext) {
         const tenantId = requireAdmin(context);
-        return UUID.test(args.id) ? submissions.find(tenantId, args.id) : null;
+        return isUuid(args.id) ? submissions.find(tenantId, args.id) : null;
       },
     },
     FormSubmission: {

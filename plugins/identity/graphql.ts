@@ -3,8 +3,7 @@
 // lists. Access as the REST routes: a bearer member of the tenant reads; API
 // keys get FORBIDDEN. (Users need admin or pipeline_editor over REST and are
 // left out here.)
-import { GraphQLError } from 'graphql';
-import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireMember, toConnection } from 'agent-platform/sdk';
+import { badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, isUuid, pageSize, requireMember, toConnection } from 'agent-platform/sdk';
 import type { LibraryService } from './service-libraries.ts';
 import type { PolicyService, PolicyView } from './service-policies.ts';
 import type { RegistryService } from './service-registry.ts';
@@ -82,9 +81,6 @@ export const typeDefs = /* GraphQL */ `
   }
 `;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const badInput = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
-
 function offsetOf(after: string | null | undefined): number {
   const offset = decodeCursor<number>(after) ?? 0;
   if (!Number.isInteger(offset) || offset < 0 || offset > 1_000_000) throw badInput('Malformed cursor');
@@ -110,7 +106,7 @@ export function resolvers(policies: PolicyService, registry: RegistryService, li
       },
       async identityPolicy(_: unknown, args: { id: string }, context: GraphqlContext) {
         const tenantId = requireMember(context);
-        if (!UUID.test(args.id)) throw badInput('Malformed id');
+        if (!isUuid(args.id)) throw badInput('Malformed id');
         return policies.get(tenantId, args.id).catch((err) => {
           if ((err as { output?: { statusCode: number } }).output?.statusCode === 404) return null;
           throw err;

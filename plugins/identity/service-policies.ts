@@ -1,7 +1,7 @@
 // Identity policies: CRUD with immutable versions (a
 // new version only when the matching spec's fingerprint changes), clone, and
 // the api's getPolicy. Deleting keeps the versions (soft delete).
-import { badRequest, conflict, notFound, type TenantTransaction } from 'agent-platform/sdk';
+import { badRequest, conflict, isUuid, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { BlockingKey, IdentityPolicyVersion, IdentityRule } from './api.ts';
 import type { IdentityContext } from './context.ts';
 import { canonicalSpec, fingerprintOf, type PolicySpec } from './policy-spec.ts';
@@ -14,8 +14,6 @@ export interface PolicyInput {
   blocking_keys?: BlockingKey[];
   max_block_size?: number;
 }
-
-const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 export function policyView(row: PolicyRow) {
   const spec = row.spec as unknown as PolicySpec;

@@ -1,5 +1,6 @@
 // The implementation of api.ts (server.plugins.ingestion.api), over the
 // caller's tenant transaction.
+import { isUuid } from 'agent-platform/sdk';
 import type { IngestionApi, PrivateUploads } from './api.ts';
 import { chunkRecords } from './store/chunk-records.ts';
 import { documentsStore } from './store/documents.ts';
@@ -13,7 +14,7 @@ export function createIngestionApi(deps: SearchDeps, privateUploads: PrivateUplo
     },
     getChunks: (trx, chunkIds) => chunkRecords(trx, chunkIds),
     async getDocument(trx, documentId) {
-      if (!/^[0-9a-f-]{36}$/i.test(documentId)) return undefined;
+      if (!isUuid(documentId)) return undefined;
       const row = await documentsStore.get(trx, documentId);
       return row ? {
         document_id: row.id, name: row.name, collection_id: row.collection_id, content_type: row.content_type,

@@ -5,8 +5,7 @@
 // in REST (GET /api/admin/collections, documents, chunks, search): a bearer
 // member of the tenant, on every field that reads (nested ones included);
 // API keys get FORBIDDEN.
-import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireMember, toConnection } from 'agent-platform/sdk';
-import { GraphQLError } from 'graphql';
+import { badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, isUuid, pageSize, requireMember, toConnection } from 'agent-platform/sdk';
 import type { CollectionsService } from './service/collections.ts';
 import type { DocumentsService } from './service/documents.ts';
 import type { StatusService } from './service/status.ts';
@@ -177,7 +176,7 @@ interface Services {
 function offsetPage(args: ConnectionArgs) {
   const size = pageSize(args);
   const after = decodeCursor<number>(args.after);
-  if (after !== undefined && (!Number.isInteger(after) || after < 0)) throw new GraphQLError('Malformed cursor', { extensions: { code: 'BAD_USER_INPUT' } });
+  if (after !== undefined && (!Number.isInteger(after) || after < 0)) throw badInput('Malformed cursor');
   return { size, skip: after === undefined ? 0 : after + 1, hadCursor: after !== undefined };
 }
 
@@ -188,10 +187,6 @@ function connection<T>(items: T[], skip: number, size: number, hadCursor: boolea
 }
 
 const lower = (status: string | undefined | null) => (status ? (status.toLowerCase() as IngestionStatus) : undefined);
-
-function uuidOrNull(id: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
-}
 
 export function graphqlPart(services: Services) {
   const { collections, documents, status } = services;
@@ -216,7 +211,7 @@ export function graphqlPart(services: Services) {
         documentConnection(requireMember(context), { collectionId: args.collection ?? undefined, status: args.status }, args),
       document: async (_: unknown, args: { id: string }, context: GraphqlContext) => {
         const tenantId = requireMember(context);
-        if (!uuidOrNull(args.id)) return null;
+        if (!isUuid(args.id)) return null;
         try {
           return await documents.get(tenantId, args.id);
         } catch (err) {
@@ -227,8 +222,8 @@ export function graphqlPart(services: Services) {
       search: async (_: unknown, args: { query: string; collections?: number[]; topK?: number }, context: GraphqlContext) => {
         const tenantId = requireMember(context);
         const topK = args.topK ?? 5;
-        if (topK < 1 || topK > 50) throw new GraphQLError('topK must be between 1 and 50', { extensions: { code: 'BAD_USER_INPUT' } });
-        if (args.query.trim() === '') throw new GraphQLError('query must not be empty', { extensions: { code: 'BAD_USER_INPUT' } });
+        if (topK < 1 || topK > 50) throw badInput('topK must be between 1 and 50');
+        if (args.query.trim() === '') throw badInput('query must not be empty');
         const result = await services.search(tenantId, { query: args.query, collection_ids: args.collections ?? undefined, include_descendants: true, top_k: topK });
         return result.results.map((hit) => ({
           chunkId: hit.chunk_id, revisionId: hit.revision_id, documentId: hit.document_id, docName: hit.doc_name,
@@ -242,7 +237,7 @@ export function graphqlPart(services: Services) {
       documentCount: (row: CollectionView) => row.document_count ?? 0,
       createdAt: (row: CollectionView) => row.created_at,
       status: async (row: CollectionView, args: { includeDescendants: boolean; windowMinutes: number }, context: GraphqlContext) => {
-        if (args.windowMinutes < 1 || args.windowMinutes > 1440) throw new GraphQLError('windowMinutes must be between 1 and 1440', { extensions: { code: 'BAD_USER_INPUT' } });
+        if (args.windowMinutes < 1 || args.windowMinutes > 1440) throw badInput('windowMinutes must be between 1 and 1440');
         const aggregate = await status.collectionStatus(requireMember(context), row.collection_id, args.includeDescendants, args.windowMinutes);
         return {
           total: aggregate.total, counts: aggregate.counts, drainRatePerMin: aggregate.drain_rate_per_min,

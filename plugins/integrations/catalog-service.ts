@@ -1,14 +1,12 @@
 // Reading and editing what was imported: specs (list, get, delete with their
 // functions) and functions (list by source spec and status, get, edit the
 // description, which then survives re-syncs).
-import { notFound } from 'agent-platform/sdk';
+import { isUuid, notFound } from 'agent-platform/sdk';
 import { definitionEvent } from './events.ts';
 import type { IntegrationsContext } from './context.ts';
 import { functionsStore, type FunctionFilter } from './store/functions.ts';
 import { specsStore } from './store/specs.ts';
 import { functionView, specView } from './view.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createCatalogService(context: IntegrationsContext) {
   const { withTenant } = context;
@@ -25,7 +23,7 @@ export function createCatalogService(context: IntegrationsContext) {
       (await withTenant(tenantId, (trx) => specsStore.after(trx, afterName, limit))).map(specView),
 
     async getSpec(tenantId: string, id: string) {
-      if (!UUID.test(id)) throw specMissing(id);
+      if (!isUuid(id)) throw specMissing(id);
       const row = await withTenant(tenantId, (trx) => specsStore.get(trx, id));
       if (!row) throw specMissing(id);
       return specView(row);
@@ -33,7 +31,7 @@ export function createCatalogService(context: IntegrationsContext) {
 
     /** Deletes the spec and its functions; each function's deletion is announced. */
     async deleteSpec(tenantId: string, id: string) {
-      if (!UUID.test(id)) throw specMissing(id);
+      if (!isUuid(id)) throw specMissing(id);
       await withTenant(tenantId, async (trx) => {
         const spec = await specsStore.lock(trx, id);
         if (!spec) throw specMissing(id);

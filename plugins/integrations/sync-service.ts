@@ -4,7 +4,7 @@
 // operations gone from the document are marked removed. A sync that cannot
 // read or parse the document changes no function and leaves the spec
 // `sync_failed` with the reason.
-import { domainError, notFound } from 'agent-platform/sdk';
+import { domainError, isUuid, notFound } from 'agent-platform/sdk';
 import { applyPlan, conflictError, conflictsOf } from './apply.ts';
 import { fetchText, type IntegrationsContext } from './context.ts';
 import type { AuthConfig } from './model.ts';
@@ -16,8 +16,6 @@ import { specsStore } from './store/specs.ts';
 import { bindingOf, originChangeWarning } from './origin-binding.ts';
 import { checkStoredAuthValue } from './stored-auth-value.ts';
 import { specView } from './view.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createSyncService(context: IntegrationsContext) {
   const { withTenant } = context;
@@ -34,7 +32,7 @@ export function createSyncService(context: IntegrationsContext) {
   return {
     /** `progress` hears each stage (the CLI shows it; the routes need not). */
     async sync(tenantId: string, specId: string, force: boolean, progress: (status: string) => void = () => {}) {
-      if (!UUID.test(specId)) throw missing(specId);
+      if (!isUuid(specId)) throw missing(specId);
       const [spec, previous] = await withTenant(tenantId, async (trx) => {
         const row = await specsStore.forSync(trx, specId);
         return [row, row ? await functionsStore.ofSpec(trx, row.id) : []] as const;

@@ -4,12 +4,12 @@
 // one bad value never fails a whole sync. Text loses NUL characters, which
 // PostgreSQL cannot store.
 import type { LakeColumn, LakeType } from './types.ts';
+import { isUuidText } from 'agent-platform/sdk';
 
 const NULL = '\\N';
 const INTEGER = /^-?\d{1,19}$/;
 const DECIMAL = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const UUID = /^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/;
 const INT8_MAX = 9223372036854775807n;
 
 function escape(text: string): string {
@@ -60,7 +60,7 @@ function coerce(value: unknown, type: LakeType): string | undefined {
       if (typeof value === 'string' && DATE.test(value.slice(0, 10)) && !Number.isNaN(Date.parse(value.slice(0, 10)))) return value.slice(0, 10);
       return undefined;
     case 'uuid':
-      return typeof value === 'string' && UUID.test(value) ? value : undefined;
+      return isUuidText(value) ? value : undefined;
     case 'jsonb':
       return escape(JSON.stringify(value));
     default:

@@ -2,9 +2,8 @@
 // as Relay connections. Access as the REST routes (GET /api/v1/datasets…): a
 // bearer member of the tenant; API keys get FORBIDDEN. Snapshot ids are
 // strings (GraphQL's Int is 32-bit; the exact 64-bit id is what identifies).
-import { GraphQLError } from 'graphql';
 import {
-  type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireMember, toConnection,
+  badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireMember, toConnection,
 } from 'agent-platform/sdk';
 import type { DatasetService } from './service.ts';
 import type { DatasetRow, SnapshotRow } from './store/datasets.ts';
@@ -88,7 +87,7 @@ export const typeDefs = /* GraphQL */ `
 function cursorOf(after: string | null | undefined, pattern: RegExp): string | undefined {
   const value = decodeCursor<string>(after);
   if (value !== undefined && (typeof value !== 'string' || !pattern.test(value))) {
-    throw new GraphQLError('Malformed cursor', { extensions: { code: 'BAD_USER_INPUT' } });
+    throw badInput('Malformed cursor');
   }
   return value;
 }

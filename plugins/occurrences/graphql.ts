@@ -1,8 +1,7 @@
 // GraphQL: occurrences (a Relay connection, newest first, filtered) and one
 // occurrence, for staff: the principals and roles of GET
 // /api/backoffice/occurrences[/{id}] (role staff or admin; API keys get FORBIDDEN).
-import { GraphQLError } from 'graphql';
-import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, toConnection } from 'agent-platform/sdk';
+import { badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, toConnection } from 'agent-platform/sdk';
 import { requireStaff } from './access.ts';
 import type { BackofficeService } from './service/backoffice.ts';
 import type { staffOccurrence } from './service/views.ts';
@@ -68,7 +67,6 @@ interface FilterInput {
   createdTo?: Date | string | null;
 }
 
-const badInput = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
 const ID = /^[1-9]\d{0,15}$/;
 const STATE = /^[a-z][a-z0-9_]{0,63}$/;
 

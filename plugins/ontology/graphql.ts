@@ -4,7 +4,7 @@
 // (an authenticated member, never an API key or embed token) and the same
 // authorization policy (policy.ts), so a service token may omit X-Tenant-ID here too.
 import { GraphQLError } from 'graphql';
-import { decodeCursor, pageSize, requirePrincipal, toConnection, type GraphqlContext } from 'agent-platform/sdk';
+import { badInput, decodeCursor, type GraphqlContext, isUuid, pageSize, requirePrincipal, toConnection } from 'agent-platform/sdk';
 import type { OntologyContext } from './context.ts';
 import type { BackingDatasetService } from './service-backing-datasets.ts';
 import { createEntityService } from './service-entities.ts';
@@ -104,7 +104,7 @@ export function resolvers(context: OntologyContext, types: EntityTypeService, ba
       entities: async (_: unknown, args: Page & { type: string; where?: unknown }, ctx: GraphqlContext) => {
         const tenantId = await caller(ctx);
         if (args.where !== undefined && args.where !== null && (typeof args.where !== 'object' || Array.isArray(args.where))) {
-          throw new GraphQLError('where must be an object', { extensions: { code: 'BAD_USER_INPUT' } });
+          throw badInput('where must be an object');
         }
         const size = pageSize(args);
         const rows = await graphqlErrors(() => entities.list(tenantId, args.type, (args.where ?? undefined) as Record<string, unknown> | undefined, decodeCursor<string>(args.after), size + 1));
@@ -113,7 +113,7 @@ export function resolvers(context: OntologyContext, types: EntityTypeService, ba
       backingDatasetSyncRuns: async (_: unknown, args: Page & { backingDatasetId: string }, ctx: GraphqlContext) => {
         const tenantId = await caller(ctx);
         const size = pageSize(args);
-        if (!/^[0-9a-f-]{36}$/i.test(args.backingDatasetId)) throw new GraphQLError('backingDatasetId is not a UUID', { extensions: { code: 'BAD_USER_INPUT' } });
+        if (!isUuid(args.backingDatasetId)) throw badInput('backingDatasetId is not a UUID');
         await graphqlErrors(() => backing.get(tenantId, args.backingDatasetId));
         const rows = await syncs.page(tenantId, args.backingDatasetId, decodeCursor<string>(args.after), size + 1);
         return toConnection(rows, size, (row) => row.id, Boolean(args.after));

@@ -8,6 +8,7 @@
 // then pairs are taken greedily, best first (ties by property then column
 // name), each property and column once, from a score of 0.4 up.
 import type { LakeColumn, LakeType } from '../lakehouse/api.ts';
+import { UUID_PATTERN } from 'agent-platform/sdk';
 
 const THRESHOLD = 0.4;
 
@@ -24,7 +25,7 @@ const COMPATIBLE: Record<string, LakeType[]> = {
 
 const FORMATS: Record<string, RegExp> = {
   email: /^[^@\s]+@[^@\s]+\.[^@\s]+$/,
-  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+  uuid: UUID_PATTERN,
   date: /^\d{4}-\d{2}-\d{2}$/,
   'date-time': /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/,
   uri: /^[a-z][a-z0-9+.-]*:\/\/\S+$/i,

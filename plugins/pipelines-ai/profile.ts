@@ -2,6 +2,7 @@
 // the pattern most non-null values follow (emails, dates, numbers in text…),
 // how many are null or distinct. The deterministic suggestions rest on it.
 import type { LakeColumn } from '../lakehouse/api.ts';
+import { UUID_PATTERN } from 'agent-platform/sdk';
 
 export type ValuePattern = 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'email' | 'uuid' | 'url' | 'phone' | 'json' | 'text';
 
@@ -16,7 +17,7 @@ export interface ColumnProfile {
 }
 
 const PATTERNS: [ValuePattern, RegExp][] = [
-  ['uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i],
+  ['uuid', UUID_PATTERN],
   ['email', /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/],
   ['url', /^https?:\/\/\S+$/i],
   ['datetime', /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d(:?\d\d)?)?$/],

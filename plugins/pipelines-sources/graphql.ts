@@ -2,8 +2,7 @@
 // consumers query), as Relay connections. Access as the REST routes: a bearer
 // member of the tenant reads; API keys get FORBIDDEN. Credential values are
 // not in the schema at all; snapshot ids are strings (exact 64-bit).
-import { GraphQLError } from 'graphql';
-import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireMember, toConnection } from 'agent-platform/sdk';
+import { badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, isUuid, pageSize, requireMember, toConnection } from 'agent-platform/sdk';
 import type { RunService } from './service-runs.ts';
 import type { SourceService } from './service-sources.ts';
 import type { StreamService } from './service-streams.ts';
@@ -104,13 +103,11 @@ export const typeDefs = /* GraphQL */ `
   }
 `;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const badInput = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
 const upper = (value: string) => value.toUpperCase();
 
 function uuidArg(value: string | undefined | null): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!UUID.test(value)) throw badInput('Malformed id');
+  if (!isUuid(value)) throw badInput('Malformed id');
   return value;
 }
 
@@ -118,7 +115,7 @@ function runCursor(after: string | null | undefined): { createdAt: string; id: s
   const value = decodeCursor<string>(after);
   if (value === undefined) return undefined;
   const [createdAt, id] = typeof value === 'string' ? value.split('|') : [];
-  if (!createdAt || Number.isNaN(Date.parse(createdAt)) || !id || !UUID.test(id)) throw badInput('Malformed cursor');
+  if (!createdAt || Number.isNaN(Date.parse(createdAt)) || !id || !isUuid(id)) throw badInput('Malformed cursor');
   return { createdAt, id };
 }
 

@@ -2,8 +2,7 @@
 // query), as Relay connections. Access as the REST routes: a bearer member of
 // the tenant reads; API keys get FORBIDDEN. Run and snapshot ids are strings
 // (exact 64-bit).
-import { GraphQLError } from 'graphql';
-import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireMember, toConnection } from 'agent-platform/sdk';
+import { badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireMember, toConnection, UUID_PATTERN } from 'agent-platform/sdk';
 import type { RunService } from './service-runs.ts';
 import type { TransformService } from './service-transforms.ts';
 import type { RunRow } from './store/runs.ts';
@@ -76,9 +75,7 @@ export const typeDefs = /* GraphQL */ `
   }
 `;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RUN_ID = /^\d{1,19}$/;
-const badInput = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
 const upper = (value: string) => value.toUpperCase();
 
 function checked(value: string | undefined | null, pattern: RegExp, what: string): string | undefined {
@@ -106,16 +103,16 @@ export function resolvers(transforms: TransformService, runs: RunService) {
       async transforms(_: unknown, args: ConnectionArgs, context: GraphqlContext) {
         const tenantId = requireMember(context);
         const size = pageSize(args);
-        const after = checked(decodeCursor<string>(args.after), UUID, 'cursor');
+        const after = checked(decodeCursor<string>(args.after), UUID_PATTERN, 'cursor');
         return toConnection(await transforms.page(tenantId, after, size + 1), size, (row) => row.id, Boolean(args.after));
       },
       transform(_: unknown, args: { id: string }, context: GraphqlContext) {
         const tenantId = requireMember(context);
-        const id = checked(args.id, UUID, 'id')!;
+        const id = checked(args.id, UUID_PATTERN, 'id')!;
         return nullWhenAbsent(() => transforms.get(tenantId, id));
       },
       transformRuns(_: unknown, args: ConnectionArgs & { transformId?: string }, context: GraphqlContext) {
-        return runConnection(requireMember(context), checked(args.transformId, UUID, 'transformId'), args);
+        return runConnection(requireMember(context), checked(args.transformId, UUID_PATTERN, 'transformId'), args);
       },
       transformRun(_: unknown, args: { id: string }, context: GraphqlContext) {
         const tenantId = requireMember(context);

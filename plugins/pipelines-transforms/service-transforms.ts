@@ -5,7 +5,7 @@
 // (analysis_errors) so that a transform can be declared before its source
 // lands. Hard delete removes the runs, generic runs, artifacts and schedule
 // it triggered (cascade); archive keeps them.
-import { badRequest, conflict, notFound, Joi, type TenantTransaction } from 'agent-platform/sdk';
+import { badRequest, conflict, isUuid, notFound, Joi, type TenantTransaction } from 'agent-platform/sdk';
 import type { TransformRecord } from './api.ts';
 import type { TransformsContext } from './context.ts';
 import { transformCreate, transformPatch } from './schemas.ts';
@@ -150,7 +150,7 @@ export function createTransformService(context: TransformsContext) {
     listRecords: async (tenantId: string, page: { first?: number; after?: string | null } = {}) => {
       const first = page.first ?? 100;
       if (!Number.isInteger(first) || first < 1 || first > 500) throw badRequest('first is an integer from 1 to 500', 'VALIDATION_FAILED');
-      if (page.after != null && !/^[0-9a-f-]{36}$/i.test(page.after)) throw badRequest('after is a transform id', 'VALIDATION_FAILED');
+      if (page.after != null && !isUuid(page.after)) throw badRequest('after is a transform id', 'VALIDATION_FAILED');
       return core.withTenant(tenantId, async (trx) => {
         const rows = await transformsStore.after(trx, page.after ?? undefined, first + 1);
         const items = rows.slice(0, first).map(recordOf);

@@ -1,6 +1,6 @@
 // The one factory of the transforms plugin's services (its register and its
 // tests wire them the same way), and the api other plugins use.
-import type { CoreServices } from 'agent-platform/sdk';
+import { type CoreServices, isUuid } from 'agent-platform/sdk';
 import type { LakehouseApi } from '../lakehouse/api.ts';
 import type { TransformsApi } from './api.ts';
 import { createContext } from './context.ts';
@@ -34,7 +34,7 @@ export function createServices(core: CoreServices, options: TransformsOptions, l
       const { compiledSql: _compiled, ...result } = await context.materialize(tenantId, request, request.onBackend);
       return result;
     },
-    getTransform: (tenantId, id, trx) => (/^[0-9a-f-]{36}$/i.test(id) ? transforms.findRecord(tenantId, id, trx) : Promise.resolve(null)),
+    getTransform: (tenantId, id, trx) => (isUuid(id) ? transforms.findRecord(tenantId, id, trx) : Promise.resolve(null)),
     findTransformByName: (tenantId, name, trx) => transforms.findRecordByName(tenantId, name, trx),
     async createTransform(tenantId, spec) {
       const values = await transforms.prepare(tenantId, spec, { kind: 'apply' });

@@ -2,8 +2,7 @@
 // GraphQL consumers query), as Relay connections (offset cursors). Access as
 // the REST routes: a bearer member of the tenant reads; API keys get
 // FORBIDDEN. Snapshot ids are strings (exact 64-bit).
-import { GraphQLError } from 'graphql';
-import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireMember, toConnection } from 'agent-platform/sdk';
+import { badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, isUuid, pageSize, requireMember, toConnection } from 'agent-platform/sdk';
 import type { PipelineService } from './service-pipelines.ts';
 import type { RunService } from './service-runs.ts';
 import type { PipelineView, RunView, StepView } from './view.ts';
@@ -87,13 +86,11 @@ export const typeDefs = /* GraphQL */ `
   }
 `;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const badInput = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
 const upper = (value: string) => value.toUpperCase();
 
 function uuidArg(value: string | undefined | null): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!UUID.test(value)) throw badInput('Malformed id');
+  if (!isUuid(value)) throw badInput('Malformed id');
   return value;
 }
 

@@ -1,10 +1,10 @@
 // joi schemas shared by the tenancy routes (and so by the OpenAPI document).
 import Joi from 'joi';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+// Lowercase letters, digits and hyphens: a UUID in its lowercase form is one.
 export const tenantAlias = Joi.string()
   .max(64)
-  .custom((value: string, helpers) => (/^[a-z0-9-]+$/.test(value) || UUID.test(value) ? value : helpers.error('string.alias')))
+  .custom((value: string, helpers) => (/^[a-z0-9-]+$/.test(value) ? value : helpers.error('string.alias')))
   .messages({ 'string.alias': '{{#label}} must be lowercase letters, digits and hyphens, or a UUID' });
 
 export const paging = Joi.object({

@@ -3,8 +3,7 @@
 // service; the REST view is renamed to GraphQL's camelCase here. Access as in
 // REST (GET /api/admin/executions[/{id}]): a bearer member of the tenant; API
 // keys get FORBIDDEN (an execution's context holds its inputs and outputs).
-import { GraphQLError } from 'graphql';
-import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireAdmin, toConnection } from 'agent-platform/sdk';
+import { badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, isUuid, pageSize, requireAdmin, toConnection } from 'agent-platform/sdk';
 import type { ExecutionStatus, WorkflowsService } from './service.ts';
 import type { ExecutionView } from './view.ts';
 
@@ -64,8 +63,6 @@ export const typeDefs = /* GraphQL */ `
   }
 `;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 type ExecutionsArgs = ConnectionArgs & { status?: string | null; workflow?: string | null };
 type Step = ExecutionView['steps'][number];
 
@@ -76,8 +73,8 @@ export function resolvers(service: WorkflowsService) {
         const tenantId = requireAdmin(context);
         const size = pageSize(args);
         const after = decodeCursor<string>(args.after);
-        if (after !== undefined && (typeof after !== 'string' || !UUID.test(after))) {
-          throw new GraphQLError('Malformed cursor', { extensions: { code: 'BAD_USER_INPUT' } });
+        if (after !== undefined && (typeof after !== 'string' || !isUuid(after))) {
+          throw badInput('Malformed cursor');
         }
         const filter = { status: args.status?.toLowerCase() as ExecutionStatus | undefined, workflow: args.workflow ?? undefined };
         const rows = await service.executionsAfter(tenantId, filter, after, size + 1);
@@ -85,7 +82,7 @@ export function resolvers(service: WorkflowsService) {
       },
       execution(_: unknown, args: { id: string }, context: GraphqlContext) {
         const tenantId = requireAdmin(context);
-        return UUID.test(args.id) ? service.findExecution(tenantId, args.id) : null;
+        return isUuid(args.id) ? service.findExecution(tenantId, args.id) : null;
       },
     },
     Execution: {

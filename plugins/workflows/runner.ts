@@ -8,7 +8,7 @@
 // locked transaction. A job carries the execution's `step_seq` from when it was
 // enqueued and is ignored unless the execution still stands on that step with
 // that sequence number, so a duplicate or late job never applies twice.
-import { type CoreServices, isValidTenantAlias, type TenantTransaction } from 'agent-platform/sdk';
+import { type CoreServices, isUuid, isValidTenantAlias, type TenantTransaction } from 'agent-platform/sdk';
 import { advance, type EngineCommand, type EngineInput, type ExecutionState } from '../../workflows/engine/index.ts';
 import type { GateRef, SignalInput, WorkflowOrigin } from './api.ts';
 import type { GateRegistry } from './gates.ts';
@@ -20,7 +20,6 @@ import { EVENT_SOURCE } from './events.ts';
 export { START_TASK, STEP_TASK, TIMEOUT_TASK, stepKey, timeoutKey } from './job-names.ts';
 export { startExecution } from './start-batch.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FINISHED = new Set(['completed', 'failed', 'cancelled']);
 
 export interface StepPayload extends ExecutionJobBase {
@@ -212,7 +211,7 @@ export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'e
 
     /** A signal resolves the matching wait or is buffered; false when there is no such execution or it has ended. */
     async signal(tenantId: string, executionId: string, signal: SignalInput): Promise<boolean> {
-      if (!UUID.test(executionId) || !isValidTenantAlias(tenantId)) return false;
+      if (!isUuid(executionId) || !isValidTenantAlias(tenantId)) return false;
       const received = Date.now();
       const result = await transition(tenantId, executionId, (row) =>
         FINISHED.has(row.status) ? undefined : {
@@ -225,7 +224,7 @@ export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'e
 
     /** A gate resolved: the execution goes on if it still waits at that visit of the step. */
     async resolveGate(tenantId: string, ref: GateRef, output: Record<string, unknown>): Promise<boolean> {
-      if (!UUID.test(ref.execution_id) || !isValidTenantAlias(tenantId)) return false;
+      if (!isUuid(ref.execution_id) || !isValidTenantAlias(tenantId)) return false;
       const payload = { tenant_id: tenantId, ...ref };
       const result = await transition(tenantId, ref.execution_id, (row) =>
         onStep(row, payload, 'waiting') ? { kind: 'gate_result', step_id: ref.step_id, ok: true, output: structuredClone(output), now: Date.now() } : undefined);
@@ -233,7 +232,7 @@ export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'e
     },
 
     async cancel(tenantId: string, executionId: string): Promise<TransitionResult> {
-      if (!UUID.test(executionId)) return { found: false, applied: false };
+      if (!isUuid(executionId)) return { found: false, applied: false };
       return transition(tenantId, executionId, (row) => (FINISHED.has(row.status) ? undefined : { kind: 'cancel', now: Date.now() }));
     },
   };

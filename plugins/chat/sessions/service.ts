@@ -1,6 +1,6 @@
 // Sessions, their messages and feedback, always scoped to the caller (owner
 // and client: sessions/caller.ts). Knows nothing of HTTP.
-import { type CoreServices, forbidden, isValidTenantAlias, notFound, type Principal, type TenantTransaction } from 'agent-platform/sdk';
+import { type CoreServices, forbidden, isUuid, isValidTenantAlias, notFound, type Principal, type TenantTransaction } from 'agent-platform/sdk';
 import type { Emit } from '../events.ts';
 import { agentsStore } from '../store/agents.ts';
 import { feedbackStore, messagesStore, sessionsStore } from '../store/sessions.ts';
@@ -20,9 +20,6 @@ export type SessionDeletedHook = (trx: TenantTransaction, tenantId: string, sess
 function eventActor(caller: Caller) {
   return { client_id: caller.clientId, external_user_id: caller.principal.kind === 'embed' ? caller.principal.externalUserId : null };
 }
-
-// Session ids are UUIDs: anything else names no session (and must not reach a uuid column).
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createSessionsService(core: Pick<CoreServices, 'withTenant'>, deps: SessionsDeps) {
   const { withTenant } = core;
@@ -55,7 +52,8 @@ export function createSessionsService(core: Pick<CoreServices, 'withTenant'>, de
      * the asking plugin decides what the owner may do.
      */
     async sessionOwner(tenantId: string, sessionId: string): Promise<{ sub: string; owner_key: string } | null> {
-      if (!isValidTenantAlias(tenantId) || !UUID.test(sessionId)) return null;
+      // Session ids are UUIDs: anything else names no session (and must not reach a uuid column).
+      if (!isValidTenantAlias(tenantId) || !isUuid(sessionId)) return null;
       const row = await withTenant(tenantId, (trx) => sessionsStore.get(trx, sessionId));
       return row ? { sub: row.owner_sub, owner_key: row.owner_key } : null;
     },

@@ -13,6 +13,7 @@
 import type { CitationEntry, MatchType, ParsedBlock } from '../api.ts';
 import { decodeEntities } from './entities.ts';
 import { Scanner, type Attribute } from './scanner.ts';
+import { isUuid } from 'agent-platform/sdk';
 
 export const BLOCK_LIMITS = {
   entries: 200,
@@ -38,7 +39,6 @@ const FIELDS: Record<string, Field> = {
 };
 const ENTRY_TAGS = ['citation', 'cite', 'source', 'entry', 'item'];
 const MATCH_TYPES: readonly string[] = ['exact', 'normalized', 'fuzzy', 'not_found'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 function fieldOf(name: string): Field | undefined {
@@ -246,7 +246,7 @@ function toEntry(values: Map<Field, string>): CitationEntry | string {
   const revisionId = get('revision_id');
   const docName = get('doc_name');
   if (ref === '' || ref.length > BLOCK_LIMITS.ref) return `ref ${shown(ref)} must be 1 to ${BLOCK_LIMITS.ref} characters`;
-  if (!UUID.test(chunkId)) return `chunk_id ${shown(get('chunk_id'))} is not a UUID`;
+  if (!isUuid(chunkId)) return `chunk_id ${shown(get('chunk_id'))} is not a UUID`;
   if (revisionId.length > BLOCK_LIMITS.revision_id || CONTROL.test(revisionId)) {
     return `revision_id ${shown(revisionId)} must be up to ${BLOCK_LIMITS.revision_id} printable characters`;
   }

@@ -1,7 +1,7 @@
 // read_document: a document's latest successful revision, as chunks (each with
 // chunk_id and revision_id, so citations can point at what was read),
 // optionally only one page or the sections whose title contains a text.
-import { notFound, type TenantTransaction } from 'agent-platform/sdk';
+import { isUuid, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import { documentsStore } from '../store/documents.ts';
 import { chunksStore, revisionsStore } from '../store/revisions.ts';
 import { scopedStore } from '../store/scoped.ts';
@@ -14,11 +14,9 @@ export interface ReadRequest {
   max_chunks?: number;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** `scope`: the reading context; a document private to another context is not found (store/scoped.ts). */
 export async function readDocument(trx: TenantTransaction, request: ReadRequest, scope?: string) {
-  const document = UUID.test(request.document_id) ? await documentsStore.get(trx, request.document_id) : undefined;
+  const document = isUuid(request.document_id) ? await documentsStore.get(trx, request.document_id) : undefined;
   if (!document || document.deleted_at || !(await scopedStore.visible(trx, document.collection_id, scope))) {
     throw notFound(`Document not found: ${request.document_id}`, 'DOCUMENT_NOT_FOUND');
   }

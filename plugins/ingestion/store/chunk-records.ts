@@ -1,16 +1,14 @@
 // Chunks as other plugins read them (api.ts ChunkRecord): the chunk with its
 // revision number and its document's name and state, deleted documents included.
 import { sql } from 'kysely';
-import type { TenantTransaction } from 'agent-platform/sdk';
+import { isUuid, type TenantTransaction } from 'agent-platform/sdk';
 import type { ChunkRecord } from '../api.ts';
 import '../tables.ts';
 
 type Trx = TenantTransaction;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function chunkRecords(trx: Trx, ids: readonly string[]): Promise<ChunkRecord[]> {
-  const valid = [...new Set(ids.filter((id) => UUID.test(id)))];
+  const valid = [...new Set(ids.filter(isUuid))];
   if (valid.length === 0) return [];
   const rows = await trx.selectFrom('ingestion_chunks as c')
     .innerJoin('ingestion_revisions as r', 'r.id', 'c.revision_id')

@@ -1,6 +1,6 @@
 // `./element`: defines <platform-chat> as a side effect.
 import type { PlatformChatElement } from './index.d.ts';
-export { PlatformChatElement };
+export { PlatformChatElement } from './index.js';
 declare global {
   interface HTMLElementTagNameMap { 'platform-chat': PlatformChatElement }
 }

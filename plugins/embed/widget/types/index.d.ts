@@ -66,6 +66,7 @@ export interface Frame { seq: number; type: string; [key: string]: unknown }
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string | undefined;
+  constructor(status: number, message: string, code?: string);
 }
 export const CAPABILITY_KEYS: string[];
 export class ChatClient {
