@@ -3,6 +3,8 @@
 // server as {statusCode, error, message, code?}.
 import Boom from '@hapi/boom';
 import type { Server, Request, ResponseToolkit, Lifecycle } from '@hapi/hapi';
+// Declares request.logger: a program that reaches this module through the SDK alone (a plugin package's build) sees it too.
+import type {} from './http/request-log.ts';
 
 export function domainError(status: number, message: string, code?: string): Boom.Boom {
   const error = new Boom.Boom(message, { statusCode: status });

@@ -7,6 +7,10 @@
 //   (import.meta.resolve): `@acme/platform-plugin-x`.
 // A plugin's migrations are the sql/ folder next to its entry module. A plugin
 // whose entry sits in this repository's plugins/ is built in (its event types are).
+// Before the first plugin is imported, a resolve hook (sdk-resolution.ts) maps
+// `agent-platform/sdk`, `agent-platform/sdk/testing` and `agent-platform/forms`
+// to this platform's own files, so an installed, linked or packed plugin
+// package finds the SDK wherever its real path is.
 import { access, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -15,6 +19,7 @@ import { ManifestError, type Manifest } from './manifest.ts';
 import type { PlatformPluginModule } from './plugin-module.ts';
 import type { MigrationSource } from './db/migrate.ts';
 import { CORE_MIGRATIONS, PLUGINS_DIR } from './paths.ts';
+import { installSdkResolution } from './sdk-resolution.ts';
 
 export interface ResolvedPlugin {
   name: string;
@@ -95,6 +100,7 @@ function problemOf(module: Partial<PlatformPluginModule>): string | undefined {
 /** Imports one manifest reference and checks it is a platform plugin (its options are not validated here). */
 export async function importPlugin(reference: string, rootDir: string): Promise<{ module: PlatformPluginModule; entry: string }> {
   const entry = isPath(reference) ? await entryOfPath(reference, rootDir) : entryOfPackage(reference);
+  installSdkResolution();
   let module: Partial<PlatformPluginModule>;
   try {
     module = (await import(pathToFileURL(entry).href)) as Partial<PlatformPluginModule>;

@@ -6,6 +6,8 @@
 // surfaces an end user of a host page works with); every other route answers
 // them 403 EMBED_TOKEN_NOT_ALLOWED.
 import type { Server, Request, ResponseToolkit } from '@hapi/hapi';
+// Declares request.logger: a program that reaches this module through the SDK alone (a plugin package's build) sees it too.
+import type {} from '../http/request-log.ts';
 import { isValidTenantAlias } from '../db/tenant.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import { principalTenants, rolesIn, type Principal } from './principal.ts';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `platform` command: migrate, serve, config, and the commands plugins contribute
+// The `platform` command: migrate, serve, config, plugin init, and the commands plugins contribute
 // (tenants, clients, users, tokens, api-keys…) through their `cli` export.
 // Commands run on the same core services as the server (core/services.ts, in
 // `cli` mode), with the plugin's options from the manifest. Prints the result
@@ -15,6 +15,7 @@ import { createCoreServices, type CoreHandle } from '../services.ts';
 import { UsageError, type CliCommandInfo, type CliInput, type PluginCli } from './commands.ts';
 import { configReport, configRows } from './config-report.ts';
 import { formatHuman } from './format.ts';
+import { initPlugin } from './plugin-init.ts';
 import { stderrProgress } from './progress.ts';
 
 interface PluginCommand {
@@ -23,7 +24,7 @@ interface PluginCommand {
   command: CliCommandInfo;
 }
 
-const CORE_COMMANDS = new Set(['serve', 'migrate', 'config']);
+const CORE_COMMANDS = new Set(['serve', 'migrate', 'config', 'plugin init']);
 
 function commandsOf(plugins: ResolvedPlugin[]): PluginCommand[] {
   const found = new Map<string, PluginCommand>();
@@ -46,6 +47,8 @@ function usage(commands: PluginCommand[]): string {
     '  serve                 run the platform (same as npm start)',
     '  migrate               apply pending database migrations (core and the manifest\'s plugins)',
     '  config                print the effective configuration: core settings and each plugin\'s options (secrets redacted)',
+    '  plugin init <name> [--dir X]',
+    '      scaffold a partner plugin package (npm name <name>) in an empty or new folder',
   ];
   for (const { command } of commands) {
     const positionals = (command.positionals ?? []).map((p) => `<${p}>`).join(' ');
@@ -107,6 +110,14 @@ async function withCore<T>(config: PlatformConfig, plugins: ResolvedPlugin[], wo
 async function main(argv: string[]): Promise<void> {
   const words = argv.filter((a) => !a.startsWith('-'));
   if (words[0] === 'serve' || (words.length === 0 && argv.length === 0)) return (await import('./serve.ts')).serve();
+  if (words[0] === 'plugin' && words[1] === 'init') {
+    // Needs no configuration, manifest or database.
+    const parsed = parseArgs({ args: argv, options: { dir: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    const name = parsed.positionals[2];
+    if (!name) throw new UsageError('plugin init: expected <name>');
+    print(await initPlugin(name, { dir: parsed.values.dir }), parsed.values.json === true);
+    return;
+  }
   const config = loadConfig();
   const plugins = await resolvePlugins(await readManifest(config.manifestPath, config.env), config.rootDir);
   if (words[0] === 'migrate') {

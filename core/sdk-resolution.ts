@@ -1,0 +1,43 @@
+// Where a plugin's `agent-platform/...` imports land: in the running
+// platform's own modules, wherever the plugin lives. A package installed from
+// a registry, a folder or a tarball, or linked from elsewhere, resolves its
+// imports from its real path, where no `agent-platform` package is found
+// (the platform is not on the registry: a plugin declares it an optional peer
+// dependency). A synchronous resolve hook (node:module registerHooks) maps
+// every subpath of package.json "exports" (`agent-platform/sdk`,
+// `agent-platform/sdk/testing`, `agent-platform/forms`) to the file it names
+// in this repository, the same URL the platform's own imports reach, so a
+// plugin shares the platform's module instances. Every other specifier
+// resolves as Node does.
+import { readFileSync } from 'node:fs';
+import { registerHooks } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT_DIR } from './paths.ts';
+
+const PACKAGE = 'agent-platform';
+
+/** `agent-platform/<subpath>` -> the file URL package.json "exports" names for it. */
+export function sdkTargets(): Map<string, string> {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT_DIR, 'package.json'), 'utf8')) as { exports: Record<string, string> };
+  const targets = new Map<string, string>();
+  for (const [subpath, target] of Object.entries(pkg.exports)) {
+    targets.set(path.posix.join(PACKAGE, subpath), pathToFileURL(path.resolve(ROOT_DIR, target)).href);
+  }
+  return targets;
+}
+
+let installed = false;
+
+/** Installs the hook once per process; call it before any plugin is imported. */
+export function installSdkResolution(): void {
+  if (installed) return;
+  installed = true;
+  const targets = sdkTargets();
+  registerHooks({
+    resolve(specifier, context, nextResolve) {
+      const url = targets.get(specifier);
+      return url ? { url, shortCircuit: true } : nextResolve(specifier, context);
+    },
+  });
+}
