@@ -3,6 +3,9 @@
 // into dist/ (sql/ copied beside the compiled entry), tests through
 // agent-platform/sdk/testing, and is loaded by one manifest line.
 
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 export interface TemplateNames {
   /** The npm package name: `@acme/platform-plugin-notes`. */
   packageName: string;
@@ -12,6 +15,12 @@ export interface TemplateNames {
   table: string;
   /** The platform checkout, relative to the package folder (its development link). */
   platformPath: string;
+}
+
+/** The TypeScript files, kept as text beside this module (they are the package's code, not the platform's): `{{name}}` is replaced. */
+function fromTemplate(file: string, names: TemplateNames): string {
+  const text = readFileSync(path.join(import.meta.dirname, 'plugin-template', file), 'utf8');
+  return text.replace(/\{\{(packageName|pluginName|table)\}\}/g, (_match, key: 'packageName' | 'pluginName' | 'table') => names[key]);
 }
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -67,54 +76,6 @@ execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.json')], { 
 if (existsSync(path.join(root, 'sql'))) cpSync(path.join(root, 'sql'), path.join(dist, 'sql'), { recursive: true });
 `;
 
-function pluginTs({ packageName, pluginName, table }: TemplateNames): string {
-  return `// ${packageName}: a plugin of the agent platform. It reaches the platform
-// only through agent-platform/sdk; its table comes from sql/ next to its entry
-// module (dist/sql/ once built).
-import { coreOf, definePlugin, tenantOf, type ColumnType, type EventTypeDefinition, type Generated } from 'agent-platform/sdk';
-
-interface ItemsTable {
-  id: Generated<number>;
-  tenant_id: string;
-  body: string;
-  created_at: ColumnType<Date, never, never>;
-}
-
-declare module 'agent-platform/sdk' {
-  interface Database {
-    ${table}: ItemsTable;
-  }
-}
-
-export const ITEM_CREATED = '${pluginName}.item.created';
-
-const EVENT_TYPES: EventTypeDefinition[] = [
-  {
-    type: ITEM_CREATED,
-    description: 'An item is added to the tenant\\'s ${pluginName} items; data has item_id',
-    schema: { type: 'object', required: ['item_id'], properties: { item_id: { type: 'integer' } } },
-  },
-];
-
-export const plugin = definePlugin({
-  name: '${pluginName}',
-  version: '0.1.0',
-  dependencies: ['tenancy', 'events'],
-  register(server) {
-    const core = coreOf(server);
-    core.events.registerTypes(EVENT_TYPES);
-    server.route({
-      method: 'GET', path: '/api/${pluginName}/items',
-      options: { auth: 'bearer', tags: ['api', '${pluginName}'], description: 'List the tenant\\'s items', plugins: { platform: { tenant: 'required' } } },
-      handler: async (request) => ({
-        items: await core.withTenant(tenantOf(request), (trx) => trx.selectFrom('${table}').select(['id', 'body', 'created_at']).orderBy('id').execute()),
-      }),
-    });
-  },
-});
-`;
-}
-
 function migration({ pluginName, table }: TemplateNames): string {
   return `-- The ${pluginName} plugin's table: items of a tenant. Tenant-owned, so it has
 -- tenant_id and forced row-level security on app.tenant_id
@@ -127,31 +88,6 @@ CREATE TABLE ${table} (
 );
 CREATE INDEX ${table}_tenant ON ${table} (tenant_id, id);
 SELECT platform_enable_tenant_rls('${table}');
-`;
-}
-
-function testTs({ pluginName, table }: TemplateNames): string {
-  return `// The plugin on the real platform and a throwaway database
-// (agent-platform/sdk/testing; TEST_DATABASE_URL names the PostgreSQL cluster),
-// loaded from this folder's package.json, that is from dist/: build first.
-import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import path from 'node:path';
-import { startTestPlatform, tenantWithAdmin } from 'agent-platform/sdk/testing';
-
-const PACKAGE_DIR = path.resolve(import.meta.dirname, '..');
-
-test('its migration runs and its route answers', async (t) => {
-  const tp = await startTestPlatform({ teardown: (fn) => t.after(fn) }, {
-    manifest: { plugins: [{ plugin: './plugins/tenancy' }, { plugin: './plugins/workflows' }, { plugin: './plugins/events' }, { plugin: PACKAGE_DIR }] },
-  });
-  const acme = await tenantWithAdmin(tp, 'acme');
-  const listed = await tp.request({ url: '/api/${pluginName}/items', token: acme.token });
-  assert.equal(listed.status, 200);
-  assert.deepEqual(listed.body.items, []);
-  const table = await tp.platform.core.pool.query(\`SELECT relforcerowsecurity FROM pg_class WHERE relname = '${table}'\`);
-  assert.deepEqual(table.rows, [{ relforcerowsecurity: true }]);
-});
 `;
 }
 
@@ -187,10 +123,10 @@ export function templateFiles(names: TemplateNames): Record<string, string> {
   return {
     'package.json': packageJson(names),
     'tsconfig.json': TSCONFIG,
-    'plugin.ts': pluginTs(names),
+    'plugin.ts': fromTemplate('plugin.ts.tmpl', names),
     'sql/0001_init.sql': migration(names),
     'scripts/build.js': BUILD_SCRIPT,
-    [`test/${names.pluginName}.test.ts`]: testTs(names),
+    [`test/${names.pluginName}.test.ts`]: fromTemplate('test.ts.tmpl', names),
     'README.md': readme(names),
     '.gitignore': 'node_modules/\ndist/\n*.tgz\n',
   };
