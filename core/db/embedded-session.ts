@@ -43,13 +43,17 @@ const PROTOCOL_3 = 196608;
 const ASK_PASSWORD = new Uint8Array([0x52, 0, 0, 0, 8, 0, 0, 0, 3]);
 
 const QUERY = 0x51; // 'Q'
-const PARSE = 0x50; // 'P'
 /** ReadyForQuery, idle. */
 const READY_IDLE = new Uint8Array([0x5a, 0, 0, 0, 5, 0x49]);
 const ROLLBACK = queryMessage('ROLLBACK');
 /** CommandComplete "ROLLBACK". */
 const COMMAND_COMPLETE_ROLLBACK = new Uint8Array([0x43, 0, 0, 0, 13, ...Buffer.from('ROLLBACK\0', 'utf8')]);
-const BUDGET = /statement_timeout\s*(?:=|to)\s*'?(\d+)\s*(ms|s|min)?'?/i;
+/**
+ * A simple query made only of SET statements, one of them statement_timeout.
+ * Whole-message and quote-free, so that no literal inside a tenant's query
+ * (`SELECT 'x; SET statement_timeout = 0'`) can change its own budget.
+ */
+const BUDGET = /^\s*(?:SET\s[^;']*;\s*)*SET\s+(?:LOCAL\s+|SESSION\s+)?statement_timeout\s*(?:=|TO)\s*'?(\d+)\s*(ms|s|min)?'?\s*(?:;\s*SET\s[^;']*)*;?\s*$/i;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, min: 60_000 };
 const COPY_DATA = 0x64; // 'd'
 const COPY_DONE = 0x63; // 'c'
@@ -102,8 +106,8 @@ function queryMessage(text: string): Uint8Array {
 
 /** The statement budget a message sets (`SET [LOCAL] statement_timeout = …`), in ms; undefined when it sets none. */
 function budgetSetBy(message: Uint8Array): number | undefined {
-  if (message[0] !== QUERY && message[0] !== PARSE) return undefined;
-  const view = Buffer.from(message.buffer, message.byteOffset, message.byteLength);
+  if (message[0] !== QUERY || message.byteLength > 512) return undefined;
+  const view = Buffer.from(message.buffer, message.byteOffset + 5, message.byteLength - 6);
   if (view.indexOf('statement_timeout') < 0) return undefined;
   const match = BUDGET.exec(view.toString('utf8'));
   return match ? Number(match[1]) * UNIT_MS[(match[2] ?? 'ms').toLowerCase()]! : undefined;
