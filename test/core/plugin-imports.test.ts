@@ -17,8 +17,10 @@ t.test('plugins import core and the workflow engine only through agent-platform/
   const problems: string[] = [];
   let files = 0;
   for await (const file of glob('**/*.ts', { cwd: PLUGINS })) {
-    files++;
     const owner = file.split(path.sep)[0];
+    // A plugin's tests (plugins/<name>/test/) are not plugin code: they use the harness and read internals.
+    if (file.split(path.sep)[1] === 'test') continue;
+    files++;
     const source = await readFile(path.join(PLUGINS, file), 'utf8');
     for (const match of source.matchAll(IMPORT)) {
       const specifier = match[3] ?? match[4];
