@@ -11,6 +11,7 @@ import { onDroppedPattern } from './json-schema.ts';
 import { readManifest, type Manifest } from './manifest.ts';
 import { migrationSourcesOf, resolvePlugins } from './plugin-loader.ts';
 import { createCoreServices } from './services.ts';
+import { registerPlugins } from './plugin-registration.ts';
 import { registerFunctionRoutes } from './functions/routes.ts';
 import { registerAuth } from './auth/index.ts';
 import { registerTenantContext } from './auth/tenant-context.ts';
@@ -109,9 +110,7 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
       },
     });
 
-    for (const plugin of plugins) {
-      await server.register({ plugin: plugin.module.plugin, options: plugin.options });
-    }
+    await registerPlugins(server, plugins, handle.extensions);
     server.ext('onPreStart', async () => {
       core.graphql.build();
       await jobs.initialize();

@@ -11,6 +11,7 @@ import type { WithTenant, WithTenantSession } from './db/tenant.ts';
 import type { TenantSqlService } from './tenant-sql/service.ts';
 import type { JobsApi } from './jobs/types.ts';
 import type { EventsApi } from './events.ts';
+import type { ExtensionsApi } from './extensions.ts';
 import type { FunctionRegistry } from './functions/registry.ts';
 import type { GraphqlFacade } from './graphql/facade.ts';
 import type { TokenService } from './auth/tokens.ts';
@@ -55,6 +56,8 @@ export interface CoreServices {
   tenantSql: TenantSqlService;
   jobs: JobsApi;
   events: EventsApi;
+  /** Extension points: contribute to another plugin's, consume your own (core/extensions.ts). */
+  extensions: ExtensionsApi;
   functions: FunctionRegistry;
   graphql: GraphqlFacade;
   auth: { tokens: TokenService; setApiKeyResolver(resolver: ApiKeyResolver): void };

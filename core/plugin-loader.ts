@@ -16,7 +16,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Joi from 'joi';
 import { ManifestError, type Manifest } from './manifest.ts';
-import type { PlatformPluginModule } from './plugin-module.ts';
+import type { PlatformPlugin, PlatformPluginModule } from './plugin-module.ts';
+import { extensionPointsProblem } from './extensions.ts';
 import type { MigrationSource } from './db/migrate.ts';
 import { CORE_MIGRATIONS, PLUGINS_DIR } from './paths.ts';
 import { installSdkResolution } from './sdk-resolution.ts';
@@ -80,6 +81,16 @@ export function isBuiltinEntry(entry: string): boolean {
 
 const isPath = (reference: string) => reference.startsWith('./') || reference.startsWith('../') || path.isAbsolute(reference) || reference === '.';
 
+/** The plugins a plugin needs (hapi also takes a single name). */
+export function requiredDependencies(plugin: PlatformPlugin<any, string, string>): string[] {
+  return [plugin.dependencies ?? []].flat();
+}
+
+/** The plugins a plugin uses when the manifest loads them. */
+export function optionalDependencies(plugin: PlatformPlugin<any, string, string>): string[] {
+  return [...(plugin.optionalDependencies ?? [])];
+}
+
 /** Why a module is not a platform plugin, or undefined when it is one. */
 function problemOf(module: Partial<PlatformPluginModule>): string | undefined {
   const plugin = module.plugin;
@@ -87,8 +98,13 @@ function problemOf(module: Partial<PlatformPluginModule>): string | undefined {
   if (typeof plugin.name !== 'string' || !/^[a-z][a-z0-9_-]*$/.test(plugin.name)) return 'its plugin has no name (lowercase letters, digits, - and _)';
   if (RESERVED_NAMES.has(plugin.name)) return `"${plugin.name}" is a reserved name`;
   if (typeof plugin.register !== 'function') return 'its plugin has no register function';
-  const dependencies = [plugin.dependencies ?? []].flat();
-  if (!dependencies.every((d) => typeof d === 'string')) return 'its plugin\'s dependencies are not names';
+  const names = (list: unknown) => [list ?? []].flat().every((d) => typeof d === 'string');
+  if (!names(plugin.dependencies)) return 'its plugin\'s dependencies are not names';
+  if (!Array.isArray(plugin.optionalDependencies ?? []) || !names(plugin.optionalDependencies)) return 'its plugin\'s optionalDependencies are not a list of names';
+  const both = requiredDependencies(plugin).find((name) => optionalDependencies(plugin).includes(name));
+  if (both) return `its plugin lists "${both}" as a dependency and as an optional one`;
+  const points = extensionPointsProblem(plugin.name, plugin.extensionPoints);
+  if (points) return points;
   if (module.optionsSchema !== undefined && !Joi.isSchema(module.optionsSchema)) return 'its optionsSchema is not a joi schema';
   const secrets = module.secrets;
   if (secrets !== undefined && (!Array.isArray(secrets) || !secrets.every((s) => typeof s?.variable === 'string'))) return 'its secrets are not a list of { variable }';
@@ -129,9 +145,13 @@ export async function resolvePlugins(manifest: Manifest, rootDir: string): Promi
     }
     resolved.set(name, { name, module, options, entry, migrations: { plugin: name, dir: path.join(path.dirname(entry), 'sql') }, builtin: isBuiltinEntry(entry) });
   }
-  const dependenciesOf = (plugin: ResolvedPlugin) => [plugin.module.plugin.dependencies ?? []].flat();
+  // Optional dependencies the manifest loads order like required ones.
+  const dependenciesOf = (plugin: ResolvedPlugin) => [
+    ...requiredDependencies(plugin.module.plugin),
+    ...optionalDependencies(plugin.module.plugin).filter((name) => resolved.has(name)),
+  ];
   for (const plugin of resolved.values()) {
-    for (const dependency of dependenciesOf(plugin)) {
+    for (const dependency of requiredDependencies(plugin.module.plugin)) {
       if (!resolved.has(dependency)) {
         throw new ManifestError(`plugin "${plugin.name}" depends on "${dependency}", which the manifest does not load`);
       }

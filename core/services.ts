@@ -25,6 +25,7 @@ import { TenantDirectory } from './tenants.ts';
 import { createGuardedFetch } from './http/guarded-fetch.ts';
 import { setConnectionGuard } from './db/connection-guard.ts';
 import { migrationSourcesOf, type ResolvedPlugin } from './plugin-loader.ts';
+import { ExtensionRegistry } from './extensions.ts';
 import type { Clock, CoreServices, ServiceOverrides } from './plugin-contract.ts';
 
 export interface CoreServicesOptions {
@@ -45,6 +46,8 @@ export interface CoreHandle {
   masterKey: Buffer;
   /** The embedded default (PGlite) is in use. */
   embedded: boolean;
+  /** The extension points of the manifest's plugins (declared when their plugins register). */
+  extensions: ExtensionRegistry;
   /** The API-key lookup the tenancy plugin installed, if any. */
   apiKeyResolver(): ApiKeyResolver | undefined;
   /** Closes the database (and the embedded one this process opened). */
@@ -119,6 +122,7 @@ export async function createCoreServices(config: PlatformConfig, options: CoreSe
       oidcIssuerUrl: config.oidcIssuerUrl,
       oidcAudience: config.oidcAudience,
     });
+    const extensions = new ExtensionRegistry();
     const events = new EventHub(logger, options.plugins.filter((plugin) => plugin.builtin).map((plugin) => plugin.name));
     let apiKeyResolver: ApiKeyResolver | undefined;
     const withTenantSession = createWithTenantSession(database.pool);
@@ -134,6 +138,7 @@ export async function createCoreServices(config: PlatformConfig, options: CoreSe
       }),
       jobs,
       events,
+      extensions: extensions.forPlugin('core'),
       functions: new FunctionRegistry({ db: database.db }),
       graphql: new GraphqlFacade(graphqlLimitsFrom(config.env)),
       auth: {
@@ -155,13 +160,14 @@ export async function createCoreServices(config: PlatformConfig, options: CoreSe
       core,
       forPlugin(name) {
         let view = views.get(name);
-        if (!view) views.set(name, (view = { ...core, events: events.forPlugin(name) }));
+        if (!view) views.set(name, (view = { ...core, events: events.forPlugin(name), extensions: extensions.forPlugin(name) }));
         return view;
       },
       jobs,
       database: opened,
       masterKey,
       embedded,
+      extensions,
       apiKeyResolver: () => apiKeyResolver,
       async close() {
         await opened.close();

@@ -4,6 +4,9 @@
 # dump check and every test file, including the embedded-default smoke test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Node's compile cache for every process of the run (tests, the CLI and the
+# servers they start): each loads several hundred modules, about half as fast uncached.
+export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$PWD/node_modules/.cache/node-compile}"
 echo "== type-check"
 npx tsc --noEmit -p tsconfig.json
 echo "== workflow engine under Deno"

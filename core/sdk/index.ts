@@ -6,12 +6,16 @@
 //
 // A plugin's tables are added to `Database` by declaration merging:
 //   declare module 'agent-platform/sdk' { interface Database { my_table: MyTable } }
-// and its test-replaceable services to `ServiceOverrides` the same way.
+// and its test-replaceable services to `ServiceOverrides`, and the value type
+// of the extension points it owns to `ExtensionPoints`, the same way.
 
 // The plugin contract and the core's services.
 export { coreOf } from '../plugin-contract.ts';
 export type { Clock, CoreServices, OutboundHttp, ServiceOverrides } from '../plugin-contract.ts';
-export { definePlugin, type EnvironmentSecret, type PlatformPlugin, type PlatformPluginModule } from '../plugin-module.ts';
+export {
+  definePlugin, type EnvironmentSecret, type PlatformPlugin, type PlatformPluginModule, type PluginApiOf, type PluginDependencies,
+} from '../plugin-module.ts';
+export type { ExtensionPointDeclarations, ExtensionPointInfo, ExtensionPointName, ExtensionPoints, ExtensionsApi } from '../extensions.ts';
 export { PluginContractError } from '../contract-error.ts';
 export type { PlatformConfig } from '../config.ts';
 export { ConfigError } from '../config.ts';
