@@ -25,7 +25,7 @@ import { startTestPlatform, tenantWithAdmin } from '../test/harness.ts';
 import { MANIFEST, createCollection, uploaded, waitFor } from '../test/plugins/ingestion/helpers.ts';
 import { encodedImage, scannedPdf } from '../test/plugins/ingestion/fixtures.ts';
 import { writeModel } from './lib/ingestion-model.ts';
-import { settingsOf } from '../plugins/ingestion/settings.ts';
+import { settingsOf } from '../plugins/ingestion/config/settings.ts';
 import { defaultOptions } from '../plugins/ingestion/options.ts';
 import { parseAndChunk, parseOptionsOf } from '../plugins/ingestion/pipeline/parse-step.ts';
 import { createTokenCounter } from '../plugins/ingestion/chunking/tokenizer.ts';

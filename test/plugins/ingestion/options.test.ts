@@ -10,7 +10,7 @@ import { readManifest } from '../../../core/manifest.ts';
 import { resolvePlugins } from '../../../core/plugin-loader.ts';
 import { ROOT_DIR } from '../../../core/paths.ts';
 import { OPTION_VARIABLES, defaultOptions, type IngestionOptions } from '../../../plugins/ingestion/options.ts';
-import { settingsOf } from '../../../plugins/ingestion/settings.ts';
+import { settingsOf } from '../../../plugins/ingestion/config/settings.ts';
 import { runCli } from '../../harness.ts';
 
 const MANIFESTS = [

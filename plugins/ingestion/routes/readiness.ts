@@ -5,7 +5,7 @@
 // warning line per such setting (warnIncompleteSettings).
 import type { Server } from '@hapi/hapi';
 import { addReadinessDetails, type CoreServices } from 'agent-platform/sdk';
-import type { IngestionSettings } from './settings.ts';
+import type { IngestionSettings } from '../config/settings.ts';
 
 /** Settings that are switched on but cannot work: the missing setting, and what is therefore not done. */
 function incompleteSettings(settings: IngestionSettings): { setting: string; missing: string; consequence: string }[] {

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { EnvironmentSecret } from 'agent-platform/sdk';
-import { EMBEDDING_ENDPOINT_DESCRIPTION, UNSTRUCTURED_DESCRIPTION, type IngestionOptions } from './options.ts';
+import { EMBEDDING_ENDPOINT_DESCRIPTION, UNSTRUCTURED_DESCRIPTION, type IngestionOptions } from '../options.ts';
 
 export type EmbeddingProvider = 'local' | 'endpoint' | 'none';
 

@@ -1,7 +1,7 @@
 // How ingestion rows leave the service (REST and GraphQL read the same shapes).
-import type { CollectionRow } from './store/collections.ts';
-import type { DocumentRow } from './store/documents.ts';
-import type { RevisionSummary } from './store/revisions.ts';
+import type { CollectionRow } from '../store/collections.ts';
+import type { DocumentRow } from '../store/documents.ts';
+import type { RevisionSummary } from '../store/revisions.ts';
 
 const iso = (value: Date | null | undefined) => (value ? new Date(value).toISOString() : null);
 

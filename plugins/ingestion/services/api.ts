@@ -1,10 +1,10 @@
 // The implementation of api.ts (server.plugins.ingestion.api), over the
 // caller's tenant transaction.
 import { isUuid } from 'agent-platform/sdk';
-import type { IngestionApi, PrivateUploads } from './api.ts';
-import { chunkRecords } from './store/chunk-records.ts';
-import { documentsStore } from './store/documents.ts';
-import { hybridSearch, type SearchDeps } from './search/search.ts';
+import type { IngestionApi, PrivateUploads } from '../api.ts';
+import { chunkRecords } from '../store/chunk-records.ts';
+import { documentsStore } from '../store/documents.ts';
+import { hybridSearch, type SearchDeps } from '../search/search.ts';
 
 export function createIngestionApi(deps: SearchDeps, privateUploads: PrivateUploads): IngestionApi {
   return {

@@ -8,12 +8,12 @@ import { collectionsStore } from '../store/collections.ts';
 import { documentsStore, blobsStore, type DocumentFilter } from '../store/documents.ts';
 import { revisionsStore, chunksStore } from '../store/revisions.ts';
 import { quotaStore } from '../store/quota.ts';
-import { detectContentType } from '../content-type.ts';
+import { detectContentType } from '../parsers/content-type.ts';
 import { ingestionErrors } from '../errors.ts';
 import { EVENT_SOURCE } from '../event-types.ts';
 import { beginRun, requireSlot, type RunDeps } from '../pipeline/runs.ts';
-import { documentView, revisionView } from '../view.ts';
-import type { IngestionStatus } from '../tables.ts';
+import { documentView, revisionView } from '../views/view.ts';
+import type { IngestionStatus } from '../store/tables.ts';
 
 export interface UploadInput {
   bytes: Buffer;

@@ -15,12 +15,12 @@ import { documentsStore, blobsStore } from '../store/documents.ts';
 import { chunksStore } from '../store/revisions.ts';
 import { quotaStore } from '../store/quota.ts';
 import { syncSourcesStore, type SyncSourceRow } from '../store/sync-sources.ts';
-import { detectContentType } from '../content-type.ts';
+import { detectContentType } from '../parsers/content-type.ts';
 import { ingestionErrors } from '../errors.ts';
 import { EVENT_SOURCE } from '../event-types.ts';
 import { kickReconciler, type RunDeps } from '../pipeline/runs.ts';
-import { directoryItems, urlItems, type SyncItem } from './items.ts';
-import { relativeDirectory, tenantDirectory } from './directory.ts';
+import { directoryItems, urlItems, type SyncItem } from '../sync/items.ts';
+import { relativeDirectory, tenantDirectory } from '../sync/directory.ts';
 import { enqueueTask, scheduleTask, SYNC_TASK } from '../tasks/payloads.ts';
 
 export interface SyncSourceInput {

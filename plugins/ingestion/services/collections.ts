@@ -4,7 +4,7 @@
 // dropped as a side effect.
 import type { CoreServices } from 'agent-platform/sdk';
 import { collectionsStore } from '../store/collections.ts';
-import { collectionView } from '../view.ts';
+import { collectionView } from '../views/view.ts';
 import { ingestionErrors } from '../errors.ts';
 
 export interface CollectionInput {

@@ -11,7 +11,7 @@ import { syncSourcesStore } from '../store/sync-sources.ts';
 import { aggregatesStore, type Scope } from '../store/aggregates.ts';
 import { ingestionErrors } from '../errors.ts';
 import { kickReconciler, type RunDeps } from '../pipeline/runs.ts';
-import { statusView } from '../view.ts';
+import { statusView } from '../views/view.ts';
 
 export type RetryStatus = 'error' | 'pending';
 
