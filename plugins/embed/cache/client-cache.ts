@@ -6,8 +6,8 @@
 // when older). Unknown keys are cached too (as null), so a flood of made-up
 // keys costs one lookup per key and TTL. The map is bounded.
 import type { CoreServices } from 'agent-platform/sdk';
-import { configsStore, directoryStore, type DirectoryEntry } from './store.ts';
-import type { EmbedFeatures, EmbedTheme } from './tables.ts';
+import { configsStore, directoryStore, type DirectoryEntry } from '../store/configs.ts';
+import type { EmbedFeatures, EmbedTheme } from '../store/tables.ts';
 
 const MAX_ENTRIES = 20_000;
 

@@ -7,7 +7,7 @@
 // streamed answer, then cleanup (the session; a temporary client's
 // credential and the client itself).
 import { randomBytes } from 'node:crypto';
-import { call, type Answer } from './cli-http.ts';
+import { call, type Answer } from './http.ts';
 
 export interface SmokeInput {
   base: string;

@@ -7,7 +7,7 @@
 // unknown key, a refused origin, a malformed request, the rate limit) continues
 // to the route, which answers it, errors included. Logging and metrics still see the request.
 import type { Request, ResponseToolkit, Server } from 'agent-platform/sdk';
-import type { ManifestService } from './manifest-service.ts';
+import type { ManifestService } from '../services/manifest.ts';
 import { CLIENT_KEY, manifestKeyOf } from './origin-policy.ts';
 
 export function registerManifestFastPath(server: Server, manifests: ManifestService): void {

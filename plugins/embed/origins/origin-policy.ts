@@ -19,8 +19,8 @@
 //   bearer tokens are never sent by a browser on its own).
 import type { Request, ResponseToolkit, Server } from 'agent-platform/sdk';
 import { badRequest, forbidden, tenantOf, unauthorized, type Principal } from 'agent-platform/sdk';
-import { enabledClient, requireAllowed } from './access.ts';
-import type { ClientCache, EmbedClient } from './client-cache.ts';
+import { enabledClient, requireAllowed } from '../access.ts';
+import type { ClientCache, EmbedClient } from '../cache/client-cache.ts';
 import { requestOrigin } from './origins.ts';
 
 export const EMBED_MARKER = 'x-platform-embed';

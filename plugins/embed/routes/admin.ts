@@ -2,9 +2,9 @@
 // credential.
 import type { Request, ServerRoute } from 'agent-platform/sdk';
 import { principalOf, tenantOf } from 'agent-platform/sdk';
-import type { ConfigInput, ConfigService } from './config-service.ts';
-import type { CredentialsService } from './credentials-service.ts';
-import * as s from './schemas.ts';
+import type { ConfigInput, ConfigService } from '../services/config.ts';
+import type { CredentialsService } from '../services/credentials.ts';
+import * as s from '../schemas.ts';
 
 const tags = ['api', 'embed'];
 const admin = { tenant: 'required', role: 'admin' } as const;

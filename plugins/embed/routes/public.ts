@@ -4,10 +4,10 @@ import { Readable } from 'node:stream';
 import Boom from '@hapi/boom';
 import type { Lifecycle, Request, ServerRoute } from 'agent-platform/sdk';
 import { badRequest, principalOf, tenantOf } from 'agent-platform/sdk';
-import type { ManifestService } from './manifest-service.ts';
-import type { MintInput, TokensService } from './tokens-service.ts';
-import { tooLarge, type UploadsService } from './uploads-service.ts';
-import * as s from './schemas.ts';
+import type { ManifestService } from '../services/manifest.ts';
+import type { MintInput, TokensService } from '../services/tokens.ts';
+import { tooLarge, type UploadsService } from '../services/uploads.ts';
+import * as s from '../schemas.ts';
 
 const tags = ['api', 'embed'];
 /** hapi reads up to the limit plus room for the multipart envelope; the exact limit is checked on the file's bytes. */

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Joi, notFound, type Request, type ResponseToolkit, type ServerRoute } from 'agent-platform/sdk';
 
-export const WIDGET_DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), 'widget', 'dist');
+export const WIDGET_DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'widget', 'dist');
 const CONTENT_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 /** What may be asked for: an entry file or a hashed chunk; nothing else of the folder, no traversal. */
 const ASSET_PATH = /^(platform-chat\.(ce|es|react|vue)\.js|platform-chat\.css|chunks\/[A-Za-z0-9_-]{1,64}\.js)$/;

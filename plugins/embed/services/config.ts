@@ -3,13 +3,13 @@
 // A change emits definition.updated and reaches this process's cache at once
 // (other processes within the cache TTL).
 import { notFound, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
-import type { ClientCache } from './client-cache.ts';
-import { EVENT_SOURCE } from './event-types.ts';
-import type { EmbedOptions } from './options.ts';
-import { parseOrigins } from './origins.ts';
-import { clientsStore, configsStore, directoryStore, type ConfigValues } from './store.ts';
-import type { EmbedFeatures, EmbedTheme } from './tables.ts';
-import { configView } from './views.ts';
+import type { ClientCache } from '../cache/client-cache.ts';
+import { EVENT_SOURCE } from '../event-types.ts';
+import type { EmbedOptions } from '../options.ts';
+import { parseOrigins } from '../origins/origins.ts';
+import { clientsStore, configsStore, directoryStore, type ConfigValues } from '../store/configs.ts';
+import type { EmbedFeatures, EmbedTheme } from '../store/tables.ts';
+import { configView } from '../views/views.ts';
 
 export interface ConfigInput {
   enabled?: boolean;

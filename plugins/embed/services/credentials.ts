@@ -8,12 +8,12 @@
 // token or the super-admin (the route lets admins in; service accounts are
 // refused here). The secret is in the provision and rotate answers only.
 import { conflict, forbidden, notFound, randomToken, type CoreServices, type Principal } from 'agent-platform/sdk';
-import type { ServiceAccounts } from '../tenancy/api.ts';
-import type { ClientCache } from './client-cache.ts';
-import type { ConfigService } from './config-service.ts';
-import { EVENT_SOURCE } from './event-types.ts';
-import { configsStore, directoryStore } from './store.ts';
-import { utcWithoutZone } from './views.ts';
+import type { ServiceAccounts } from '../../tenancy/api.ts';
+import type { ClientCache } from '../cache/client-cache.ts';
+import type { ConfigService } from './config.ts';
+import { EVENT_SOURCE } from '../event-types.ts';
+import { configsStore, directoryStore } from '../store/configs.ts';
+import { utcWithoutZone } from '../views/views.ts';
 
 type Core = Pick<CoreServices, 'db' | 'withTenant' | 'events'>;
 

@@ -2,10 +2,10 @@
 // the in-process cache (no database round trip in the common case), for an
 // allowlisted Origin only, rate limited per client key in this process.
 import { RateLimiter } from 'agent-platform/sdk';
-import type { ClientCache, EmbedClient } from './client-cache.ts';
-import { requestOrigin } from './origins.ts';
-import type { EmbedOptions } from './options.ts';
-import { enabledClient, requireAllowed, requireOrigin } from './access.ts';
+import type { ClientCache, EmbedClient } from '../cache/client-cache.ts';
+import { requestOrigin } from '../origins/origins.ts';
+import type { EmbedOptions } from '../options.ts';
+import { enabledClient, requireAllowed, requireOrigin } from '../access.ts';
 
 export function createManifestService(options: EmbedOptions, cache: ClientCache) {
   const limiter = new RateLimiter({
@@ -26,7 +26,7 @@ export function createManifestService(options: EmbedOptions, cache: ClientCache)
     },
     /**
      * The same answer without waiting, for a client the cache holds, enabled,
-     * with that origin allowed (the page-load hot path, manifest-fast-path.ts);
+     * with that origin allowed (the page-load hot path, origins/manifest-fast-path.ts);
      * undefined for anything else, which the route answers.
      */
     readCached(clientKey: string, originHeader: unknown) {

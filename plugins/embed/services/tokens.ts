@@ -4,9 +4,9 @@
 // limited per client (this process's token bucket: 429 with Retry-After).
 // The token's claims are core/auth/embed-tokens.ts's (README lists them).
 import { badRequest, forbidden, RateLimiter, type CoreServices, type Principal } from 'agent-platform/sdk';
-import { enabledClient, requireAllowed, requireOrigin } from './access.ts';
-import type { ClientCache } from './client-cache.ts';
-import type { EmbedOptions } from './options.ts';
+import { enabledClient, requireAllowed, requireOrigin } from '../access.ts';
+import type { ClientCache } from '../cache/client-cache.ts';
+import type { EmbedOptions } from '../options.ts';
 
 export interface MintInput {
   client_key: string;

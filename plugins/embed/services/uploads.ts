@@ -7,11 +7,11 @@
 // session, deleted with it. Ingestion's checks apply (type from the bytes:
 // 415; its quota: 429), and EMBED_UPLOAD_MAX_BYTES (413).
 import { domainError, forbidden, type Principal } from 'agent-platform/sdk';
-import type { ChatApi } from '../chat/api.ts';
-import type { IngestionApi } from '../ingestion/api.ts';
-import { enabledClient, requireAllowed, requireOrigin } from './access.ts';
-import type { ClientCache } from './client-cache.ts';
-import type { EmbedOptions } from './options.ts';
+import type { ChatApi } from '../../chat/api.ts';
+import type { IngestionApi } from '../../ingestion/api.ts';
+import { enabledClient, requireAllowed, requireOrigin } from '../access.ts';
+import type { ClientCache } from '../cache/client-cache.ts';
+import type { EmbedOptions } from '../options.ts';
 
 export interface UploadRequest {
   tenantId: string;

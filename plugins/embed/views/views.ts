@@ -1,7 +1,7 @@
 // How the embed plugin's records leave the server. Timestamps of the
 // credential are ISO 8601 without a zone, in UTC.
-import type { ConfigRow } from './store.ts';
-import type { EmbedFeatures } from './tables.ts';
+import type { ConfigRow } from '../store/configs.ts';
+import type { EmbedFeatures } from '../store/tables.ts';
 
 export const DEFAULT_FEATURES: EmbedFeatures = { uploads: false, history: true, feedback: true, voice: false };
 

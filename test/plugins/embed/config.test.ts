@@ -3,7 +3,7 @@
 // localhost only with EMBED_ALLOW_LOCALHOST_ORIGINS, fields left out kept,
 // definition.updated on change, admins only (REST and GraphQL).
 import t from 'tap';
-import { parseOrigin } from '../../../plugins/embed/origins.ts';
+import { parseOrigin } from '../../../plugins/embed/origins/origins.ts';
 import { until } from '../../harness.ts';
 import { embedFixture, ORIGIN } from './helpers.ts';
 
