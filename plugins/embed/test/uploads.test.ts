@@ -5,8 +5,8 @@
 // Also the citation status route, an end-user surface citations adds.
 import t from 'tap';
 import type { FunctionCallContext } from 'agent-platform/sdk';
-import { multipart } from '../ingestion/helpers.ts';
-import { waitFor } from '../ingestion/helpers.ts';
+import { multipart } from '../../ingestion/test/helpers.ts';
+import { waitFor } from '../../ingestion/test/helpers.ts';
 import { embedFixture, embedToken, ORIGIN, page } from './helpers.ts';
 
 const MANIFEST = 'test/fixtures/manifests/embed-uploads.yaml';

@@ -2,7 +2,7 @@
 // ingestion manifest, a tenant admin, multipart uploads through the real
 // route, and polling for states with generous deadlines.
 import { randomBytes } from 'node:crypto';
-import { startTestPlatform, tenantWithAdmin, until, type Tap, type TestPlatform, type TestPlatformOptions } from '../../harness.ts';
+import { startTestPlatform, tenantWithAdmin, until, type Tap, type TestPlatform, type TestPlatformOptions } from 'agent-platform/sdk/testing';
 
 export const MANIFEST = 'test/fixtures/manifests/ingestion.yaml';
 

@@ -5,9 +5,9 @@
 // ignored, a disallowed origin's error state, Portuguese, and axe-core with no
 // violations. Screenshots: .tap/screenshots/widget/.
 import t from 'tap';
-import { textChunks } from '../../fixtures/chat/scripted-llm.ts';
+import { textChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
 import { createClient } from './helpers.ts';
-import { assetUrls, snippet } from '../../../plugins/embed/cli.ts';
+import { assetUrls, snippet } from '../cli.ts';
 import { axeViolations, browserMissing, bundleHostApp, elementPage, inWidget, newVisitor, openPage, screenshot, tokenScript, widgetFixture } from './widget/browser.ts';
 
 const missing = browserMissing();

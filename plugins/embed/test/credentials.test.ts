@@ -4,7 +4,7 @@
 // super-admin. The secret is in the provision and rotate answers only: never
 // in a later response, never in a log line.
 import t from 'tap';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { backendToken, clientCredentials, embedFixture, embedToken, mint, ORIGIN, page } from './helpers.ts';
 
 t.test('provision, rotate, revoke', async (t) => {

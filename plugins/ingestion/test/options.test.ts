@@ -9,9 +9,9 @@ import t from 'tap';
 import { readManifest } from '../../../core/manifest.ts';
 import { resolvePlugins } from '../../../core/plugin-loader.ts';
 import { ROOT_DIR } from '../../../core/paths.ts';
-import { OPTION_VARIABLES, defaultOptions, type IngestionOptions } from '../../../plugins/ingestion/options.ts';
-import { settingsOf } from '../../../plugins/ingestion/config/settings.ts';
-import { runCli } from '../../harness.ts';
+import { OPTION_VARIABLES, defaultOptions, type IngestionOptions } from '../options.ts';
+import { settingsOf } from '../config/settings.ts';
+import { runCli } from 'agent-platform/sdk/testing';
 
 const MANIFESTS = [
   'manifests/default.yaml',

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { corruptPdf } from './fixtures.ts';
 import { createCollection, ingestionFixture, search } from './helpers.ts';
 

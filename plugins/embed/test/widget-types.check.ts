@@ -5,14 +5,14 @@
 // LitElement it is, so that a host needs no Lit types. Each entry exports the
 // same values as its source; every type is the source's own (assignable both
 // ways), and every value of the source fits its declaration.
-import type * as Source from '../../../plugins/embed/widget/src/es.ts';
-import type * as SourceElement from '../../../plugins/embed/widget/src/ce.ts';
-import type * as SourceReact from '../../../plugins/embed/widget/src/react.ts';
-import type * as SourceVue from '../../../plugins/embed/widget/src/vue.ts';
-import type * as Declared from '../../../plugins/embed/widget/types/index.d.ts';
-import type * as DeclaredElement from '../../../plugins/embed/widget/types/element.d.ts';
-import type * as DeclaredReact from '../../../plugins/embed/widget/types/react.d.ts';
-import type * as DeclaredVue from '../../../plugins/embed/widget/types/vue.d.ts';
+import type * as Source from '../widget/src/es.ts';
+import type * as SourceElement from '../widget/src/ce.ts';
+import type * as SourceReact from '../widget/src/react.ts';
+import type * as SourceVue from '../widget/src/vue.ts';
+import type * as Declared from '../widget/types/index.d.ts';
+import type * as DeclaredElement from '../widget/types/element.d.ts';
+import type * as DeclaredReact from '../widget/types/react.d.ts';
+import type * as DeclaredVue from '../widget/types/vue.d.ts';
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Fits<A, B> = [A] extends [B] ? true : false;

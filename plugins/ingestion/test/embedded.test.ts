@@ -5,8 +5,8 @@
 // reach `ready` and are found by search and search_documents, with no
 // connection leaving loopback (a preload refuses and reports any).
 import t from 'tap';
-import { until } from '../../harness.ts';
-import { serveFresh } from '../../embedded-serve.ts';
+import { until } from 'agent-platform/sdk/testing';
+import { serveFresh } from '../../../test/embedded-serve.ts';
 import { encodedImage } from './fixtures.ts';
 import { multipart } from './helpers.ts';
 

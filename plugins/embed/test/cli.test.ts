@@ -2,7 +2,7 @@
 // against a test server listening on loopback, `smoke` included (the whole
 // embed-token flow, each step pass/fail, a temporary client cleaned up).
 import t from 'tap';
-import { runCli } from '../../harness.ts';
+import { runCli } from 'agent-platform/sdk/testing';
 import { embedFixture, ORIGIN } from './helpers.ts';
 
 t.test('clients embed commands against a running server', async (t) => {

@@ -9,7 +9,7 @@
 // external user.
 import t from 'tap';
 import { SignJWT, decodeJwt } from 'jose';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { embedFixture, embedToken, ORIGIN, page } from './helpers.ts';
 
 t.test('an embed token on the end-user surfaces', async (t) => {

@@ -2,7 +2,7 @@
 // quoting the tenant's documents shows its citations as numbered sources under
 // it (document name, the quoted passage on expand, verification status).
 import t from 'tap';
-import { createCollection, ingest } from '../ingestion/helpers.ts';
+import { createCollection, ingest } from '../../ingestion/test/helpers.ts';
 import { browserMissing, elementPage, inWidget, openPage, widgetFixture } from './widget/browser.ts';
 
 const missing = browserMissing();

@@ -3,7 +3,7 @@
 // tenant's oldest) and an embeddable one (`shop`: enabled for
 // https://shop.example, with an embed credential), and helpers that act as a
 // host backend (client credentials, minting) and as a page (Origin, marker).
-import { startTestPlatform, tenantWithAdmin, type Tap, type TestPlatform, type TestPlatformOptions } from '../../harness.ts';
+import { startTestPlatform, tenantWithAdmin, type Tap, type TestPlatform, type TestPlatformOptions } from 'agent-platform/sdk/testing';
 
 export const MANIFEST = 'test/fixtures/manifests/embed.yaml';
 export const ORIGIN = 'https://shop.example';

@@ -6,7 +6,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { cli, filesOf } from '../../../plugins/ingestion/cli.ts';
+import { cli, filesOf } from '../cli.ts';
 import { corruptPdf } from './fixtures.ts';
 import { createCollection, ingest, ingestionFixture } from './helpers.ts';
 

@@ -4,7 +4,7 @@
 // hold requests until released, and records what it was asked.
 import http from 'node:http';
 import { createHash } from 'node:crypto';
-import type { Tap } from '../../harness.ts';
+import type { Tap } from 'agent-platform/sdk/testing';
 
 export function bagOfWords(text: string, dims: number): number[] {
   const vector = new Array<number>(dims).fill(0);

@@ -189,7 +189,7 @@ t.test('file parts keep their bytes whatever Content-Type the browser declared (
 
 t.test('search is tenant-isolated', async (t) => {
   const { tp, token } = await ingestionFixture(t);
-  const { tenantWithAdmin } = await import('../../harness.ts');
+  const { tenantWithAdmin } = await import('agent-platform/sdk/testing');
   const other = await tenantWithAdmin(tp, 'globex');
   const mine = await createCollection(tp, token, 'Mine');
   const theirs = await createCollection(tp, other.token, 'Theirs');
@@ -206,4 +206,4 @@ t.test('search is tenant-isolated', async (t) => {
   t.equal((await search(tp, other.token, 'anything', `&collection_id=${mine}`)).results.length, 0);
 });
 
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';

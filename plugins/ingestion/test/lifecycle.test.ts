@@ -4,7 +4,7 @@
 // holds its answers keeps documents in `ingesting` for as long as a test needs.
 import t from 'tap';
 import { sql } from 'kysely';
-import { startTestPlatform, tenantWithAdmin, until } from '../../harness.ts';
+import { startTestPlatform, tenantWithAdmin, until } from 'agent-platform/sdk/testing';
 import { corruptPdf } from './fixtures.ts';
 import { startEmbeddingsServer } from './embeddings-server.ts';
 import { MANIFEST, chunksOf, createCollection, ingest, ingestionFixture, search, statusOf, upload, uploaded, waitFor } from './helpers.ts';

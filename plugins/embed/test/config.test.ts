@@ -3,8 +3,8 @@
 // localhost only with EMBED_ALLOW_LOCALHOST_ORIGINS, fields left out kept,
 // definition.updated on change, admins only (REST and GraphQL).
 import t from 'tap';
-import { parseOrigin } from '../../../plugins/embed/origins/origins.ts';
-import { until } from '../../harness.ts';
+import { parseOrigin } from '../origins/origins.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { embedFixture, ORIGIN } from './helpers.ts';
 
 t.test('origin parsing', async (t) => {

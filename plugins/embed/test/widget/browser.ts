@@ -10,8 +10,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'esbuild';
-import { startTestPlatform, tenantWithAdmin, type Tap, type TestPlatform } from '../../../harness.ts';
-import { ScriptedLlm } from '../../../fixtures/chat/scripted-llm.ts';
+import { startTestPlatform, tenantWithAdmin, type Tap, type TestPlatform } from 'agent-platform/sdk/testing';
+import { ScriptedLlm } from '../../../../test/fixtures/chat/scripted-llm.ts';
 import { backendToken, createClient, mint, type EmbedFixture } from '../helpers.ts';
 
 export const CHROMIUM = '/usr/bin/chromium-headless-shell';

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { textChunks, toolCallChunks } from '../../fixtures/chat/scripted-llm.ts';
+import { textChunks, toolCallChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
 import { asTenant, axeViolations, browserMissing, cuttableRelay, elementPage, inWidget, openPage, screenshot, visitorApi, widgetFixture, newVisitor } from './widget/browser.ts';
 
 const missing = browserMissing();

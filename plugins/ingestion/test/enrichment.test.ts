@@ -8,7 +8,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import type { Tap } from '../../harness.ts';
+import type { Tap } from 'agent-platform/sdk/testing';
 import { writeModel } from '../../../bench/lib/ingestion-model.ts';
 import * as f from './fixtures.ts';
 import { callFunction, chunksOf, createCollection, ingest, ingestionFixture, search } from './helpers.ts';

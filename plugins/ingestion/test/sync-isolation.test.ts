@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { tenantWithAdmin, until } from '../../harness.ts';
+import { tenantWithAdmin, until } from 'agent-platform/sdk/testing';
 import { createCollection, ingestionFixture } from './helpers.ts';
 
 const SOURCES = '/api/admin/document-sync/sources';
