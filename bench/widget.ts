@@ -11,7 +11,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
-import { browserMissing, elementPage, newVisitor, tokenScript, widgetFixture, type WidgetFixture } from '../test/plugins/embed/widget/browser.ts';
+import { browserMissing, elementPage, newVisitor, tokenScript, widgetFixture, type WidgetFixture } from '../plugins/embed/test/widget/browser.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const CHATWOOT_CAP = 300 * 1024;

@@ -1,10 +1,10 @@
 // CLI: `platform clients embed create|configure|show|urls|snippet|
 // credentials provision|rotate|revoke|token|smoke` (operator tooling).
 // Every command is an HTTP client of a running server
-// (cli-http.ts): what it does is exactly what the REST API allows.
+// (cli/http.ts): what it does is exactly what the REST API allows.
 import { defineCli, UsageError } from 'agent-platform/sdk';
-import { baseUrlOf, call, connectionOptions, expectOk, operatorToken } from './cli-http.ts';
-import { runSmoke } from './cli-smoke.ts';
+import { baseUrlOf, call, connectionOptions, expectOk, operatorToken } from './cli/http.ts';
+import { runSmoke } from './cli/smoke.ts';
 
 /** The widget's release the asset URLs carry (the cache key `v`). */
 export const WIDGET_RELEASE = '0.3.0';

@@ -3,7 +3,7 @@
 // the super-admin; members ROLE_REQUIRED, API keys and embed tokens FORBIDDEN).
 // Credentials are managed over REST only (their secret is shown once).
 import { requireAdmin, type GraphqlContext } from 'agent-platform/sdk';
-import type { ConfigService } from './config-service.ts';
+import type { ConfigService } from './services/config.ts';
 
 export const typeDefs = /* GraphQL */ `
   enum EmbedMode {

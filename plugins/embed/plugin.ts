@@ -5,13 +5,13 @@
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';
 import type { EmbedOptions } from './options.ts';
-import { registerManifestFastPath } from './manifest-fast-path.ts';
-import { registerOriginPolicy } from './origin-policy.ts';
-import { adminRoutes } from './routes-admin.ts';
-import { publicRoutes } from './routes-public.ts';
+import { registerManifestFastPath } from './origins/manifest-fast-path.ts';
+import { registerOriginPolicy } from './origins/origin-policy.ts';
+import { adminRoutes } from './routes/admin.ts';
+import { publicRoutes } from './routes/public.ts';
 import { createServices } from './services.ts';
 import { graphqlPart } from './graphql.ts';
-import { widgetAssetRoutes } from './widget-assets.ts';
+import { widgetAssetRoutes } from './routes/widget-assets.ts';
 
 export { cli } from './cli.ts';
 export { optionsSchema } from './options.ts';

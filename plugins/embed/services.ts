@@ -5,13 +5,13 @@ import type { CoreServices } from 'agent-platform/sdk';
 import type { ChatApi } from '../chat/api.ts';
 import type { IngestionApi } from '../ingestion/api.ts';
 import type { ServiceAccounts } from '../tenancy/api.ts';
-import { ClientCache } from './client-cache.ts';
-import { createConfigService } from './config-service.ts';
-import { createCredentialsService } from './credentials-service.ts';
-import { createManifestService } from './manifest-service.ts';
+import { ClientCache } from './cache/client-cache.ts';
+import { createConfigService } from './services/config.ts';
+import { createCredentialsService } from './services/credentials.ts';
+import { createManifestService } from './services/manifest.ts';
 import type { EmbedOptions } from './options.ts';
-import { createTokensService } from './tokens-service.ts';
-import { createUploadsService } from './uploads-service.ts';
+import { createTokensService } from './services/tokens.ts';
+import { createUploadsService } from './services/uploads.ts';
 
 export interface PeerApis {
   serviceAccounts: () => ServiceAccounts;

@@ -2,7 +2,7 @@
 // reingest while ingesting, 429 over the tenant's concurrency limit; 413 over
 // INGESTION_MAX_DOC_SIZE; 415 naming the supported types).
 import { domainError, notFound } from 'agent-platform/sdk';
-import { SUPPORTED_CONTENT_TYPES } from './content-type.ts';
+import { SUPPORTED_CONTENT_TYPES } from './parsers/content-type.ts';
 
 export const ingestionErrors = {
   collectionNotFound: (id: number) => notFound(`Collection not found: ${id}`, 'COLLECTION_NOT_FOUND'),

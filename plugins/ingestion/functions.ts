@@ -3,10 +3,10 @@
 // these results to know which chunks an execution context was shown.
 import type { CoreServices } from 'agent-platform/sdk';
 import { DEFAULT_TOP_K, MAX_TOP_K, type SearchDeps } from './search/search.ts';
-import { searchDocuments } from './service/search.ts';
+import { searchDocuments } from './services/search.ts';
 import type { SearchRequest } from './api.ts';
-import { readDocument, type ReadRequest } from './service/reader.ts';
-import { scopeOf } from './service/private.ts';
+import { readDocument, type ReadRequest } from './services/reader.ts';
+import { scopeOf } from './services/private.ts';
 
 export function registerFunctions(core: CoreServices, deps: SearchDeps): void {
   core.functions.register('search_documents', {

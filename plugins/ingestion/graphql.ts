@@ -6,12 +6,12 @@
 // member of the tenant, on every field that reads (nested ones included);
 // API keys get FORBIDDEN.
 import { badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, isUuid, pageSize, requireMember, toConnection } from 'agent-platform/sdk';
-import type { CollectionsService } from './service/collections.ts';
-import type { DocumentsService } from './service/documents.ts';
-import type { StatusService } from './service/status.ts';
-import type { SearchService } from './service/search.ts';
-import type { collectionView, documentView, statusView } from './view.ts';
-import type { IngestionStatus } from './tables.ts';
+import type { CollectionsService } from './services/collections.ts';
+import type { DocumentsService } from './services/documents.ts';
+import type { StatusService } from './services/status.ts';
+import type { SearchService } from './services/search.ts';
+import type { collectionView, documentView, statusView } from './views/view.ts';
+import type { IngestionStatus } from './store/tables.ts';
 
 type CollectionView = ReturnType<typeof collectionView>;
 type DocumentView = ReturnType<typeof documentView>;

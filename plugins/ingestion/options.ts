@@ -7,7 +7,7 @@
 // must be at most 8192, got 99999`).
 //
 // API keys are not options: a secret never goes through a manifest (as chat's
-// LLM_API_KEY). settings.ts reads them from the environment.
+// LLM_API_KEY). config/settings.ts reads them from the environment.
 import Joi from 'joi';
 
 const TOKENIZERS = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'] as const;

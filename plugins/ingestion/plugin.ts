@@ -2,7 +2,7 @@
 // embed, index), revisions, status and retries, sync sources, hybrid search,
 // the search_documents/read_document platform functions, GraphQL and CLI.
 // Registration only: the services come from services.ts (the factory its CLI
-// shares), the logic is in service/, pipeline/, search/, sync/ and tasks/.
+// shares), the logic is in services/, pipeline/, search/, sync/ and tasks/.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';
 import { ensureVectorIndexes } from './embeddings/vector-index.ts';
@@ -15,15 +15,14 @@ import { stageTask, stageTaskOptions } from './tasks/ingestion.stage.ts';
 import { RECONCILE_CRON, reconcileTask, reconcileTaskOptions } from './tasks/ingestion.reconcile.ts';
 import { syncTask, syncTaskOptions } from './tasks/ingestion.sync.ts';
 import { registerFunctions } from './functions.ts';
-import { createIngestionApi } from './api-impl.ts';
 import { graphqlPart } from './graphql.ts';
-import { readinessCheck, warnIncompleteSettings } from './readiness.ts';
+import { readinessCheck, warnIncompleteSettings } from './routes/readiness.ts';
 import { createServices } from './services.ts';
 import type { IngestionOptions } from './options.ts';
 
 export { cli } from './cli.ts';
 export { optionsSchema } from './options.ts';
-export { secrets } from './settings.ts';
+export { secrets } from './config/settings.ts';
 
 export const plugin = definePlugin<IngestionOptions>({
   name: 'ingestion',
@@ -32,7 +31,7 @@ export const plugin = definePlugin<IngestionOptions>({
   async register(server, options) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
-    const { settings, runDeps, stageDeps, searchDeps, search, collections, documents, privateUploads, status, sync } = await createServices(core, options);
+    const { settings, runDeps, stageDeps, searchDeps, search, collections, documents, status, sync, api } = await createServices(core, options);
     warnIncompleteSettings(core, settings);
     await ensureVectorIndexes(core, settings);
     server.ext('onPostStop', () => stageDeps.parsers.close());
@@ -52,6 +51,6 @@ export const plugin = definePlugin<IngestionOptions>({
     registerFunctions(core, searchDeps);
     core.graphql.extend(graphqlPart({ collections, documents, status, search }));
     readinessCheck(server, settings);
-    server.expose('api', createIngestionApi(searchDeps, privateUploads));
+    server.expose('api', api);
   },
 });

@@ -1,20 +1,22 @@
-// The one factory of the ingestion plugin's services: its register builds
-// them here from the core's services and the manifest's options (options.ts,
-// validated by the loader for the server and the CLI alike; its CLI commands
-// are HTTP clients of the server and need none of them).
+// The one factory of the ingestion plugin's services and its api
+// (services/api.ts): its register builds them here from the core's services
+// and the manifest's options (options.ts, validated by the loader for the
+// server and the CLI alike; its CLI commands are HTTP clients of the server
+// and need none of them).
 import type { CoreServices } from 'agent-platform/sdk';
 import { createTokenCounter, type TokenCounter } from './chunking/tokenizer.ts';
 import { createEmbedder, createImageEmbedder } from './embeddings/embedder.ts';
 import { ParserPool } from './pipeline/parser-pool.ts';
 import type { StageDeps } from './pipeline/stages.ts';
-import { createCollectionsService } from './service/collections.ts';
-import { createDocumentsService } from './service/documents.ts';
-import { createPrivateUploads } from './service/private.ts';
-import { createStatusService } from './service/status.ts';
-import { createSyncService } from './sync/service.ts';
-import { searchDocuments, type SearchService } from './service/search.ts';
+import { createIngestionApi } from './services/api.ts';
+import { createCollectionsService } from './services/collections.ts';
+import { createDocumentsService } from './services/documents.ts';
+import { createPrivateUploads } from './services/private.ts';
+import { createStatusService } from './services/status.ts';
+import { createSyncService } from './services/sync.ts';
+import { searchDocuments, type SearchService } from './services/search.ts';
 import type { SearchDeps } from './search/search.ts';
-import { settingsOf } from './settings.ts';
+import { settingsOf } from './config/settings.ts';
 import type { IngestionOptions } from './options.ts';
 
 export async function createServices(core: CoreServices, options: IngestionOptions) {
@@ -32,6 +34,7 @@ export async function createServices(core: CoreServices, options: IngestionOptio
   const searchDeps: SearchDeps = { embedder, imageEmbedder, logger: core.logger };
   const search: SearchService = (tenantId, request) => searchDocuments(core.withTenant, searchDeps, tenantId, request);
   const documents = createDocumentsService(runDeps);
+  const privateUploads = createPrivateUploads(runDeps, documents);
   return {
     settings,
     runDeps,
@@ -40,8 +43,9 @@ export async function createServices(core: CoreServices, options: IngestionOptio
     search,
     collections: createCollectionsService(core),
     documents,
-    privateUploads: createPrivateUploads(runDeps, documents),
+    privateUploads,
     status: createStatusService(runDeps),
     sync: createSyncService(runDeps),
+    api: createIngestionApi(searchDeps, privateUploads),
   };
 }

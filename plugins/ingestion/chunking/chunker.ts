@@ -5,7 +5,7 @@
 // section), and starts and ends on word boundaries: a break is moved back to
 // the end of a paragraph or sentence when one is near. Only a single "word"
 // longer than a whole chunk (a long URL, a base64 blob) is cut inside.
-import type { ChunkKind } from '../tables.ts';
+import type { ChunkKind } from '../store/tables.ts';
 import type { Segment } from '../parsers/types.ts';
 import type { TokenCounter } from './tokenizer.ts';
 

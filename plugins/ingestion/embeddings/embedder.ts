@@ -2,7 +2,7 @@
 // OpenAI-compatible endpoint, or none (keyword search only). Chosen by
 // settings (INGESTION_EMBEDDING_PROVIDER, or by which of
 // INGESTION_EMBEDDING_MODEL_PATH / INGESTION_EMBEDDING_BASE_URL is set).
-import type { IngestionSettings } from '../settings.ts';
+import type { IngestionSettings } from '../config/settings.ts';
 
 export interface Embedder {
   /** Recorded on each embedded chunk: a query is only compared with vectors of the same model. */

@@ -6,7 +6,7 @@
 // searched by a scan.
 import type { CoreServices } from 'agent-platform/sdk';
 import { vectorIndexesStore } from '../store/vector-indexes.ts';
-import type { IngestionSettings } from '../settings.ts';
+import type { IngestionSettings } from '../config/settings.ts';
 
 /** The chunk dimensions sql/0001_init.sql indexes. */
 const BUILT_IN_DIMS = [384, 768, 1024, 1536];

@@ -5,8 +5,8 @@
 // parsers. Heavy parsers are imported on first use.
 import { chunkDocument, type Chunk } from '../chunking/chunker.ts';
 import type { TokenCounter } from '../chunking/tokenizer.ts';
-import { detectLanguage, languageOf, type TextSearchConfig } from '../language.ts';
-import { IMAGE_TYPES, PLAIN_TEXT_TYPES } from '../content-type.ts';
+import { detectLanguage, languageOf, type TextSearchConfig } from '../search/language.ts';
+import { IMAGE_TYPES, PLAIN_TEXT_TYPES } from './content-type.ts';
 import { parsePlain } from './plain.ts';
 import { parseMarkdown } from './markdown.ts';
 import { parseHtml } from './html.ts';

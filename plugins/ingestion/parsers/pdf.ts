@@ -13,7 +13,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { ParseError, TextBuilder, type PageImage, type ParseOptions, type ParsedDocument } from './types.ts';
-import type { PageKind } from '../tables.ts';
+import type { PageKind } from '../store/tables.ts';
 import { createOcr, type OcrEngine } from './ocr.ts';
 
 const require = createRequire(import.meta.url);

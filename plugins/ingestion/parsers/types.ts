@@ -1,7 +1,7 @@
 // What every parser returns: the revision's text, its pages and sections
 // (character offsets into that text), and the segments the chunker packs.
 // A chunk never crosses a segment, so it keeps one page and one section.
-import type { ChunkKind, PageInfo, SectionInfo } from '../tables.ts';
+import type { ChunkKind, PageInfo, SectionInfo } from '../store/tables.ts';
 
 export interface Segment {
   start: number;

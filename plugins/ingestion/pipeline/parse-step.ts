@@ -3,7 +3,7 @@
 import { parseBytes, chunkParsed, type ChunkWithLanguage } from '../parsers/parse.ts';
 import type { ParseOptions, ParsedDocument } from '../parsers/types.ts';
 import type { TokenCounter } from '../chunking/tokenizer.ts';
-import type { IngestionSettings } from '../settings.ts';
+import type { IngestionSettings } from '../config/settings.ts';
 import { withTimeout } from './timeout.ts';
 import type { ParserPool } from './parser-pool.ts';
 

@@ -10,8 +10,8 @@ import { quotaStore } from '../store/quota.ts';
 import { revisionsStore } from '../store/revisions.ts';
 import { ingestionErrors } from '../errors.ts';
 import { EVENT_SOURCE } from '../event-types.ts';
-import type { IngestionSettings } from '../settings.ts';
-import type { Stage } from '../tables.ts';
+import type { IngestionSettings } from '../config/settings.ts';
+import type { Stage } from '../store/tables.ts';
 import { enqueueTask, RECONCILE_TASK, STAGE_TASK, type StagePayload } from '../tasks/payloads.ts';
 
 export interface RunDeps {

@@ -10,7 +10,7 @@ import { documentsStore, blobsStore, type DocumentRow } from '../store/documents
 import { revisionsStore, chunksStore } from '../store/revisions.ts';
 import { pageImagesStore } from '../store/page-images.ts';
 import { quotaStore } from '../store/quota.ts';
-import { isSupported } from '../content-type.ts';
+import { isSupported } from '../parsers/content-type.ts';
 import { ParseError } from '../parsers/types.ts';
 import type { TokenCounter } from '../chunking/tokenizer.ts';
 import type { Embedder } from '../embeddings/embedder.ts';

@@ -5,11 +5,11 @@
 // revision text (so chunk offsets stay offsets into it) under a section
 // "Page N (drawing)" and chunked as `vision` chunks, searchable like the rest.
 import { chunkDocument } from '../chunking/chunker.ts';
-import { languageOf } from '../language.ts';
+import { languageOf } from '../search/language.ts';
 import { chunksStore, revisionsStore } from '../store/revisions.ts';
 import { pageImagesStore } from '../store/page-images.ts';
 import type { DocumentRow } from '../store/documents.ts';
-import type { SectionInfo } from '../tables.ts';
+import type { SectionInfo } from '../store/tables.ts';
 import type { StageDeps } from './stages.ts';
 import type { StagePayload } from '../tasks/payloads.ts';
 

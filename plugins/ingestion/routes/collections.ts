@@ -1,7 +1,7 @@
 // REST routes of collections.
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf } from 'agent-platform/sdk';
-import type { CollectionInput, CollectionsService } from '../service/collections.ts';
+import type { CollectionInput, CollectionsService } from '../services/collections.ts';
 import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;

@@ -4,9 +4,9 @@ import type { Lifecycle, ServerRoute } from '@hapi/hapi';
 import { Readable } from 'node:stream';
 import Boom from '@hapi/boom';
 import { badRequest, tenantOf } from 'agent-platform/sdk';
-import type { DocumentsService } from '../service/documents.ts';
-import type { SearchService } from '../service/search.ts';
-import type { IngestionSettings } from '../settings.ts';
+import type { DocumentsService } from '../services/documents.ts';
+import type { SearchService } from '../services/search.ts';
+import type { IngestionSettings } from '../config/settings.ts';
 import { ingestionErrors } from '../errors.ts';
 import * as s from '../schemas.ts';
 

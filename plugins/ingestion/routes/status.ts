@@ -2,7 +2,7 @@
 // and retry-ingestion, for collections and sync sources.
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf } from 'agent-platform/sdk';
-import type { RetryStatus, StatusService } from '../service/status.ts';
+import type { RetryStatus, StatusService } from '../services/status.ts';
 import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;

@@ -1,7 +1,7 @@
 // REST routes of document sync sources (their status, errors and retry are in status.ts).
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf } from 'agent-platform/sdk';
-import type { SyncService, SyncSourceInput } from '../sync/service.ts';
+import type { SyncService, SyncSourceInput } from '../services/sync.ts';
 import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;

@@ -2,7 +2,7 @@
 // sync source): counts per status, completions in a window, top errors.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 type Trx = TenantTransaction;
 

@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import { isUuid, type TenantTransaction } from 'agent-platform/sdk';
 import type { ChunkRecord } from '../api.ts';
-import '../tables.ts';
+import './tables.ts';
 
 type Trx = TenantTransaction;
 

@@ -4,7 +4,7 @@
 // see them.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 type Trx = TenantTransaction;
 

@@ -2,8 +2,8 @@
 // query takes a tenant transaction.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { IngestionStatus, Stage } from '../tables.ts';
-import '../tables.ts';
+import type { IngestionStatus, Stage } from './tables.ts';
+import './tables.ts';
 
 type Trx = TenantTransaction;
 

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
 import type { PageImage } from '../parsers/types.ts';
 import { toVectorLiteral } from './revisions.ts';
-import '../tables.ts';
+import './tables.ts';
 
 type Trx = TenantTransaction;
 

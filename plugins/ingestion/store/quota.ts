@@ -5,7 +5,7 @@
 // run died without ending) and are released on the way.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 type Trx = TenantTransaction;
 

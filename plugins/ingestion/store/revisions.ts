@@ -4,8 +4,8 @@
 // finalize's transaction, when the previous revision's chunks stop being so.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { ChunkKind, PageInfo, SectionInfo } from '../tables.ts';
-import '../tables.ts';
+import type { ChunkKind, PageInfo, SectionInfo } from './tables.ts';
+import './tables.ts';
 
 type Trx = TenantTransaction;
 

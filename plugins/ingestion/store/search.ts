@@ -9,7 +9,7 @@
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
 import { toVectorLiteral } from './revisions.ts';
-import '../tables.ts';
+import './tables.ts';
 
 type Trx = TenantTransaction;
 

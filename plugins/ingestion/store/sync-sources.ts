@@ -1,7 +1,7 @@
 // kysely queries for document sync sources.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 type Trx = TenantTransaction;
 

@@ -8,7 +8,7 @@ import type { JobContext, LongTaskOptions } from 'agent-platform/sdk';
 import { ParseError } from '../parsers/types.ts';
 import { StageTimeout } from '../pipeline/timeout.ts';
 import { failStage, runStage, type StageDeps } from '../pipeline/stages.ts';
-import type { IngestionSettings } from '../settings.ts';
+import type { IngestionSettings } from '../config/settings.ts';
 import type { StagePayload } from './payloads.ts';
 
 export function stageTaskOptions(settings: IngestionSettings): LongTaskOptions {

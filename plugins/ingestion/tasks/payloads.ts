@@ -3,7 +3,7 @@
 // payload against its task's type; the handlers (tasks/<task-id>.ts) receive
 // the same types.
 import type { CoreServices, EnqueueLongOptions, ScheduleOptions } from 'agent-platform/sdk';
-import type { Stage } from '../tables.ts';
+import type { Stage } from '../store/tables.ts';
 
 export const STAGE_TASK = 'ingestion.stage';
 export const RECONCILE_TASK = 'ingestion.reconcile';

@@ -1,0 +1,26 @@
+// The implementation of api.ts (server.plugins.ingestion.api), over the
+// caller's tenant transaction.
+import { isUuid } from 'agent-platform/sdk';
+import type { IngestionApi, PrivateUploads } from '../api.ts';
+import { chunkRecords } from '../store/chunk-records.ts';
+import { documentsStore } from '../store/documents.ts';
+import { hybridSearch, type SearchDeps } from '../search/search.ts';
+
+export function createIngestionApi(deps: SearchDeps, privateUploads: PrivateUploads): IngestionApi {
+  return {
+    privateUploads,
+    async getChunk(trx, chunkId) {
+      return (await chunkRecords(trx, [chunkId]))[0];
+    },
+    getChunks: (trx, chunkIds) => chunkRecords(trx, chunkIds),
+    async getDocument(trx, documentId) {
+      if (!isUuid(documentId)) return undefined;
+      const row = await documentsStore.get(trx, documentId);
+      return row ? {
+        document_id: row.id, name: row.name, collection_id: row.collection_id, content_type: row.content_type,
+        ingestion_status: row.ingestion_status, deleted: row.deleted_at !== null,
+      } : undefined;
+    },
+    search: (trx, request) => hybridSearch(trx, deps, request),
+  };
+}
