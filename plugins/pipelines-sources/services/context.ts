@@ -2,12 +2,12 @@
 // pattern registry, the credential modes and the lakehouse's api (read when
 // used: the lakehouse registers first).
 import type { CoreServices } from 'agent-platform/sdk';
-import type { EventsApi } from '../events/api.ts';
-import type { LakehouseApi } from '../lakehouse/api.ts';
-import { createInline, type Inline } from './credentials/inline.ts';
-import { createVault, type Vault } from './credentials/vault.ts';
-import type { SourcesOptions } from './options.ts';
-import { createPatternRegistry, type PatternRegistry } from './patterns/registry.ts';
+import type { EventsApi } from '../../events/api.ts';
+import type { LakehouseApi } from '../../lakehouse/api.ts';
+import { createInline, type Inline } from '../credentials/inline.ts';
+import { createVault, type Vault } from '../credentials/vault.ts';
+import type { SourcesOptions } from '../options.ts';
+import { createPatternRegistry, type PatternRegistry } from '../patterns/registry.ts';
 
 export interface SourcesContext {
   core: CoreServices;

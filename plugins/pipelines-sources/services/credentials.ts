@@ -5,11 +5,11 @@
 // fails clearly. Nothing here deletes stored secret data.
 import { badRequest, conflict, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { SourcesContext } from './context.ts';
-import { isSealed, splitStored } from './credentials/inline.ts';
-import type { SourceService } from './service-sources.ts';
-import { checkCredentialFields } from './source-config.ts';
-import { credentialsStore, type CredentialMetadata } from './store/credentials.ts';
-import { sourcesStore, type SourceRow } from './store/sources.ts';
+import { isSealed, splitStored } from '../credentials/inline.ts';
+import type { SourceService } from './sources.ts';
+import { checkCredentialFields } from '../patterns/source-config.ts';
+import { credentialsStore, type CredentialMetadata } from '../store/credentials.ts';
+import { sourcesStore, type SourceRow } from '../store/sources.ts';
 
 export interface CredentialInput {
   credential_values?: Record<string, string>;

@@ -18,10 +18,10 @@ import {
   badRequest, conflict, domainError, STANDARD_WEBHOOK_TOLERANCE_SECONDS, unauthorized, verifyStandardWebhook, webhookKey, webhookTimestampFreshness,
 } from 'agent-platform/sdk';
 import type { SourcesContext } from './context.ts';
-import { secretsFrom } from './options.ts';
-import { checkPreset } from './patterns/presets.ts';
-import { registrationsStore, type Registration } from './store/registrations.ts';
-import { webhookIdsStore } from './store/webhook-ids.ts';
+import { secretsFrom } from '../options.ts';
+import { checkPreset } from '../patterns/presets.ts';
+import { registrationsStore, type Registration } from '../store/registrations.ts';
+import { webhookIdsStore } from '../store/webhook-ids.ts';
 
 const MAX_ID_LENGTH = 255;
 const PRINTABLE = /^[\x20-\x7e]+$/;

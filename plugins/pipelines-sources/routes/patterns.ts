@@ -1,9 +1,9 @@
 // The pattern routes: the patterns (connectors) a
 // source can be made from, with their configuration schemas.
 import type { ServerRoute } from '@hapi/hapi';
-import { member } from './access.ts';
-import type { PatternRegistry, RegisteredPattern } from './patterns/registry.ts';
-import * as s from './schemas.ts';
+import { member } from '../access.ts';
+import type { PatternRegistry, RegisteredPattern } from '../patterns/registry.ts';
+import * as s from '../schemas.ts';
 
 const tags = ['api', 'patterns'];
 

@@ -3,9 +3,9 @@
 import type { Lifecycle, ServerRoute } from '@hapi/hapi';
 import Boom from '@hapi/boom';
 import { principalOf, tenantOf } from 'agent-platform/sdk';
-import { editor, member } from './access.ts';
-import * as s from './schemas-files.ts';
-import { UPLOAD_TYPES, type FileService } from './service-files.ts';
+import { editor, member } from '../access.ts';
+import * as s from './files.schemas.ts';
+import { UPLOAD_TYPES, type FileService } from '../services/files.ts';
 
 const tags = ['api', 'sources'];
 const fileIdOf = (params: unknown) => (params as { file_id: string }).file_id;

@@ -4,11 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import { actorOf, badRequest, notFound, type Principal, type TenantTransaction } from 'agent-platform/sdk';
 import type { SourcesContext } from './context.ts';
-import { isSealed, splitStored } from './credentials/inline.ts';
-import { checkCredentialFields, validatedConfig } from './source-config.ts';
-import { credentialsStore } from './store/credentials.ts';
-import { filesStore } from './store/files.ts';
-import { sourcesStore, type SourceRow } from './store/sources.ts';
+import { isSealed, splitStored } from '../credentials/inline.ts';
+import { checkCredentialFields, validatedConfig } from '../patterns/source-config.ts';
+import { credentialsStore } from '../store/credentials.ts';
+import { filesStore } from '../store/files.ts';
+import { sourcesStore, type SourceRow } from '../store/sources.ts';
 
 export interface SourceInput {
   name?: string;

@@ -3,7 +3,7 @@
 // (credentials in place) must satisfy the schema. Messages name fields,
 // never values.
 import { badRequest } from 'agent-platform/sdk';
-import type { RegisteredPattern } from './patterns/registry.ts';
+import type { RegisteredPattern } from './registry.ts';
 
 export function checkCredentialFields(pattern: RegisteredPattern, config: Record<string, unknown> | undefined, values: Record<string, string> | undefined): void {
   for (const field of Object.keys(config ?? {})) {

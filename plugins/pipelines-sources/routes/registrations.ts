@@ -3,8 +3,8 @@
 // reconcile a Standard Webhooks message signed with PATTERN_WEBHOOK_SECRET.
 import type { ServerRoute } from '@hapi/hapi';
 import { badRequest, Joi } from 'agent-platform/sdk';
-import * as s from './schemas.ts';
-import type { RegistrationInput, RegistrationService } from './service-registrations.ts';
+import * as s from '../schemas.ts';
+import type { RegistrationInput, RegistrationService } from '../services/registrations.ts';
 
 const tags = ['api', 'patterns'];
 

@@ -3,10 +3,10 @@
 // the timer job is armed, replaced or removed with the row.
 import { badRequest, canonicalTimeZone, cronProblem, nextOccurrence, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { SourcesContext } from './context.ts';
-import { arm, disarm } from './schedule/timers.ts';
-import type { RunService } from './service-runs.ts';
-import type { SourceService } from './service-sources.ts';
-import { schedulesStore, type ScheduleRow } from './store/schedules.ts';
+import { arm, disarm } from '../schedule/timers.ts';
+import type { RunService } from './runs.ts';
+import type { SourceService } from './sources.ts';
+import { schedulesStore, type ScheduleRow } from '../store/schedules.ts';
 
 export interface ScheduleInput {
   cron: string;

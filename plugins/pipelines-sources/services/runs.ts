@@ -3,11 +3,11 @@
 // statistics and the snapshot refs they made.
 import { notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { SourcesContext } from './context.ts';
-import type { SourceService } from './service-sources.ts';
-import { discoveriesStore, logsStore, runStreamsStore, runsStore, type RunRow, type RunStreamRow } from './store/runs.ts';
-import { DISCOVER_TASK } from './sync/discovery.ts';
-import { isLive, startRun, type StartRun } from './sync/start.ts';
-import type { RunStatus } from './tables.ts';
+import type { SourceService } from './sources.ts';
+import { discoveriesStore, logsStore, runStreamsStore, runsStore, type RunRow, type RunStreamRow } from '../store/runs.ts';
+import { DISCOVER_TASK } from '../sync/discovery.ts';
+import { isLive, startRun, type StartRun } from '../sync/start.ts';
+import type { RunStatus } from '../store/tables.ts';
 
 export function viewRun(run: RunRow) {
   return { ...run, sync_run_id: run.id, is_terminal: !isLive(run.status) };

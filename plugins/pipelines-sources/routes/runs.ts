@@ -2,10 +2,10 @@
 // or a discovery needs an editor; reading runs, logs and refs a member.
 import type { ServerRoute } from '@hapi/hapi';
 import { principalOf, tenantOf } from 'agent-platform/sdk';
-import { editor, member } from './access.ts';
-import * as s from './schemas.ts';
-import * as r from './schemas-runs.ts';
-import type { RunService } from './service-runs.ts';
+import { editor, member } from '../access.ts';
+import * as s from '../schemas.ts';
+import * as r from './runs.schemas.ts';
+import type { RunService } from '../services/runs.ts';
 
 const tags = ['api', 'sources'];
 type Params = { source_id: string; run_id: string; sync_run_id: string; workflow_id: string };

@@ -3,9 +3,9 @@
 // (refresh-schema) without losing what the tenant configured.
 import { badRequest, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { SourcesContext } from './context.ts';
-import type { DiscoveredStream } from './patterns/types.ts';
-import type { SourceService } from './service-sources.ts';
-import { streamsStore, type StreamRow, type StreamSettings } from './store/streams.ts';
+import type { DiscoveredStream } from '../patterns/types.ts';
+import type { SourceService } from './sources.ts';
+import { streamsStore, type StreamRow, type StreamSettings } from '../store/streams.ts';
 
 export interface StreamInput extends Partial<StreamSettings> {
   name: string;

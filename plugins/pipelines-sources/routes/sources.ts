@@ -2,9 +2,9 @@
 // over to the source service.
 import type { ServerRoute } from '@hapi/hapi';
 import { principalOf, tenantOf } from 'agent-platform/sdk';
-import { editor, member } from './access.ts';
-import * as s from './schemas.ts';
-import type { SourceInput, SourceService } from './service-sources.ts';
+import { editor, member } from '../access.ts';
+import * as s from '../schemas.ts';
+import type { SourceInput, SourceService } from '../services/sources.ts';
 
 const tags = ['api', 'sources'];
 const sourceIdOf = (params: unknown) => (params as { source_id: string }).source_id;

@@ -2,7 +2,7 @@
 // tenant; a csv source names one with `file_id` instead of a `url`.
 import { domainError, notFound } from 'agent-platform/sdk';
 import type { SourcesContext } from './context.ts';
-import { filesStore } from './store/files.ts';
+import { filesStore } from '../store/files.ts';
 
 export interface FileUpload {
   name: string;

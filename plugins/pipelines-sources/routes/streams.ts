@@ -2,10 +2,10 @@
 // one or in bulk, and refresh-schema.
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf } from 'agent-platform/sdk';
-import { editor, member } from './access.ts';
-import type { DiscoveredStream } from './patterns/types.ts';
-import * as s from './schemas.ts';
-import type { StreamInput, StreamPatch, StreamService } from './service-streams.ts';
+import { editor, member } from '../access.ts';
+import type { DiscoveredStream } from '../patterns/types.ts';
+import * as s from '../schemas.ts';
+import type { StreamInput, StreamPatch, StreamService } from '../services/streams.ts';
 
 const tags = ['api', 'sources'];
 type StreamParams = { source_id: string; stream_id: string };

@@ -15,14 +15,14 @@
 // ones (a plan would confirm a guess), so each given field is always a change
 // (named by field, never shown) and an apply always writes them.
 import { badRequest, Joi, type TenantTransaction } from 'agent-platform/sdk';
-import type { ApplyContext, ApplyDocument, ApplyKindHandler, ApplyPlan } from '../pipelines-apply/api.ts';
-import type { SourcesContext } from './context.ts';
-import { splitStored } from './credentials/inline.ts';
-import * as s from './schemas.ts';
-import type { NewSourceInput, SourceInput, SourceService } from './service-sources.ts';
-import type { StreamInput, StreamService } from './service-streams.ts';
-import type { SourceRow } from './store/sources.ts';
-import { streamsStore, type StreamRow, type StreamSettings } from './store/streams.ts';
+import type { ApplyContext, ApplyDocument, ApplyKindHandler, ApplyPlan } from '../../pipelines-apply/api.ts';
+import type { SourcesContext } from '../services/context.ts';
+import { splitStored } from '../credentials/inline.ts';
+import * as s from '../schemas.ts';
+import type { NewSourceInput, SourceInput, SourceService } from '../services/sources.ts';
+import type { StreamInput, StreamService } from '../services/streams.ts';
+import type { SourceRow } from '../store/sources.ts';
+import { streamsStore, type StreamRow, type StreamSettings } from '../store/streams.ts';
 
 type StreamAction = 'create' | 'patch' | 'noop' | 'unmanaged';
 type SourceSpec = Omit<NewSourceInput, 'name'> & { streams?: StreamInput[] };

@@ -3,10 +3,10 @@
 // even metadata says which secrets a source holds.
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf } from 'agent-platform/sdk';
-import { editor } from './access.ts';
-import * as c from './schemas-credentials.ts';
-import * as s from './schemas.ts';
-import type { CredentialInput, CredentialService } from './service-credentials.ts';
+import { editor } from '../access.ts';
+import * as c from './credentials.schemas.ts';
+import * as s from '../schemas.ts';
+import type { CredentialInput, CredentialService } from '../services/credentials.ts';
 
 const tags = ['api', 'credentials'];
 const sourceIdOf = (params: unknown) => (params as { source_id: string }).source_id;
