@@ -6,7 +6,7 @@
 // letter queue, whose task fails the run (pipelines-transforms.run.dead.ts).
 import type { LongTaskHandler, LongTaskOptions } from 'agent-platform/sdk';
 import type { TransformsOptions } from '../options.ts';
-import { RUN_TASK, type RunService } from '../service-runs.ts';
+import { RUN_TASK, type RunService } from '../services/runs.ts';
 
 export { RUN_TASK };
 

@@ -1,7 +1,7 @@
 // The declarative Transform kind handler: create, noop, patch with the
 // changed fields, refusal of SQL that may never run; planning writes nothing.
 import t from 'tap';
-import { transformKindHandler } from '../../../plugins/pipelines-transforms/apply-kind.ts';
+import { transformKindHandler } from '../../../plugins/pipelines-transforms/apply/kind.ts';
 import { createServices } from '../../../plugins/pipelines-transforms/services.ts';
 import { transformsPlatform } from './helpers.ts';
 

@@ -8,8 +8,8 @@
 // type-checks without it; plugin.ts registers the handler when that plugin is
 // loaded (it is listed before the providers in the manifest).
 import type { Principal, TenantTransaction } from 'agent-platform/sdk';
-import type { TransformService } from './service-transforms.ts';
-import { transformsStore, type TransformValues } from './store/transforms.ts';
+import type { TransformService } from '../services/transforms.ts';
+import { transformsStore, type TransformValues } from '../store/transforms.ts';
 
 interface Document { apiVersion: string; kind: string; metadata: { name: string } & Record<string, unknown>; spec: Record<string, unknown> }
 interface Context { tenantId: string; principal: Principal; declared: Map<string, Document> }

@@ -5,9 +5,9 @@
 // else is 409 RUN_STATE_CONFLICT and changes nothing.
 import { conflict, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { TransformsContext } from './context.ts';
-import type { TransformService } from './service-transforms.ts';
-import { genericRunsStore, type GenericRunRow } from './store/generic-runs.ts';
-import type { GenericRunStatus } from './tables.ts';
+import type { TransformService } from './transforms.ts';
+import { genericRunsStore, type GenericRunRow } from '../store/generic-runs.ts';
+import type { GenericRunStatus } from '../store/tables.ts';
 
 export type RunAction = 'start' | 'complete' | 'fail' | 'cancel';
 

@@ -14,11 +14,11 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { badRequest, domainError, isSqlTimeout, onSecondConnection, type CoreServices, type TenantSqlOptions } from 'agent-platform/sdk';
-import type { LakehouseApi, LakeType } from '../lakehouse/api.ts';
-import type { MaterializeRequest, MaterializeResult } from './api.ts';
-import type { TransformsOptions } from './options.ts';
-import type { Analyzer } from './service-analysis.ts';
-import { tenantSqlStore } from './store/tenant-sql.ts';
+import type { LakehouseApi, LakeType } from '../../lakehouse/api.ts';
+import type { MaterializeRequest, MaterializeResult } from '../api.ts';
+import type { TransformsOptions } from '../options.ts';
+import type { Analyzer } from '../services/analysis.ts';
+import { tenantSqlStore } from '../store/tenant-sql.ts';
 
 const PG_TYPES: Record<string, string> = {
   text: 'text', bigint: 'bigint', double: 'double precision', numeric: 'numeric', boolean: 'boolean',

@@ -5,10 +5,10 @@
 import { createHash } from 'node:crypto';
 import { badRequest, notFound } from 'agent-platform/sdk';
 import type { TransformsContext } from './context.ts';
-import { datasetRef, ident } from './library/sql.ts';
-import { SQL_LIBRARY } from './library/sql-transforms.ts';
-import type { TransformService } from './service-transforms.ts';
-import { catalogStore } from './store/catalog.ts';
+import { datasetRef, ident } from '../library/sql.ts';
+import { SQL_LIBRARY } from '../library/sql-transforms.ts';
+import type { TransformService } from './transforms.ts';
+import { catalogStore } from '../store/catalog.ts';
 
 export interface ApplyInput {
   name: string;

@@ -6,18 +6,18 @@
 // (core.tenantSql: a request's interactive budget unless a job gives its
 // own; past it 422 SQL_TIMEOUT, not an analysis error).
 import type { CoreServices, TenantSqlOptions } from 'agent-platform/sdk';
-import type { LakehouseApi, DatasetInfo } from '../lakehouse/api.ts';
-import type { SqlAnalysis, SqlFinding } from './api.ts';
-import { outputNames } from './analysis/columns.ts';
-import { lintFindings } from './analysis/lint.ts';
-import { parseSql, tokensOf } from './analysis/parse.ts';
-import { bindParameters } from './analysis/parameters.ts';
-import { positionAt } from './analysis/position.ts';
-import { parameterRefs, relationsOf } from './analysis/relations.ts';
-import { rewrite } from './analysis/rewrite.ts';
-import { ruleErrors } from './analysis/rules.ts';
-import type { SqlError } from './analysis/types.ts';
-import { tenantSqlStore } from './store/tenant-sql.ts';
+import type { LakehouseApi, DatasetInfo } from '../../lakehouse/api.ts';
+import type { SqlAnalysis, SqlFinding } from '../api.ts';
+import { outputNames } from '../analysis/columns.ts';
+import { lintFindings } from '../analysis/lint.ts';
+import { parseSql, tokensOf } from '../analysis/parse.ts';
+import { bindParameters } from '../analysis/parameters.ts';
+import { positionAt } from '../analysis/position.ts';
+import { parameterRefs, relationsOf } from '../analysis/relations.ts';
+import { rewrite } from '../analysis/rewrite.ts';
+import { ruleErrors } from '../analysis/rules.ts';
+import type { SqlError } from '../analysis/types.ts';
+import { tenantSqlStore } from '../store/tenant-sql.ts';
 
 /** SQL ready to run: rewritten onto datasets, with its parameter values and described output. */
 export interface CompiledSql {

@@ -12,14 +12,14 @@
 // the row ends it, once; a job out of attempts (dead letter) fails it.
 import { conflict, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { TransformsContext } from './context.ts';
-import { EVENT_SOURCE, RUN_COMPLETED, RUN_FAILED } from './event-types.ts';
-import { cancelledError } from './materialize.ts';
-import { artifactsStore } from './store/artifacts.ts';
-import { runsStore, type LogLine, type RunRow } from './store/runs.ts';
-import { tenantSqlStore } from './store/tenant-sql.ts';
-import { transformsStore, type TransformRow } from './store/transforms.ts';
-import type { RunTrigger } from './tables.ts';
-import { runRecord, runView } from './views.ts';
+import { EVENT_SOURCE, RUN_COMPLETED, RUN_FAILED } from '../event-types.ts';
+import { cancelledError } from '../materialization/materialize.ts';
+import { artifactsStore } from '../store/artifacts.ts';
+import { runsStore, type LogLine, type RunRow } from '../store/runs.ts';
+import { tenantSqlStore } from '../store/tenant-sql.ts';
+import { transformsStore, type TransformRow } from '../store/transforms.ts';
+import type { RunTrigger } from '../store/tables.ts';
+import { runRecord, runView } from '../views/runs.ts';
 
 export const RUN_TASK = 'pipelines-transforms.run';
 
@@ -101,7 +101,7 @@ export function createRunService(context: TransformsContext) {
       const logs = (await runsStore.logs(trx, run.id)) ?? [];
       await artifactsStore.insertMany(trx, tenantId, transform.id, run.id, [
         ...(outcome.ok ? [
-          { kind: 'compiled_sql' as const, name: `run-${run.id}.sql`, content_type: 'application/sql', content: outcome.compiledSql },
+          { kind: 'compiled_sql' as const, name: `run-${run.id}` + '.sql', content_type: 'application/sql', content: outcome.compiledSql },
           { kind: 'output_summary' as const, name: `run-${run.id}-output.json`, content_type: 'application/json', content: JSON.stringify({ dataset_id: run.output_dataset, snapshot_id: outcome.snapshotId, rows: outcome.rows, columns: outcome.columns, duration_ms: outcome.durationMs }) },
         ] : []),
         { kind: 'logs', name: `run-${run.id}.log.json`, content_type: 'application/json', content: JSON.stringify(logs) },

@@ -5,9 +5,9 @@
 // and api.runTransform (schedules, pipelines).
 import { conflict } from 'agent-platform/sdk';
 import type { TransformsContext } from './context.ts';
-import type { RunService } from './service-runs.ts';
-import type { TransformService } from './service-transforms.ts';
-import { runsStore } from './store/runs.ts';
+import type { RunService } from './runs.ts';
+import type { TransformService } from './transforms.ts';
+import { runsStore } from '../store/runs.ts';
 
 export interface RunRequest {
   parameters?: Record<string, unknown>;

@@ -2,9 +2,9 @@
 // logs, and cancel (really stops the SQL).
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf } from 'agent-platform/sdk';
-import { editor, member } from './access.ts';
-import * as r from './schemas-runs.ts';
-import type { RunService } from './service-runs.ts';
+import { editor, member } from '../access.ts';
+import * as r from './runs.schemas.ts';
+import type { RunService } from '../services/runs.ts';
 
 const tags = ['api', 'transform-runs'];
 const runIdOf = (params: unknown) => (params as { run_id: string }).run_id;

@@ -4,12 +4,12 @@
 // transaction (nothing is stored); sync reloads the built-ins idempotently.
 import { createHash } from 'node:crypto';
 import { badRequest, createAjv, notFound } from 'agent-platform/sdk';
-import type { SqlAnalysis } from './api.ts';
+import type { SqlAnalysis } from '../api.ts';
 import type { TransformsContext } from './context.ts';
-import type { CompiledPattern, PatternColumns, TransformPattern } from './library/pattern-types.ts';
-import { PATTERNS } from './library/patterns.ts';
-import { catalogStore } from './store/catalog.ts';
-import { tenantSqlStore } from './store/tenant-sql.ts';
+import type { CompiledPattern, PatternColumns, TransformPattern } from '../library/pattern-types.ts';
+import { PATTERNS } from '../library/patterns.ts';
+import { catalogStore } from '../store/catalog.ts';
+import { tenantSqlStore } from '../store/tenant-sql.ts';
 
 const ajv = createAjv({ useDefaults: true });
 const checksum = (pattern: TransformPattern) => createHash('sha256').update(JSON.stringify({ ...pattern, compile: pattern.compile.toString() })).digest('hex');

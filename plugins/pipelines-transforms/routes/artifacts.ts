@@ -1,8 +1,8 @@
 // /artifacts: members read.
 import type { ServerRoute } from '@hapi/hapi';
 import { Joi, tenantOf } from 'agent-platform/sdk';
-import { member } from './access.ts';
-import type { ArtifactService } from './service-artifacts.ts';
+import { member } from '../access.ts';
+import type { ArtifactService } from '../services/artifacts.ts';
 
 const tags = ['api', 'artifacts'];
 const params = Joi.object({ artifact_id: Joi.string().guid().required() });

@@ -2,11 +2,11 @@
 // transform, and the tenant's list. Members read; editors change and trigger.
 import type { ServerRoute } from '@hapi/hapi';
 import { principalOf, tenantOf } from 'agent-platform/sdk';
-import { editor, member } from './access.ts';
-import * as s from './schemas.ts';
-import * as r from './schemas-runs.ts';
-import * as c from './schemas-schedules.ts';
-import type { ScheduleInput, ScheduleService } from './service-schedules.ts';
+import { editor, member } from '../access.ts';
+import * as s from '../schemas.ts';
+import * as r from './runs.schemas.ts';
+import * as c from './schedules.schemas.ts';
+import type { ScheduleInput, ScheduleService } from '../services/schedules.ts';
 
 const tags = ['api', 'transform-schedules'];
 const idOf = (params: unknown) => (params as { transform_id: string }).transform_id;

@@ -2,10 +2,10 @@
 // apply create transforms too). Members read; editors change and run.
 import type { ServerRoute } from '@hapi/hapi';
 import { principalOf, tenantOf, TENANT_SQL_NOTES } from 'agent-platform/sdk';
-import { editor, member } from './access.ts';
-import * as s from './schemas.ts';
-import * as r from './schemas-runs.ts';
-import type { TransformsServices } from './services.ts';
+import { editor, member } from '../access.ts';
+import * as s from '../schemas.ts';
+import * as r from './runs.schemas.ts';
+import type { TransformsServices } from '../services.ts';
 
 const tags = ['api', 'transforms'];
 const idOf = (params: unknown) => (params as { transform_id: string }).transform_id;

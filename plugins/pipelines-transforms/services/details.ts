@@ -2,13 +2,13 @@
 // runs, artifacts) and a run read through its transform.
 import { notFound } from 'agent-platform/sdk';
 import type { TransformsContext } from './context.ts';
-import type { RunService } from './service-runs.ts';
-import type { TransformService } from './service-transforms.ts';
-import { transformView } from './service-transforms.ts';
-import { artifactsStore } from './store/artifacts.ts';
-import { runsStore } from './store/runs.ts';
-import { schedulesStore } from './store/schedules.ts';
-import { runView } from './views.ts';
+import type { RunService } from './runs.ts';
+import type { TransformService } from './transforms.ts';
+import { transformView } from './transforms.ts';
+import { artifactsStore } from '../store/artifacts.ts';
+import { runsStore } from '../store/runs.ts';
+import { schedulesStore } from '../store/schedules.ts';
+import { runView } from '../views/runs.ts';
 
 const LAST_RUNS = 10;
 const LAST_ARTIFACTS = 30;

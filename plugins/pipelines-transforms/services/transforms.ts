@@ -6,11 +6,11 @@
 // lands. Hard delete removes the runs, generic runs, artifacts and schedule
 // it triggered (cascade); archive keeps them.
 import { badRequest, conflict, isUuid, notFound, Joi, type TenantTransaction } from 'agent-platform/sdk';
-import type { TransformRecord } from './api.ts';
+import type { TransformRecord } from '../api.ts';
 import type { TransformsContext } from './context.ts';
-import { transformCreate, transformPatch } from './schemas.ts';
-import { runsStore } from './store/runs.ts';
-import { transformsStore, type TransformRow, type TransformValues } from './store/transforms.ts';
+import { transformCreate, transformPatch } from '../schemas.ts';
+import { runsStore } from '../store/runs.ts';
+import { transformsStore, type TransformRow, type TransformValues } from '../store/transforms.ts';
 
 /** Analysis errors a transform may be saved with: its inputs may land later. */
 const TOLERATED = new Set(['DATASET_NOT_FOUND']);

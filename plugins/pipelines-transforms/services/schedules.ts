@@ -4,10 +4,10 @@
 // with the row (as source schedules do).
 import { badRequest, canonicalTimeZone, cronProblem, nextOccurrence, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { TransformsContext } from './context.ts';
-import type { RunService } from './service-runs.ts';
-import type { TransformService } from './service-transforms.ts';
-import { schedulesStore, type ScheduleRow } from './store/schedules.ts';
-import { arm, disarm } from './tasks/pipelines-transforms.schedule_fire.ts';
+import type { RunService } from './runs.ts';
+import type { TransformService } from './transforms.ts';
+import { schedulesStore, type ScheduleRow } from '../store/schedules.ts';
+import { arm, disarm } from '../tasks/pipelines-transforms.schedule_fire.ts';
 
 export interface ScheduleInput {
   cron: string;

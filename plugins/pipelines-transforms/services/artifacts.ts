@@ -2,7 +2,7 @@
 // output summary. /content answers JSON; /download the file itself.
 import { isUuid, notFound } from 'agent-platform/sdk';
 import type { TransformsContext } from './context.ts';
-import { artifactsStore } from './store/artifacts.ts';
+import { artifactsStore } from '../store/artifacts.ts';
 
 export function createArtifactService(context: TransformsContext) {
   const { core } = context;

@@ -1,10 +1,10 @@
 // /sql-transforms and /transform-patterns. Members read the catalogs; editors apply, validate, preview and sync.
 import type { ServerRoute } from '@hapi/hapi';
 import { Joi, principalOf, tenantOf, TENANT_SQL_NOTES } from 'agent-platform/sdk';
-import { editor, member } from './access.ts';
-import { transform, transformName } from './schemas.ts';
-import type { ApplyInput, LibraryService } from './service-library.ts';
-import type { PatternService } from './service-patterns.ts';
+import { editor, member } from '../access.ts';
+import { transform, transformName } from '../schemas.ts';
+import type { ApplyInput, LibraryService } from '../services/library.ts';
+import type { PatternService } from '../services/patterns.ts';
 
 const catalogId = Joi.string().pattern(/^[a-z0-9_]{1,63}$/);
 const categoryQuery = Joi.object({ category: Joi.string().pattern(/^[a-z0-9_]{1,63}$/) });

@@ -2,8 +2,8 @@
 // report into (create, start, complete, fail, cancel; a state machine).
 import type { ServerRoute } from '@hapi/hapi';
 import { Joi, principalOf, tenantOf } from 'agent-platform/sdk';
-import { editor, member } from './access.ts';
-import type { GenericRunService, RunAction } from './service-generic-runs.ts';
+import { editor, member } from '../access.ts';
+import type { GenericRunService, RunAction } from '../services/generic-runs.ts';
 
 const tags = ['api', 'runs'];
 const params = Joi.object({ id: Joi.string().pattern(/^\d{1,19}$/).required() });

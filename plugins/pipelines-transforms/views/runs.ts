@@ -1,8 +1,8 @@
 // JSON views of runs. Run ids are decimal strings (their canonical form);
 // snapshot ids go out twice: the deprecated number (its exact digits, as the
 // lakehouse writes them) and the `_exact` decimal string.
-import type { TransformRunRecord } from './api.ts';
-import type { RunRow } from './store/runs.ts';
+import type { TransformRunRecord } from '../api.ts';
+import type { RunRow } from '../store/runs.ts';
 
 const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
 

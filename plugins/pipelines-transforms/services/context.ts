@@ -2,10 +2,10 @@
 // lakehouse's api (read when used: the lakehouse registers first), the SQL
 // analyzer and the materializer.
 import type { CoreServices } from 'agent-platform/sdk';
-import type { LakehouseApi } from '../lakehouse/api.ts';
-import { createMaterializer, type Materializer } from './materialize.ts';
-import type { TransformsOptions } from './options.ts';
-import { createAnalyzer, type Analyzer } from './service-analysis.ts';
+import type { LakehouseApi } from '../../lakehouse/api.ts';
+import { createMaterializer, type Materializer } from '../materialization/materialize.ts';
+import type { TransformsOptions } from '../options.ts';
+import { createAnalyzer, type Analyzer } from './analysis.ts';
 
 export interface TransformsContext {
   core: CoreServices;
