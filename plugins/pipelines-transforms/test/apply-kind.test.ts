@@ -1,8 +1,8 @@
 // The declarative Transform kind handler: create, noop, patch with the
 // changed fields, refusal of SQL that may never run; planning writes nothing.
 import t from 'tap';
-import { transformKindHandler } from '../../../plugins/pipelines-transforms/apply/kind.ts';
-import { createServices } from '../../../plugins/pipelines-transforms/services.ts';
+import { transformKindHandler } from '../apply/kind.ts';
+import { createServices } from '../services.ts';
 import { transformsPlatform } from './helpers.ts';
 
 t.test('Transform kind: create, noop, patch; planning never writes', async (t) => {

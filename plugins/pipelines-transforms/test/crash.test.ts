@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import t from 'tap';
 import { sql } from 'kysely';
 import { ROOT_DIR } from '../../../core/paths.ts';
-import { startTestPlatform, until, type TestPlatform } from '../../harness.ts';
+import { startTestPlatform, until, type TestPlatform } from 'agent-platform/sdk/testing';
 import { transformsPlatform } from './helpers.ts';
 
 const SLOW = 'SELECT (SELECT count(*) FROM raw.acme.orders) AS orders, count(*) AS n FROM generate_series(1, 7000) a, generate_series(1, 7000) b';

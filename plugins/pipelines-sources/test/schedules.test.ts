@@ -5,7 +5,7 @@
 import t from 'tap';
 import pg from 'pg';
 import { nextOccurrence } from 'agent-platform/sdk';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { sourcesPlatform, userToken } from './helpers.ts';
 
 async function rawClient(t: Parameters<typeof sourcesPlatform>[0], url: string) {

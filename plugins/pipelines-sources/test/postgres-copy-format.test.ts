@@ -5,8 +5,8 @@
 // synced through the API, and every shared column reads back equal and as
 // written upstream (extremes, NULLs, zones, escapes, JSON).
 import t from 'tap';
-import { postgresPattern } from '../../../plugins/pipelines-sources/patterns/postgres.ts';
-import { until } from '../../harness.ts';
+import { postgresPattern } from '../patterns/postgres.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { sourcesPlatform, upstreamDatabase } from './helpers.ts';
 
 const COLUMNS = `id integer PRIMARY KEY, i2 smallint, i4 integer, i8 bigint, n numeric, d double precision, b boolean, tx text,

@@ -4,7 +4,7 @@
 // clear 4xx that stores nothing; another tenant's file is not found; members
 // cannot upload.
 import t from 'tap';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { sourcesPlatform, stored, userToken } from './helpers.ts';
 
 const CSV = 'id,name,price\r\n1,plain,1.50\r\n2,"with, comma",2\r\n';

@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { standardWebhookHeaders } from 'agent-platform/sdk';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { sourcesPlatform } from './helpers.ts';
 
 const ADMIN = 'pattern-admin-secret-0123456789';

@@ -1,7 +1,7 @@
 // Shared by the sources tests: a platform with two tenants, requests as a
 // tenant's admin, and a PostgreSQL database to use as a source.
 import pg from 'pg';
-import { createTestDatabase, startTestPlatform, tenantWithAdmin, type TestPlatform } from '../../harness.ts';
+import { createTestDatabase, startTestPlatform, tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
 
 type Tap = Parameters<typeof startTestPlatform>[0];
 

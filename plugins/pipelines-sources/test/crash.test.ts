@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import t from 'tap';
 import { ROOT_DIR } from '../../../core/paths.ts';
-import { startTestPlatform, until } from '../../harness.ts';
+import { startTestPlatform, until } from 'agent-platform/sdk/testing';
 import { sourcesPlatform, upstreamDatabase } from './helpers.ts';
 
 const ROWS = 2000;

@@ -2,7 +2,7 @@
 // stays committed) and the run ends partial; the private-network guard; one
 // run of a source at a time; roles.
 import t from 'tap';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { sourcesPlatform, upstreamDatabase, userToken } from './helpers.ts';
 
 const SECRET = 'another-secret-password-value';

@@ -2,7 +2,7 @@
 // called as the tenant (so another tenant's data never comes back); a
 // function that does not exist fails discovery clearly.
 import t from 'tap';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { sourcesPlatform } from './helpers.ts';
 
 t.test('platform_function: the tenant\'s clients through list_clients', async (t) => {

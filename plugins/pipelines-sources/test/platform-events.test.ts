@@ -1,7 +1,7 @@
 // The platform_events pattern: a tenant's own event stream as a source,
 // incremental by sequence number; another tenant's events never appear.
 import t from 'tap';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { sourcesPlatform } from './helpers.ts';
 
 t.test('platform_events: the tenant\'s stream, in order, incrementally; never another tenant\'s', async (t) => {

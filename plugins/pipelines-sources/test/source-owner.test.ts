@@ -4,7 +4,7 @@
 // pipeline editor cannot reach an admin's functions through a source; an admin
 // demoted after creating one stops the source at its next sync.
 import t from 'tap';
-import { until, type TestPlatform } from '../../harness.ts';
+import { until, type TestPlatform } from 'agent-platform/sdk/testing';
 import { sourcesPlatform, stored, userToken } from './helpers.ts';
 
 async function discovery(tp: TestPlatform, token: string, sourceId: string) {

@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { sourcesPlatform } from './helpers.ts';
 
 const KEY = 'Bearer api-key-that-must-stay-secret';

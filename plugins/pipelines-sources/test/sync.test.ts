@@ -4,7 +4,7 @@
 // failures per stream, the private-network guard, and no credential value in
 // any log.
 import t from 'tap';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { sourcesPlatform, upstreamDatabase } from './helpers.ts';
 
 const SECRET = 'pg-password-that-must-not-leak';

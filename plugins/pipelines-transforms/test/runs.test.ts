@@ -4,7 +4,7 @@
 // schedules (put, pause, resume, trigger, list, delete).
 import t from 'tap';
 import { sql } from 'kysely';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { transformsPlatform } from './helpers.ts';
 
 const SLOW = 'SELECT count(*) AS n FROM generate_series(1, 200000) a, generate_series(1, 200000) b';

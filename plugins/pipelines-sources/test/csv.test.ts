@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { sourcesPlatform } from './helpers.ts';
 
 const CSV = 'id,name,price,active,day\r\n1,plain,1.50,true,2024-01-01\r\n2,"with, comma",2,false,2024-01-02\r\n3,"say ""hi""\nsecond line",,true,\r\n';

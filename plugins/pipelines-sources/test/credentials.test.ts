@@ -1,7 +1,7 @@
 // The /credentials endpoints (vault mode), migration from legacy_inline, and
 // revocation; in legacy_inline mode each fails clearly. Values never come back.
 import t from 'tap';
-import { startTestPlatform } from '../../harness.ts';
+import { startTestPlatform } from 'agent-platform/sdk/testing';
 import { sourcesPlatform, stored, userToken } from './helpers.ts';
 
 const SECRET = 'rotate-me-secret-1';

@@ -2,7 +2,7 @@
 // field write-only, its streams discovered and synced like a built-in's; a
 // pattern without the events plugin (platform_events) fails clearly.
 import t from 'tap';
-import { startTestPlatform, tenantWithAdmin, until } from '../../harness.ts';
+import { startTestPlatform, tenantWithAdmin, until } from 'agent-platform/sdk/testing';
 
 t.test('a pattern registered by a partner plugin works like a built-in one', async (t) => {
   const tp = await startTestPlatform(t, { manifest: 'test/fixtures/manifests/pattern-probe.yaml', listen: true });

@@ -4,8 +4,8 @@
 // signature is no longer accepted; refused messages change nothing.
 import t from 'tap';
 import { signStandardWebhook, standardWebhookHeaders } from 'agent-platform/sdk';
-import { startTestPlatform, type TestPlatform } from '../../harness.ts';
-import { signBody } from '../../../plugins/webhooks/signing.ts';
+import { startTestPlatform, type TestPlatform } from 'agent-platform/sdk/testing';
+import { signBody } from '../../webhooks/signing.ts';
 import { stored } from './helpers.ts';
 
 const WEBHOOK = 'pattern-webhook-secret-0123456789';

@@ -1,8 +1,8 @@
 // Shared by the transforms tests: a platform with two tenants, an orders
 // dataset in each, and the transforms and lakehouse APIs.
-import type { LakehouseApi } from '../../../plugins/lakehouse/api.ts';
-import type { TransformsApi } from '../../../plugins/pipelines-transforms/api.ts';
-import { startTestPlatform, tenantWithAdmin, type TestPlatform } from '../../harness.ts';
+import type { LakehouseApi } from '../../lakehouse/api.ts';
+import type { TransformsApi } from '../api.ts';
+import { startTestPlatform, tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
 
 type Tap = Parameters<typeof startTestPlatform>[0];
 

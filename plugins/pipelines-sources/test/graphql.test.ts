@@ -1,7 +1,7 @@
 // GraphQL: sources with streams and runs, as REST allows (members read; another
 // tenant sees nothing); no credential value is reachable.
 import t from 'tap';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { sourcesPlatform, upstreamDatabase } from './helpers.ts';
 
 const SECRET = 'graphql-never-sees-this';
