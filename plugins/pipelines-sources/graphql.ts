@@ -3,9 +3,9 @@
 // member of the tenant reads; API keys get FORBIDDEN. Credential values are
 // not in the schema at all; snapshot ids are strings (exact 64-bit).
 import { badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, isUuid, pageSize, requireMember, toConnection } from 'agent-platform/sdk';
-import type { RunService } from './service-runs.ts';
-import type { SourceService } from './service-sources.ts';
-import type { StreamService } from './service-streams.ts';
+import type { RunService } from './services/runs.ts';
+import type { SourceService } from './services/sources.ts';
+import type { StreamService } from './services/streams.ts';
 
 export const typeDefs = /* GraphQL */ `
   enum SourceState { READY ACTIVE }

@@ -4,33 +4,26 @@
 import type { Server } from '@hapi/hapi';
 import { addReadinessCheck, coreOf, definePlugin, metricsRegistryOf } from 'agent-platform/sdk';
 import type { PipelineSourcesApi } from './api.ts';
-import { sourceKind } from './apply-kind.ts';
-import { createContext } from './context.ts';
+import { sourceKind } from './apply/kind.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, secrets, type SourcesOptions } from './options.ts';
-import { credentialRoutes } from './routes-credentials.ts';
-import { fileRoutes } from './routes-files.ts';
-import { patternRoutes } from './routes-patterns.ts';
-import { credentialPolicyCheck } from './readiness.ts';
-import { sourceRoutes } from './routes-sources.ts';
-import { registrationRoutes } from './routes-registrations.ts';
-import { runRoutes } from './routes-runs.ts';
-import { scheduleRoutes } from './routes-schedules.ts';
+import { credentialRoutes } from './routes/credentials.ts';
+import { fileRoutes } from './routes/files.ts';
+import { patternRoutes } from './routes/patterns.ts';
+import { credentialPolicyCheck } from './credentials/readiness.ts';
+import { sourceRoutes } from './routes/sources.ts';
+import { registrationRoutes } from './routes/registrations.ts';
+import { runRoutes } from './routes/runs.ts';
+import { scheduleRoutes } from './routes/schedules.ts';
 import { fireSchedule } from './schedule/fire.ts';
 import { SCHEDULE_TASK, type ScheduleTimer } from './schedule/timers.ts';
-import { streamRoutes } from './routes-streams.ts';
-import { createCredentialService } from './service-credentials.ts';
-import { createFileService } from './service-files.ts';
-import { createRegistrationService } from './service-registrations.ts';
-import { createRunService } from './service-runs.ts';
-import { createScheduleService } from './service-schedules.ts';
-import { createSourceService } from './service-sources.ts';
-import { createStreamService } from './service-streams.ts';
+import { streamRoutes } from './routes/streams.ts';
+import { createServices } from './services.ts';
 import { createDiscoveryRunner, DISCOVER_TASK, type DiscoverJob } from './sync/discovery.ts';
 import { createSyncMetrics } from './sync/metrics.ts';
 import { createSyncRunner, SYNC_TASK, type SyncJob } from './sync/runner.ts';
-import './tables.ts';
+import './store/tables.ts';
 
 export { optionsSchema, secrets };
 
@@ -47,10 +40,8 @@ export const plugin = definePlugin<SourcesOptions>({
   register(server: Server, options) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
-    const context = createContext(core, options, () => server.plugins.lakehouse.api, () => server.plugins.events?.api);
-    const sources = createSourceService(context);
-    const streams = createStreamService(context, sources);
-    const runs = createRunService(context, sources);
+    const { context, sources, streams, runs, credentials, files, schedules, registrations, api } =
+      createServices(core, options, () => server.plugins.lakehouse.api, () => server.plugins.events?.api);
     const runSync = createSyncRunner(context, sources, createSyncMetrics(metricsRegistryOf(server)));
     const runDiscovery = createDiscoveryRunner(context, sources, streams);
     // A killed worker's sync is retried once its heartbeat stops (core jobs: heartbeatSeconds).
@@ -59,16 +50,15 @@ export const plugin = definePlugin<SourcesOptions>({
     });
     core.jobs.defineLongTask(DISCOVER_TASK, (data: DiscoverJob, job) => runDiscovery(data, job.signal), { retryLimit: 0, expireInSeconds: 600 });
     server.route([...patternRoutes(context.patterns), ...sourceRoutes(sources), ...streamRoutes(streams), ...runRoutes(runs)]);
-    server.route(credentialRoutes(createCredentialService(context, sources)));
-    server.route(fileRoutes(createFileService(context), options.maxUploadBytes));
+    server.route(credentialRoutes(credentials));
+    server.route(fileRoutes(files, options.maxUploadBytes));
     core.jobs.defineTask(SCHEDULE_TASK, (payload: ScheduleTimer) => fireSchedule(context, payload));
-    server.route(scheduleRoutes(createScheduleService(context, sources, runs)));
+    server.route(scheduleRoutes(schedules));
     core.graphql.extend({ typeDefs, resolvers: resolvers(sources, streams, runs) });
-    server.route(registrationRoutes(createRegistrationService(context)));
+    server.route(registrationRoutes(registrations));
     server.ext('onPreStart', () => context.patterns.refresh());
     addReadinessCheck(server, 'source_credentials', credentialPolicyCheck(core));
     server.plugins['pipelines-apply'].api.registerKind(sourceKind(context, sources, streams));
-    const api: PipelineSourcesApi = { registerPattern: (pattern) => context.patterns.register(pattern), getPattern: (id) => context.patterns.record(id) };
     server.expose('api', api);
   },
 });

@@ -3,8 +3,8 @@
 // the tenant reads; API keys get FORBIDDEN. Run and snapshot ids are strings
 // (exact 64-bit).
 import { badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireMember, toConnection, UUID_PATTERN } from 'agent-platform/sdk';
-import type { RunService } from './service-runs.ts';
-import type { TransformService } from './service-transforms.ts';
+import type { RunService } from './services/runs.ts';
+import type { TransformService } from './services/transforms.ts';
 import type { RunRow } from './store/runs.ts';
 import type { TransformRow } from './store/transforms.ts';
 

@@ -5,21 +5,21 @@
 import type { Server } from '@hapi/hapi';
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type { TransformsApi } from './api.ts';
-import { transformKindHandler } from './apply-kind.ts';
+import { transformKindHandler } from './apply/kind.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type TransformsOptions } from './options.ts';
-import { artifactRoutes } from './routes-artifacts.ts';
-import { genericRunRoutes } from './routes-generic-runs.ts';
-import { libraryRoutes } from './routes-library.ts';
-import { transformRunRoutes } from './routes-runs.ts';
-import { scheduleRoutes } from './routes-schedules.ts';
-import { transformRoutes } from './routes-transforms.ts';
+import { artifactRoutes } from './routes/artifacts.ts';
+import { genericRunRoutes } from './routes/generic-runs.ts';
+import { libraryRoutes } from './routes/library.ts';
+import { transformRunRoutes } from './routes/runs.ts';
+import { scheduleRoutes } from './routes/schedules.ts';
+import { transformRoutes } from './routes/transforms.ts';
 import { createServices } from './services.ts';
 import { RUN_TASK, runTask, runTaskOptions } from './tasks/pipelines-transforms.run.ts';
 import { RUN_DEAD_TASK, runDeadTask, runDeadTaskOptions } from './tasks/pipelines-transforms.run.dead.ts';
 import { fireSchedule, SCHEDULE_TASK, type ScheduleTimer } from './tasks/pipelines-transforms.schedule_fire.ts';
-import './tables.ts';
+import './store/tables.ts';
 
 export { optionsSchema };
 

@@ -3,17 +3,17 @@
 import { type CoreServices, isUuid } from 'agent-platform/sdk';
 import type { LakehouseApi } from '../lakehouse/api.ts';
 import type { TransformsApi } from './api.ts';
-import { createContext } from './context.ts';
+import { createContext } from './services/context.ts';
 import type { TransformsOptions } from './options.ts';
-import { createArtifactService } from './service-artifacts.ts';
-import { createDetailService } from './service-details.ts';
-import { createExecutionService } from './service-execution.ts';
-import { createGenericRunService } from './service-generic-runs.ts';
-import { createLibraryService } from './service-library.ts';
-import { createPatternService } from './service-patterns.ts';
-import { createRunService } from './service-runs.ts';
-import { createScheduleService } from './service-schedules.ts';
-import { createTransformService, recordOf } from './service-transforms.ts';
+import { createArtifactService } from './services/artifacts.ts';
+import { createDetailService } from './services/details.ts';
+import { createExecutionService } from './services/execution.ts';
+import { createGenericRunService } from './services/generic-runs.ts';
+import { createLibraryService } from './services/library.ts';
+import { createPatternService } from './services/patterns.ts';
+import { createRunService } from './services/runs.ts';
+import { createScheduleService } from './services/schedules.ts';
+import { createTransformService, recordOf } from './services/transforms.ts';
 
 export function createServices(core: CoreServices, options: TransformsOptions, lake: () => LakehouseApi) {
   const context = createContext(core, options, lake);

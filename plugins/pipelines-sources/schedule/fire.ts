@@ -5,7 +5,7 @@
 // A run still going makes the occurrence "busy" (recorded, not queued). The
 // next occurrence is armed in the same transaction.
 import { dueOccurrence } from 'agent-platform/sdk';
-import type { SourcesContext } from '../context.ts';
+import type { SourcesContext } from '../services/context.ts';
 import { runsStore } from '../store/runs.ts';
 import { schedulesStore } from '../store/schedules.ts';
 import { sourcesStore } from '../store/sources.ts';

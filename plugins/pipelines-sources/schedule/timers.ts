@@ -3,7 +3,7 @@
 // (replaced on change, removed on pause or delete). Its payload carries the
 // instant it stands for; the handler fires only if the row, locked, still says so.
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { SourcesContext } from '../context.ts';
+import type { SourcesContext } from '../services/context.ts';
 
 export const SCHEDULE_TASK = 'pipelines.schedule_fire';
 

@@ -1,7 +1,7 @@
 // SQL of sealed credentials (pipeline_credentials, vault mode), in tenant
 // transactions. The sealed column is read only by `sealed`.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 const metadata = ['ref', 'name', 'kind', 'field_names', 'version', 'status', 'rotated_at', 'created_at'] as const;
 const references = sql<number>`(SELECT count(*)::int FROM pipeline_sources s WHERE s.credential_ref = pipeline_credentials.ref)`.as('reference_count');

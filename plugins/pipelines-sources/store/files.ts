@@ -1,7 +1,7 @@
 // SQL of uploaded source files (pipeline_source_files), in tenant transactions:
 // row-level security keeps every other tenant's files out of sight.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 const metadata = ['id', 'name', 'content_type', 'size_bytes', 'created_by', 'created_at'] as const;
 

@@ -1,7 +1,7 @@
 // SQL of pattern registrations (a global table: patterns serve every tenant),
 // on the system handle.
 import { sql, type CoreServices } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 type Db = CoreServices['db'];
 

@@ -1,8 +1,8 @@
 // SQL of sync runs, their per-stream rows and their log lines, in tenant
 // transactions. Snapshot ids are read as text: they pass 2^53.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import type { RunStatus } from '../tables.ts';
-import '../tables.ts';
+import type { RunStatus } from './tables.ts';
+import './tables.ts';
 
 const runColumns = [
   'id', 'source_id', 'workflow_id', 'trigger', 'status', 'requested_streams', 'attempts', 'rows_read', 'rows_added', 'rows_removed',

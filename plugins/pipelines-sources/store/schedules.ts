@@ -1,6 +1,6 @@
 // SQL of source schedules (pipeline_source_schedules), in tenant transactions.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 const columns = [
   'source_id', 'cron', 'timezone', 'missed_run_policy', 'paused', 'next_run_at', 'last_run_at', 'last_outcome', 'last_sync_run_id', 'created_at', 'updated_at',

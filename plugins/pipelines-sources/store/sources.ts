@@ -1,6 +1,6 @@
 // SQL of sources (pipeline_sources), in tenant transactions.
 import { sql, type Actor, type TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 const columns = ['id', 'tenant_id', 'name', 'pattern_id', 'source_config', 'credential_ref', 'state', 'created_by', 'acts_for', 'created_at', 'updated_at'] as const;
 

@@ -1,7 +1,7 @@
 // SQL of streams (pipeline_streams), in tenant transactions.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import type { StreamState, StreamWriteMode, SyncMode } from '../tables.ts';
-import '../tables.ts';
+import type { StreamState, StreamWriteMode, SyncMode } from './tables.ts';
+import './tables.ts';
 
 const columns = [
   'id', 'source_id', 'name', 'namespace', 'schema', 'supported_sync_modes', 'sync_mode', 'write_mode', 'cursor_field',

@@ -1,7 +1,7 @@
 // SQL of the reconcile webhook's replay store (a global table), on the system
 // handle or a transaction of it.
 import type { CoreServices } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 type Db = CoreServices['db'];
 

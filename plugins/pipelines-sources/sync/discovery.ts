@@ -3,9 +3,9 @@
 // asked, applied as refresh-schema. Not retried: a discovery is cheap to ask
 // again, and its failure (a wrong host, a refused login) is what the caller
 // needs to see.
-import type { SourcesContext } from '../context.ts';
-import type { SourceService } from '../service-sources.ts';
-import type { StreamService } from '../service-streams.ts';
+import type { SourcesContext } from '../services/context.ts';
+import type { SourceService } from '../services/sources.ts';
+import type { StreamService } from '../services/streams.ts';
 import { discoveriesStore } from '../store/runs.ts';
 import { sourcesStore } from '../store/sources.ts';
 import { messageOf, sourceAccess, type SourceAccess } from './pattern-context.ts';

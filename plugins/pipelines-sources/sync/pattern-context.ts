@@ -1,10 +1,10 @@
 // What a pattern gets to discover or read a source: its configuration with
 // the credentials in place (defaults applied), the guarded fetch, and a
 // redactor that keeps credential values out of every message we store or log.
-import type { SourcesContext } from '../context.ts';
+import type { SourcesContext } from '../services/context.ts';
 import { splitStored } from '../credentials/inline.ts';
 import type { PatternContext } from '../patterns/types.ts';
-import { validatedConfig } from '../source-config.ts';
+import { validatedConfig } from '../patterns/source-config.ts';
 import { filesStore } from '../store/files.ts';
 import type { SourceRow } from '../store/sources.ts';
 import { ownerCaller } from './source-owner.ts';

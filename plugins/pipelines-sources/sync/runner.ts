@@ -8,15 +8,15 @@
 // retries, and the source's schedule is paused with that reason (resumed by
 // an editor once the source acts for someone who may make its calls).
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { SourcesContext } from '../context.ts';
+import type { SourcesContext } from '../services/context.ts';
 import { EVENT_SOURCE, SYNC_COMPLETED, SYNC_FAILED } from '../event-types.ts';
-import type { SourceService } from '../service-sources.ts';
+import type { SourceService } from '../services/sources.ts';
 import { disarm } from '../schedule/timers.ts';
 import { logsStore, runStreamsStore, runsStore } from '../store/runs.ts';
 import { schedulesStore } from '../store/schedules.ts';
 import { sourcesStore } from '../store/sources.ts';
 import { streamsStore } from '../store/streams.ts';
-import type { RunStatus } from '../tables.ts';
+import type { RunStatus } from '../store/tables.ts';
 import type { SyncMetrics, SyncPhase } from './metrics.ts';
 import { messageOf, sourceAccess, type SourceAccess } from './pattern-context.ts';
 import { isOwnerRefusal } from './source-owner.ts';

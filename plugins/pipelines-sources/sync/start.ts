@@ -1,9 +1,9 @@
 // Queuing a sync run: the run row and its pg-boss job in the caller's tenant
 // transaction (both exist, or neither), one live run per source.
 import { conflict, type TenantTransaction } from 'agent-platform/sdk';
-import type { SourcesContext } from '../context.ts';
+import type { SourcesContext } from '../services/context.ts';
 import { runsStore, type RunRow } from '../store/runs.ts';
-import type { RunStatus } from '../tables.ts';
+import type { RunStatus } from '../store/tables.ts';
 import { SYNC_TASK } from './runner.ts';
 
 export const isLive = (status: RunStatus) => status === 'queued' || status === 'running';

@@ -4,7 +4,7 @@
 // crash before the commit leaves the cursor where it was (the next attempt
 // reads the same rows again); after it, the next attempt skips the stream.
 import { badRequest } from 'agent-platform/sdk';
-import type { SourcesContext } from '../context.ts';
+import type { SourcesContext } from '../services/context.ts';
 import { logsStore, runStreamsStore, runsStore } from '../store/runs.ts';
 import type { SourceRow } from '../store/sources.ts';
 import { streamsStore, type StreamRow } from '../store/streams.ts';

@@ -1,6 +1,6 @@
 // SQL of transform artifacts: tenant transactions only.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 const summary = ['id', 'transform_id', sql<string>`run_id::text`.as('run_id'), 'kind', 'name', 'content_type',
   sql<number>`octet_length(content)`.as('size_bytes'), 'created_at'] as const;

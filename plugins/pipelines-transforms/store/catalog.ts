@@ -1,7 +1,7 @@
 // SQL of the built-in catalogs (global tables: the platform's connection).
 // Sync upserts by id and checksum, so reloading changes only what changed.
 import { sql, type CoreServices } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 export interface SyncCounts {
   created: number;

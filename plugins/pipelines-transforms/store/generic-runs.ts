@@ -1,7 +1,7 @@
 // SQL of generic run records (external orchestrators): tenant transactions only.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import type { GenericRunStatus } from '../tables.ts';
-import '../tables.ts';
+import type { GenericRunStatus } from './tables.ts';
+import './tables.ts';
 
 const columns = [sql<string>`id::text`.as('id'), 'triggering_transform_id', 'orchestrator_run_id', 'job_name', 'status', 'message', 'metadata',
   'created_by', 'created_at', 'started_at', 'finished_at'] as const;

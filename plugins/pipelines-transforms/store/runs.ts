@@ -1,7 +1,7 @@
 // SQL of transform runs: tenant transactions only. Ids and snapshot ids as text.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import type { RunStatus, RunTrigger } from '../tables.ts';
-import '../tables.ts';
+import type { RunStatus, RunTrigger } from './tables.ts';
+import './tables.ts';
 
 const columns = [
   sql<string>`transform_runs.id::text`.as('id'), 'transform_runs.transform_id', 'orchestrator_run_id', 'pipeline_run_id', 'trigger',

@@ -1,6 +1,6 @@
 // SQL of transform schedules: tenant transactions only.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 const columns = ['transform_schedules.transform_id', 'cron', 'timezone', 'missed_run_policy', 'paused', 'next_run_at', 'last_run_at',
   'last_outcome', sql<string | null>`last_run_id::text`.as('last_run_id'), 'transform_schedules.created_at', 'transform_schedules.updated_at'] as const;

@@ -1,6 +1,6 @@
 // SQL of the transforms table: tenant transactions only.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 export interface TransformValues {
   name: string;

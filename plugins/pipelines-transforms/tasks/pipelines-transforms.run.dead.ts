@@ -3,7 +3,7 @@
 // queued or running fails with TRANSFORM_RUN_ABORTED (an ended run is left as
 // it is: a run never ends twice).
 import type { LongTaskHandler, LongTaskOptions } from 'agent-platform/sdk';
-import { RUN_TASK, type RunService } from '../service-runs.ts';
+import { RUN_TASK, type RunService } from '../services/runs.ts';
 import type { RunJob } from './pipelines-transforms.run.ts';
 
 export const RUN_DEAD_TASK = `${RUN_TASK}.dead`;

@@ -2,11 +2,11 @@
 // `wait: false`). Crash safety: a worker that dies stops heartbeating, so
 // pg-boss fails the attempt once its heartbeat (10 s) is stale and retries it
 // (PIPELINES_TRANSFORM_RUN_RETRY_LIMIT); the retry takes the run over and
-// materializes again (service-runs.ts). A job out of attempts goes to its dead
+// materializes again (services/runs.ts). A job out of attempts goes to its dead
 // letter queue, whose task fails the run (pipelines-transforms.run.dead.ts).
 import type { LongTaskHandler, LongTaskOptions } from 'agent-platform/sdk';
 import type { TransformsOptions } from '../options.ts';
-import { RUN_TASK, type RunService } from '../service-runs.ts';
+import { RUN_TASK, type RunService } from '../services/runs.ts';
 
 export { RUN_TASK };
 

@@ -5,8 +5,8 @@
 // through the platform's missed-run policy (SDK dueOccurrence, shared with
 // source schedules and scheduled triggers).
 import { dueOccurrence, type TenantTransaction } from 'agent-platform/sdk';
-import type { TransformsContext } from '../context.ts';
-import type { RunService } from '../service-runs.ts';
+import type { TransformsContext } from '../services/context.ts';
+import type { RunService } from '../services/runs.ts';
 import { runsStore } from '../store/runs.ts';
 import { schedulesStore } from '../store/schedules.ts';
 import { transformsStore } from '../store/transforms.ts';
