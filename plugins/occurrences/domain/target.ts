@@ -11,12 +11,12 @@
 // point…) to the location through GEO_PARSE. A dynamic field nothing is
 // bound to is read from the payload's field of the same key.
 import Boom from '@hapi/boom';
-import type { ConfigItem, FieldInfo, HydrationTarget, StandardMapping } from '../forms/api.ts';
-import { formioFields, type FormSchema } from './domain/dynamic-fields.ts';
-import type { FieldError } from './errors.ts';
-import type { Intake, SubmissionInput } from './service/intake.ts';
-import { publicOccurrence } from './service/views.ts';
-import { typesStore } from './store/types.ts';
+import type { ConfigItem, FieldInfo, HydrationTarget, StandardMapping } from '../../forms/api.ts';
+import { formioFields, type FormSchema } from './dynamic-fields.ts';
+import type { FieldError } from '../errors.ts';
+import type { Intake, SubmissionInput } from '../services/intake.ts';
+import { publicOccurrence } from '../services/views.ts';
+import { typesStore } from '../store/types.ts';
 
 export const MODEL = 'occurrences.Occurrence';
 

@@ -4,7 +4,7 @@
 // timeline, occurrence.message_sent emitted, and a trigger on it starting
 // the delivering workflow with the recipient and text.
 import t from 'tap';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { api, eventsOf, occurrencesPlatform, report, rows } from './helpers.ts';
 
 const ACK = {

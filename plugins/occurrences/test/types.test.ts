@@ -2,7 +2,7 @@
 // schemas checked when saved, public reads of active types only (with and
 // without the trailing slash), roles, and tenant isolation.
 import t from 'tap';
-import { tenantWithAdmin } from '../../harness.ts';
+import { tenantWithAdmin } from 'agent-platform/sdk/testing';
 import { api, occurrencesPlatform, report, V0_SCHEMA, V1_SCHEMA } from './helpers.ts';
 
 t.test('staff admins manage types; citizens read the active ones', async (t) => {

@@ -1,7 +1,7 @@
 // Shared by the occurrences tests: the platform with the occurrences plugin
 // (and forms, events, workflows beside it), a tenant with an admin and a
 // staff user, and small clients for types, submissions and transitions.
-import { startTestPlatform, tenantWithAdmin, until, type TestPlatform } from '../../harness.ts';
+import { startTestPlatform, tenantWithAdmin, until, type TestPlatform } from 'agent-platform/sdk/testing';
 
 type Tap = Parameters<typeof startTestPlatform>[0];
 

@@ -8,8 +8,8 @@
 // clean-up of expired uploads never deletes a file an occurrence holds.
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
-import { tenantWithAdmin, type TestPlatform } from '../../harness.ts';
-import { pruneFilesTask } from '../../../plugins/forms/tasks/forms.prune_files.ts';
+import { tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
+import { pruneFilesTask } from '../../forms/tasks/forms.prune_files.ts';
 import { api, occurrencesPlatform, report, rows, user } from './helpers.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');

@@ -2,7 +2,7 @@
 // sorting and pagination, the detail, roles (staff or admin), tenant
 // isolation, and the GraphQL connection with the same access.
 import t from 'tap';
-import { runCli, tenantWithAdmin } from '../../harness.ts';
+import { runCli, tenantWithAdmin } from 'agent-platform/sdk/testing';
 import { api, occurrencesPlatform, report } from './helpers.ts';
 
 t.test('staff list occurrences with filters, sorting and pages', async (t) => {

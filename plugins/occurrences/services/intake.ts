@@ -17,7 +17,7 @@ import { occurrencesStore, type OccurrenceRow } from '../store/occurrences.ts';
 import { settingsStore } from '../store/settings.ts';
 import { statesStore } from '../store/states.ts';
 import { typesStore, type TypeRow } from '../store/types.ts';
-import type { OccurrenceSource } from '../tables.ts';
+import type { OccurrenceSource } from '../store/tables.ts';
 import { findDuplicates, type DuplicateCheck } from './duplicates.ts';
 
 export interface SubmissionInput {

@@ -4,7 +4,7 @@
 // tenant, occurrence.submitted emitted, reporters' personal data absent from
 // public answers but visible to staff, and the per-address-and-tenant rate limit.
 import t from 'tap';
-import { tenantWithAdmin } from '../../harness.ts';
+import { tenantWithAdmin } from 'agent-platform/sdk/testing';
 import { api, eventsOf, leaksPersonal, occurrencesPlatform, report, rows, V1_SCHEMA } from './helpers.ts';
 
 t.test('a citizen reports an occurrence; staff see who reported it, the public never does', async (t) => {
