@@ -5,7 +5,7 @@
 import t from 'tap';
 import { sql } from 'kysely';
 import { transformsPlatform } from './helpers.ts';
-import { userToken } from '../lakehouse/helpers.ts';
+import { userToken } from '../../../plugins/lakehouse/test/helpers.ts';
 
 const totals = {
   name: 'customer_totals', sql: 'SELECT customer, sum(amount) AS total FROM raw.acme.orders WHERE amount >= $1 GROUP BY customer',

@@ -2,8 +2,8 @@
 // rule decides which datasets); nothing here changes a dataset.
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf, type ResponseToolkit, type RouteAccess } from 'agent-platform/sdk';
-import type { DatasetService } from './service.ts';
-import * as s from './schemas.ts';
+import type { DatasetService } from '../services/datasets.ts';
+import * as s from '../schemas.ts';
 
 const member: RouteAccess = { tenant: 'required', explicitTenant: true };
 const tags = ['api', 'datasets'];

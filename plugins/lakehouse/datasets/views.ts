@@ -6,7 +6,7 @@
 // and must compare the `_exact` field.
 import type { LakeColumn } from './types.ts';
 import { jsonSchemaOfType } from './types.ts';
-import type { DatasetRow, SnapshotRow } from './store/datasets.ts';
+import type { DatasetRow, SnapshotRow } from '../store/datasets.ts';
 
 const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
 

@@ -3,7 +3,7 @@
 // where an integer goes, an unparseable date) is stored as null and counted:
 // one bad value never fails a whole sync. Text loses NUL characters, which
 // PostgreSQL cannot store.
-import type { LakeColumn, LakeType } from './types.ts';
+import type { LakeColumn, LakeType } from '../datasets/types.ts';
 import { isUuidText } from 'agent-platform/sdk';
 
 const NULL = '\\N';

@@ -9,11 +9,11 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { onSecondConnection, sql, type CoreServices, type TenantSession } from 'agent-platform/sdk';
-import type { WriteRequest } from './api.ts';
+import type { WriteRequest } from '../api.ts';
 import { encodeRows } from './copy-text.ts';
-import { quoteIdent } from './naming.ts';
-import { rowsStore } from './store/rows.ts';
-import { LAKE_TYPES, type LakeColumn, type LakeType } from './types.ts';
+import { quoteIdent } from '../datasets/naming.ts';
+import { rowsStore } from '../store/rows.ts';
+import { LAKE_TYPES, type LakeColumn, type LakeType } from '../datasets/types.ts';
 
 export interface Landed {
   count: number;

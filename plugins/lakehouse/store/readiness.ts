@@ -2,7 +2,7 @@
 // role may use them; a lake that cannot be reached or written makes the
 // platform unready (503).
 import { sql, type CoreServices } from 'agent-platform/sdk';
-import { NAMESPACES } from './naming.ts';
+import { NAMESPACES } from '../datasets/naming.ts';
 
 export function lakehouseCheck(core: CoreServices) {
   return async (): Promise<string | undefined> => {

@@ -1,10 +1,10 @@
 // Datasets come into being (and gain columns) here: the registry entry and
 // the lake table, in one DDL transaction on the platform's connection.
 import { badRequest, conflict, forbidden, type CoreServices } from 'agent-platform/sdk';
-import type { DatasetSpec } from './api.ts';
-import { columnNameFor, isNamespace, isTenantLayer, parseDatasetId, physicalTableOf, type DatasetName } from './naming.ts';
-import { ddlStore } from './store/ddl.ts';
-import { isLakeType, type LakeColumn } from './types.ts';
+import type { DatasetSpec } from '../api.ts';
+import { columnNameFor, isNamespace, isTenantLayer, parseDatasetId, physicalTableOf, type DatasetName } from '../datasets/naming.ts';
+import { ddlStore } from '../store/ddl.ts';
+import { isLakeType, type LakeColumn } from '../datasets/types.ts';
 
 /** Who may create a dataset of this name: its tenant in its own layer; a shared layer only as shared. */
 export function checkWritableName(tenantId: string, name: DatasetName, shared: boolean): void {

@@ -10,7 +10,7 @@
 // A first load (a table that never held a row, and a batch that needs no
 // deduplication: every row is a new version) skips the stage: the rows are
 // COPYed straight into the table (store/rows.ts beginBulkLoad), a tenant
-// query piped in when it can be (landing.ts), about half the work.
+// query piped in when it can be (landing/landing.ts), about half the work.
 //
 // Write modes:
 // - overwrite: the snapshot holds exactly the staged rows. With a primary
@@ -23,13 +23,13 @@
 //   the batch stay. Within a batch the newest row of a key wins (cursor, then
 //   arrival).
 import { badRequest, notFound, sql, type CoreServices, type TenantSession, type TenantTransaction } from 'agent-platform/sdk';
-import type { WriteRequest, WriteResult } from './api.ts';
-import { EVENT_SOURCE, SNAPSHOT_CREATED } from './event-types.ts';
-import { copyLanding, pipeable, pipeLanding, queryLanding, readBeforeWriting, type Landed } from './landing.ts';
-import { qualified, quoteIdent } from './naming.ts';
-import { datasetsStore, snapshotsStore, type DatasetRow } from './store/datasets.ts';
-import { rowsStore, type RowsTarget } from './store/rows.ts';
-import type { LakeColumn } from './types.ts';
+import type { WriteRequest, WriteResult } from '../api.ts';
+import { EVENT_SOURCE, SNAPSHOT_CREATED } from '../event-types.ts';
+import { copyLanding, pipeable, pipeLanding, queryLanding, readBeforeWriting, type Landed } from '../landing/landing.ts';
+import { qualified, quoteIdent } from '../datasets/naming.ts';
+import { datasetsStore, snapshotsStore, type DatasetRow } from './datasets.ts';
+import { rowsStore, type RowsTarget } from './rows.ts';
+import type { LakeColumn } from '../datasets/types.ts';
 
 const STAGE = 'lake_stage';
 const BATCH = 'lake_batch';

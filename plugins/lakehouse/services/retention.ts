@@ -4,9 +4,9 @@
 // oldest kept one) are deleted, in one tenant transaction. Time travel then
 // reaches back as far as the oldest kept snapshot; an older id is a 404.
 import type { CoreServices } from 'agent-platform/sdk';
-import { datasetsStore, snapshotsStore } from './store/datasets.ts';
-import { rowsStore } from './store/rows.ts';
-import { targetOf } from './writer.ts';
+import { datasetsStore, snapshotsStore } from '../store/datasets.ts';
+import { rowsStore } from '../store/rows.ts';
+import { targetOf } from '../store/writer.ts';
 
 export function createRetention(core: CoreServices, keep: number) {
   return {

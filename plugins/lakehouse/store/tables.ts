@@ -2,7 +2,7 @@
 // SDK's Database by declaration merging. Lake tables themselves are created at
 // run time and are queried with SQL built in store/ (their columns vary).
 import type { ColumnType, Generated } from 'agent-platform/sdk';
-import type { LakeColumn } from './types.ts';
+import type { LakeColumn } from '../datasets/types.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;

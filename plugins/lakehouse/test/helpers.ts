@@ -1,6 +1,6 @@
 // Shared by the lakehouse tests: a platform, tenants, and the lakehouse API.
-import type { LakehouseApi } from '../../../plugins/lakehouse/api.ts';
-import { startTestPlatform, tenantWithAdmin, type TestPlatform } from '../../harness.ts';
+import type { LakehouseApi } from '../api.ts';
+import { startTestPlatform, tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
 
 type Tap = Parameters<typeof startTestPlatform>[0];
 

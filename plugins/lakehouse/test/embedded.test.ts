@@ -3,8 +3,8 @@
 // table (its owner functions, RLS off for the transaction, COPY) and a later
 // sync through the stage, both through `platform serve` as `npm start` runs it.
 import t from 'tap';
-import { serveFresh } from '../../embedded-serve.ts';
-import { until } from '../../harness.ts';
+import { serveFresh } from '../../../test/embedded-serve.ts';
+import { until } from 'agent-platform/sdk/testing';
 
 t.test('embedded default: a CSV source syncs into the lake, first load and the next', async (t) => {
   const served = await serveFresh(t);

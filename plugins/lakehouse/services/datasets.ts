@@ -1,14 +1,14 @@
 // Dataset reads and the deprecated /iceberg/ views,
-// all under the read rule (read-rule.ts). Knows nothing of HTTP.
+// all under the read rule (datasets/read-rule.ts). Knows nothing of HTTP.
 import { forbidden, notFound, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
-import type { DatasetInfo } from './api.ts';
-import type { LakehouseOptions } from './options.ts';
-import { parseDatasetId, qualified } from './naming.ts';
-import { readAccess } from './read-rule.ts';
-import { datasetsStore, snapshotsStore, type DatasetRow } from './store/datasets.ts';
-import { rowsStore } from './store/rows.ts';
-import { datasetView, exactPair, previewRow, snapshotView, columnView } from './views.ts';
-import { targetOf } from './writer.ts';
+import type { DatasetInfo } from '../api.ts';
+import type { LakehouseOptions } from '../options.ts';
+import { parseDatasetId, qualified } from '../datasets/naming.ts';
+import { readAccess } from '../datasets/read-rule.ts';
+import { datasetsStore, snapshotsStore, type DatasetRow } from '../store/datasets.ts';
+import { rowsStore } from '../store/rows.ts';
+import { datasetView, exactPair, previewRow, snapshotView, columnView } from '../datasets/views.ts';
+import { targetOf } from '../store/writer.ts';
 
 export function infoOf(row: DatasetRow, tenantId: string): DatasetInfo {
   return {

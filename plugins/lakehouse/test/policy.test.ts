@@ -7,7 +7,7 @@ import t from 'tap';
 import { sql } from 'kysely';
 import { lakePlatform, ORDERS, ordersDataset, records } from './helpers.ts';
 
-const MIGRATION = new URL('../../../plugins/lakehouse/sql/0003_policy_setting_once.sql', import.meta.url);
+const MIGRATION = new URL('../sql/0003_policy_setting_once.sql', import.meta.url);
 
 t.test('lake table policies read the tenant setting once per statement, and still isolate tenants', async (t) => {
   const { tp, lake } = await lakePlatform(t);
