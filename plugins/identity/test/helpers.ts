@@ -1,6 +1,6 @@
 // Shared by the identity tests: a platform with two tenants, requests as a
 // tenant's admin, and users of given roles.
-import { startTestPlatform, tenantWithAdmin, type TestPlatform } from '../../harness.ts';
+import { startTestPlatform, tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
 
 type Tap = Parameters<typeof startTestPlatform>[0];
 

@@ -2,10 +2,10 @@
 // sample, given in the body or read from a dataset the tenant may read (the
 // lake's read rule), each with the rule that matched. Nothing is stored.
 import { badRequest, notFound } from 'agent-platform/sdk';
-import type { IdentityMatch, IdentityPolicyVersion, IdentityRecord } from './api.ts';
+import type { IdentityMatch, IdentityPolicyVersion, IdentityRecord } from '../api.ts';
 import type { IdentityContext } from './context.ts';
-import type { PolicyService } from './service-policies.ts';
-import { sampleStore } from './store-sample.ts';
+import type { PolicyService } from './policies.ts';
+import { sampleStore } from '../store/sample.ts';
 
 export interface DryRunInput {
   version?: number;

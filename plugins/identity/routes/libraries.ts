@@ -1,9 +1,9 @@
 // The schema-library routes (read by any member of
 // the tenant; the libraries are the same for every tenant).
 import type { ServerRoute } from 'agent-platform/sdk';
-import { member } from './access.ts';
-import * as s from './schemas-registry.ts';
-import type { LibraryService } from './service-libraries.ts';
+import { member } from '../access.ts';
+import * as s from './registry.schemas.ts';
+import type { LibraryService } from '../services/libraries.ts';
 
 const tags = ['api', 'schemas'];
 type Params = { library_id: string; domain: string; schema_id: string; full_id: string };

@@ -3,8 +3,8 @@
 // payload, and the whole index in one document (/sdm). Code, not rows: every
 // tenant sees the same libraries.
 import { notFound } from 'agent-platform/sdk';
-import { ALL_SCHEMAS, LIBRARIES, type LocatedSchema, type SchemaLibrary } from './library/index.ts';
-import { validatePayload } from './validator.ts';
+import { ALL_SCHEMAS, LIBRARIES, type LocatedSchema, type SchemaLibrary } from '../library/index.ts';
+import { validatePayload } from '../validation/validator.ts';
 
 const propertiesOf = (schema: Record<string, unknown>) => Object.keys((schema.properties ?? {}) as object);
 

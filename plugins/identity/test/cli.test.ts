@@ -1,7 +1,7 @@
 // The identity plugin's CLI commands, run as an operator would (a child
 // process on the platform's database).
 import t from 'tap';
-import { runCli } from '../../harness.ts';
+import { runCli } from 'agent-platform/sdk/testing';
 import { identityPlatform, PEOPLE_POLICY } from './helpers.ts';
 
 t.test('identity policies, identity versions, schemas sync-catalog', async (t) => {

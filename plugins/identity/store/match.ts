@@ -10,8 +10,8 @@
 //   larger than the policy's max_block_size are left out and reported.
 // Field names are quoted literals (checked by the policy's schema too).
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import type { BlockingKey, IdentityField, IdentityPolicyVersion, IdentityRecord } from './api.ts';
-import { normalizeSql } from './normalizers.ts';
+import type { BlockingKey, IdentityField, IdentityPolicyVersion, IdentityRecord } from '../api.ts';
+import { normalizeSql } from '../matching/normalizers.ts';
 
 export interface MatchRow {
   kind: 'pair' | 'skipped';

@@ -1,9 +1,9 @@
 // The schema registry routes: members read, search
 // and validate; `admin` or `pipeline_editor` register.
 import { principalOf, tenantOf, type ServerRoute } from 'agent-platform/sdk';
-import { editor, member } from './access.ts';
-import * as s from './schemas-registry.ts';
-import type { RegisterInput, RegistryService } from './service-registry.ts';
+import { editor, member } from '../access.ts';
+import * as s from './registry.schemas.ts';
+import type { RegisterInput, RegistryService } from '../services/registry.ts';
 
 const tags = ['api', 'schemas'];
 

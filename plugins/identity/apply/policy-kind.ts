@@ -12,9 +12,9 @@
 // fingerprint and description). Planning never writes.
 //
 import { badRequest } from 'agent-platform/sdk';
-import type { ApplyDocument, ApplyKindHandler } from '../pipelines-apply/api.ts';
-import { policyInput } from './schemas-policies.ts';
-import type { PolicyInput, PolicyService } from './service-policies.ts';
+import type { ApplyDocument, ApplyKindHandler } from '../../pipelines-apply/api.ts';
+import { policyInput } from '../routes/policies.schemas.ts';
+import type { PolicyInput, PolicyService } from '../services/policies.ts';
 
 export const IDENTITY_POLICY_KIND = 'IdentityPolicy';
 

@@ -5,12 +5,12 @@
 // dataset's columns (discover-and-register, through the lakehouse api), or
 // from the built-in libraries (sync-catalog, idempotent).
 import { badRequest, conflict, notFound, type TenantTransaction } from 'agent-platform/sdk';
-import type { LakeColumn } from '../lakehouse/api.ts';
+import type { LakeColumn } from '../../lakehouse/api.ts';
 import type { IdentityContext } from './context.ts';
-import { ALL_SCHEMAS, LIBRARIES } from './library/index.ts';
-import { registryStore, type RegistryFilter, type RegistryRow } from './store-registry.ts';
-import type { RegistrySource } from './tables.ts';
-import { checkSchema, schemaFingerprint, validatePayload } from './validator.ts';
+import { ALL_SCHEMAS, LIBRARIES } from '../library/index.ts';
+import { registryStore, type RegistryFilter, type RegistryRow } from '../store/registry.ts';
+import type { RegistrySource } from '../store/tables.ts';
+import { checkSchema, schemaFingerprint, validatePayload } from '../validation/validator.ts';
 
 export interface RegisterInput {
   subject: string;

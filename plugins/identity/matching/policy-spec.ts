@@ -4,7 +4,7 @@
 // fingerprints whatever the key order or normalizer order they were sent in.
 import { createHash } from 'node:crypto';
 import { badRequest } from 'agent-platform/sdk';
-import type { BlockingKey, IdentityField, IdentityRule } from './api.ts';
+import type { BlockingKey, IdentityField, IdentityRule } from '../api.ts';
 import { canonicalNormalizers } from './normalizers.ts';
 
 export interface PolicySpec {

@@ -3,7 +3,7 @@
 // discovery from a readable dataset, an idempotent catalog sync, and
 // tenant isolation of the registry.
 import t from 'tap';
-import type { LakehouseApi } from '../../../plugins/lakehouse/api.ts';
+import type { LakehouseApi } from '../../lakehouse/api.ts';
 import { identityPlatform, userToken } from './helpers.ts';
 
 const LIGHT = 'sdm/urban_services/street_light';

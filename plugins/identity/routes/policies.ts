@@ -1,10 +1,10 @@
 // The identity-policy routes. Handlers hand over to
 // the policy service and the dry run.
 import { principalOf, tenantOf, TENANT_SQL_NOTES, type ServerRoute } from 'agent-platform/sdk';
-import { editor, member } from './access.ts';
-import * as s from './schemas-policies.ts';
-import type { DryRunInput } from './service-dry-run.ts';
-import type { PolicyInput, PolicyService } from './service-policies.ts';
+import { editor, member } from '../access.ts';
+import * as s from './policies.schemas.ts';
+import type { DryRunInput } from '../services/dry-run.ts';
+import type { PolicyInput, PolicyService } from '../services/policies.ts';
 
 const tags = ['api', 'identity'];
 /** A dry run's body may carry up to IDENTITY_DRY_RUN_MAX_RECORDS records: larger than the platform's 1 MiB default. */

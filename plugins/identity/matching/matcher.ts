@@ -1,13 +1,13 @@
 // Entity resolution of one tenant's records under a policy version: the
-// candidate pairs come from SQL (store-match.ts); here they become merges.
+// candidate pairs come from SQL (store/match.ts); here they become merges.
 // Rules apply in policy order, and within a rule the most similar pairs
 // first: a pair whose records are already in one cluster is no merge, so
 // every reported pair names the rule that actually joined its two clusters,
 // and the pairs form a spanning forest of the clusters (transitive: a~b and
 // b~c put a, b and c in one entity).
 import { domainError, isSqlTimeout, type CoreServices, type TenantSqlMode } from 'agent-platform/sdk';
-import type { IdentityMatch, IdentityPolicyVersion, IdentityRecord } from './api.ts';
-import { matchStore, type MatchRow } from './store-match.ts';
+import type { IdentityMatch, IdentityPolicyVersion, IdentityRecord } from '../api.ts';
+import { matchStore, type MatchRow } from '../store/match.ts';
 
 function unionFind(size: number) {
   const parent = Int32Array.from({ length: size }, (_, i) => i);

@@ -2,8 +2,8 @@
 // tenant with their roles in it, from the tenancy plugin's api; never a user's
 // membership of another tenant, never a user of another tenant.
 import { forbidden, holdsRole, notFound, rolesIn, type Principal } from 'agent-platform/sdk';
-import type { TenancyApi } from '../tenancy/api.ts';
-import { EDITOR_ROLES } from './access.ts';
+import type { TenancyApi } from '../../tenancy/api.ts';
+import { EDITOR_ROLES } from '../access.ts';
 
 export function createUserService(tenancy: () => TenancyApi) {
   return {

@@ -2,10 +2,10 @@
 // new version only when the matching spec's fingerprint changes), clone, and
 // the api's getPolicy. Deleting keeps the versions (soft delete).
 import { badRequest, conflict, isUuid, notFound, type TenantTransaction } from 'agent-platform/sdk';
-import type { BlockingKey, IdentityPolicyVersion, IdentityRule } from './api.ts';
+import type { BlockingKey, IdentityPolicyVersion, IdentityRule } from '../api.ts';
 import type { IdentityContext } from './context.ts';
-import { canonicalSpec, fingerprintOf, type PolicySpec } from './policy-spec.ts';
-import { policiesStore, type PolicyRow, type VersionRow } from './store-policies.ts';
+import { canonicalSpec, fingerprintOf, type PolicySpec } from '../matching/policy-spec.ts';
+import { policiesStore, type PolicyRow, type VersionRow } from '../store/policies.ts';
 
 export interface PolicyInput {
   name: string;

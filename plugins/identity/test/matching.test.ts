@@ -3,10 +3,10 @@
 // sub-quadratic; datasets are sampled under the lake's read rule; nothing is
 // stored.
 import t from 'tap';
-import type { IdentityApi } from '../../../plugins/identity/api.ts';
-import type { LakehouseApi } from '../../../plugins/lakehouse/api.ts';
+import type { IdentityApi } from '../api.ts';
+import type { LakehouseApi } from '../../lakehouse/api.ts';
 import { identityPlatform, PEOPLE_POLICY } from './helpers.ts';
-import { stored } from '../pipelines-sources/helpers.ts';
+import { stored } from '../../../test/plugins/pipelines-sources/helpers.ts';
 
 const RECORDS = [
   { ref: 'a1', values: { name: 'José Álvarez', email: 'Jose.Alvarez+news@Gmail.com', postcode: '1000-001', birth_date: '1980-02-01' } },

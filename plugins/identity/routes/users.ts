@@ -2,9 +2,9 @@
 // roles. Listing needs admin or pipeline_editor (other users' data); a member
 // may read itself.
 import { principalOf, tenantOf, Joi, type ServerRoute } from 'agent-platform/sdk';
-import { editor, member } from './access.ts';
-import { pageQuery } from './schemas-policies.ts';
-import type { UserService } from './service-users.ts';
+import { editor, member } from '../access.ts';
+import { pageQuery } from './policies.schemas.ts';
+import type { UserService } from '../services/users.ts';
 
 const tags = ['api', 'users'];
 const user = Joi.object({
