@@ -7,7 +7,7 @@
 // key's own rule), so they change nothing; `fuzzy` rules never change keys at
 // sync time: a similarity is not an equality, so they are for review with
 // the policy's dry run. Rules naming non-key columns do not touch keys.
-import type { IdentityRule } from '../identity/api.ts';
+import type { IdentityRule } from '../../identity/api.ts';
 
 /** A key column and the normalizers of the rule that shapes it. */
 export interface KeyNormalization {

@@ -1,20 +1,20 @@
 // Backing datasets: a lake dataset (readable by the tenant under the read
 // rule, checked on register and on every change) mapped onto an entity type:
 // column → property mappings, the key columns (mapped onto the type's keys)
-// and an optional identity policy. Their effective spec (fingerprint.ts) is
-// computed here; syncs are in service-syncs.ts.
+// and an optional identity policy. Their effective spec (sync/fingerprint.ts) is
+// computed here; syncs are in services/syncs.ts.
 import { badRequest, conflict, notFound, type TenantTransaction } from 'agent-platform/sdk';
-import type { DatasetInfo } from '../lakehouse/api.ts';
+import type { DatasetInfo } from '../../lakehouse/api.ts';
 import type { OntologyContext } from './context.ts';
-import { effectiveSpec, fingerprintOf, type EffectiveSpec } from './fingerprint.ts';
-import { keyNormalizationOf } from './identity-keys.ts';
-import { actorOf, type OntologyCaller } from './policy.ts';
-import { backingDatasetsStore, type BackingDatasetRow, type BackingDatasetSpec } from './store/backing-datasets.ts';
-import { entitiesStore } from './store/entities.ts';
-import { entityTypesStore, type EntityTypeVersionRow } from './store/entity-types.ts';
-import { runsStore } from './store/runs.ts';
-import { modelSuggestion } from './suggest-model.ts';
-import { suggestMappings } from './suggest.ts';
+import { effectiveSpec, fingerprintOf, type EffectiveSpec } from '../sync/fingerprint.ts';
+import { keyNormalizationOf } from '../sync/identity-keys.ts';
+import { actorOf, type OntologyCaller } from '../authorization/policy.ts';
+import { backingDatasetsStore, type BackingDatasetRow, type BackingDatasetSpec } from '../store/backing-datasets.ts';
+import { entitiesStore } from '../store/entities.ts';
+import { entityTypesStore, type EntityTypeVersionRow } from '../store/entity-types.ts';
+import { runsStore } from '../store/runs.ts';
+import { modelSuggestion } from '../suggest/model.ts';
+import { suggestMappings } from '../suggest/rules.ts';
 
 export function backingDatasetView(row: BackingDatasetRow) {
   return {
@@ -150,8 +150,8 @@ export function createBackingDatasetService(context: OntologyContext) {
 
     /**
      * Column → property suggestions on a dataset the tenant may read: the
-     * model's (pipelines-ai loaded, LLM_* set; checked in suggest-model.ts),
-     * else the rules' (suggest.ts), also when the model fails (`model_error`).
+     * model's (pipelines-ai loaded, LLM_* set; checked in suggest/model.ts),
+     * else the rules' (suggest/rules.ts), also when the model fails (`model_error`).
      */
     async suggest(tenantId: string, input: { dataset_id: string; entity_type: string; entity_type_version?: number }) {
       const { dataset, type, sample } = await core.withTenant(tenantId, async (trx) => {

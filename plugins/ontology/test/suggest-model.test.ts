@@ -5,9 +5,9 @@
 // deterministic rules to answer; `method` says which did. Without a model, or
 // without the pipelines-ai plugin, the rules answer and no model is asked.
 import t from 'tap';
-import { ScriptedLlm } from '../../fixtures/chat/scripted-llm.ts';
-import { startTestPlatform, tenantWithAdmin } from '../../harness.ts';
-import { reply } from '../pipelines-ai/helpers.ts';
+import { ScriptedLlm } from '../../../test/fixtures/chat/scripted-llm.ts';
+import { startTestPlatform, tenantWithAdmin } from 'agent-platform/sdk/testing';
+import { reply } from '../../../test/plugins/pipelines-ai/helpers.ts';
 import { LIGHTS, lakeOf, lightRows, ontologyPlatform, streetLight, writeLights } from './helpers.ts';
 
 const RULES = [['email', 'contact'], ['id', 'light_id'], ['watts', 'watts']];

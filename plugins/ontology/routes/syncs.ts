@@ -1,11 +1,11 @@
 // The sync routes: trigger, history, the
 // exact run, its logs, and the backing dataset's health.
 import type { ServerRoute } from 'agent-platform/sdk';
-import { callerOf, callerPre, editor, reader } from './access.ts';
-import type { OntologyPolicy } from './policy.ts';
-import * as s from './schemas.ts';
-import type { BackingDatasetService } from './service-backing-datasets.ts';
-import type { SyncService } from './service-syncs.ts';
+import { callerOf, callerPre, editor, reader } from '../access.ts';
+import type { OntologyPolicy } from '../authorization/policy.ts';
+import * as s from '../schemas.ts';
+import type { BackingDatasetService } from '../services/backing-datasets.ts';
+import type { SyncService } from '../services/syncs.ts';
 
 const tags = ['api', 'backing-datasets'];
 const idOf = (params: unknown) => (params as { backing_dataset_id: string }).backing_dataset_id;

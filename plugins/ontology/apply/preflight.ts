@@ -10,13 +10,13 @@
 // not followed, so the token never leaves the configured origin; no message
 // carries the token or a response body.
 import { createFetch } from 'ofetch';
-import type { OntologyContext } from './context.ts';
-import { secretsFrom } from './options.ts';
-import type { ApplyPlan } from '../pipelines-apply/api.ts';
+import type { OntologyContext } from '../services/context.ts';
+import { secretsFrom } from '../options.ts';
+import type { ApplyPlan } from '../../pipelines-apply/api.ts';
 
 type Preflight = NonNullable<ApplyPlan['preflight']>;
-import type { Mapping } from './store/backing-datasets.ts';
-import type { EntityTypeDefinition } from './store/entity-types.ts';
+import type { Mapping } from '../store/backing-datasets.ts';
+import type { EntityTypeDefinition } from '../store/entity-types.ts';
 
 const TIMEOUT_MS = 10_000;
 

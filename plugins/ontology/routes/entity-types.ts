@@ -1,12 +1,12 @@
 // The ontology's entity-type routes: GET /ontology/status is public; every
-// other route runs the authorization policy (policy.ts)
+// other route runs the authorization policy (authorization/policy.ts)
 // (`caller` pre-handler) and hands over to the entity-type service.
 import type { ServerRoute } from 'agent-platform/sdk';
-import { callerOf, callerPre, editor, reader } from './access.ts';
-import type { OntologyPolicy } from './policy.ts';
-import * as s from './schemas.ts';
-import type { EntityTypeDefinition } from './store/entity-types.ts';
-import type { EntityTypeService } from './service-entity-types.ts';
+import { callerOf, callerPre, editor, reader } from '../access.ts';
+import type { OntologyPolicy } from '../authorization/policy.ts';
+import * as s from '../schemas.ts';
+import type { EntityTypeDefinition } from '../store/entity-types.ts';
+import type { EntityTypeService } from '../services/entity-types.ts';
 
 const tags = ['api', 'ontology'];
 const codeOf = (params: unknown) => (params as { code: string }).code;

@@ -4,11 +4,11 @@
 // skip or replay against what the backing dataset last applied.
 import { badRequest, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { OntologyContext } from './context.ts';
-import { actorOf, type OntologyCaller } from './policy.ts';
-import type { BackingDatasetService } from './service-backing-datasets.ts';
-import { runsStore } from './store/runs.ts';
-import { SYNC_TASK } from './tasks/ontology.sync.ts';
-import { exactRun, runSummary } from './sync/view.ts';
+import { actorOf, type OntologyCaller } from '../authorization/policy.ts';
+import type { BackingDatasetService } from './backing-datasets.ts';
+import { runsStore } from '../store/runs.ts';
+import { SYNC_TASK } from '../tasks/ontology.sync.ts';
+import { exactRun, runSummary } from '../sync/view.ts';
 
 export function createSyncService(context: OntologyContext, backing: BackingDatasetService) {
   const { core } = context;

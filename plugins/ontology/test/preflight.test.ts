@@ -4,8 +4,8 @@
 // service make it invalid; nothing is created or modified on either side.
 import t from 'tap';
 import type { Principal } from 'agent-platform/sdk';
-import { startTestPlatform, tenantWithAdmin, type TestPlatform } from '../../harness.ts';
-import { stored } from '../pipelines-sources/helpers.ts';
+import { startTestPlatform, tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
+import { stored } from '../../../test/plugins/pipelines-sources/helpers.ts';
 import { LIGHTS, lakeOf, lightRows, serviceToken, streetLight, writeLights } from './helpers.ts';
 
 const remoteType = {

@@ -4,10 +4,10 @@
 // here against the dataset's real columns and the type's properties (pipelines-ai
 // already repairs unknown names once; what still does not fit is dropped, as is
 // a second use of a column or a property), so nothing unchecked reaches a
-// backing dataset. The rules' answer (suggest.ts) is the fallback.
-import type { LakeColumn } from '../lakehouse/api.ts';
-import type { MappingTarget, PipelinesAiApi } from '../pipelines-ai/api.ts';
-import { withKeys, type SuggestedMapping } from './suggest.ts';
+// backing dataset. The rules' answer (suggest/rules.ts) is the fallback.
+import type { LakeColumn } from '../../lakehouse/api.ts';
+import type { MappingTarget, PipelinesAiApi } from '../../pipelines-ai/api.ts';
+import { withKeys, type SuggestedMapping } from './rules.ts';
 
 interface PropertySchema { type?: string | string[]; format?: string; enum?: unknown[]; description?: string }
 

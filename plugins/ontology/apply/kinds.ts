@@ -1,18 +1,18 @@
 // The declarative kinds EntityType and BackingDataset. Planning
 // never writes; `execute` runs in the apply's transaction. A BackingDataset
 // with live_ontology is also checked against its ontology tenant
-// (preflight.ts); an invalid preflight makes the document an error. The
+// (apply/preflight.ts); an invalid preflight makes the document an error. The
 // handlers are registered with the pipelines-apply registry when that plugin
 // is loaded, and exposed as server.plugins.ontology.applyKinds either way.
 import type { Server } from '@hapi/hapi';
-import type { ApplyContext, ApplyDocument, ApplyKindHandler, ApplyPlan } from '../pipelines-apply/api.ts';
-import type { OntologyContext } from './context.ts';
+import type { ApplyContext, ApplyDocument, ApplyKindHandler, ApplyPlan } from '../../pipelines-apply/api.ts';
+import type { OntologyContext } from '../services/context.ts';
 import { createPreflight } from './preflight.ts';
-import * as s from './schemas.ts';
-import { specOf, type BackingDatasetService } from './service-backing-datasets.ts';
-import { checkDefinition, definitionOf, type EntityTypeService } from './service-entity-types.ts';
-import type { BackingDatasetSpec } from './store/backing-datasets.ts';
-import type { EntityTypeDefinition } from './store/entity-types.ts';
+import * as s from '../schemas.ts';
+import { specOf, type BackingDatasetService } from '../services/backing-datasets.ts';
+import { checkDefinition, definitionOf, type EntityTypeService } from '../services/entity-types.ts';
+import type { BackingDatasetSpec } from '../store/backing-datasets.ts';
+import type { EntityTypeDefinition } from '../store/entity-types.ts';
 
 const backingSpec = s.backingCreate.fork(['name'], (schema) => schema.forbidden());
 

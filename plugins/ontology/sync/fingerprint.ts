@@ -4,7 +4,7 @@
 // differ only in key order or in mapping order have one fingerprint.
 import { createHash } from 'node:crypto';
 import type { KeyNormalization } from './identity-keys.ts';
-import type { Mapping } from './store/backing-datasets.ts';
+import type { Mapping } from '../store/backing-datasets.ts';
 
 /** How entity keys are written (the JSON array of the key values, in key-column order): a change of it is a new output. */
 export const KEY_FORMAT = 'json-array/1';
@@ -20,7 +20,7 @@ export interface EffectiveSpec {
   /**
    * With an identity policy only (absent otherwise, so the fingerprints of
    * backing datasets without one are unchanged): the key columns its
-   * normalized rules shape (identity-keys.ts). Part of the run's spec, so a
+   * normalized rules shape (sync/identity-keys.ts). Part of the run's spec, so a
    * run replays with exactly the normalization it attempted.
    */
   key_normalization?: KeyNormalization[];

@@ -15,7 +15,7 @@
 //   service or delegation caller the capability `ontology:sync`
 //   (403 CAPABILITY_REQUIRED).
 import { badRequest, capabilitiesOf, forbidden, isValidTenantAlias, notFound, type Principal, type TenantDirectory } from 'agent-platform/sdk';
-import type { OntologyOptions } from './options.ts';
+import type { OntologyOptions } from '../options.ts';
 
 export const SYNC_CAPABILITY = 'ontology:sync';
 

@@ -3,8 +3,8 @@
 // is an object of property values (JSON containment) in which a key naming a
 // relationship of the type holds a `where` on the related type (one level).
 import { badRequest, type CoreServices } from 'agent-platform/sdk';
-import { entitiesStore, type EntityFilter, type EntityRow } from './store/entities.ts';
-import { entityTypesStore, type EntityTypeVersionRow, type Relationship } from './store/entity-types.ts';
+import { entitiesStore, type EntityFilter, type EntityRow } from '../store/entities.ts';
+import { entityTypesStore, type EntityTypeVersionRow, type Relationship } from '../store/entity-types.ts';
 
 type Trx = Parameters<typeof entityTypesStore.get>[0];
 

@@ -4,9 +4,9 @@
 // frozen definition). Backing datasets that do not pin a version follow the
 // current one, so a new version changes their effective spec.
 import { badRequest, conflict, createAjv, notFound, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
-import { ENTITY_TYPE_CHANGED } from './event-types.ts';
-import { actorOf, type OntologyCaller } from './policy.ts';
-import { entityTypesStore, type EntityTypeDefinition, type EntityTypeRow, type EntityTypeVersionRow } from './store/entity-types.ts';
+import { ENTITY_TYPE_CHANGED } from '../event-types.ts';
+import { actorOf, type OntologyCaller } from '../authorization/policy.ts';
+import { entityTypesStore, type EntityTypeDefinition, type EntityTypeRow, type EntityTypeVersionRow } from '../store/entity-types.ts';
 
 const ajv = createAjv();
 export const PROPERTY_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;

@@ -5,8 +5,8 @@
 // exact tenant bindings and the ontology:sync capability; and the worker
 // checks the binding again.
 import t from 'tap';
-import { startTestPlatform, tenantWithAdmin } from '../../harness.ts';
-import { stored } from '../pipelines-sources/helpers.ts';
+import { startTestPlatform, tenantWithAdmin } from 'agent-platform/sdk/testing';
+import { stored } from '../../../test/plugins/pipelines-sources/helpers.ts';
 import { lightRows, lightsBacking, ontologyPlatform, serviceToken, streetLight, userToken, waitRun, writeLights } from './helpers.ts';
 
 const TYPES = '/api/v1/ontology/entity-types';

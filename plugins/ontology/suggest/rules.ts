@@ -7,7 +7,7 @@
 //   sample +0.2 × the share of non-null sample values fitting the property's format or enum (when it has one)
 // then pairs are taken greedily, best first (ties by property then column
 // name), each property and column once, from a score of 0.4 up.
-import type { LakeColumn, LakeType } from '../lakehouse/api.ts';
+import type { LakeColumn, LakeType } from '../../lakehouse/api.ts';
 import { UUID_PATTERN } from 'agent-platform/sdk';
 
 const THRESHOLD = 0.4;

@@ -1,8 +1,8 @@
 // Shared by the ontology tests: a platform with two tenants, a street-light
 // dataset in the lake, entity types, backing datasets, and waiting for runs.
 import { SignJWT, type JWTPayload } from 'jose';
-import type { LakehouseApi } from '../../../plugins/lakehouse/api.ts';
-import { startTestPlatform, tenantWithAdmin, until, type TestPlatform } from '../../harness.ts';
+import type { LakehouseApi } from '../../lakehouse/api.ts';
+import { startTestPlatform, tenantWithAdmin, until, type TestPlatform } from 'agent-platform/sdk/testing';
 
 type Tap = Parameters<typeof startTestPlatform>[0];
 

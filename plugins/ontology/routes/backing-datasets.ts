@@ -1,12 +1,12 @@
 // The backing-dataset routes: suggestions, pending syncs, capabilities,
-// CRUD. Every route but capabilities runs the authorization policy (policy.ts).
+// CRUD. Every route but capabilities runs the authorization policy (authorization/policy.ts).
 import type { ServerRoute } from 'agent-platform/sdk';
-import { callerOf, callerPre, editor, reader } from './access.ts';
-import type { OntologyPolicy } from './policy.ts';
-import * as s from './schemas.ts';
-import type { BackingDatasetService } from './service-backing-datasets.ts';
-import type { SyncService } from './service-syncs.ts';
-import type { BackingDatasetSpec } from './store/backing-datasets.ts';
+import { callerOf, callerPre, editor, reader } from '../access.ts';
+import type { OntologyPolicy } from '../authorization/policy.ts';
+import * as s from '../schemas.ts';
+import type { BackingDatasetService } from '../services/backing-datasets.ts';
+import type { SyncService } from '../services/syncs.ts';
+import type { BackingDatasetSpec } from '../store/backing-datasets.ts';
 
 const tags = ['api', 'backing-datasets'];
 const idOf = (params: unknown) => (params as { backing_dataset_id: string }).backing_dataset_id;
