@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { IdentityRecord } from '../plugins/identity/api.ts';
-import { buildQuery } from '../plugins/identity/store-match.ts';
+import { buildQuery } from '../plugins/identity/store/match.ts';
 import { startTestPlatform, tenantWithAdmin } from '../test/harness.ts';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);

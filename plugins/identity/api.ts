@@ -4,7 +4,7 @@
 
 import type { TenantTransaction } from 'agent-platform/sdk';
 
-/** A field a rule or a blocking key reads from a record, with its normalizers (see normalizers.ts). */
+/** A field a rule or a blocking key reads from a record, with its normalizers (see matching/normalizers.ts). */
 export interface IdentityField {
   field: string;
   /** 'case', 'accents', 'whitespace', 'phone' or 'phone:<country code>', 'email' or 'email:gmail' */

@@ -4,9 +4,9 @@
 // keys get FORBIDDEN. (Users need admin or pipeline_editor over REST and are
 // left out here.)
 import { badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, isUuid, pageSize, requireMember, toConnection } from 'agent-platform/sdk';
-import type { LibraryService } from './service-libraries.ts';
-import type { PolicyService, PolicyView } from './service-policies.ts';
-import type { RegistryService } from './service-registry.ts';
+import type { LibraryService } from './services/libraries.ts';
+import type { PolicyService, PolicyView } from './services/policies.ts';
+import type { RegistryService } from './services/registry.ts';
 
 export const typeDefs = /* GraphQL */ `
   enum IdentityRuleKind { EXACT NORMALIZED FUZZY }

@@ -3,15 +3,15 @@
 // the tenant schema registry, and the tenant's users. Registration only.
 import { coreOf, definePlugin, type Server } from 'agent-platform/sdk';
 import type { IdentityApi } from './api.ts';
-import { identityPolicyKind } from './apply-kind.ts';
+import { identityPolicyKind } from './apply/policy-kind.ts';
 import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type IdentityOptions } from './options.ts';
-import { libraryRoutes } from './routes-libraries.ts';
-import { policyRoutes } from './routes-policies.ts';
-import { registryRoutes } from './routes-registry.ts';
-import { userRoutes } from './routes-users.ts';
+import { libraryRoutes } from './routes/libraries.ts';
+import { policyRoutes } from './routes/policies.ts';
+import { registryRoutes } from './routes/registry.ts';
+import { userRoutes } from './routes/users.ts';
 import { createServices } from './services.ts';
-import './tables.ts';
+import './store/tables.ts';
 
 export { optionsSchema };
 export { cli } from './cli.ts';

@@ -4,14 +4,14 @@ import type { CoreServices } from 'agent-platform/sdk';
 import type { LakehouseApi } from '../lakehouse/api.ts';
 import type { TenancyApi } from '../tenancy/api.ts';
 import type { IdentityApi } from './api.ts';
-import { createMatcher } from './matcher.ts';
-import { normalize, normalizeSql } from './normalizers.ts';
+import { createMatcher } from './matching/matcher.ts';
+import { normalize, normalizeSql } from './matching/normalizers.ts';
 import type { IdentityOptions } from './options.ts';
-import { createDryRun } from './service-dry-run.ts';
-import { createLibraryService } from './service-libraries.ts';
-import { createPolicyService } from './service-policies.ts';
-import { createRegistryService } from './service-registry.ts';
-import { createUserService } from './service-users.ts';
+import { createDryRun } from './services/dry-run.ts';
+import { createLibraryService } from './services/libraries.ts';
+import { createPolicyService } from './services/policies.ts';
+import { createRegistryService } from './services/registry.ts';
+import { createUserService } from './services/users.ts';
 
 export function createServices(core: CoreServices, options: IdentityOptions, lake: () => LakehouseApi, tenancy: () => TenancyApi) {
   const context = { core, options, lake };

@@ -3,7 +3,7 @@
 // plugins read and materialize through it. Others import only these types.
 import type { Readable } from 'node:stream';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { LakeColumn, LakeType } from './types.ts';
+import type { LakeColumn, LakeType } from './datasets/types.ts';
 
 export type { LakeColumn, LakeType };
 

@@ -5,7 +5,7 @@
 import {
   badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireMember, toConnection,
 } from 'agent-platform/sdk';
-import type { DatasetService } from './service.ts';
+import type { DatasetService } from './services/datasets.ts';
 import type { DatasetRow, SnapshotRow } from './store/datasets.ts';
 
 export const typeDefs = /* GraphQL */ `

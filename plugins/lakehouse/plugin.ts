@@ -9,10 +9,10 @@ import type { LakehouseApi } from './api.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { typeDefs, resolvers } from './graphql.ts';
 import { optionsSchema, type LakehouseOptions } from './options.ts';
-import { lakehouseCheck } from './readiness.ts';
-import { lakehouseRoutes } from './routes.ts';
+import { lakehouseCheck } from './store/readiness.ts';
+import { lakehouseRoutes } from './routes/datasets.ts';
 import { createServices } from './services.ts';
-import './tables.ts';
+import './store/tables.ts';
 
 export { cli } from './cli.ts';
 export { optionsSchema };

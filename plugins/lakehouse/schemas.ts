@@ -1,6 +1,6 @@
 // joi schemas of the lakehouse routes (and so of the OpenAPI document).
 import Joi from 'joi';
-import { LAKE_TYPES } from './types.ts';
+import { LAKE_TYPES } from './datasets/types.ts';
 
 /** Checked segment by segment by the service (400 DATASET_ID_INVALID naming the segment). */
 export const datasetIdParam = Joi.string().min(1).max(256).description('<namespace>.<tenant_or_layer>.<table>, e.g. raw.acme.orders');

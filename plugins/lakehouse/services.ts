@@ -3,14 +3,14 @@
 // plugins use.
 import type { CoreServices } from 'agent-platform/sdk';
 import type { LakehouseApi } from './api.ts';
-import { datasetIdOf, parseDatasetId, tableSegmentOf } from './naming.ts';
+import { datasetIdOf, parseDatasetId, tableSegmentOf } from './datasets/naming.ts';
 import type { LakehouseOptions } from './options.ts';
-import { createRegistry } from './registry.ts';
-import { createRetention } from './retention.ts';
-import { createDatasetService, infoOf } from './service.ts';
+import { createRegistry } from './services/registry.ts';
+import { createRetention } from './services/retention.ts';
+import { createDatasetService, infoOf } from './services/datasets.ts';
 import { rowsStore } from './store/rows.ts';
-import { lakeTypeOfSchema } from './types.ts';
-import { createWriter, targetOf } from './writer.ts';
+import { lakeTypeOfSchema } from './datasets/types.ts';
+import { createWriter, targetOf } from './store/writer.ts';
 
 export function createServices(core: CoreServices, options: LakehouseOptions) {
   const registry = createRegistry(core);

@@ -3,8 +3,8 @@
 // /api/backoffice/occurrences[/{id}] (role staff or admin; API keys get FORBIDDEN).
 import { badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, toConnection } from 'agent-platform/sdk';
 import { requireStaff } from './access.ts';
-import type { BackofficeService } from './service/backoffice.ts';
-import type { staffOccurrence } from './service/views.ts';
+import type { BackofficeService } from './services/backoffice.ts';
+import type { staffOccurrence } from './services/views.ts';
 import type { ListFilter } from './store/occurrences.ts';
 
 type Row = ReturnType<typeof staffOccurrence>;

@@ -4,7 +4,6 @@
 // the forms plugin. Registration only.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type { FormsApi } from '../forms/api.ts';
-import type { OccurrencesApi } from './api.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type OccurrencesOptions } from './options.ts';
@@ -15,8 +14,8 @@ import { publicRoutes } from './routes/public.ts';
 import { templateRoutes } from './routes/templates.ts';
 import { typeRoutes } from './routes/types.ts';
 import { createServices } from './services.ts';
-import { occurrenceTarget } from './target.ts';
-import './tables.ts';
+import { occurrenceTarget } from './domain/target.ts';
+import './store/tables.ts';
 
 export { cli } from './cli.ts';
 export { optionsSchema };
@@ -42,13 +41,6 @@ export const plugin = definePlugin<OccurrencesOptions>({
       ...open311Routes(services.open311, tenantOfPublic),
     ]);
     core.graphql.extend({ typeDefs, resolvers: resolvers(services.backoffice) });
-    const api: OccurrencesApi = {
-      targetModel: 'occurrences.Occurrence',
-      async find(tenantId, id) {
-        const row = await services.backoffice.find(tenantId, id);
-        return row && { id: row.id, reference: row.reference, occurrence_type: row.occurrence_type, title: row.title, state: row.state, created_at: row.created_at };
-      },
-    };
-    server.expose('api', api);
+    server.expose('api', services.api);
   },
 });

@@ -1,17 +1,19 @@
-// The one factory of the occurrences plugin's services: its register and its
-// CLI commands both build them here. The forms plugin's API (Form.io
-// validation of v1 form schemas) is read when first needed: a CLI command
-// runs without a server, and none of its commands validates a form.
+// The one factory of the occurrences plugin's services and of the api other
+// plugins use: its register and its CLI commands both build them here. The
+// forms plugin's API (Form.io validation of v1 form schemas) is read when
+// first needed: a CLI command runs without a server, and none of its commands
+// validates a form.
 import { perMinute, RateLimiter, type CoreServices } from 'agent-platform/sdk';
 import type { FormsApi } from '../forms/api.ts';
+import type { OccurrencesApi } from './api.ts';
 import type { OccurrencesOptions } from './options.ts';
-import { createBackofficeService } from './service/backoffice.ts';
-import { createIntake } from './service/intake.ts';
-import { createOpen311Service } from './service/open311.ts';
-import { createSettingsService } from './service/settings.ts';
-import { createStatesService } from './service/states.ts';
-import { createTemplatesService } from './service/templates.ts';
-import { createTypesService } from './service/types.ts';
+import { createBackofficeService } from './services/backoffice.ts';
+import { createIntake } from './services/intake.ts';
+import { createOpen311Service } from './services/open311.ts';
+import { createSettingsService } from './services/settings.ts';
+import { createStatesService } from './services/states.ts';
+import { createTemplatesService } from './services/templates.ts';
+import { createTypesService } from './services/types.ts';
 
 const noForms = (): FormsApi => {
   throw new Error('the forms plugin is not loaded here');
@@ -19,12 +21,20 @@ const noForms = (): FormsApi => {
 
 export function createServices(core: CoreServices, options: OccurrencesOptions, forms: () => FormsApi = noForms) {
   const intake = createIntake(core, forms);
+  const backoffice = createBackofficeService(core);
+  const api: OccurrencesApi = {
+    targetModel: 'occurrences.Occurrence',
+    async find(tenantId, id) {
+      const row = await backoffice.find(tenantId, id);
+      return row && { id: row.id, reference: row.reference, occurrence_type: row.occurrence_type, title: row.title, state: row.state, created_at: row.created_at };
+    },
+  };
   return {
     types: createTypesService(core, forms),
     intake,
     open311: createOpen311Service(core, intake),
     states: createStatesService(core),
-    backoffice: createBackofficeService(core),
+    backoffice,
     settings: createSettingsService(core),
     templates: createTemplatesService(core, options),
     limiters: {
@@ -33,6 +43,7 @@ export function createServices(core: CoreServices, options: OccurrencesOptions, 
       tenant: new RateLimiter(perMinute(options.publicRatePerMinute,
         () => `Too many anonymous requests from this address: at most ${options.publicRatePerMinute} a minute per tenant`, () => core.clock.now().getTime())),
     },
+    api,
   };
 }
 

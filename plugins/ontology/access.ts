@@ -2,9 +2,9 @@
 // tenant's presence, form and membership (before any validation, as on every
 // /api/v1 route) and the mutation roles; service and delegation tokens may
 // omit X-Tenant-ID (serviceMayOmitTenant), and the `caller` pre-handler
-// applies the authorization policy (policy.ts) to every route.
+// applies the authorization policy (authorization/policy.ts) to every route.
 import type { Lifecycle, Request, RouteAccess } from 'agent-platform/sdk';
-import type { OntologyCaller, OntologyPolicy } from './policy.ts';
+import type { OntologyCaller, OntologyPolicy } from './authorization/policy.ts';
 
 export const EDITOR_ROLES = ['admin', 'pipeline_editor'];
 export const reader: RouteAccess = { tenant: 'required', explicitTenant: true, serviceMayOmitTenant: true };

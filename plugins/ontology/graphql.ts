@@ -2,14 +2,14 @@
 // properties and related entities and relationship traversal, and the sync
 // runs of a backing dataset. Every field applies the REST routes' principals
 // (an authenticated member, never an API key or embed token) and the same
-// authorization policy (policy.ts), so a service token may omit X-Tenant-ID here too.
+// authorization policy (authorization/policy.ts), so a service token may omit X-Tenant-ID here too.
 import { GraphQLError } from 'graphql';
 import { badInput, decodeCursor, type GraphqlContext, isUuid, pageSize, requirePrincipal, toConnection } from 'agent-platform/sdk';
-import type { OntologyContext } from './context.ts';
-import type { BackingDatasetService } from './service-backing-datasets.ts';
-import { createEntityService } from './service-entities.ts';
-import type { EntityTypeService } from './service-entity-types.ts';
-import type { SyncService } from './service-syncs.ts';
+import type { OntologyContext } from './services/context.ts';
+import type { BackingDatasetService } from './services/backing-datasets.ts';
+import { createEntityService } from './services/entities.ts';
+import type { EntityTypeService } from './services/entity-types.ts';
+import type { SyncService } from './services/syncs.ts';
 import type { EntityRow } from './store/entities.ts';
 
 export const typeDefs = /* GraphQL */ `
@@ -82,7 +82,7 @@ interface Page { first?: number | null; after?: string | null }
 export function resolvers(context: OntologyContext, types: EntityTypeService, backing: BackingDatasetService, syncs: SyncService) {
   const entities = createEntityService(context.core);
 
-  /** The REST routes' rule: an authenticated member under the authorization policy (policy.ts); Boom errors keep their codes. */
+  /** The REST routes' rule: an authenticated member under the authorization policy (authorization/policy.ts); Boom errors keep their codes. */
   async function caller(ctx: GraphqlContext): Promise<string> {
     const principal = requirePrincipal(ctx);
     if (principal.kind === 'api_key' || principal.kind === 'embed') {

@@ -5,7 +5,7 @@ import Joi from 'joi';
 import type { EnvironmentSecret } from 'agent-platform/sdk';
 
 export const optionsSchema = Joi.object({
-  /** PLATFORM_ENV: `production` and `staging` turn on the tenant bindings and the `ontology:sync` capability (policy.ts). */
+  /** PLATFORM_ENV: `production` and `staging` turn on the tenant bindings and the `ontology:sync` capability (authorization/policy.ts). */
   platformEnv: Joi.string().max(32).default('development')
     .description('`production` or `staging` turn on the ontology\'s tenant bindings and the `ontology:sync` capability for service and delegation tokens ([plugins/ontology](plugins/ontology/README.md#authorization))'),
   /**

@@ -5,7 +5,7 @@
 import t from 'tap';
 import { capabilitiesOf, coreOf } from 'agent-platform/sdk';
 import { startTestPlatform } from '../harness.ts';
-import { serviceToken } from '../plugins/ontology/helpers.ts';
+import { serviceToken } from '../../plugins/ontology/test/helpers.ts';
 
 t.test('capabilities from capabilities and scope, delegation from act, tenant claim', async (t) => {
   const tp = await startTestPlatform(t);

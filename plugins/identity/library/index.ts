@@ -3,7 +3,7 @@
 // full id is `<library>/<domain>/<schema>`, e.g. `sdm/urban_services/street_light`.
 import { general } from './general.ts';
 import type { LibraryDomain, LibrarySchema, SchemaLibrary } from './types.ts';
-import { urbanServices } from './urban-services.ts';
+import { urbanServices } from './urban.ts';
 
 export type { LibraryDomain, LibrarySchema, SchemaLibrary };
 

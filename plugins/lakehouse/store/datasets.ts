@@ -2,7 +2,7 @@
 // transactions, row-level security picks the rows (a tenant's own, and the
 // shared ones for reading). Snapshot ids are read as text: they pass 2^53.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 const datasetColumns = [
   'id', 'tenant_id', 'dataset_id', 'namespace', 'layer', 'table_name', 'physical_table', 'shared',

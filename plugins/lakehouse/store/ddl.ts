@@ -5,13 +5,13 @@
 // _snapshot_from <= S < coalesce(_snapshot_to, ∞)), then one column per
 // property. Only its owner tenant may add rows; shared datasets get a second
 // policy letting every tenant read.
-// Only fixed type names (types.ts) and quoted identifiers reach these strings.
+// Only fixed type names (datasets/types.ts) and quoted identifiers reach these strings.
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { isValidTenantAlias, type Database } from 'agent-platform/sdk';
-import { qualified, quoteIdent } from '../naming.ts';
-import { LAKE_TYPES, type LakeColumn } from '../types.ts';
-import '../tables.ts';
+import { qualified, quoteIdent } from '../datasets/naming.ts';
+import { LAKE_TYPES, type LakeColumn } from '../datasets/types.ts';
+import './tables.ts';
 
 type SystemTransaction = Transaction<Database>;
 

@@ -3,11 +3,11 @@
 // tenant transaction, so row-level security on _tenant_id holds (PostgreSQL
 // refuses COPY into a table under row-level security: rows are COPYed into a
 // temporary staging table, which has none, then inserted from it).
-// Identifiers come quoted from naming.ts; snapshot ids are checked digits.
+// Identifiers come quoted from datasets/naming.ts; snapshot ids are checked digits.
 import { CompiledQuery } from 'kysely';
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import { quoteIdent } from '../naming.ts';
-import { LAKE_TYPES, type LakeColumn } from '../types.ts';
+import { quoteIdent } from '../datasets/naming.ts';
+import { LAKE_TYPES, type LakeColumn } from '../datasets/types.ts';
 
 /** A lake table as one write or read sees it. */
 export interface RowsTarget {

@@ -3,9 +3,9 @@
 // and the tenant's service area (staff admin). Staff: role staff or admin.
 import { principalOf, tenantOf, type Request, type ServerRoute } from 'agent-platform/sdk';
 import { staffTenant } from '../access.ts';
-import type { BackofficeService } from '../service/backoffice.ts';
-import type { SettingsService } from '../service/settings.ts';
-import type { GraphInput, StatesService, TransitionInput } from '../service/states.ts';
+import type { BackofficeService } from '../services/backoffice.ts';
+import type { SettingsService } from '../services/settings.ts';
+import type { GraphInput, StatesService, TransitionInput } from '../services/states.ts';
 import type { ListFilter, SortKey } from '../store/occurrences.ts';
 import * as s from '../schemas.ts';
 

@@ -5,8 +5,8 @@
 // POST takes application/x-www-form-urlencoded (as Open311 clients send it,
 // with attribute[code]=value) or JSON.
 import type { Request, ServerRoute } from 'agent-platform/sdk';
-import type { Open311Post, Open311Service, RequestsQuery } from '../service/open311.ts';
-import { SPECIFICATION } from '../service/open311.ts';
+import type { Open311Post, Open311Service, RequestsQuery } from '../services/open311.ts';
+import { SPECIFICATION } from '../services/open311.ts';
 import * as s from '../schemas.ts';
 import type { PublicTenant } from './public-caller.ts';
 

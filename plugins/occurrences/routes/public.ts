@@ -2,7 +2,7 @@
 // duplicate check. No login: X-Tenant-ID names the tenant, each request
 // spends a token of the rate limit (per client address and tenant).
 import type { ServerRoute } from 'agent-platform/sdk';
-import type { Intake, SubmissionInput } from '../service/intake.ts';
+import type { Intake, SubmissionInput } from '../services/intake.ts';
 import * as s from '../schemas.ts';
 import type { PublicTenant } from './public-caller.ts';
 

@@ -2,7 +2,7 @@
 // occurrence, preview and apply them; staff admins create, change and delete them.
 import { principalOf, tenantOf, type Request, type ServerRoute } from 'agent-platform/sdk';
 import { staffTenant } from '../access.ts';
-import type { PreviewInput, TemplatesService } from '../service/templates.ts';
+import type { PreviewInput, TemplatesService } from '../services/templates.ts';
 import type { TemplateValues } from '../store/templates.ts';
 import * as s from '../schemas.ts';
 

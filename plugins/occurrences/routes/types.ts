@@ -4,7 +4,7 @@
 // trailing slash (the router strips it).
 import type { ServerRoute } from 'agent-platform/sdk';
 import { tenantOf } from 'agent-platform/sdk';
-import type { TypeInput, TypesService } from '../service/types.ts';
+import type { TypeInput, TypesService } from '../services/types.ts';
 import * as s from '../schemas.ts';
 import type { PublicTenant } from './public-caller.ts';
 

@@ -1,7 +1,7 @@
 // SQL of the messages recorded on occurrences' timelines; always in a tenant transaction.
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { Channel } from '../tables.ts';
-import '../tables.ts';
+import type { Channel } from './tables.ts';
+import './tables.ts';
 
 const COLUMNS = ['id', 'template_id', 'channel', 'subject', 'body', 'created_by', 'created_at'] as const;
 

@@ -1,8 +1,8 @@
 // SQL of occurrences, their history and linked duplicates; always in a tenant transaction.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
 import { boundingBox } from '../domain/geo.ts';
-import type { OccurrenceSource } from '../tables.ts';
-import '../tables.ts';
+import type { OccurrenceSource } from './tables.ts';
+import './tables.ts';
 
 export interface OccurrenceValues {
   type_id: number;

@@ -1,6 +1,6 @@
 // SQL of a tenant's occurrence settings (its service area); always in a tenant transaction.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 export const settingsStore = {
   serviceArea: async (trx: TenantTransaction) =>

@@ -2,7 +2,7 @@
 // transaction. The default graph is seeded on the tenant's first use
 // (ensureSeeded): inserts that race with another first use do nothing.
 import type { TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 export interface StateValues {
   key: string;

@@ -1,7 +1,7 @@
 // SQL of message templates; always in a tenant transaction.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import type { Channel } from '../tables.ts';
-import '../tables.ts';
+import type { Channel } from './tables.ts';
+import './tables.ts';
 
 export interface TemplateValues {
   name: string;

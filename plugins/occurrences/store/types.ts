@@ -1,7 +1,7 @@
 // SQL of occurrence types; always in a tenant transaction.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import type { DuplicatePolicy } from '../tables.ts';
-import '../tables.ts';
+import type { DuplicatePolicy } from './tables.ts';
+import './tables.ts';
 
 export interface TypeValues {
   name: string;

@@ -5,7 +5,7 @@
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
 
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
-// Property names are checked identifiers (service-entity-types.ts); quoting is belt and braces.
+// Property names are checked identifiers (services/entity-types.ts); quoting is belt and braces.
 const quoteLiteral = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /** What a sync writes: which source columns become the key, the properties and the lineage key. */

@@ -1,6 +1,6 @@
 // SQL of sync runs and their log lines (every query in a tenant transaction).
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import type { EffectiveSpec } from '../fingerprint.ts';
+import type { EffectiveSpec } from '../sync/fingerprint.ts';
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'skipped' | 'failed';
 export interface BulkJob { job_id: string; operation: 'upsert' | 'delete_stale'; submitted_count: number; completed_count: number }

@@ -14,7 +14,7 @@
 // killed anywhere leaves the entities as they were, and the retry (pg-boss,
 // once the heartbeat stops) ends with the same entities. A failure keeps the
 // applied fingerprint.
-import type { OntologyContext } from '../context.ts';
+import type { OntologyContext } from '../services/context.ts';
 import { SYNC_COMPLETED, SYNC_FAILED, SYNC_SKIPPED } from '../event-types.ts';
 import { backingDatasetsStore } from '../store/backing-datasets.ts';
 import { entitiesStore } from '../store/entities.ts';

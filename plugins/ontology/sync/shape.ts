@@ -3,7 +3,7 @@
 // normalized rules go through its SQL normalizers), the mapped properties,
 // and the lineage row key.
 import type { DatasetInfo } from '../../lakehouse/api.ts';
-import type { EffectiveSpec } from '../fingerprint.ts';
+import type { EffectiveSpec } from './fingerprint.ts';
 import type { SyncKey, SyncShape } from '../store/entities.ts';
 
 type NormalizeSql = (columnSql: string, normalizers: string[]) => string;
