@@ -2,7 +2,7 @@
 // CLI has no server, so no other plugin's api: these commands read this
 // plugin's own tables only.
 import { defineCli, type CoreServices, UsageError } from 'agent-platform/sdk';
-import { createContext } from './context.ts';
+import { createContext } from './services/context.ts';
 import type { PipelinesOptions } from './options.ts';
 import { createServices } from './services.ts';
 

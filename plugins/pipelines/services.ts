@@ -1,8 +1,8 @@
 // The one factory of the pipelines plugin's services (register and tests wire it the same way).
-import type { PipelinesContext } from './context.ts';
+import type { PipelinesContext } from './services/context.ts';
 import { createStepRunner } from './runner/step.ts';
-import { createPipelineService } from './service-pipelines.ts';
-import { createRunService } from './service-runs.ts';
+import { createPipelineService } from './services/pipelines.ts';
+import { createRunService } from './services/runs.ts';
 import { createDescribeService } from './temporal/describe.ts';
 import { createWorkflowService } from './temporal/workflows.ts';
 

@@ -4,7 +4,7 @@
 // runs steps in DAG order as pg-boss jobs, each output a derived snapshot,
 // with pipeline.run.* events; a failing step skips what depends on it only.
 import t from 'tap';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { diamond, ORDERS, pipelinesPlatform } from './helpers.ts';
 
 const terminal = (status: string) => ['succeeded', 'failed', 'cancelled'].includes(status);

@@ -5,8 +5,8 @@
 // a late timer goes through the platform's missed-run policy (core/cron via
 // the SDK: one catch-up run).
 import { dueOccurrence, nextOccurrence, type TenantTransaction } from 'agent-platform/sdk';
-import type { PipelinesContext } from './context.ts';
-import { pipelinesStore, type PipelineRow } from './store/pipelines.ts';
+import type { PipelinesContext } from '../services/context.ts';
+import { pipelinesStore, type PipelineRow } from '../store/pipelines.ts';
 
 export const PIPELINE_SCHEDULE_TASK = 'pipelines.pipeline_schedule_fire';
 

@@ -2,10 +2,10 @@
 // apis of the lakehouse, the transforms plugin and the events plugin (read
 // when used: they register first, or, for transforms, may be absent).
 import { domainError, type CoreServices } from 'agent-platform/sdk';
-import type { EventsApi } from '../events/api.ts';
-import type { LakehouseApi } from '../lakehouse/api.ts';
-import type { PipelinesOptions } from './options.ts';
-import type { TransformsPort } from './transforms-port.ts';
+import type { EventsApi } from '../../events/api.ts';
+import type { LakehouseApi } from '../../lakehouse/api.ts';
+import type { PipelinesOptions } from '../options.ts';
+import type { TransformsPort } from '../runner/transforms-port.ts';
 
 export interface PipelinesContext {
   core: CoreServices;

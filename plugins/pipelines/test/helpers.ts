@@ -1,7 +1,7 @@
 // Shared by the pipelines tests: a platform with two tenants, the lake with
 // an input dataset, and request helpers.
-import type { LakehouseApi } from '../../../plugins/lakehouse/api.ts';
-import { startTestPlatform, tenantWithAdmin, type TestPlatform } from '../../harness.ts';
+import type { LakehouseApi } from '../../lakehouse/api.ts';
+import { startTestPlatform, tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
 
 type Tap = Parameters<typeof startTestPlatform>[0];
 

@@ -3,14 +3,14 @@
 // sensor-driven), their status with per-step results, cancellation.
 import { conflict, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { PipelinesContext } from './context.ts';
-import { EVENT_SOURCE, RUN_FAILED } from './event-types.ts';
-import { runningSteps } from './runner/step.ts';
-import { startRun } from './runner/start.ts';
-import type { PipelineService } from './service-pipelines.ts';
-import { pipelinesStore, versionsStore, type PipelineRow } from './store/pipelines.ts';
-import { runsStore } from './store/runs.ts';
-import type { RunKind, RunTrigger } from './tables.ts';
-import { runView } from './view.ts';
+import { EVENT_SOURCE, RUN_FAILED } from '../event-types.ts';
+import { runningSteps } from '../runner/step.ts';
+import { startRun } from '../runner/start.ts';
+import type { PipelineService } from './pipelines.ts';
+import { pipelinesStore, versionsStore, type PipelineRow } from '../store/pipelines.ts';
+import { runsStore } from '../store/runs.ts';
+import type { RunKind, RunTrigger } from '../store/tables.ts';
+import { runView } from '../presentation/view.ts';
 
 export function createRunService(context: PipelinesContext, pipelines: PipelineService) {
   const { core } = context;

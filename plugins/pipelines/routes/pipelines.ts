@@ -2,9 +2,9 @@
 // versions, activation, pause. Handlers hand over to the pipeline service.
 import type { ServerRoute } from '@hapi/hapi';
 import { principalOf, tenantOf } from 'agent-platform/sdk';
-import { editor, member } from './access.ts';
-import * as s from './schemas.ts';
-import type { PipelineInput, PipelineService } from './service-pipelines.ts';
+import { editor, member } from '../access.ts';
+import * as s from '../schemas.ts';
+import type { PipelineInput, PipelineService } from '../services/pipelines.ts';
 
 const tags = ['api', 'pipelines'];
 type Params = { pipeline_id: string; step_id: string };

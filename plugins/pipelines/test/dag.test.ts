@@ -2,7 +2,7 @@
 // missing inputs, unknown and unreadable datasets, two steps writing one
 // output, the topological order; through REST and the plugin's api.
 import t from 'tap';
-import { analyzeGraph } from '../../../plugins/pipelines/dag/graph.ts';
+import { analyzeGraph } from '../dag/graph.ts';
 import { diamond, ORDERS, pipelinesPlatform } from './helpers.ts';
 
 t.test('the graph alone: order, cycles by their steps, duplicates, missing step references', async (t) => {

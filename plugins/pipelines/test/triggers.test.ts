@@ -5,9 +5,9 @@
 // nothing (no step is repeated).
 import t from 'tap';
 import { coreOf } from 'agent-platform/sdk';
-import { until } from '../../harness.ts';
-import { STEP_TASK } from '../../../plugins/pipelines/runner/step-job.ts';
-import { PIPELINE_SCHEDULE_TASK } from '../../../plugins/pipelines/schedule.ts';
+import { until } from 'agent-platform/sdk/testing';
+import { STEP_TASK } from '../runner/step-job.ts';
+import { PIPELINE_SCHEDULE_TASK } from '../triggers/schedule.ts';
 import { ORDERS, pipelinesPlatform } from './helpers.ts';
 
 const steps = [{ id: 'copy', sql: 'SELECT id, amount FROM raw.acme.orders', output: 'orders_copy', inputs: [ORDERS] }];

@@ -6,16 +6,16 @@
 // it runs its activated version until activated again).
 import { createHash } from 'node:crypto';
 import { badRequest, canonicalTimeZone, conflict, cronProblem, domainError, notFound, type TenantTransaction } from 'agent-platform/sdk';
-import type { DagValidation } from './api.ts';
+import type { DagValidation } from '../api.ts';
 import type { PipelinesContext } from './context.ts';
-import type { StepSpec } from './dag/types.ts';
-import { publicValidation, validateDag } from './dag/validate.ts';
-import { step as stepSchema } from './schemas.ts';
-import { armSchedule, disarmSchedule } from './schedule.ts';
-import { armSensor } from './sensor.ts';
-import { pipelinesStore, versionsStore, type PipelineChange, type PipelineRow } from './store/pipelines.ts';
-import { runsStore } from './store/runs.ts';
-import { pipelineView, versionView } from './view.ts';
+import type { StepSpec } from '../dag/types.ts';
+import { publicValidation, validateDag } from '../dag/validate.ts';
+import { step as stepSchema } from '../schemas.ts';
+import { armSchedule, disarmSchedule } from '../triggers/schedule.ts';
+import { armSensor } from '../triggers/sensor.ts';
+import { pipelinesStore, versionsStore, type PipelineChange, type PipelineRow } from '../store/pipelines.ts';
+import { runsStore } from '../store/runs.ts';
+import { pipelineView, versionView } from '../presentation/view.ts';
 
 export interface PipelineInput {
   name?: string;

@@ -1,7 +1,7 @@
 // kysely types of the pipelines plugin's tables (sql/0001_init.sql), added to
 // the SDK's Database by declaration merging.
 import type { ColumnType, Generated } from 'agent-platform/sdk';
-import type { StepSpec } from './dag/types.ts';
+import type { StepSpec } from '../dag/types.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;

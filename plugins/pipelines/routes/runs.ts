@@ -1,10 +1,10 @@
 // Sandbox runs, run history and the transforms a step may use.
 import type { ServerRoute } from '@hapi/hapi';
 import { principalOf, tenantOf } from 'agent-platform/sdk';
-import type { PipelinesContext } from './context.ts';
-import { editor, member } from './access.ts';
-import * as s from './schemas.ts';
-import type { RunService } from './service-runs.ts';
+import type { PipelinesContext } from '../services/context.ts';
+import { editor, member } from '../access.ts';
+import * as s from '../schemas.ts';
+import type { RunService } from '../services/runs.ts';
 
 const tags = ['api', 'pipelines'];
 type Params = { pipeline_id: string; workflow_id: string };

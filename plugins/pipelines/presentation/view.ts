@@ -1,6 +1,6 @@
 // Rows as the API shows them (REST and GraphQL read the same shapes).
-import type { RunRow, RunStepRow } from './store/runs.ts';
-import type { PipelineRow, VersionRow } from './store/pipelines.ts';
+import type { RunRow, RunStepRow } from '../store/runs.ts';
+import type { PipelineRow, VersionRow } from '../store/pipelines.ts';
 
 export function pipelineView(row: Omit<PipelineRow, 'latest_version'> & { latest_version?: number | null }) {
   return {

@@ -7,10 +7,10 @@
 // transaction, then re-arms itself while a sensored pipeline is active.
 // Snapshots made before a pipeline's activation never start it.
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { PipelinesContext } from './context.ts';
-import { validateDag } from './dag/validate.ts';
-import { pipelinesStore, versionsStore, type PipelineRow } from './store/pipelines.ts';
-import { sensorStore } from './store/workflows.ts';
+import type { PipelinesContext } from '../services/context.ts';
+import { validateDag } from '../dag/validate.ts';
+import { pipelinesStore, versionsStore, type PipelineRow } from '../store/pipelines.ts';
+import { sensorStore } from '../store/workflows.ts';
 
 export const SENSOR_TASK = 'pipelines.sensor';
 export const SNAPSHOT_CREATED = 'dataset.snapshot_created';

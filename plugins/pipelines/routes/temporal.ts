@@ -3,10 +3,10 @@
 // cancel and wait for workflows of the caller's tenant.
 import type { ServerRoute } from '@hapi/hapi';
 import { Joi, principalOf, tenantOf } from 'agent-platform/sdk';
-import { editor, member } from './access.ts';
-import * as s from './schemas.ts';
-import type { createDescribeService } from './temporal/describe.ts';
-import type { WorkflowService } from './temporal/workflows.ts';
+import { editor, member } from '../access.ts';
+import * as s from '../schemas.ts';
+import type { createDescribeService } from '../temporal/describe.ts';
+import type { WorkflowService } from '../temporal/workflows.ts';
 
 const tags = ['api', 'temporal'];
 const idOf = (params: unknown) => (params as { workflow_id: string }).workflow_id;

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import t from 'tap';
 import { sql } from 'kysely';
 import { ROOT_DIR } from '../../../core/paths.ts';
-import { startTestPlatform, until } from '../../harness.ts';
+import { startTestPlatform, until } from 'agent-platform/sdk/testing';
 import { ORDERS, pipelinesPlatform } from './helpers.ts';
 
 t.test('a run whose worker dies mid-step completes elsewhere; the settled step is not repeated', async (t) => {

@@ -3,7 +3,7 @@
 // tenant rules (another tenant's pipeline is 404) and roles (members read,
 // editors change).
 import t from 'tap';
-import { runCli } from '../../harness.ts';
+import { runCli } from 'agent-platform/sdk/testing';
 import { diamond, ORDERS, pipelinesPlatform, userToken } from './helpers.ts';
 
 t.test('create, read, update, patch a step, version, delete', async (t) => {

@@ -13,11 +13,11 @@
 // nothing; execute creates or updates inside the apply transaction (the
 // pipeline stays a draft or keeps its state: activation is not declarative).
 import { badRequest, type TenantTransaction } from 'agent-platform/sdk';
-import type { ApplyContext, ApplyDocument, ApplyKindHandler, ApplyPlan } from '../pipelines-apply/api.ts';
-import type { PipelinesContext } from './context.ts';
-import { validateDag } from './dag/validate.ts';
-import { pipelineCreate } from './schemas.ts';
-import type { PipelineInput, PipelineService } from './service-pipelines.ts';
+import type { ApplyContext, ApplyDocument, ApplyKindHandler, ApplyPlan } from '../../pipelines-apply/api.ts';
+import type { PipelinesContext } from '../services/context.ts';
+import { validateDag } from '../dag/validate.ts';
+import { pipelineCreate } from '../schemas.ts';
+import type { PipelineInput, PipelineService } from '../services/pipelines.ts';
 
 const spec = pipelineCreate.fork(['name'], (schema) => schema.forbidden()).label('PipelineSpec');
 const FIELDS = ['description', 'steps', 'schedule', 'sensor'] as const;
