@@ -6,17 +6,17 @@
 import type { Server } from '@hapi/hapi';
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type { PipelinesAiApi } from './api.ts';
-import { createContext } from './context.ts';
-import { createModel } from './model.ts';
+import { createContext } from './services/context.ts';
+import { createModel } from './llm/model.ts';
 import { optionsSchema, secrets, type AiOptions } from './options.ts';
-import { aiRoutes } from './routes.ts';
-import { COMPOSE_TASK, createComposeService } from './service-compose.ts';
-import { createAiApi } from './service-api.ts';
-import { createSqlService } from './service-sql.ts';
-import { createSuggestService } from './service-suggest.ts';
+import { aiRoutes } from './routes/ai.ts';
+import { COMPOSE_TASK, createComposeService } from './services/compose.ts';
+import { createAiApi } from './services.ts';
+import { createSqlService } from './services/sql.ts';
+import { createSuggestService } from './services/suggest.ts';
 import { composeTask, composeTaskOptions } from './tasks/pipelines-ai.compose.ts';
 import { COMPOSE_DEAD_TASK, composeDeadTask, composeDeadTaskOptions } from './tasks/pipelines-ai.compose.dead.ts';
-import './tables.ts';
+import './store/tables.ts';
 
 export { optionsSchema, secrets };
 

@@ -4,7 +4,7 @@
 // never suggested. Patterns are the same for every tenant; the AI route's own
 // role (member) is the patterns routes' one.
 import { badRequest, notFound } from 'agent-platform/sdk';
-import type { AiPeers } from './context.ts';
+import type { AiPeers } from '../services/context.ts';
 
 export async function patternSchema(peers: AiPeers, kind: 'transform' | 'source', id: string): Promise<Record<string, unknown>> {
   if (kind === 'transform') {

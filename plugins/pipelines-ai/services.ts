@@ -5,9 +5,9 @@
 // given names (modelMappings) before it is returned.
 import type { LakeColumn } from '../lakehouse/api.ts';
 import type { MappingColumn, MappingTarget, PipelinesAiApi } from './api.ts';
-import type { AiContext } from './context.ts';
-import { profileColumns } from './profile.ts';
-import { modelMappings, ruleMappings } from './service-suggest.ts';
+import type { AiContext } from './services/context.ts';
+import { profileColumns } from './suggestions/profile.ts';
+import { modelMappings, ruleMappings } from './services/suggest.ts';
 
 const SAMPLES_SENT = 5;
 const SAMPLE_CHARS = 100;

@@ -6,8 +6,8 @@
 // draft and POSTs it to /pipelines (or applies it declaratively).
 import { notFound, type Principal } from 'agent-platform/sdk';
 import type { AiContext } from './context.ts';
-import { askJson, modelRequired } from './model.ts';
-import { aiStore, type CompositionRow } from './store.ts';
+import { askJson, modelRequired } from '../llm/model.ts';
+import { aiStore, type CompositionRow } from '../store/ai.ts';
 
 export const COMPOSE_TASK = 'pipelines-ai.compose';
 

@@ -1,11 +1,11 @@
 // The /api/v1/ai routes. Handlers hand over to the services.
 import type { ServerRoute } from '@hapi/hapi';
 import { principalOf, tenantOf, TENANT_SQL_NOTES } from 'agent-platform/sdk';
-import { editor, member } from './access.ts';
-import * as s from './schemas.ts';
-import type { ComposeRequest, ComposeService } from './service-compose.ts';
-import type { SqlService } from './service-sql.ts';
-import type { createSuggestService, TargetField } from './service-suggest.ts';
+import { editor, member } from '../access.ts';
+import * as s from '../schemas.ts';
+import type { ComposeRequest, ComposeService } from '../services/compose.ts';
+import type { SqlService } from '../services/sql.ts';
+import type { createSuggestService, TargetField } from '../services/suggest.ts';
 
 const tags = ['api', 'ai'];
 type SuggestService = ReturnType<typeof createSuggestService>;

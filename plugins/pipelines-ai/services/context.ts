@@ -2,14 +2,14 @@
 // when none is configured) and the apis of the plugins they draft for (read
 // when used: those plugins register first).
 import type { CoreServices } from 'agent-platform/sdk';
-import type { DatasetInfo, LakehouseApi } from '../lakehouse/api.ts';
-import type { PipelinesApi } from '../pipelines/api.ts';
-import type { PipelineSourcesApi } from '../pipelines-sources/api.ts';
-import type { TransformsApi } from '../pipelines-transforms/api.ts';
-import type { Model } from './model.ts';
-import type { AiOptions } from './options.ts';
-import { profileColumns, type ColumnProfile } from './profile.ts';
-import { aiStore } from './store.ts';
+import type { DatasetInfo, LakehouseApi } from '../../lakehouse/api.ts';
+import type { PipelinesApi } from '../../pipelines/api.ts';
+import type { PipelineSourcesApi } from '../../pipelines-sources/api.ts';
+import type { TransformsApi } from '../../pipelines-transforms/api.ts';
+import type { Model } from '../llm/model.ts';
+import type { AiOptions } from '../options.ts';
+import { profileColumns, type ColumnProfile } from '../suggestions/profile.ts';
+import { aiStore } from '../store/ai.ts';
 
 export interface AiPeers {
   lake(): LakehouseApi;

@@ -3,13 +3,13 @@
 // rules (names, types, value patterns) always work; with a model configured,
 // target schemas, mappings and pattern params come from the model, checked
 // against the dataset's real columns (and the pattern's schema) before they are returned.
-import type { LakeType } from '../lakehouse/api.ts';
+import type { LakeType } from '../../lakehouse/api.ts';
 import type { AiContext } from './context.ts';
-import { askJson, type Model } from './model.ts';
-import { checkParams, ruleParams } from './pattern-params.ts';
-import { patternSchema } from './pattern-schema.ts';
-import type { ColumnProfile, ValuePattern } from './profile.ts';
-import { nameSimilarity, snakeCase, wordsOf } from './similarity.ts';
+import { askJson, type Model } from '../llm/model.ts';
+import { checkParams, ruleParams } from '../suggestions/pattern-params.ts';
+import { patternSchema } from '../suggestions/pattern-schema.ts';
+import type { ColumnProfile, ValuePattern } from '../suggestions/profile.ts';
+import { nameSimilarity, snakeCase, wordsOf } from '../suggestions/similarity.ts';
 
 export interface TargetField { name: string; type?: string; description?: string }
 export interface Mapping { target: string; source: string; confidence: number; reasons: string[]; cast?: string }

@@ -1,7 +1,7 @@
 // What a dataset's columns look like from a sample of its rows: the lake type,
 // the pattern most non-null values follow (emails, dates, numbers in text…),
 // how many are null or distinct. The deterministic suggestions rest on it.
-import type { LakeColumn } from '../lakehouse/api.ts';
+import type { LakeColumn } from '../../lakehouse/api.ts';
 import { UUID_PATTERN } from 'agent-platform/sdk';
 
 export type ValuePattern = 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'email' | 'uuid' | 'url' | 'phone' | 'json' | 'text';

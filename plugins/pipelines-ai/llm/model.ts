@@ -4,7 +4,7 @@
 // server that streams anyway (text/event-stream) is read to its end. Errors
 // name the status, never the key or the request.
 import { domainError, type CoreServices } from 'agent-platform/sdk';
-import { secretsFrom, type AiOptions } from './options.ts';
+import { secretsFrom, type AiOptions } from '../options.ts';
 
 export interface ChatMessage { role: 'system' | 'user' | 'assistant'; content: string }
 

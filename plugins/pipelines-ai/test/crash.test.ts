@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process';
 import t from 'tap';
 import { ROOT_DIR } from '../../../core/paths.ts';
-import { ScriptedLlm } from '../../fixtures/chat/scripted-llm.ts';
-import { startTestPlatform, tenantWithAdmin, until } from '../../harness.ts';
+import { ScriptedLlm } from '../../../test/fixtures/chat/scripted-llm.ts';
+import { startTestPlatform, tenantWithAdmin, until } from 'agent-platform/sdk/testing';
 import { peopleOf, reply } from './helpers.ts';
 
 type Tap = Parameters<typeof startTestPlatform>[0];

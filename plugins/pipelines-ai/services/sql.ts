@@ -4,9 +4,9 @@
 // repair round-trip, then a clear error), publish-transform (a reviewed draft
 // becomes a transform; refused while the review has errors).
 import { domainError, type Principal } from 'agent-platform/sdk';
-import type { SqlAnalysis, SqlFinding } from '../pipelines-transforms/api.ts';
+import type { SqlAnalysis, SqlFinding } from '../../pipelines-transforms/api.ts';
 import type { AiContext } from './context.ts';
-import { askJson, modelRequired, type ChatMessage } from './model.ts';
+import { askJson, modelRequired, type ChatMessage } from '../llm/model.ts';
 
 const SQL_RULES = 'Write ONE read-only PostgreSQL SELECT (or WITH … SELECT). Tables are dataset ids written as they are (e.g. raw.acme.orders); only the datasets given may be read; no SELECT *, no functions with side effects, no random()/now().';
 

@@ -4,7 +4,7 @@
 // against the dataset's columns — with one repair round-trip naming the
 // problems, then 502 MODEL_OUTPUT_INVALID. compose-pipeline runs as a job.
 import t from 'tap';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { aiPlatform, reply } from './helpers.ts';
 
 t.test('generate-transform: invalid SQL gets one repair; still invalid is a clear 502', async (t) => {

@@ -1,9 +1,9 @@
 // Shared by the AI tests: a platform with two tenants and a people dataset in
 // each, optionally with a scripted OpenAI-compatible model on loopback.
-import type { LakehouseApi } from '../../../plugins/lakehouse/api.ts';
-import { ScriptedLlm, textChunks } from '../../fixtures/chat/scripted-llm.ts';
-import { startTestPlatform, tenantWithAdmin, type TestPlatform } from '../../harness.ts';
-import { userToken } from '../pipelines-sources/helpers.ts';
+import type { LakehouseApi } from '../../lakehouse/api.ts';
+import { ScriptedLlm, textChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
+import { startTestPlatform, tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
+import { userToken } from '../../../test/plugins/pipelines-sources/helpers.ts';
 
 type Tap = Parameters<typeof startTestPlatform>[0];
 
