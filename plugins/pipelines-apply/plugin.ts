@@ -4,10 +4,10 @@ import type { Server } from '@hapi/hapi';
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type { ApplyApi } from './api.ts';
 import { optionsSchema, type ApplyOptions } from './options.ts';
-import { createKindRegistry } from './registry.ts';
-import { applyRoutes } from './routes.ts';
-import { API_VERSION, createApplyService } from './service.ts';
-import { createYamlReader } from './yaml-reader.ts';
+import { createKindRegistry } from './kinds/registry.ts';
+import { applyRoutes } from './routes/apply.ts';
+import { API_VERSION, createApplyService } from './services/apply.ts';
+import { createYamlReader } from './request-body/yaml-reader.ts';
 
 export { optionsSchema };
 

@@ -4,8 +4,8 @@
 // none does (a document that does not plan cleanly refuses the whole apply).
 import Boom from '@hapi/boom';
 import { badRequest, conflict, type CoreServices, type Principal } from 'agent-platform/sdk';
-import type { ApplyContext, ApplyDocument, ApplyPlan } from './api.ts';
-import type { KindRegistry } from './registry.ts';
+import type { ApplyContext, ApplyDocument, ApplyPlan } from '../api.ts';
+import type { KindRegistry } from '../kinds/registry.ts';
 
 export const API_VERSION = 'agent-platform/v1';
 

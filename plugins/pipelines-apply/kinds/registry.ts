@@ -3,7 +3,7 @@
 // depends on this plugin). A kind registered twice is a contract break and
 // stops the boot.
 import { PluginContractError } from 'agent-platform/sdk';
-import type { ApplyKindHandler } from './api.ts';
+import type { ApplyKindHandler } from '../api.ts';
 
 const KIND = /^[A-Z][A-Za-z0-9]{0,63}$/;
 

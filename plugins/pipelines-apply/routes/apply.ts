@@ -4,12 +4,12 @@
 // schema, which the OpenAPI document shows as the body.
 import type { Lifecycle, ServerRoute } from '@hapi/hapi';
 import { badRequest, principalOf, tenantOf } from 'agent-platform/sdk';
-import { editor } from './access.ts';
-import { BODY_TYPES, parseBody } from './body.ts';
-import type { ApplyOptions } from './options.ts';
-import * as s from './schemas.ts';
-import type { ApplyService, Envelope } from './service.ts';
-import type { YamlReader } from './yaml-reader.ts';
+import { editor } from '../access.ts';
+import { BODY_TYPES, parseBody } from '../request-body/body.ts';
+import type { ApplyOptions } from '../options.ts';
+import * as s from '../schemas.ts';
+import type { ApplyService, Envelope } from '../services/apply.ts';
+import type { YamlReader } from '../request-body/yaml-reader.ts';
 
 const tags = ['api', 'apply'];
 

@@ -5,9 +5,9 @@
 // written; ordinary multi-document bodies with aliases still apply. The
 // reader's deadline ends a read that runs too long.
 import t from 'tap';
-import { sourcesPlatform, stored } from '../pipelines-sources/helpers.ts';
-import { createYamlReader } from '../../../plugins/pipelines-apply/yaml-reader.ts';
-import { MAX_ALIAS_VALUES } from '../../../plugins/pipelines-apply/yaml-aliases.ts';
+import { sourcesPlatform, stored } from '../../../test/plugins/pipelines-sources/helpers.ts';
+import { createYamlReader } from '../request-body/yaml-reader.ts';
+import { MAX_ALIAS_VALUES } from '../request-body/yaml-aliases.ts';
 
 const API = 'agent-platform/v1';
 
