@@ -5,7 +5,7 @@
 // Uses the chat plugin's API, when it is loaded, to tell who owns a session.
 import type { Server } from '@hapi/hapi';
 import { coreOf } from 'agent-platform/sdk';
-import { ANNOUNCE_TASK } from './events.ts';
+import { ANNOUNCE_TASK } from './announce/events.ts';
 import { typeDefs, resolvers } from './graphql.ts';
 import { optionsSchema, type IntegrationsOptions } from './options.ts';
 import { credentialRoutes } from './routes/credentials.ts';
@@ -13,7 +13,7 @@ import { functionRoutes } from './routes/functions.ts';
 import { specRoutes } from './routes/specs.ts';
 import { createServices } from './services.ts';
 import { announceTask } from './tasks/integrations.announce.ts';
-import './tables.ts';
+import './store/tables.ts';
 
 export { cli } from './cli.ts';
 export { optionsSchema };

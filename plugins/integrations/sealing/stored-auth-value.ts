@@ -2,10 +2,10 @@
 // its ${VAR} placeholders again: the operator may have narrowed
 // INTEGRATIONS_ENV_ALLOWLIST since it was given, and a value that can never
 // resolve is refused (400) rather than kept for calls that would all fail.
-import type { IntegrationsContext } from './context.ts';
-import { checkPlaceholders } from './calling/placeholders.ts';
+import type { IntegrationsContext } from '../services/context.ts';
+import { checkPlaceholders } from '../calling/placeholders.ts';
 import { openBound, sealContext } from './sealing.ts';
-import type { SpecRecord } from './tables.ts';
+import type { SpecRecord } from '../store/tables.ts';
 
 export type StoredAuthValue = Pick<SpecRecord, 'id' | 'auth_value_sealed' | 'auth_value_origin'>;
 

@@ -10,10 +10,10 @@
 // be bound to whichever server named it first.
 import { conflict, forbidden, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { IntegrationsContext } from './context.ts';
-import { bindingOf } from './origin-binding.ts';
-import { sealBound, sealContext } from './sealing.ts';
-import { clientCredentialsStore, secretsStore, sessionCredentialsStore } from './store/credentials.ts';
-import { specsStore } from './store/specs.ts';
+import { bindingOf } from '../sealing/origin-binding.ts';
+import { sealBound, sealContext } from '../sealing/sealing.ts';
+import { clientCredentialsStore, secretsStore, sessionCredentialsStore } from '../store/credentials.ts';
+import { specsStore } from '../store/specs.ts';
 
 export interface CredentialInput {
   service_name: string;

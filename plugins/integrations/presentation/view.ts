@@ -1,9 +1,9 @@
 // How specs, functions and import plans read from outside (REST, GraphQL,
 // CLI). Credential values never appear: only whether one is set.
-import type { AuthConfig, FunctionParameters } from './model.ts';
-import type { PlannedChange } from './plan.ts';
-import type { SpecRow } from './store/specs.ts';
-import type { FunctionRow } from './store/functions.ts';
+import type { AuthConfig, FunctionParameters } from '../openapi/model.ts';
+import type { PlannedChange } from '../changes/plan.ts';
+import type { SpecRow } from '../store/specs.ts';
+import type { FunctionRow } from '../store/functions.ts';
 
 export function authView(auth: AuthConfig, valueSet: boolean) {
   return {

@@ -2,9 +2,9 @@
 // definition events that announce it, and checks the names a plan introduces
 // against the tenant's other functions.
 import { domainError, type EventInput, type TenantTransaction } from 'agent-platform/sdk';
-import { definitionEvent } from './events.ts';
+import { definitionEvent } from '../announce/events.ts';
 import type { PlannedChange } from './plan.ts';
-import { functionsStore } from './store/functions.ts';
+import { functionsStore } from '../store/functions.ts';
 
 export interface Conflict {
   name: string;

@@ -5,19 +5,19 @@
 // or marked removed like a re-sync.
 import { randomUUID } from 'node:crypto';
 import { conflict } from 'agent-platform/sdk';
-import { applyPlan, conflictError, conflictsOf } from './apply.ts';
+import { applyPlan, conflictError, conflictsOf } from '../changes/apply.ts';
 import { checkSourceUrl, fetchText, type IntegrationsContext } from './context.ts';
-import type { AuthConfig } from './model.ts';
-import { analyze, type Analysis } from './openapi/analyze.ts';
-import { canonical, planChanges, summarize, type ExistingFunction } from './plan.ts';
-import { checkPlaceholders } from './calling/placeholders.ts';
-import { bindingOf, originChangeWarning } from './origin-binding.ts';
-import { checkStoredAuthValue } from './stored-auth-value.ts';
-import { fingerprint, sealBound, sealContext } from './sealing.ts';
-import { importSettings, type ImportSettings, type ImportSettingsInput } from './settings.ts';
-import { functionsStore } from './store/functions.ts';
-import { specsStore, type SpecRow } from './store/specs.ts';
-import { authView, changeView, specView } from './view.ts';
+import type { AuthConfig } from '../openapi/model.ts';
+import { analyze, type Analysis } from '../openapi/analyze.ts';
+import { canonical, planChanges, summarize, type ExistingFunction } from '../changes/plan.ts';
+import { checkPlaceholders } from '../calling/placeholders.ts';
+import { bindingOf, originChangeWarning } from '../sealing/origin-binding.ts';
+import { checkStoredAuthValue } from '../sealing/stored-auth-value.ts';
+import { fingerprint, sealBound, sealContext } from '../sealing/sealing.ts';
+import { importSettings, type ImportSettings, type ImportSettingsInput } from '../openapi/settings.ts';
+import { functionsStore } from '../store/functions.ts';
+import { specsStore, type SpecRow } from '../store/specs.ts';
+import { authView, changeView, specView } from '../presentation/view.ts';
 
 export interface ImportInput extends ImportSettingsInput {
   source?: string;

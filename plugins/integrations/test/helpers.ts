@@ -4,7 +4,7 @@
 // recording every request it receives as it arrived on the wire.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestPlatform, tenantWithAdmin, type Tap, type TestPlatform, type TestPlatformOptions } from '../../harness.ts';
+import { startTestPlatform, tenantWithAdmin, type Tap, type TestPlatform, type TestPlatformOptions } from 'agent-platform/sdk/testing';
 
 export const MANIFEST = 'test/fixtures/manifests/integrations.yaml';
 

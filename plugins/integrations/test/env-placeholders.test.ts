@@ -6,10 +6,10 @@
 // re-import and re-sync. The attacker's server is a real loopback listener.
 import { readFile } from 'node:fs/promises';
 import t from 'tap';
-import { petstore } from '../../fixtures/integrations/specs.ts';
-import type { Tap, TestPlatform } from '../../harness.ts';
-import { bindingOf } from '../../../plugins/integrations/origin-binding.ts';
-import { sealContext } from '../../../plugins/integrations/sealing.ts';
+import { petstore } from '../../../test/fixtures/integrations/specs.ts';
+import type { Tap, TestPlatform } from 'agent-platform/sdk/testing';
+import { bindingOf } from '../sealing/origin-binding.ts';
+import { sealContext } from '../sealing/sealing.ts';
 import { callFunction, imported, importSpec, integrationsFixture, startApiServer, startIntegrationsPlatform, type ApiServer } from './helpers.ts';
 import { restart, secretBoxOf, superuser } from './stored-rows.ts';
 

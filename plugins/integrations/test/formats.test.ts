@@ -7,8 +7,8 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT_DIR } from '../../../core/paths.ts';
-import { largeSpec } from '../../fixtures/integrations/large-spec.ts';
-import { circular, swaggerYaml, withRemoteRefs } from '../../fixtures/integrations/specs.ts';
+import { largeSpec } from '../../../test/fixtures/integrations/large-spec.ts';
+import { circular, swaggerYaml, withRemoteRefs } from '../../../test/fixtures/integrations/specs.ts';
 import { callFunction, imported, importSpec, integrationsFixture, startApiServer } from './helpers.ts';
 
 const REAL = path.resolve(ROOT_DIR, 'test/fixtures/integrations/openapi');

@@ -9,7 +9,7 @@
 // migration, sql/0061) and is part of the AES-GCM associated data of every
 // value sealed since, so a binding edited in the database does not open.
 import { domainError } from 'agent-platform/sdk';
-import type { AuthConfig } from './model.ts';
+import type { AuthConfig } from '../openapi/model.ts';
 
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
 

@@ -2,11 +2,11 @@
 // functions) and functions (list by source spec and status, get, edit the
 // description, which then survives re-syncs).
 import { isUuid, notFound } from 'agent-platform/sdk';
-import { definitionEvent } from './events.ts';
+import { definitionEvent } from '../announce/events.ts';
 import type { IntegrationsContext } from './context.ts';
-import { functionsStore, type FunctionFilter } from './store/functions.ts';
-import { specsStore } from './store/specs.ts';
-import { functionView, specView } from './view.ts';
+import { functionsStore, type FunctionFilter } from '../store/functions.ts';
+import { specsStore } from '../store/specs.ts';
+import { functionView, specView } from '../presentation/view.ts';
 
 export function createCatalogService(context: IntegrationsContext) {
   const { withTenant } = context;

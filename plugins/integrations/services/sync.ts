@@ -5,17 +5,17 @@
 // read or parse the document changes no function and leaves the spec
 // `sync_failed` with the reason.
 import { domainError, isUuid, notFound } from 'agent-platform/sdk';
-import { applyPlan, conflictError, conflictsOf } from './apply.ts';
+import { applyPlan, conflictError, conflictsOf } from '../changes/apply.ts';
 import { fetchText, type IntegrationsContext } from './context.ts';
-import type { AuthConfig } from './model.ts';
-import { analyze, type Analysis } from './openapi/analyze.ts';
-import { analysisInput, authComparable } from './import-service.ts';
-import { planChanges, summarize } from './plan.ts';
-import { functionsStore } from './store/functions.ts';
-import { specsStore } from './store/specs.ts';
-import { bindingOf, originChangeWarning } from './origin-binding.ts';
-import { checkStoredAuthValue } from './stored-auth-value.ts';
-import { specView } from './view.ts';
+import type { AuthConfig } from '../openapi/model.ts';
+import { analyze, type Analysis } from '../openapi/analyze.ts';
+import { analysisInput, authComparable } from './import.ts';
+import { planChanges, summarize } from '../changes/plan.ts';
+import { functionsStore } from '../store/functions.ts';
+import { specsStore } from '../store/specs.ts';
+import { bindingOf, originChangeWarning } from '../sealing/origin-binding.ts';
+import { checkStoredAuthValue } from '../sealing/stored-auth-value.ts';
+import { specView } from '../presentation/view.ts';
 
 export function createSyncService(context: IntegrationsContext) {
   const { withTenant } = context;

@@ -4,8 +4,8 @@
 // client, then the function's default), and secrets that
 // never appear in a response or a log line.
 import t from 'tap';
-import { openapi31, petstore } from '../../fixtures/integrations/specs.ts';
-import { tenantWithAdmin, type TestPlatform } from '../../harness.ts';
+import { openapi31, petstore } from '../../../test/fixtures/integrations/specs.ts';
+import { tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
 import { callFunction, imported, integrationsFixture, startApiServer } from './helpers.ts';
 
 /** Calls through the core registry as an agent in a chat session of a client would. */

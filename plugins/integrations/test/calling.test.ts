@@ -4,7 +4,7 @@
 // credentials not carried across a redirect to another host, and private
 // addresses refused unless the operator allows them.
 import t from 'tap';
-import { petstore } from '../../fixtures/integrations/specs.ts';
+import { petstore } from '../../../test/fixtures/integrations/specs.ts';
 import { callFunction, imported, importSpec, integrationsFixture, startApiServer } from './helpers.ts';
 
 t.test('path, query, header and body arguments go where the spec says', async (t) => {

@@ -5,8 +5,8 @@
 // the difference; filters, renames, conflicts and bad input.
 import t from 'tap';
 import YAML from 'yaml';
-import { petstore } from '../../fixtures/integrations/specs.ts';
-import { tenantWithAdmin } from '../../harness.ts';
+import { petstore } from '../../../test/fixtures/integrations/specs.ts';
+import { tenantWithAdmin } from 'agent-platform/sdk/testing';
 import { callFunction, importSpec, imported, integrationsFixture, recentEvents, startApiServer } from './helpers.ts';
 
 t.test('a dry run (the default) previews every function and changes nothing', async (t) => {

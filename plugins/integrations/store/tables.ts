@@ -4,7 +4,7 @@
 // shapes the plugin passes around (what an import derives, what a sync
 // compares, what a call reads) are picked from these rows.
 import type { ColumnType, Generated, Selectable } from 'agent-platform/sdk';
-import type { AuthConfig, FunctionParameters, RequestShape, SpecFormat, SpecSettings, SecurityUse, Warning } from './model.ts';
+import type { AuthConfig, FunctionParameters, RequestShape, SpecFormat, SpecSettings, SecurityUse, Warning } from '../openapi/model.ts';
 
 /** jsonb: read as the value, written as its JSON text. */
 type Json<T> = ColumnType<T, string, string>;

@@ -4,7 +4,7 @@
 // `operation=name,…`.
 import { badRequest } from 'agent-platform/sdk';
 import type { AuthScheme, OperationFilter, SpecSettings } from './model.ts';
-import { FUNCTION_NAME, normalizePrefix, snakeCase } from './openapi/naming.ts';
+import { FUNCTION_NAME, normalizePrefix, snakeCase } from './naming.ts';
 
 export interface ImportSettingsInput {
   name: string;

@@ -5,8 +5,8 @@
 // (another process may have re-synced), so the cache only saves a round trip.
 // This process's own changes clear the tenant's entries at once.
 import type { FunctionDefinition, FunctionDescriptor, FunctionProvider, FunctionStatus, WithTenant } from 'agent-platform/sdk';
-import { scopeOf, type Caller, type FreshDefinition } from './calling/caller.ts';
-import { functionsStore } from './store/functions.ts';
+import { scopeOf, type Caller, type FreshDefinition } from './caller.ts';
+import { functionsStore } from '../store/functions.ts';
 
 const MAX_CACHED = 10_000;
 /** What a removed function accepts: anything, so that the call reaches the handler and fails with 410. */

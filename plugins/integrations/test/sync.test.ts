@@ -4,7 +4,7 @@
 // clearly with 410), with definition.* events; a document that cannot be read
 // leaves the functions unchanged and the spec sync_failed.
 import t from 'tap';
-import { petstore } from '../../fixtures/integrations/specs.ts';
+import { petstore } from '../../../test/fixtures/integrations/specs.ts';
 import { callFunction, imported, integrationsFixture, recentEvents, startApiServer } from './helpers.ts';
 
 t.test('re-sync: skipped on the same hash, forced, new, changed and removed operations', async (t) => {

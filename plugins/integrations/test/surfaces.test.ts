@@ -6,8 +6,8 @@ import t from 'tap';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runCli, type TestPlatform } from '../../harness.ts';
-import { petstore } from '../../fixtures/integrations/specs.ts';
+import { runCli, type TestPlatform } from 'agent-platform/sdk/testing';
+import { petstore } from '../../../test/fixtures/integrations/specs.ts';
 import { imported, integrationsFixture, MANIFEST, recentEvents, startApiServer, until } from './helpers.ts';
 
 const cli = (tp: TestPlatform, args: string[]) =>

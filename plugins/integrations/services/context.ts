@@ -2,9 +2,9 @@
 // the core's tenant transactions and secrets, the guarded HTTP client, how
 // definition events go out, and the limits.
 import { badRequest, domainError, type SecretBox, type WithTenant } from 'agent-platform/sdk';
-import type { EnvPolicy } from './env/policy.ts';
-import type { Announce } from './events.ts';
-import type { HttpClient } from './http-client.ts';
+import type { EnvPolicy } from '../env/policy.ts';
+import type { Announce } from '../announce/events.ts';
+import type { HttpClient } from '../calling/http-client.ts';
 
 export interface Limits {
   maxSpecBytes: number;

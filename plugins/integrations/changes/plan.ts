@@ -2,8 +2,8 @@
 // already has (matched by operation key): created, updated (with the fields
 // that changed), unchanged, and removed (an operation gone from the
 // document; its function is marked removed, never silently deleted).
-import type { DerivedFunction } from './model.ts';
-import type { FunctionRecord } from './tables.ts';
+import type { DerivedFunction } from '../openapi/model.ts';
+import type { FunctionRecord } from '../store/tables.ts';
 
 /** A stored function, as much of it as the comparison reads. */
 export type ExistingFunction = Pick<

@@ -7,9 +7,9 @@
 // re-imports, and rows stored before the binding existed keep working for
 // their origin (migration 0061). Every server is a real loopback listener.
 import t from 'tap';
-import { petstore } from '../../fixtures/integrations/specs.ts';
-import type { TestPlatform } from '../../harness.ts';
-import { sealContext } from '../../../plugins/integrations/sealing.ts';
+import { petstore } from '../../../test/fixtures/integrations/specs.ts';
+import type { TestPlatform } from 'agent-platform/sdk/testing';
+import { sealContext } from '../sealing/sealing.ts';
 import { imported, importSpec, integrationsFixture, startApiServer, type ApiServer } from './helpers.ts';
 import { restart, secretBoxOf, superuser } from './stored-rows.ts';
 

@@ -1,6 +1,6 @@
 // The shapes this plugin stores and passes between its parts: an imported
 // spec's settings and auth, and a function derived from one operation.
-import type { FunctionRecord } from './tables.ts';
+import type { FunctionRecord } from '../store/tables.ts';
 
 export type JsonSchema = Record<string, unknown>;
 

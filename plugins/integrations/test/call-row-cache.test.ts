@@ -2,8 +2,8 @@
 // a tenant's change clears its entries (and only its), a read that overlaps
 // a change is not stored, and an expired session credential is never served.
 import t from 'tap';
-import { createCallRowCache } from '../../../plugins/integrations/calling/call-row-cache.ts';
-import type { CallRow } from '../../../plugins/integrations/store/call.ts';
+import { createCallRowCache } from '../calling/call-row-cache.ts';
+import type { CallRow } from '../store/call.ts';
 
 const row = (version: number, expiresAt: string | null = null) =>
   ({ id: 1, version, session_credential: { value_sealed: 's', header: null, expires_at: expiresAt } }) as unknown as CallRow;

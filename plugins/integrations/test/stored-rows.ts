@@ -4,7 +4,7 @@
 // (same master key), and a restart that keeps the deployment's secrets.
 import pg from 'pg';
 import { createSecretBox, parseMasterKey, type SecretBox } from '../../../core/secrets.ts';
-import type { Tap, TestPlatform } from '../../harness.ts';
+import type { Tap, TestPlatform } from 'agent-platform/sdk/testing';
 import { startIntegrationsPlatform } from './helpers.ts';
 
 /** A connection that sees every tenant's rows (the test cluster's superuser). */
