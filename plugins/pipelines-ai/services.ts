@@ -1,13 +1,19 @@
-// The api other plugins use (api.ts): the model's mapping suggestions for
+// The one factory of the AI plugin's services and of its api. The api other
+// plugins use (api.ts): the model's mapping suggestions for
 // columns the caller has already read (the ontology's backing datasets). The
 // columns are profiled from the given samples as a dataset's are, the rules'
 // answer goes to the model as a hint, and the answer is checked against the
 // given names (modelMappings) before it is returned.
+import type { CoreServices } from 'agent-platform/sdk';
 import type { LakeColumn } from '../lakehouse/api.ts';
 import type { MappingColumn, MappingTarget, PipelinesAiApi } from './api.ts';
-import type { AiContext } from './services/context.ts';
+import { createModel } from './llm/model.ts';
+import type { AiOptions } from './options.ts';
+import { createComposeService } from './services/compose.ts';
+import { createContext, type AiContext, type AiPeers } from './services/context.ts';
+import { createSqlService } from './services/sql.ts';
+import { createSuggestService, modelMappings, ruleMappings } from './services/suggest.ts';
 import { profileColumns } from './suggestions/profile.ts';
-import { modelMappings, ruleMappings } from './services/suggest.ts';
 
 const SAMPLES_SENT = 5;
 const SAMPLE_CHARS = 100;
@@ -44,5 +50,15 @@ export function createAiApi(context: AiContext): PipelinesAiApi {
       const mappings = await modelMappings(model, { source_columns: sourceColumns, targets: input.targets }, rules);
       return { mappings: mappings.map((m) => ({ column: m.source, target: m.target, confidence: m.confidence, reason: m.reasons.join('; ') })) };
     },
+  };
+}
+
+export function createServices(core: CoreServices, options: AiOptions, peers: AiPeers) {
+  const context = createContext(core, options, createModel(core, options), peers);
+  return {
+    compose: createComposeService(context),
+    suggest: createSuggestService(context),
+    sql: createSqlService(context),
+    api: createAiApi(context),
   };
 }
