@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { type CliOption, defineCli, notFound, UsageError } from 'agent-platform/sdk';
 import { checkArguments } from './calling/caller.ts';
-import type { ImportInput } from './import-service.ts';
+import type { ImportInput } from './services/import.ts';
 import { importBody } from './schemas.ts';
 import { createServices } from './services.ts';
 import { functionsStore } from './store/functions.ts';

@@ -9,8 +9,8 @@
 import {
   type ConnectionArgs, decodeCursor, type FunctionRegistry, type GraphqlContext, pageSize, requireAdmin, toConnection,
 } from 'agent-platform/sdk';
-import type { CatalogService } from './catalog-service.ts';
-import type { FunctionView, SpecView } from './view.ts';
+import type { CatalogService } from './services/catalog.ts';
+import type { FunctionView, SpecView } from './presentation/view.ts';
 
 export const typeDefs = /* GraphQL */ `
   enum IntegrationSpecStatus {

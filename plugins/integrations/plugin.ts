@@ -4,8 +4,8 @@
 // Registration only: the provider, the announce task, routes and GraphQL.
 // Uses the chat plugin's API, when it is loaded, to tell who owns a session.
 import type { Server } from '@hapi/hapi';
-import { coreOf } from 'agent-platform/sdk';
-import { ANNOUNCE_TASK } from './events.ts';
+import { coreOf, definePlugin } from 'agent-platform/sdk';
+import { ANNOUNCE_TASK } from './announce/events.ts';
 import { typeDefs, resolvers } from './graphql.ts';
 import { optionsSchema, type IntegrationsOptions } from './options.ts';
 import { credentialRoutes } from './routes/credentials.ts';
@@ -13,16 +13,16 @@ import { functionRoutes } from './routes/functions.ts';
 import { specRoutes } from './routes/specs.ts';
 import { createServices } from './services.ts';
 import { announceTask } from './tasks/integrations.announce.ts';
-import './tables.ts';
+import './store/tables.ts';
 
 export { cli } from './cli.ts';
 export { optionsSchema };
 
-export const plugin = {
+export const plugin = definePlugin<IntegrationsOptions>({
   name: 'integrations',
   version: '0.1.0',
   dependencies: ['tenancy'],
-  register(server: Server, options: IntegrationsOptions) {
+  register(server: Server, options) {
     const core = coreOf(server);
     const { provider, imports, sync, catalog, credentials } = createServices(core, options, () => server.plugins.chat?.api);
     core.functions.addProvider(provider);
@@ -35,4 +35,4 @@ export const plugin = {
     ]);
     core.graphql.extend({ typeDefs, resolvers: resolvers(catalog, core.functions) });
   },
-};
+});

@@ -1,6 +1,6 @@
 // joi schemas of the integrations routes (and so of the OpenAPI document at /docs).
 import Joi from 'joi';
-import { AUTH_SCHEMES } from './model.ts';
+import { AUTH_SCHEMES } from './openapi/model.ts';
 
 export const SPEC_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const FUNCTION_NAME = /^[a-z][a-z0-9_]{0,63}$/;

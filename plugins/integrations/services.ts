@@ -10,16 +10,16 @@ import type { ChatApi } from '../chat/api.ts';
 import { createCallRowCache } from './calling/call-row-cache.ts';
 import { createCaller } from './calling/caller.ts';
 import { createTokenCache } from './calling/oauth2.ts';
-import { createCatalogService } from './catalog-service.ts';
-import type { IntegrationsContext } from './context.ts';
-import { createCredentialsService, type SessionOwnerLookup } from './credentials-service.ts';
+import { createCatalogService } from './services/catalog.ts';
+import type { IntegrationsContext } from './services/context.ts';
+import { createCredentialsService, type SessionOwnerLookup } from './services/credentials.ts';
 import { createEnvPolicy } from './env/policy.ts';
-import { emitLater, emitNow } from './events.ts';
-import { createHttpClient } from './http-client.ts';
-import { createImportService } from './import-service.ts';
+import { emitLater, emitNow } from './announce/events.ts';
+import { createHttpClient } from './calling/http-client.ts';
+import { createImportService } from './services/import.ts';
 import type { IntegrationsOptions } from './options.ts';
-import { createProvider } from './provider.ts';
-import { createSyncService } from './sync-service.ts';
+import { createProvider } from './calling/provider.ts';
+import { createSyncService } from './services/sync.ts';
 
 /** What this plugin asks of the chat plugin's API, when chat is loaded. */
 type ChatSessionOwnership = Pick<ChatApi, 'sessionOwner'>;

@@ -6,17 +6,13 @@
 import type { Server } from '@hapi/hapi';
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type { PipelinesAiApi } from './api.ts';
-import { createContext } from './context.ts';
-import { createModel } from './model.ts';
 import { optionsSchema, secrets, type AiOptions } from './options.ts';
-import { aiRoutes } from './routes.ts';
-import { COMPOSE_TASK, createComposeService } from './service-compose.ts';
-import { createAiApi } from './service-api.ts';
-import { createSqlService } from './service-sql.ts';
-import { createSuggestService } from './service-suggest.ts';
+import { aiRoutes } from './routes/ai.ts';
+import { createServices } from './services.ts';
+import { COMPOSE_TASK } from './services/compose.ts';
 import { composeTask, composeTaskOptions } from './tasks/pipelines-ai.compose.ts';
 import { COMPOSE_DEAD_TASK, composeDeadTask, composeDeadTaskOptions } from './tasks/pipelines-ai.compose.dead.ts';
-import './tables.ts';
+import './store/tables.ts';
 
 export { optionsSchema, secrets };
 
@@ -32,16 +28,15 @@ export const plugin = definePlugin<AiOptions>({
   dependencies: ['tenancy', 'lakehouse', 'pipelines-sources', 'pipelines-transforms', 'pipelines'],
   register(server: Server, options) {
     const core = coreOf(server);
-    const context = createContext(core, options, createModel(core, options), {
+    const { compose, suggest, sql, api } = createServices(core, options, {
       lake: () => server.plugins.lakehouse.api,
       transforms: () => server.plugins['pipelines-transforms'].api,
       pipelines: () => server.plugins.pipelines.api,
       sources: () => server.plugins['pipelines-sources'].api,
     });
-    const compose = createComposeService(context);
     core.jobs.defineLongTask(COMPOSE_TASK, composeTask(compose, options), composeTaskOptions(options));
     core.jobs.defineLongTask(COMPOSE_DEAD_TASK, composeDeadTask(compose), composeDeadTaskOptions);
-    server.route(aiRoutes(createSuggestService(context), createSqlService(context), compose));
-    server.expose('api', createAiApi(context));
+    server.route(aiRoutes(suggest, sql, compose));
+    server.expose('api', api);
   },
 });

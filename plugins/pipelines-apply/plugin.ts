@@ -4,10 +4,8 @@ import type { Server } from '@hapi/hapi';
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type { ApplyApi } from './api.ts';
 import { optionsSchema, type ApplyOptions } from './options.ts';
-import { createKindRegistry } from './registry.ts';
-import { applyRoutes } from './routes.ts';
-import { API_VERSION, createApplyService } from './service.ts';
-import { createYamlReader } from './yaml-reader.ts';
+import { applyRoutes } from './routes/apply.ts';
+import { createServices } from './services.ts';
 
 export { optionsSchema };
 
@@ -22,11 +20,9 @@ export const plugin = definePlugin<ApplyOptions>({
   version: '0.1.0',
   dependencies: ['tenancy'],
   register(server: Server, options) {
-    const registry = createKindRegistry();
-    const yaml = createYamlReader();
+    const { yaml, apply, api } = createServices(coreOf(server));
     server.ext('onPostStop', () => yaml.close());
-    server.route(applyRoutes(createApplyService(coreOf(server), registry), options, yaml));
-    const api: ApplyApi = { registerKind: (handler) => registry.register(handler), apiVersion: API_VERSION };
+    server.route(applyRoutes(apply, options, yaml));
     server.expose('api', api);
   },
 });

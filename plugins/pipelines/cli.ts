@@ -2,7 +2,6 @@
 // CLI has no server, so no other plugin's api: these commands read this
 // plugin's own tables only.
 import { defineCli, type CoreServices, UsageError } from 'agent-platform/sdk';
-import { createContext } from './context.ts';
 import type { PipelinesOptions } from './options.ts';
 import { createServices } from './services.ts';
 
@@ -12,7 +11,7 @@ const unavailable = (): never => {
 };
 
 const cliServices = (core: CoreServices, options: PipelinesOptions) =>
-  createServices(createContext(core, options, { lake: unavailable, transforms: () => undefined, events: () => undefined }));
+  createServices(core, options, { lake: unavailable, transforms: () => undefined, events: () => undefined });
 
 export const cli = defineCli(cliServices, (command) => [
   command({

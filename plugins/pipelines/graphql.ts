@@ -3,9 +3,9 @@
 // the REST routes: a bearer member of the tenant reads; API keys get
 // FORBIDDEN. Snapshot ids are strings (exact 64-bit).
 import { badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, isUuid, pageSize, requireMember, toConnection } from 'agent-platform/sdk';
-import type { PipelineService } from './service-pipelines.ts';
-import type { RunService } from './service-runs.ts';
-import type { PipelineView, RunView, StepView } from './view.ts';
+import type { PipelineService } from './services/pipelines.ts';
+import type { RunService } from './services/runs.ts';
+import type { PipelineView, RunView, StepView } from './presentation/view.ts';
 
 export const typeDefs = /* GraphQL */ `
   enum PipelineState { DRAFT VALIDATED ACTIVE PAUSED }

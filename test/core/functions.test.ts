@@ -1,7 +1,7 @@
 import t from 'tap';
 import { startTestPlatform, tenantWithAdmin } from '../harness.ts';
 import { FunctionRegistry } from '../../core/functions/registry.ts';
-import { imported, integrationsFixture, startApiServer } from '../plugins/integrations/helpers.ts';
+import { imported, integrationsFixture, startApiServer } from '../../plugins/integrations/test/helpers.ts';
 
 t.test('functions are listed and called in the caller\'s tenant with validated arguments', async (t) => {
   const tp = await startTestPlatform(t);

@@ -3,7 +3,7 @@
 // basic base64-encodes `user:pass`, oauth2 sends the client-credentials
 // access token as a bearer token. A value that already carries its prefix
 // is sent as it is.
-import type { AuthConfig } from '../model.ts';
+import type { AuthConfig } from '../openapi/model.ts';
 import type { ResolvedCredential } from './credentials.ts';
 
 export interface AuthPlacement {

@@ -5,7 +5,7 @@
 // JSON (or form) body. With a free-form body, every argument that is not a
 // path, query or header parameter is a body field.
 import { domainError } from 'agent-platform/sdk';
-import type { FunctionParameters, QueryStyle, RequestShape } from '../model.ts';
+import type { FunctionParameters, QueryStyle, RequestShape } from '../openapi/model.ts';
 
 export interface RequestTemplate {
   method: string;

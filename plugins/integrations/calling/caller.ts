@@ -6,7 +6,7 @@
 import type { ValidateFunction } from 'ajv';
 import { badRequest, createAjv, domainError, type FunctionCallContext, notFound, type SecretBox, type WithTenant } from 'agent-platform/sdk';
 import type { EnvPolicy } from '../env/policy.ts';
-import type { HttpClient } from '../http-client.ts';
+import type { HttpClient } from './http-client.ts';
 import { loadCallRow, type CallRow } from '../store/call.ts';
 import type { CallRowCache } from './call-row-cache.ts';
 import { placeAuth } from './apply-auth.ts';

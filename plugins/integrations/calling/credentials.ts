@@ -7,8 +7,8 @@
 // did not choose. Values are opened here, used for one request and never kept.
 import { domainError, type SecretBox } from 'agent-platform/sdk';
 import type { EnvPolicy } from '../env/policy.ts';
-import { bindingOf, credentialOriginChanged, type BoundCredential } from '../origin-binding.ts';
-import { openBound, sealContext } from '../sealing.ts';
+import { bindingOf, credentialOriginChanged, type BoundCredential } from '../sealing/origin-binding.ts';
+import { openBound, sealContext } from '../sealing/sealing.ts';
 import type { CallRow } from '../store/call.ts';
 import { hasPlaceholders, resolvePlaceholders } from './placeholders.ts';
 

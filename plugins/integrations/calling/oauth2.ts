@@ -5,7 +5,7 @@
 // when the API answers 401 with one.
 import { createHash } from 'node:crypto';
 import { domainError } from 'agent-platform/sdk';
-import type { HttpClient } from '../http-client.ts';
+import type { HttpClient } from './http-client.ts';
 
 const MAX_TOKENS = 1000;
 const DEFAULT_LIFETIME_S = 3600;

@@ -2,7 +2,7 @@
 // agent or a workflow CONDITION decides what a 404 means), JSON bodies
 // parsed, binary bodies base64-encoded, and for 401/403 a hint that points
 // at the credential that was sent.
-import type { OutboundResponse } from '../http-client.ts';
+import type { OutboundResponse } from './http-client.ts';
 import type { ResolvedCredential } from './credentials.ts';
 
 export interface CallResult {

@@ -4,7 +4,7 @@
 // here; the import and sync services compare the result with what exists.
 import { createHash } from 'node:crypto';
 import { badRequest } from 'agent-platform/sdk';
-import type { AuthConfig, DerivedFunction, SpecFormat, SpecSettings, Warning } from '../model.ts';
+import type { AuthConfig, DerivedFunction, SpecFormat, SpecSettings, Warning } from './model.ts';
 import { type AuthSettings, authConfigOf } from './auth.ts';
 import { deriveFunction } from './derive.ts';
 import { describeDocument, detectFormat, parseDocumentText } from './document.ts';

@@ -3,7 +3,7 @@
 // the oauth2 client-credentials token URL), or inferred from the document
 // when the settings name no scheme.
 import { badRequest } from 'agent-platform/sdk';
-import type { AuthConfig, AuthScheme, SpecFormat, Warning } from '../model.ts';
+import type { AuthConfig, AuthScheme, SpecFormat, Warning } from './model.ts';
 
 export interface AuthSettings {
   auth_scheme?: AuthScheme;

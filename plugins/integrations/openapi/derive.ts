@@ -9,7 +9,7 @@
 // no body parameters, with a warning.
 import type {
   DerivedFunction, FunctionParameter, FunctionParameters, JsonSchema, QueryStyle, RequestShape, SecurityUse, SpecFormat, Warning,
-} from '../model.ts';
+} from './model.ts';
 import type { RawOperation, RawParameter } from './operations.ts';
 import { objectShape, toJsonSchema } from './schema.ts';
 import { snakeCase } from './naming.ts';

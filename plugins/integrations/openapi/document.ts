@@ -2,7 +2,7 @@
 // which of the supported formats it is. Bad input is the caller's fault: 400s.
 import YAML from 'yaml';
 import { badRequest } from 'agent-platform/sdk';
-import type { SpecFormat } from '../model.ts';
+import type { SpecFormat } from './model.ts';
 
 export function parseDocumentText(text: string): Record<string, unknown> {
   const trimmed = text.replace(/^\uFEFF/, '').trimStart();

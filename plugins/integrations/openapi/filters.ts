@@ -8,7 +8,7 @@
 // (`.*` each) on V8's backtracking engine cost time polynomial in the path,
 // so globs run on RE2 (core/linear-regexp.ts), linear in the path.
 import { badRequest, compileLinear, type LinearRegExp } from 'agent-platform/sdk';
-import type { OperationFilter } from '../model.ts';
+import type { OperationFilter } from './model.ts';
 
 export interface FilterableOperation {
   key: string;

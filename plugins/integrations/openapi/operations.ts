@@ -1,7 +1,7 @@
 // Lists the operations of a dereferenced document in one shape for Swagger
 // 2.0 and OpenAPI 3.x: method, path, operationId, summary, tags, parameters
 // (path-level merged with the operation's own) and the request body.
-import type { SpecFormat } from '../model.ts';
+import type { SpecFormat } from './model.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 

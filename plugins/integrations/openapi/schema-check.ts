@@ -5,7 +5,7 @@
 // function here would cost seconds on a large spec, so the registry compiles
 // each one on its first call.)
 import { createAjv } from 'agent-platform/sdk';
-import type { DerivedFunction } from '../model.ts';
+import type { DerivedFunction } from './model.ts';
 import { argumentsSchema } from './derive.ts';
 
 const ajv = createAjv({ useDefaults: true, validateFormats: false });

@@ -11,7 +11,7 @@
 // backreferences, no lookaround) are dropped, and recursion and very deep or
 // large schemas are cut off with a permissive `{}`.
 import { linearPatternProblem } from 'agent-platform/sdk';
-import type { JsonSchema } from '../model.ts';
+import type { JsonSchema } from './model.ts';
 
 const KNOWN_FORMATS = new Set([
   'date', 'time', 'date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url', 'email', 'hostname',

@@ -2,7 +2,7 @@
 // defaults), Swagger 2.0's scheme + host + basePath; a relative server is
 // resolved against the document's own URL. Read from the document before
 // dereferencing (which may rewrite relative servers).
-import type { SpecFormat, Warning } from '../model.ts';
+import type { SpecFormat, Warning } from './model.ts';
 
 const isObject = (value: unknown): value is Record<string, any> => value !== null && typeof value === 'object' && !Array.isArray(value);
 

@@ -4,7 +4,7 @@
 // secret store. No response ever carries a value: only `value_set`.
 import type { ServerRoute } from '@hapi/hapi';
 import { principalOf, tenantOf } from 'agent-platform/sdk';
-import type { CredentialInput, CredentialsService } from '../credentials-service.ts';
+import type { CredentialInput, CredentialsService } from '../services/credentials.ts';
 import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;

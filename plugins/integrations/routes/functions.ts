@@ -3,7 +3,7 @@
 // POST /api/admin/functions/{name}/call.
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf } from 'agent-platform/sdk';
-import type { CatalogService } from '../catalog-service.ts';
+import type { CatalogService } from '../services/catalog.ts';
 import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;

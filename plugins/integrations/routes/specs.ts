@@ -2,9 +2,9 @@
 // upload), the list of specs, one spec, its re-sync, its deletion.
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf } from 'agent-platform/sdk';
-import type { CatalogService } from '../catalog-service.ts';
-import type { ImportInput, ImportService } from '../import-service.ts';
-import type { SyncService } from '../sync-service.ts';
+import type { CatalogService } from '../services/catalog.ts';
+import type { ImportInput, ImportService } from '../services/import.ts';
+import type { SyncService } from '../services/sync.ts';
 import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;

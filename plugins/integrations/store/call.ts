@@ -5,7 +5,7 @@
 // tenant transaction keeps the call's overhead to a single round trip of work.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { ClientCredentialRecord, FunctionRecord, SecretRecord, SessionCredentialRecord, SpecRecord } from '../tables.ts';
+import type { ClientCredentialRecord, FunctionRecord, SecretRecord, SessionCredentialRecord, SpecRecord } from './tables.ts';
 
 type CredentialColumns = 'value_sealed' | 'header' | 'bound_origin';
 

@@ -3,7 +3,7 @@
 // here and are never selected by the listing queries.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 export const clientCredentialsStore = {
   /** Inserts or replaces; `created` tells which. */

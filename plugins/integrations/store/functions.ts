@@ -2,9 +2,9 @@
 // spec for its name (the `source` of a function).
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { DerivedFunction } from '../model.ts';
-import type { ExistingFunction } from '../plan.ts';
-import '../tables.ts';
+import type { DerivedFunction } from '../openapi/model.ts';
+import type { ExistingFunction } from '../changes/plan.ts';
+import './tables.ts';
 
 const INSERT_BATCH = 250;
 

@@ -2,7 +2,7 @@
 // tenant transaction). The stored document is read only by re-sync.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { SpecRecord } from '../tables.ts';
+import type { SpecRecord } from './tables.ts';
 
 const columns = [
   'id', 'name', 'prefix', 'source_kind', 'source_url', 'content_hash', 'format', 'title', 'api_version', 'base_url', 'settings',

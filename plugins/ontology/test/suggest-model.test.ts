@@ -7,7 +7,7 @@
 import t from 'tap';
 import { ScriptedLlm } from '../../../test/fixtures/chat/scripted-llm.ts';
 import { startTestPlatform, tenantWithAdmin } from 'agent-platform/sdk/testing';
-import { reply } from '../../../test/plugins/pipelines-ai/helpers.ts';
+import { reply } from '../../pipelines-ai/test/helpers.ts';
 import { LIGHTS, lakeOf, lightRows, ontologyPlatform, streetLight, writeLights } from './helpers.ts';
 
 const RULES = [['email', 'contact'], ['id', 'light_id'], ['watts', 'watts']];

@@ -2,7 +2,7 @@
 // it is out of attempts (each one's worker died or expired); the execution it
 // left queued or running fails with COMPOSE_ABORTED (an ended one is kept).
 import type { LongTaskHandler, LongTaskOptions } from 'agent-platform/sdk';
-import { COMPOSE_TASK, type ComposeJob, type ComposeService } from '../service-compose.ts';
+import { COMPOSE_TASK, type ComposeJob, type ComposeService } from '../services/compose.ts';
 
 export const COMPOSE_DEAD_TASK = `${COMPOSE_TASK}.dead`;
 

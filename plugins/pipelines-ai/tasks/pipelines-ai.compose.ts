@@ -5,7 +5,7 @@
 // the dead letter task fails the execution (pipelines-ai.compose.dead.ts).
 import type { LongTaskHandler, LongTaskOptions } from 'agent-platform/sdk';
 import type { AiOptions } from '../options.ts';
-import type { ComposeJob, ComposeService } from '../service-compose.ts';
+import type { ComposeJob, ComposeService } from '../services/compose.ts';
 
 export const composeTaskOptions = (options: AiOptions): LongTaskOptions => ({
   retryLimit: options.composeRetryLimit, retryDelaySeconds: 1, retryBackoff: false, heartbeatSeconds: 10,

@@ -4,7 +4,7 @@
 // pipeline checked under the lake's read rule. Nothing is written.
 import type { TenantTransaction } from 'agent-platform/sdk';
 import type { DagError, DagValidation } from '../api.ts';
-import type { PipelinesContext } from '../context.ts';
+import type { PipelinesContext } from '../services/context.ts';
 import { step as stepSchema } from '../schemas.ts';
 import { analyzeGraph } from './graph.ts';
 import type { ResolvedStep, StepSpec } from './types.ts';

@@ -3,13 +3,13 @@
 // step without dependencies, all in the caller's transaction. Sandbox runs
 // write `sandbox.<tenant>.sbx_<pipeline>_<table>` instead of each output.
 import { conflict, type TenantTransaction } from 'agent-platform/sdk';
-import type { PipelinesContext } from '../context.ts';
+import type { PipelinesContext } from '../services/context.ts';
 import { validateDag } from '../dag/validate.ts';
 import { EVENT_SOURCE, RUN_STARTED } from '../event-types.ts';
-import { dagInvalid } from '../service-pipelines.ts';
+import { dagInvalid } from '../services/pipelines.ts';
 import type { PipelineRow, VersionRow } from '../store/pipelines.ts';
 import { runsStore, type RunRow } from '../store/runs.ts';
-import type { RunKind, RunTrigger } from '../tables.ts';
+import type { RunKind, RunTrigger } from '../store/tables.ts';
 import { STEP_TASK, type StepJob } from './step-job.ts';
 
 /** The sandbox table standing for an output dataset: one per pipeline and output, replaced by each sandbox run. */

@@ -10,13 +10,13 @@
 // materialization replaces, an incremental one merges by key: the same
 // output). SQL errors fail the step, not the job.
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { PipelinesContext } from '../context.ts';
+import type { PipelinesContext } from '../services/context.ts';
 import { resolveStep } from '../dag/validate.ts';
 import type { DagError } from '../api.ts';
 import { EVENT_SOURCE, RUN_COMPLETED, RUN_FAILED } from '../event-types.ts';
 import { pipelinesStore, versionsStore } from '../store/pipelines.ts';
 import { runsStore, type RunStepRow } from '../store/runs.ts';
-import type { MaterializeResultPort } from '../transforms-port.ts';
+import type { MaterializeResultPort } from './transforms-port.ts';
 import { enqueueStep } from './start.ts';
 import type { StepJob } from './step-job.ts';
 

@@ -1,8 +1,8 @@
 // SQL of pipelines and their versions, in tenant transactions.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
 import type { StepSpec } from '../dag/types.ts';
-import type { PipelineState } from '../tables.ts';
-import '../tables.ts';
+import type { PipelineState } from './tables.ts';
+import './tables.ts';
 
 const columns = [
   'id', 'tenant_id', 'name', 'description', 'steps', 'schedule_cron', 'schedule_timezone', 'sensor', 'state',

@@ -1,7 +1,7 @@
 // SQL of pipeline runs and their steps, in tenant transactions.
 import { sql, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
-import type { RunKind, RunStatus, RunTrigger, StepStatus } from '../tables.ts';
-import '../tables.ts';
+import type { RunKind, RunStatus, RunTrigger, StepStatus } from './tables.ts';
+import './tables.ts';
 
 const stepColumns = [
   'run_id', 'step_id', 'position', 'depends_on', 'status', 'output_dataset', sql<string | null>`snapshot_id::text`.as('snapshot_id'),

@@ -1,8 +1,8 @@
 // SQL of the orchestrator workflows that are not pipeline runs, and of the
 // snapshot sensor's cursor, in tenant transactions.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import type { RunStatus } from '../tables.ts';
-import '../tables.ts';
+import type { RunStatus } from './tables.ts';
+import './tables.ts';
 
 export const workflowsStore = {
   insert: (trx: TenantTransaction, row: { tenant_id: string; kind: 'schema-match' | 'transform'; status: RunStatus; input: Record<string, unknown>; result: Record<string, unknown> | null; error: string | null; created_by: string | null; finished: boolean }) =>

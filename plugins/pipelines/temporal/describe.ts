@@ -4,7 +4,7 @@
 // steps, syncs) on pg-boss, both in PostgreSQL; their counts come from their
 // own tables (core jobs through the SDK).
 import { hostname } from 'node:os';
-import type { PipelinesContext } from '../context.ts';
+import type { PipelinesContext } from '../services/context.ts';
 
 export const ORCHESTRATOR = 'agent-platform jobs: graphile-worker (fast, keyed) and pg-boss (long, scheduled) on PostgreSQL; no Temporal server';
 

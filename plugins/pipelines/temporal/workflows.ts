@@ -5,10 +5,10 @@
 // Ids are opaque uuids, looked up in the caller's tenant only (another
 // tenant's id is 404).
 import { conflict, notFound } from 'agent-platform/sdk';
-import type { PipelinesContext } from '../context.ts';
-import type { RunService } from '../service-runs.ts';
+import type { PipelinesContext } from '../services/context.ts';
+import type { RunService } from '../services/runs.ts';
 import { workflowsStore, type WorkflowRow } from '../store/workflows.ts';
-import type { RunView } from '../view.ts';
+import type { RunView } from '../presentation/view.ts';
 import { matchSchemas, type Column } from './schema-match.ts';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);

@@ -6,7 +6,7 @@ import t from 'tap';
 import { petstore } from '../../fixtures/integrations/specs.ts';
 import { textChunks, toolCallChunks } from '../../fixtures/chat/scripted-llm.ts';
 import { tenantWithAdmin } from '../../harness.ts';
-import { imported, startApiServer } from '../integrations/helpers.ts';
+import { imported, startApiServer } from '../../../plugins/integrations/test/helpers.ts';
 import { ask, chatFixture, member, newSession, textOf } from './helpers.ts';
 
 const MANIFEST = 'test/fixtures/manifests/chat-integrations.yaml';

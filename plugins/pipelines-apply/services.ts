@@ -1,0 +1,15 @@
+// The one factory of the apply plugin's services and api: the kind registry
+// (filled by the plugins owning each kind), the YAML reader (worker threads,
+// closed when the server stops) and the apply service over the registry.
+import type { CoreServices } from 'agent-platform/sdk';
+import type { ApplyApi } from './api.ts';
+import { createKindRegistry } from './kinds/registry.ts';
+import { createYamlReader } from './request-body/yaml-reader.ts';
+import { API_VERSION, createApplyService } from './services/apply.ts';
+
+export function createServices(core: CoreServices) {
+  const registry = createKindRegistry();
+  const yaml = createYamlReader();
+  const api: ApplyApi = { registerKind: (handler) => registry.register(handler), apiVersion: API_VERSION };
+  return { yaml, apply: createApplyService(core, registry), api };
+}
