@@ -2,7 +2,7 @@
 // dry-run plans create, noop, patch (with field paths) or error and writes
 // nothing; apply creates, and a changed matching spec makes a new version.
 import t from 'tap';
-import { stored } from '../../../test/plugins/pipelines-sources/helpers.ts';
+import { stored } from '../../pipelines-sources/test/helpers.ts';
 import { identityPlatform, PEOPLE_POLICY, userToken } from './helpers.ts';
 
 const { name, ...spec } = PEOPLE_POLICY;

@@ -6,7 +6,7 @@ import t from 'tap';
 import type { IdentityApi } from '../api.ts';
 import type { LakehouseApi } from '../../lakehouse/api.ts';
 import { identityPlatform, PEOPLE_POLICY } from './helpers.ts';
-import { stored } from '../../../test/plugins/pipelines-sources/helpers.ts';
+import { stored } from '../../pipelines-sources/test/helpers.ts';
 
 const RECORDS = [
   { ref: 'a1', values: { name: 'José Álvarez', email: 'Jose.Alvarez+news@Gmail.com', postcode: '1000-001', birth_date: '1980-02-01' } },

@@ -6,7 +6,7 @@
 // checks the binding again.
 import t from 'tap';
 import { startTestPlatform, tenantWithAdmin } from 'agent-platform/sdk/testing';
-import { stored } from '../../../test/plugins/pipelines-sources/helpers.ts';
+import { stored } from '../../pipelines-sources/test/helpers.ts';
 import { lightRows, lightsBacking, ontologyPlatform, serviceToken, streetLight, userToken, waitRun, writeLights } from './helpers.ts';
 
 const TYPES = '/api/v1/ontology/entity-types';

@@ -7,7 +7,7 @@ import t from 'tap';
 import pg from 'pg';
 import { ROOT_DIR } from '../../../core/paths.ts';
 import { startTestPlatform, until } from 'agent-platform/sdk/testing';
-import { stored } from '../../../test/plugins/pipelines-sources/helpers.ts';
+import { stored } from '../../pipelines-sources/test/helpers.ts';
 import { LIGHTS, lightMappings, ontologyPlatform, streetLight, waitRun } from './helpers.ts';
 
 const ROWS = 100_000;

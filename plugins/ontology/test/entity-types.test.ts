@@ -1,7 +1,7 @@
 // Entity types: immutable versions, checks, and the
 // delete rule (refused while backing datasets use the type, unless allow_deprecate).
 import t from 'tap';
-import { stored } from '../../../test/plugins/pipelines-sources/helpers.ts';
+import { stored } from '../../pipelines-sources/test/helpers.ts';
 import { lightRows, lightsBacking, ontologyPlatform, streetLight, writeLights } from './helpers.ts';
 
 t.test('create, read, version and list entity types; versions never change', async (t) => {

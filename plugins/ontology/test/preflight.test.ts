@@ -5,7 +5,7 @@
 import t from 'tap';
 import type { Principal } from 'agent-platform/sdk';
 import { startTestPlatform, tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
-import { stored } from '../../../test/plugins/pipelines-sources/helpers.ts';
+import { stored } from '../../pipelines-sources/test/helpers.ts';
 import { LIGHTS, lakeOf, lightRows, serviceToken, streetLight, writeLights } from './helpers.ts';
 
 const remoteType = {

@@ -3,7 +3,7 @@
 // fingerprint, a changed effective spec replays with effective_spec_changed,
 // force replays with its reason; exact-run polling; lineage of entities.
 import t from 'tap';
-import { stored } from '../../../test/plugins/pipelines-sources/helpers.ts';
+import { stored } from '../../pipelines-sources/test/helpers.ts';
 import { LIGHTS, lightRows, lightsBacking, ontologyPlatform, syncAndWait, writeLights } from './helpers.ts';
 
 t.test('the trigger returns the persisted run, its attempted fingerprint and force; the exact run ends with bulk jobs', async (t) => {

@@ -3,7 +3,7 @@
 import type { LakehouseApi } from '../../lakehouse/api.ts';
 import { ScriptedLlm, textChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
 import { startTestPlatform, tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
-import { userToken } from '../../../test/plugins/pipelines-sources/helpers.ts';
+import { userToken } from '../../pipelines-sources/test/helpers.ts';
 
 type Tap = Parameters<typeof startTestPlatform>[0];
 

@@ -3,7 +3,7 @@
 // unmanaged) and writes nothing; apply performs every plan in one
 // transaction; write-only credentials never appear nor are compared; editors only.
 import t from 'tap';
-import { sourcesPlatform, stored, userToken } from '../../../test/plugins/pipelines-sources/helpers.ts';
+import { sourcesPlatform, stored, userToken } from '../../pipelines-sources/test/helpers.ts';
 import type { TestPlatform } from 'agent-platform/sdk/testing';
 
 const SECRET = 'hunter2-apply-secret';

@@ -3,7 +3,7 @@
 // one plan identically, as a change named by field; POST /apply performs
 // that same plan and writes the values given. Vault and legacy_inline modes.
 import t from 'tap';
-import { sourcesPlatform } from '../../../test/plugins/pipelines-sources/helpers.ts';
+import { sourcesPlatform } from '../../pipelines-sources/test/helpers.ts';
 
 const SECRET = 'hunter2-write-only-secret';
 const API = 'agent-platform/v1';

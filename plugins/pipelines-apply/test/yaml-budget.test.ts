@@ -5,7 +5,7 @@
 // written; ordinary multi-document bodies with aliases still apply. The
 // reader's deadline ends a read that runs too long.
 import t from 'tap';
-import { sourcesPlatform, stored } from '../../../test/plugins/pipelines-sources/helpers.ts';
+import { sourcesPlatform, stored } from '../../pipelines-sources/test/helpers.ts';
 import { createYamlReader } from '../request-body/yaml-reader.ts';
 import { MAX_ALIAS_VALUES } from '../request-body/yaml-aliases.ts';
 
