@@ -17,6 +17,8 @@ import { ROOT_DIR } from '../../core/paths.ts';
 import { startTestPlatform, tenantWithAdmin } from '../../core/sdk/testing.ts';
 
 const run = promisify(execFile);
+// The scaffold's test is the first embedded test of a run when it also builds the template data directory.
+t.setTimeout(600_000);
 const PACKAGE = '@acme/platform-plugin-packed';
 
 t.test('a scaffolded package, built, packed and installed from its tarball, boots with the platform', async (t) => {
@@ -41,7 +43,7 @@ t.test('a scaffolded package, built, packed and installed from its tarball, boot
   delete partnerEnv.TEST_DATABASE_URL;
   delete partnerEnv.DATABASE_URL;
   delete partnerEnv.PLATFORM_DATA_DIR;
-  const tested = await run(process.execPath, ['--test', '--test-reporter=tap', 'test/packed.test.ts'], { cwd: source, env: partnerEnv, timeout: 240_000 });
+  const tested = await run(process.execPath, ['--test', '--test-reporter=tap', 'test/packed.test.ts'], { cwd: source, env: partnerEnv, timeout: 420_000 });
   t.match(tested.stdout, /^# pass 1$/m, 'the scaffold\'s test passes on the embedded database');
   t.match(tested.stdout, /^# fail 0$/m);
 

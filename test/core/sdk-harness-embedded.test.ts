@@ -37,6 +37,9 @@ test('the default platform on the embedded database, restarted on its data', asy
 });
 `;
 
+// The first embedded test of a run also builds the template data directory.
+t.setTimeout(600_000);
+
 function runChild(file: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
   const env = { ...process.env };
   delete env.TEST_DATABASE_URL;
@@ -48,7 +51,7 @@ function runChild(file: string): Promise<{ code: number | null; signal: NodeJS.S
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     // Past this it did not exit by itself.
-    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 540_000);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolve({ code, signal, output });
