@@ -101,8 +101,11 @@ A plugin of the agent platform: the \`${pluginName}\` plugin (route
   (\`agent-platform\`, a development dependency; an optional peer dependency
   for deployments, which never fetch it).
 - \`npm run build\` compiles into \`dist/\` and copies \`sql/\` to \`dist/sql/\`.
-- \`npm test\` builds, then runs \`test/\` against a throwaway PostgreSQL
-  named by \`TEST_DATABASE_URL\`.
+- \`npm test\` builds, then runs \`test/\` with \`node --test\` (tap works too)
+  on the platform's embedded database: no database to set up, each test gets
+  a fresh one, removed afterwards. With \`TEST_DATABASE_URL\` set (a throwaway
+  PostgreSQL cluster, which the tests create databases on), they run on
+  PostgreSQL instead.
 - \`npm pack\` makes the tarball a deployment installs
   (\`npm install ./${packageName.replace('@', '').replace('/', '-')}-0.1.0.tgz\` in the platform's folder).
 

@@ -19,7 +19,7 @@ import { CORE_MIGRATIONS, ROOT_DIR } from '../paths.ts';
 const PLUGINS_DIR = path.join(ROOT_DIR, 'plugins');
 
 /** A hash of every migration file of core and of every plugins/<name>/sql/. */
-async function migrationsHash(): Promise<string> {
+export async function migrationsHash(): Promise<string> {
   const hash = createHash('sha256');
   const pluginDirs = (await readdir(PLUGINS_DIR, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
   for (const source of [CORE_MIGRATIONS, ...pluginDirs.map((name) => ({ plugin: name, dir: path.join(PLUGINS_DIR, name, 'sql') }))]) {

@@ -1,10 +1,13 @@
 // The test harness of the SDK (agent-platform/sdk/testing, apart from the entry):
 // starts the real platform on a fresh real database for one test file (or one
 // test) and tears both down; runs CLI commands as a child process.
-// TEST_DATABASE_URL names a throwaway PostgreSQL cluster (this repo's
-// scripts/with-test-db.sh starts one). A fresh database is a copy of a
-// template migrated once per run (test-template.ts); the boot then applies
-// only what the test's manifest adds (a partner plugin's migrations).
+// With TEST_DATABASE_URL, a throwaway PostgreSQL cluster (this repo's
+// scripts/with-test-db.sh starts one), a fresh database is a copy of a
+// template database migrated once per run (test-template.ts). Without it, the
+// platform's embedded database: a fresh data directory is a copy of a template
+// data directory migrated once per run (embedded-test-database.ts). Either
+// way the boot then applies only what the test's manifest adds (a partner
+// plugin's migrations).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -15,17 +18,12 @@ import { loadConfig } from '../config.ts';
 import { validateManifest, type ManifestEntry } from '../manifest.ts';
 import { ROOT_DIR } from '../paths.ts';
 import type { ServiceOverrides } from '../plugin-contract.ts';
+import { createEmbeddedTestDatabase, databaseEnvOf, trackOpen } from './embedded-test-database.ts';
 import { migratedTemplate } from './test-template.ts';
 
-/** What the harness needs of a test (node-tap's `t`). */
+/** What the harness needs of a test (node-tap's `t`; node:test's `{ teardown: (fn) => t.after(fn) }`). */
 export interface Tap {
   teardown(fn: () => unknown): void;
-}
-
-function clusterUrl(): string {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DATABASE_URL is not set: run tests through `npm test` (scripts/with-test-db.sh)');
-  return url;
 }
 
 function withDatabase(url: string, name: string): string {
@@ -35,25 +33,28 @@ function withDatabase(url: string, name: string): string {
 }
 
 /**
- * Creates a database on the test cluster, dropped at teardown: empty, or with
- * `migrated`, a copy of the template that has every migration of core and of
- * the repo's plugins.
+ * Creates a test database, removed at teardown: empty, or with `migrated`, a
+ * copy of the template that has every migration of core and of the repo's
+ * plugins. On the cluster TEST_DATABASE_URL names, a database (its URL is
+ * returned); without it, an embedded data directory (its file: URL).
  */
 export async function createTestDatabase(t: Tap, options: { migrated?: boolean } = {}): Promise<string> {
+  const clusterUrl = process.env.TEST_DATABASE_URL;
+  if (!clusterUrl) return createEmbeddedTestDatabase(t, options.migrated ?? false);
   const name = `t_${randomBytes(6).toString('hex')}`;
-  const template = options.migrated ? await migratedTemplate(clusterUrl()) : undefined;
-  const admin = new pg.Client({ connectionString: clusterUrl() });
+  const template = options.migrated ? await migratedTemplate(clusterUrl) : undefined;
+  const admin = new pg.Client({ connectionString: clusterUrl });
   await admin.connect();
   // FILE_COPY copies the template's files (a few ms with fsync off) instead of logging every block.
   await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY` : `CREATE DATABASE ${name}`);
   await admin.end();
   t.teardown(async () => {
-    const client = new pg.Client({ connectionString: clusterUrl() });
+    const client = new pg.Client({ connectionString: clusterUrl });
     await client.connect();
     await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await client.end();
   });
-  return withDatabase(clusterUrl(), name);
+  return withDatabase(clusterUrl, name);
 }
 
 /** A manifest as a value: plugin references as in a manifest file (paths from the repo root, or package names). */
@@ -72,13 +73,14 @@ export interface TestPlatformOptions {
   captureLogs?: boolean;
   /** Listen on a loopback port (needed for real HTTP clients); inject works either way. */
   listen?: boolean;
-  /** Reuse a database (e.g. to restart on the same data). */
+  /** Reuse a database (e.g. to restart on the same data): a TestPlatform's `databaseUrl`. */
   databaseUrl?: string;
 }
 
 export interface TestPlatform {
   platform: Platform;
   adminToken: string;
+  /** The database: PostgreSQL's URL, or the embedded data directory's file: URL. */
   databaseUrl: string;
   env: Record<string, string | undefined>;
   logs: string[];
@@ -114,7 +116,7 @@ export async function startTestPlatform(t: Tap, options: TestPlatformOptions = {
   const env = {
     ...process.env,
     ...testSecrets(),
-    DATABASE_URL: databaseUrl,
+    ...databaseEnvOf(databaseUrl),
     LOG_LEVEL: options.captureLogs ? 'debug' : 'silent',
     JOBS_POLL_INTERVAL_MS: '100',
     SHUTDOWN_TIMEOUT_MS: '10000',
@@ -145,12 +147,12 @@ export async function startTestPlatform(t: Tap, options: TestPlatformOptions = {
   });
   if (options.listen) await platform.start();
   else await platform.server.initialize();
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    await platform.stop();
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= platform.stop().finally(forget);
+    return stopping;
   };
+  const forget = trackOpen(databaseUrl, stop);
   t.teardown(stop);
   return {
     platform,
@@ -230,7 +232,7 @@ export function runCli(args: string[], options: RunCliOptions = {}): Promise<Cli
     ...process.env,
     LOG_LEVEL: 'silent',
     ...(platform ? {
-      DATABASE_URL: platform.databaseUrl, PLATFORM_MASTER_KEY: platform.env.PLATFORM_MASTER_KEY, PLATFORM_MANIFEST: platform.env.PLATFORM_MANIFEST,
+      ...databaseEnvOf(platform.databaseUrl), PLATFORM_MASTER_KEY: platform.env.PLATFORM_MASTER_KEY, PLATFORM_MANIFEST: platform.env.PLATFORM_MANIFEST,
     } : {}),
     ...options.env,
   };

@@ -4,7 +4,9 @@
 // tarball into a deployment's node_modules outside this repository (extracted
 // with tar: no registry), where plain Node cannot resolve `agent-platform`.
 // The platform boots a manifest that extends the default one and names the
-// installed package: its migration runs and its route answers.
+// installed package: its migration runs and its route answers. The scaffold's
+// own test passes with `node --test` and no database set up (the harness's
+// embedded default).
 import t from 'tap';
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -15,6 +17,8 @@ import { ROOT_DIR } from '../../core/paths.ts';
 import { startTestPlatform, tenantWithAdmin } from '../../core/sdk/testing.ts';
 
 const run = promisify(execFile);
+// The scaffold's test is the first embedded test of a run when it also builds the template data directory.
+t.setTimeout(600_000);
 const PACKAGE = '@acme/platform-plugin-packed';
 
 t.test('a scaffolded package, built, packed and installed from its tarball, boots with the platform', async (t) => {
@@ -33,6 +37,15 @@ t.test('a scaffolded package, built, packed and installed from its tarball, boot
   await symlink(ROOT_DIR, path.join(source, 'node_modules', 'agent-platform'));
   await symlink(path.join(ROOT_DIR, 'node_modules', 'typescript'), path.join(source, 'node_modules', 'typescript'));
   await run(process.execPath, ['scripts/build.js'], { cwd: source });
+
+  // Its own test, as `npm test` runs it once built: no TEST_DATABASE_URL, no DATABASE_URL.
+  const partnerEnv = { ...process.env };
+  delete partnerEnv.TEST_DATABASE_URL;
+  delete partnerEnv.DATABASE_URL;
+  delete partnerEnv.PLATFORM_DATA_DIR;
+  const tested = await run(process.execPath, ['--test', '--test-reporter=tap', 'test/packed.test.ts'], { cwd: source, env: partnerEnv, timeout: 420_000 });
+  t.match(tested.stdout, /^# pass 1$/m, 'the scaffold\'s test passes on the embedded database');
+  t.match(tested.stdout, /^# fail 0$/m);
 
   const packed = await run('npm', ['pack', '--offline', '--json', '--pack-destination', scratch], { cwd: source });
   const tarball = path.join(scratch, (JSON.parse(packed.stdout) as { filename: string }[])[0].filename);
