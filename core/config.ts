@@ -154,6 +154,11 @@ function list(env: Record<string, string | undefined>, name: string, fallback: s
   return items.length > 0 ? items : fallback;
 }
 
+/** The manifest file the settings name: PLATFORM_MANIFEST (from the platform's root), else manifests/default.yaml. */
+export function manifestPathOf(env: Record<string, string | undefined>): string {
+  return path.resolve(rootDir, optional(env, 'PLATFORM_MANIFEST') ?? 'manifests/default.yaml');
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): PlatformConfig {
   // An OIDC token without an audience check is valid here if the issuer minted
   // it for any of its clients (another application's login would be accepted).
@@ -168,7 +173,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`SERVICE_JWT_ISSUERS must not contain PLATFORM_TOKEN_ISSUER ("${tokenIssuer}")`);
   }
   const dataDir = path.resolve(rootDir, optional(env, 'PLATFORM_DATA_DIR') ?? '.data');
-  const manifest = optional(env, 'PLATFORM_MANIFEST') ?? 'manifests/default.yaml';
   const httpHeadersTimeoutSeconds = positiveInt(env, 'HTTP_HEADERS_TIMEOUT_SECONDS', 20);
   const httpRequestTimeoutSeconds = positiveInt(env, 'HTTP_REQUEST_TIMEOUT_SECONDS', 300);
   // Node refuses a head deadline later than the whole request's.
@@ -179,7 +183,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rootDir,
     databaseUrl: optional(env, 'DATABASE_URL'),
     dataDir,
-    manifestPath: path.resolve(rootDir, manifest),
+    manifestPath: manifestPathOf(env),
     masterKey: optional(env, 'PLATFORM_MASTER_KEY'),
     adminToken: optional(env, 'ADMIN_TOKEN'),
     metricsToken: optional(env, 'METRICS_TOKEN'),

@@ -1,10 +1,10 @@
-// The template every migrated embedded test database is copied from: a PGlite
-// data directory with core's and the repo plugins' migrations (and the job
-// queues' schemas) applied once, not once per test (copying its files takes a
-// fraction of a second; migrating PGlite takes seconds). It lives under
-// os.tmpdir() and its name carries the migrations' hash and the PGlite
-// version, so an edited migration or another engine makes a new one. A
-// partner plugin's migrations are not in it: the boot applies them.
+// The templates migrated embedded test databases are copied from: a PGlite
+// data directory with one set of migrations (core's and a manifest's plugins',
+// and the job queues' schemas) applied once, not once per test (copying its
+// files takes a fraction of a second; migrating PGlite takes seconds per
+// plugin). It lives under os.tmpdir() and its name carries the hash of those
+// migrations and the PGlite version, so another manifest, an edited migration
+// or another engine makes another one.
 // Test files run in parallel processes: each builds under a unique name and
 // renames it into place; a process that loses the race removes its own.
 import { createHash } from 'node:crypto';
@@ -13,12 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedDatabase } from '../db/embedded.ts';
 import { openDatabase } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
+import { migrate, readMigrations, type MigrationSource } from '../db/migrate.ts';
 import { installJobSchemas } from '../jobs/index.ts';
-import { readManifest } from '../manifest.ts';
-import { migrationSourcesOf, resolvePlugins } from '../plugin-loader.ts';
 import { ROOT_DIR } from '../paths.ts';
-import { migrationsHash } from './test-template.ts';
 
 /** Where test data directories and their templates live. */
 export const EMBEDDED_TEST_ROOT = path.join(os.tmpdir(), 'agent-platform-test');
@@ -33,17 +30,24 @@ async function engineVersions(): Promise<string> {
 
 const exists = (dir: string) => stat(dir).then(() => true, () => false);
 
+/** A hash of every migration file of these sources. */
+async function sourcesHash(sources: MigrationSource[]): Promise<string> {
+  const hash = createHash('sha256');
+  for (const source of sources) {
+    for (const migration of await readMigrations(source.dir)) hash.update(`${source.plugin}/${migration.name}:${migration.checksum}\n`);
+  }
+  return hash.digest('hex');
+}
+
 /** Migrates a fresh data directory under a unique name, then renames it to `name` unless another process got there first. */
-async function build(name: string): Promise<void> {
+async function build(name: string, sources: MigrationSource[]): Promise<void> {
   const building = await mkdtemp(`${name}.tmp-`);
   try {
     const embedded = await startEmbeddedDatabase(building);
     try {
-      // Every repo plugin, in the default deployment's dependency order.
-      const plugins = await resolvePlugins(await readManifest(path.join(ROOT_DIR, 'manifests', 'default.yaml'), {}), ROOT_DIR);
       const database = openDatabase(embedded.url, 2);
       try {
-        await migrate(database.pool, migrationSourcesOf(plugins));
+        await migrate(database.pool, sources);
         await installJobSchemas(database.pool);
       } finally {
         await database.close();
@@ -60,25 +64,28 @@ async function build(name: string): Promise<void> {
   }
 }
 
-let template: Promise<string> | undefined;
+const templates = new Map<string, Promise<string>>();
 
-/** The migrated template data directory, built by the first process that needs it. */
-export function embeddedTemplate(): Promise<string> {
-  template ??= (async () => {
-    const key = `${await migrationsHash()}:${await engineVersions()}`;
-    const digest = createHash('sha256').update(key).digest('hex').slice(0, 16);
-    const name = path.join(EMBEDDED_TEST_ROOT, `template-${digest}`);
-    await mkdir(EMBEDDED_TEST_ROOT, { recursive: true });
-    if (!(await exists(name))) await build(name);
-    return name;
-  })();
-  template.catch(() => (template = undefined));
+/** The template data directory of these migrations, built by the first process that needs it. */
+export async function embeddedTemplate(sources: MigrationSource[]): Promise<string> {
+  const key = `${await sourcesHash(sources)}:${await engineVersions()}`;
+  let template = templates.get(key);
+  if (!template) {
+    template = (async () => {
+      const name = path.join(EMBEDDED_TEST_ROOT, `template-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
+      await mkdir(EMBEDDED_TEST_ROOT, { recursive: true });
+      if (!(await exists(name))) await build(name, sources);
+      return name;
+    })();
+    templates.set(key, template);
+    template.catch(() => templates.delete(key));
+  }
   return template;
 }
 
-/** A fresh data directory for one test: empty, or with `migrated`, a copy of the template. */
-export async function embeddedTestDataDir(migrated: boolean): Promise<string> {
-  const source = migrated ? await embeddedTemplate() : undefined;
+/** A fresh data directory for one test: empty, or with `migrations`, a copy of their template. */
+export async function embeddedTestDataDir(migrations: MigrationSource[] | undefined): Promise<string> {
+  const source = migrations ? await embeddedTemplate(migrations) : undefined;
   await mkdir(EMBEDDED_TEST_ROOT, { recursive: true });
   const dir = await mkdtemp(path.join(EMBEDDED_TEST_ROOT, 'db-'));
   if (source) await cp(source, dir, { recursive: true });

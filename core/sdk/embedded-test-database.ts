@@ -6,6 +6,7 @@
 // (PGlite, its socket and its thread with them).
 import { rm } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { MigrationSource } from '../db/migrate.ts';
 import { embeddedTestDataDir } from './embedded-template.ts';
 
 /** What the harness needs of a test (node-tap's `t`). */
@@ -27,9 +28,9 @@ export function databaseEnvOf(databaseUrl: string): Record<string, string> {
   return dataDir ? { DATABASE_URL: '', PLATFORM_DATA_DIR: dataDir } : { DATABASE_URL: databaseUrl };
 }
 
-/** Creates a data directory (migrated: a copy of the template), removed at teardown; returns its file: URL. */
-export async function createEmbeddedTestDatabase(t: Teardown, migrated: boolean): Promise<string> {
-  const dir = await embeddedTestDataDir(migrated);
+/** Creates a data directory (with `migrations`: a copy of their template; without, empty), removed at teardown; returns its file: URL. */
+export async function createEmbeddedTestDatabase(t: Teardown, migrations: MigrationSource[] | undefined): Promise<string> {
+  const dir = await embeddedTestDataDir(migrations);
   t.teardown(async () => {
     await Promise.all([...(openOn.get(dir) ?? [])].map((stop) => stop()));
     openOn.delete(dir);

@@ -14,8 +14,9 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import type { Platform } from '../boot.ts';
-import { loadConfig } from '../config.ts';
-import { validateManifest, type ManifestEntry } from '../manifest.ts';
+import { loadConfig, manifestPathOf } from '../config.ts';
+import { readManifest, validateManifest, type ManifestEntry } from '../manifest.ts';
+import { migrationSourcesOf, resolvePlugins } from '../plugin-loader.ts';
 import { ROOT_DIR } from '../paths.ts';
 import type { ServiceOverrides } from '../plugin-contract.ts';
 import { createEmbeddedTestDatabase, databaseEnvOf, trackOpen } from './embedded-test-database.ts';
@@ -40,7 +41,10 @@ function withDatabase(url: string, name: string): string {
  */
 export async function createTestDatabase(t: Tap, options: { migrated?: boolean } = {}): Promise<string> {
   const clusterUrl = process.env.TEST_DATABASE_URL;
-  if (!clusterUrl) return createEmbeddedTestDatabase(t, options.migrated ?? false);
+  if (!clusterUrl) {
+    const sources = options.migrated ? migrationSourcesOf(await resolvePlugins(await readManifest(manifestPathOf({}), {}), ROOT_DIR)) : undefined;
+    return createEmbeddedTestDatabase(t, sources);
+  }
   const name = `t_${randomBytes(6).toString('hex')}`;
   const template = options.migrated ? await migratedTemplate(clusterUrl) : undefined;
   const admin = new pg.Client({ connectionString: clusterUrl });
@@ -111,8 +115,18 @@ export function testSecrets() {
 export async function startTestPlatform(t: Tap, options: TestPlatformOptions = {}): Promise<TestPlatform> {
   // Imported here: a plugin imports this module through the SDK, and the boot imports the plugins.
   const { createPlatform } = await import('../boot.ts');
-  const databaseUrl = options.databaseUrl ?? (await createTestDatabase(t, { migrated: true }));
   const manifestFile = typeof options.manifest === 'string' ? { PLATFORM_MANIFEST: options.manifest } : {};
+  const settings = { ...process.env, ...manifestFile, ...options.env };
+  const manifest = typeof options.manifest === 'object'
+    ? validateManifest({
+      ...options.manifest,
+      plugins: options.manifest.plugins.map((entry): ManifestEntry => ({ plugin: entry.plugin, options: entry.options ?? {} })),
+    })
+    : await readManifest(manifestPathOf(settings), settings);
+  const databaseUrl = options.databaseUrl ?? (process.env.TEST_DATABASE_URL
+    ? await createTestDatabase(t, { migrated: true })
+    // Embedded: a template of exactly this manifest's migrations (a partner's test migrates two plugins, not twenty).
+    : await createEmbeddedTestDatabase(t, migrationSourcesOf(await resolvePlugins(manifest, ROOT_DIR))));
   const env = {
     ...process.env,
     ...testSecrets(),
@@ -130,12 +144,6 @@ export async function startTestPlatform(t: Tap, options: TestPlatformOptions = {
       done();
     },
   });
-  const manifest = typeof options.manifest === 'object'
-    ? validateManifest({
-      ...options.manifest,
-      plugins: options.manifest.plugins.map((entry): ManifestEntry => ({ plugin: entry.plugin, options: entry.options ?? {} })),
-    })
-    : undefined;
   const platform = await createPlatform({
     config: loadConfig(env),
     logStream: logStream as never,
