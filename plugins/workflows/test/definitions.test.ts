@@ -1,7 +1,7 @@
 // Workflow definitions over REST: create, read, list, update, delete; engine
 // validation errors that name every bad step; definition.* events; roles.
 import t from 'tap';
-import { tenantWithAdmin } from '../../harness.ts';
+import { tenantWithAdmin } from 'agent-platform/sdk/testing';
 import { memberOf, recordedEvents, startWorkflowsPlatform, waitStep } from './helpers.ts';
 
 const steps = [

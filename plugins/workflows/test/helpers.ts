@@ -4,10 +4,10 @@
 import path from 'node:path';
 import { sql } from 'kysely';
 import { ROOT_DIR } from '../../../core/paths.ts';
-import { startTestPlatform, until, type Tap, type TestPlatform, type TestPlatformOptions } from '../../harness.ts';
+import { startTestPlatform, until, type Tap, type TestPlatform, type TestPlatformOptions } from 'agent-platform/sdk/testing';
 
 export const MANIFEST = path.join(ROOT_DIR, 'test', 'fixtures', 'manifests', 'workflows.yaml');
-export const STRICT_MANIFEST = path.join(ROOT_DIR, 'test', 'fixtures', 'manifests', 'workflows-strict.yaml');
+export const STRICT_MANIFEST = path.join(ROOT_DIR, 'plugins', 'workflows', 'test', 'fixtures', 'workflows-strict.yaml');
 
 export function startWorkflowsPlatform(t: Tap, options: TestPlatformOptions & { manifest?: string } = {}): Promise<TestPlatform> {
   return startTestPlatform(t, { listen: true, ...options, env: { PLATFORM_MANIFEST: options.manifest ?? MANIFEST, ...options.env } });

@@ -1,8 +1,8 @@
 // How an execution row reads from outside (REST and GraphQL): the engine's
 // state becomes a context, a step history with ISO timings, and the event
 // types it waits for.
-import { pendingEvents, type StepRecord } from '../../workflows/engine/index.ts';
-import type { ExecutionRow } from './store.ts';
+import { pendingEvents, type StepRecord } from '../../../workflows/engine/index.ts';
+import type { ExecutionRow } from '../store/workflows.ts';
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 

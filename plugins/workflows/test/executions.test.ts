@@ -2,7 +2,7 @@
 // retries, cancel, lists, GraphQL, duplicate step jobs and tenant isolation.
 import t from 'tap';
 import { sql } from 'kysely';
-import { tenantWithAdmin, type TestPlatform } from '../../harness.ts';
+import { tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
 import {
   defineWorkflow, execute, getExecution, memberOf, probeCalls, recordedEvents, settled, startWorkflowsPlatform, until, waitStep,
 } from './helpers.ts';

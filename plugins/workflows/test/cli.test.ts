@@ -1,7 +1,7 @@
 // The workflows CLI: `workflows list` and `workflows execute`, run as a child
 // process against the platform's database; the running server executes.
 import t from 'tap';
-import { runCli, tenantWithAdmin, type TestPlatform } from '../../harness.ts';
+import { runCli, tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
 import { defineWorkflow, MANIFEST, settled, startWorkflowsPlatform } from './helpers.ts';
 
 const cli = (tp: TestPlatform, args: string[]) => runCli(args, { platform: tp, env: { PLATFORM_MANIFEST: MANIFEST } });

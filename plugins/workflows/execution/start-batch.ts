@@ -14,9 +14,9 @@
 // event backend) a `workflows.start` job takes it in the server's workers.
 import { randomUUID } from 'node:crypto';
 import { type Actor, type JobSpec, type JobsApi, notFound, type TenantTransaction } from 'agent-platform/sdk';
-import { advance, type EngineCommand } from '../../workflows/engine/index.ts';
-import type { StartBatch, StartedExecution, WorkflowOrigin } from './api.ts';
-import { definitionsStore, executionsStore, type NewExecution } from './store.ts';
+import { advance, type EngineCommand } from '../../../workflows/engine/index.ts';
+import type { StartBatch, StartedExecution, WorkflowOrigin } from '../api.ts';
+import { definitionsStore, executionsStore, type NewExecution } from '../store/workflows.ts';
 import { START_TASK, STEP_TASK, TIMEOUT_TASK, stepKey, timeoutKey } from './job-names.ts';
 
 export interface InlineStart {

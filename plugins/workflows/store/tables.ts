@@ -1,8 +1,8 @@
 // kysely types of the workflows tables (sql/0001_init.sql), added to the
 // core Database interface by declaration merging.
 import type { ColumnType, Generated } from 'kysely';
-import type { ExecutionState, ExecutionStatus, Step, WorkflowDefinition } from '../../workflows/engine/index.ts';
-import type { WorkflowOrigin } from './api.ts';
+import type { ExecutionState, ExecutionStatus, Step, WorkflowDefinition } from '../../../workflows/engine/index.ts';
+import type { WorkflowOrigin } from '../api.ts';
 
 /** jsonb: read as the value, written as its JSON text. */
 type Json<T> = ColumnType<T, string, string>;

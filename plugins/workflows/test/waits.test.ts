@@ -4,7 +4,7 @@
 // without event_type is a pure timer. pending-events tells what it waits for.
 import t from 'tap';
 import { sql } from 'kysely';
-import { tenantWithAdmin, type TestPlatform } from '../../harness.ts';
+import { tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
 import { defineWorkflow, execute, getExecution, settled, startWorkflowsPlatform, until, waitStep } from './helpers.ts';
 
 const unixSeconds = () => Math.floor(Date.now() / 1000);

@@ -9,12 +9,12 @@
 // enqueued and is ignored unless the execution still stands on that step with
 // that sequence number, so a duplicate or late job never applies twice.
 import { type CoreServices, isUuid, isValidTenantAlias, type TenantTransaction } from 'agent-platform/sdk';
-import { advance, type EngineCommand, type EngineInput, type ExecutionState } from '../../workflows/engine/index.ts';
-import type { GateRef, SignalInput, WorkflowOrigin } from './api.ts';
+import { advance, type EngineCommand, type EngineInput, type ExecutionState } from '../../../workflows/engine/index.ts';
+import type { GateRef, SignalInput, WorkflowOrigin } from '../api.ts';
 import type { GateRegistry } from './gates.ts';
 import { stepKey, timeoutKey } from './job-names.ts';
 import { jobBase, openStartBatch, scheduledJobs, startExecution, type ExecutionJobBase, type GateToOpen } from './start-batch.ts';
-import { executionsStore } from './store.ts';
+import { executionsStore } from '../store/workflows.ts';
 import { EVENT_SOURCE } from './events.ts';
 
 export { START_TASK, STEP_TASK, TIMEOUT_TASK, stepKey, timeoutKey } from './job-names.ts';

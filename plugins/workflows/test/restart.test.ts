@@ -2,7 +2,7 @@
 // jobs, so a new process on the same database carries on where the old one
 // stood, and a timeout that fell due while no process ran fires on restart.
 import t from 'tap';
-import { tenantWithAdmin } from '../../harness.ts';
+import { tenantWithAdmin } from 'agent-platform/sdk/testing';
 import { defineWorkflow, execute, getExecution, probeCalls, recordedEvents, settled, startWorkflowsPlatform, waitStep } from './helpers.ts';
 
 t.test('executions resume after a restart', async (t) => {

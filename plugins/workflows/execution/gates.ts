@@ -4,7 +4,7 @@
 // here through the workflows api (registerGate), so workflows boots and runs
 // without it, and an APPROVAL step is refused at validation with the name of
 // the missing plugin.
-import type { WorkflowGate } from './api.ts';
+import type { WorkflowGate } from '../api.ts';
 
 /** The plugin that provides each gate, for the message when it is missing. */
 const PROVIDERS: Record<string, string> = { approval: 'approvals' };

@@ -2,8 +2,8 @@
 // Workflow definitions and executions (with their contexts) are tenant configuration and other users' data: admin role throughout.
 import type { ServerRoute } from '@hapi/hapi';
 import { actorOf, principalOf, tenantOf } from 'agent-platform/sdk';
-import type { WorkflowsService } from './service.ts';
-import * as s from './schemas.ts';
+import type { WorkflowsService } from '../services/workflows.ts';
+import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;
 const tags = ['api', 'workflows'];

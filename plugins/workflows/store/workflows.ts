@@ -2,8 +2,8 @@
 // takes a tenant transaction (row-level security scopes it to the tenant).
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { ExecutionState, ExecutionStatus, Step, WorkflowDefinition } from '../../workflows/engine/index.ts';
-import type { WorkflowOrigin } from './api.ts';
+import type { ExecutionState, ExecutionStatus, Step, WorkflowDefinition } from '../../../workflows/engine/index.ts';
+import type { WorkflowOrigin } from '../api.ts';
 import './tables.ts';
 
 const definitionColumns = ['name', 'description', 'steps', 'version', 'created_at', 'updated_at'] as const;
@@ -79,7 +79,7 @@ export interface NewExecution {
   definitionJson: string;
   inputs: Record<string, unknown>;
   origin: WorkflowOrigin;
-  /** Set when the first advance was taken at insert (see start-batch.ts). */
+  /** Set when the first advance was taken at insert (see execution/start-batch.ts). */
   status?: ExecutionStatus;
   state?: ExecutionState;
   step_seq?: number;

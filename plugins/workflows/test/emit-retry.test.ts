@@ -3,7 +3,7 @@
 // the retry emits no duplicate. Runs on the default manifest: the real events
 // plugin's stream, not the probe backend.
 import t from 'tap';
-import { startTestPlatform, tenantWithAdmin, until } from '../../harness.ts';
+import { startTestPlatform, tenantWithAdmin, until } from 'agent-platform/sdk/testing';
 
 t.test('a retried emit_event step emits one event', async (t) => {
   const tp = await startTestPlatform(t, { listen: true, env: { WORKFLOWS_ACTION_ATTEMPTS: '3' } });

@@ -2,13 +2,13 @@
 // announced with definition.* events) and executions (read here, driven by
 // the runner). Knows nothing of HTTP; routes, GraphQL and the CLI call this.
 import { badRequest, conflict, type CoreServices, notFound } from 'agent-platform/sdk';
-import { validateDefinition, type ExecutionStatus, type Step } from '../../workflows/engine/index.ts';
-import type { WorkflowOrigin } from './api.ts';
-import type { GateRegistry } from './gates.ts';
-import { EVENT_SOURCE } from './events.ts';
-import type { Runner } from './runner.ts';
-import { definitionsStore, executionsStore, type ExecutionFilter } from './store.ts';
-import { executionView, summaryView } from './view.ts';
+import { validateDefinition, type ExecutionStatus, type Step } from '../../../workflows/engine/index.ts';
+import type { WorkflowOrigin } from '../api.ts';
+import type { GateRegistry } from '../execution/gates.ts';
+import { EVENT_SOURCE } from '../execution/events.ts';
+import type { Runner } from '../execution/runner.ts';
+import { definitionsStore, executionsStore, type ExecutionFilter } from '../store/workflows.ts';
+import { executionView, summaryView } from '../views/view.ts';
 
 export interface DefinitionInput {
   name: string;

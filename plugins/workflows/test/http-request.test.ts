@@ -5,7 +5,7 @@
 import t from 'tap';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tenantWithAdmin, type TestPlatform } from '../../harness.ts';
+import { tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
 import { isPrivateAddress } from '../../../core/http/addresses.ts';
 import { defineWorkflow, execute, settled, startWorkflowsPlatform, STRICT_MANIFEST } from './helpers.ts';
 
