@@ -5,7 +5,7 @@
 import t from 'tap';
 import { signStandardWebhook, standardWebhookHeaders } from 'agent-platform/sdk';
 import { startTestPlatform, type TestPlatform } from '../../harness.ts';
-import { signBody } from '../../../plugins/webhooks/signing.ts';
+import { signBody } from '../../../plugins/webhooks/signing/signing.ts';
 import { stored } from './helpers.ts';
 
 const WEBHOOK = 'pattern-webhook-secret-0123456789';

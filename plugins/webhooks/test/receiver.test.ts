@@ -4,7 +4,7 @@
 // X-Webhook-Id are sent; any JSON body becomes the data of a webhook.received event.
 import t from 'tap';
 import { CloudEvent, HTTP } from 'cloudevents';
-import { tenantWithAdmin, type TestPlatform } from '../../harness.ts';
+import { tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
 import { nowSeconds, startWebhooksPlatform } from './helpers.ts';
 
 const SHARED = 'the-shared-webhook-secret';

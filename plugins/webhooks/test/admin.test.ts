@@ -3,7 +3,7 @@
 // rotation invalidates the old secret at once; writes need the admin role.
 import t from 'tap';
 import { createHash } from 'node:crypto';
-import { tenantWithAdmin, type TestPlatform } from '../../harness.ts';
+import { tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
 import { startWebhooksPlatform } from './helpers.ts';
 
 function receive(tp: TestPlatform, tenant: string, name: string, secret: string) {

@@ -4,8 +4,8 @@
 // declared as application/json is a 415 that resumes nothing.
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
-import { tenantWithAdmin } from '../../harness.ts';
-import { signBody, signStandard, standardSecretOf, standardSignedHeaders } from '../../../plugins/webhooks/signing.ts';
+import { tenantWithAdmin } from 'agent-platform/sdk/testing';
+import { signBody, signStandard, standardSecretOf, standardSignedHeaders } from '../signing/signing.ts';
 import { execution, nowSeconds, postSigned, signingSecretOf, startWebhooksPlatform, waitingExecution } from './helpers.ts';
 
 t.test('a captured X-Webhook-* request replayed with a fresh id and timestamp is refused', async (t) => {

@@ -11,10 +11,10 @@
 //      transaction as the event, so an id is kept exactly when its event is.
 import { randomUUID } from 'node:crypto';
 import { type CoreServices, notFound, secretMatches } from 'agent-platform/sdk';
-import { webhookErrors } from './errors.ts';
-import { assertFresh, headerOf, IDEMPOTENCY_WINDOW_SECONDS, webhookIdOf, type Headers } from './checks.ts';
-import { sameSecret } from './signing.ts';
-import { definitionsStore, deliveriesStore } from './store.ts';
+import { webhookErrors } from '../errors.ts';
+import { assertFresh, headerOf, IDEMPOTENCY_WINDOW_SECONDS, webhookIdOf, type Headers } from '../signing/checks.ts';
+import { sameSecret } from '../signing/signing.ts';
+import { definitionsStore, deliveriesStore } from '../store/webhooks.ts';
 
 export const RECEIVED_EVENT = 'webhook.received';
 export const eventScope = (name: string) => `event:${name}`;

@@ -2,10 +2,10 @@
 // requests built with the plugin's own signing code, and a workflow that
 // waits at a WAIT step, started through the workflows plugin's REST API.
 import { randomUUID } from 'node:crypto';
-import { startTestPlatform, until, type Tap, type TestPlatform, type TestPlatformOptions } from '../../harness.ts';
-import { signBody } from '../../../plugins/webhooks/signing.ts';
+import { startTestPlatform, until, type Tap, type TestPlatform, type TestPlatformOptions } from 'agent-platform/sdk/testing';
+import { signBody } from '../signing/signing.ts';
 
-export const MANIFEST = 'test/fixtures/manifests/webhooks.yaml';
+export const MANIFEST = 'plugins/webhooks/test/fixtures/webhooks.yaml';
 
 export function startWebhooksPlatform(t: Tap, options: TestPlatformOptions = {}): Promise<TestPlatform> {
   return startTestPlatform(t, { ...options, env: { PLATFORM_MANIFEST: MANIFEST, WEBHOOK_SECRET: '', ...options.env } });

@@ -3,11 +3,11 @@
 // per-minute rate budget, and the pruning of expired state. The service runs
 // against the real database and the real workflows plugin of a booted platform.
 import t from 'tap';
-import { tenantWithAdmin, type TestPlatform } from '../../harness.ts';
-import { createResumeService } from '../../../plugins/webhooks/resume.ts';
+import { tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
+import { createResumeService } from '../services/resume.ts';
 import { sql } from 'kysely';
-import { PRUNE_TASK, pruneHandler, pruneTenant } from '../../../plugins/webhooks/tasks/webhooks.prune.ts';
-import { signBody } from '../../../plugins/webhooks/signing.ts';
+import { PRUNE_TASK, pruneHandler, pruneTenant } from '../tasks/webhooks.prune.ts';
+import { signBody } from '../signing/signing.ts';
 import { execution, signingSecretOf, startWebhooksPlatform, waitingExecution } from './helpers.ts';
 
 // A fixed instant 5 s into a minute, so that tests know where windows start.

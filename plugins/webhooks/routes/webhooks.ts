@@ -4,11 +4,11 @@
 import type { Lifecycle, ServerRoute } from '@hapi/hapi';
 import Boom from '@hapi/boom';
 import { tenantOf } from 'agent-platform/sdk';
-import type { WebhooksService } from './service.ts';
-import type { ResumeService } from './resume.ts';
-import type { ReceiverService } from './receiver.ts';
-import { MAX_BODY_BYTES, webhookErrors } from './errors.ts';
-import * as s from './schemas.ts';
+import type { WebhooksService } from '../services/webhooks.ts';
+import type { ResumeService } from '../services/resume.ts';
+import type { ReceiverService } from '../services/receiver.ts';
+import { MAX_BODY_BYTES, webhookErrors } from '../errors.ts';
+import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;
 const tags = ['api', 'webhooks'];

@@ -4,7 +4,7 @@
 // tenant; the 61st request of a minute is refused.
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
-import { tenantWithAdmin } from '../../harness.ts';
+import { tenantWithAdmin } from 'agent-platform/sdk/testing';
 import { execution, postSigned, signingSecretOf, startWebhooksPlatform, until, waitingExecution } from './helpers.ts';
 
 t.test('a signed POST resumes a waiting workflow with its wait result', async (t) => {
@@ -107,7 +107,7 @@ t.test('rate limit: the 61st request in a minute is refused and consumes nothing
   const body = { tenant_id: 'rs-rate', workflow_id: executionId };
 
   // The budget is per calendar minute: start early in one so that all 61 fall in it.
-  // (test/plugins/webhooks/resume-clock.test.ts covers the windows with a driven clock.)
+  // (plugins/webhooks/test/resume-clock.test.ts covers the windows with a driven clock.)
   const intoMinute = Date.now() % 60_000;
   if (intoMinute > 40_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 50));
 

@@ -4,8 +4,8 @@
 // several checks at once and must be answered by the earliest.
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
-import { tenantWithAdmin } from '../../harness.ts';
-import { signBody } from '../../../plugins/webhooks/signing.ts';
+import { tenantWithAdmin } from 'agent-platform/sdk/testing';
+import { signBody } from '../signing/signing.ts';
 import { nowSeconds, postSigned, signingSecretOf, startWebhooksPlatform } from './helpers.ts';
 
 const MB = 1024 * 1024;

@@ -1,6 +1,6 @@
 // The header checks both receivers share, as functions that throw the
 // webhook errors: freshness of X-Webhook-Timestamp and the X-Webhook-Id key.
-import { webhookErrors } from './errors.ts';
+import { webhookErrors } from '../errors.ts';
 import { freshness } from './signing.ts';
 
 /** How long an X-Webhook-Id blocks a repeat: 10 minutes. */

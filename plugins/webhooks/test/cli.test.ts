@@ -5,8 +5,8 @@ import t from 'tap';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runCli, tenantWithAdmin, type TestPlatform } from '../../harness.ts';
-import { signBody } from '../../../plugins/webhooks/signing.ts';
+import { runCli, tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
+import { signBody } from '../signing/signing.ts';
 import { MANIFEST, startWebhooksPlatform, waitingExecution } from './helpers.ts';
 
 const cli = (env: Record<string, string | undefined>, args: string[]) => runCli(args, { env: { PLATFORM_MANIFEST: MANIFEST, ...env } });

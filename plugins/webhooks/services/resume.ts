@@ -24,13 +24,13 @@
 // cannot burn a tenant's budget or ids.
 import { createHash } from 'node:crypto';
 import type { CoreServices } from 'agent-platform/sdk';
-import type { WorkflowsApi } from '../workflows/api.ts';
-import { webhookErrors, MAX_BODY_BYTES } from './errors.ts';
-import { assertFresh, headerOf, IDEMPOTENCY_WINDOW_SECONDS, isJsonContentType, webhookIdOf, type Headers } from './checks.ts';
-import { TIMESTAMP_TOLERANCE_SECONDS, verifySignature } from './signing.ts';
-import { signingSecretContext } from './service.ts';
-import { deliveriesStore, rateStore, signingSecretsStore } from './store.ts';
-import { resumeBody } from './schemas.ts';
+import type { WorkflowsApi } from '../../workflows/api.ts';
+import { webhookErrors, MAX_BODY_BYTES } from '../errors.ts';
+import { assertFresh, headerOf, IDEMPOTENCY_WINDOW_SECONDS, isJsonContentType, webhookIdOf, type Headers } from '../signing/checks.ts';
+import { TIMESTAMP_TOLERANCE_SECONDS, verifySignature } from '../signing/signing.ts';
+import { signingSecretContext } from './webhooks.ts';
+import { deliveriesStore, rateStore, signingSecretsStore } from '../store/webhooks.ts';
+import { resumeBody } from '../schemas.ts';
 
 export const RESUME_SCOPE = 'resume';
 const MINUTE_MS = 60_000;

@@ -2,7 +2,7 @@
 // hashed secret) and the tenant's signing secret for signed resume (sealed).
 // Knows nothing of HTTP; the admin routes and the CLI call this.
 import { conflict, type CoreServices, hashSecret, notFound, randomToken } from 'agent-platform/sdk';
-import { definitionsStore, signingSecretsStore } from './store.ts';
+import { definitionsStore, signingSecretsStore } from '../store/webhooks.ts';
 
 /** AES-GCM additional data: a sealed secret opens only as this tenant's signing secret. */
 export const signingSecretContext = (tenantId: string) => `webhook-signing-secret:${tenantId}`;
