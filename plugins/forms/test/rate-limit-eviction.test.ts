@@ -2,7 +2,7 @@
 // addresses past that never makes it forget a throttled one.
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import { startTestPlatform } from '../../harness.ts';
+import { startTestPlatform } from 'agent-platform/sdk/testing';
 
 const NEW_ADDRESSES = 10_050;
 

@@ -5,7 +5,7 @@
 // admins only; tenant isolation of definitions, use cases and submissions.
 import t from 'tap';
 import { api, assetForm, formsPlatform, member, rows } from './helpers.ts';
-import { tenantWithAdmin } from '../../harness.ts';
+import { tenantWithAdmin } from 'agent-platform/sdk/testing';
 
 t.test('definitions: versions, schema checks, archive', async (t) => {
   const { tp, acme } = await formsPlatform(t);

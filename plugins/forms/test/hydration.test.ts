@@ -6,7 +6,7 @@
 // authenticated ones need a user of the tenant. A target registered twice
 // stops the boot with one line.
 import t from 'tap';
-import { createTestDatabase, runCli } from '../../harness.ts';
+import { createTestDatabase, runCli } from 'agent-platform/sdk/testing';
 import { api, eventsOf, formsPlatform, member, PNG, rows } from './helpers.ts';
 
 /** A tiny PDF: allowed as an upload, refused by the asset target as a photo. */
@@ -157,7 +157,7 @@ t.test('public use cases are rate limited per address; authenticated ones need a
 t.test('a hydration target registered twice stops the boot with one line', async (t) => {
   const databaseUrl = await createTestDatabase(t, { migrated: true });
   const result = await runCli(['serve'], {
-    env: { PLATFORM_MANIFEST: 'test/fixtures/manifests/forms-target-clash.yaml', DATABASE_URL: databaseUrl, PLATFORM_MASTER_KEY: 'a'.repeat(64), ADMIN_TOKEN: 'adm_target_clash', PORT: '0' },
+    env: { PLATFORM_MANIFEST: 'plugins/forms/test/fixtures/forms-target-clash.yaml', DATABASE_URL: databaseUrl, PLATFORM_MASTER_KEY: 'a'.repeat(64), ADMIN_TOKEN: 'adm_target_clash', PORT: '0' },
   });
   t.equal(result.code, 1, result.stderr);
   const lines = result.stderr.trim().split('\n');

@@ -4,7 +4,7 @@
 // 422 naming the field; size and type limits give 413 and 415; anonymous
 // uploads need an active public use case of the tenant.
 import t from 'tap';
-import { tenantWithAdmin } from '../../harness.ts';
+import { tenantWithAdmin } from 'agent-platform/sdk/testing';
 import { api, formsPlatform, member, PNG, rows } from './helpers.ts';
 
 const photo = (token: string) => ({ file_token: token, name: 'p.png', content_type: 'image/png', size: 1 });

@@ -6,7 +6,7 @@
 // V8's backtracking answers at once); forms carrying code are refused when
 // saved. The same engine is offered to other plugins as validateAgainstForm.
 import t from 'tap';
-import type { FormsApi } from '../../../plugins/forms/api.ts';
+import type { FormsApi } from '../api.ts';
 import { api, assetForm, formsPlatform, rows } from './helpers.ts';
 
 t.test('Form.io validation: required, pattern, select, min/max, conditional', async (t) => {

@@ -3,7 +3,7 @@
 // asset-report form, and small clients for definitions, use cases, uploads
 // and submissions.
 import { randomBytes } from 'node:crypto';
-import { startTestPlatform, tenantWithAdmin, until, type TestPlatform } from '../../harness.ts';
+import { startTestPlatform, tenantWithAdmin, until, type TestPlatform } from 'agent-platform/sdk/testing';
 
 export const MANIFEST = 'test/fixtures/asset-target/test/forms.yaml';
 export const MODEL = 'assets.Asset';

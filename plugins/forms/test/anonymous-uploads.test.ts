@@ -8,8 +8,8 @@
 // bodies are read a few at a time.
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pruneFilesTask } from '../../../plugins/forms/tasks/forms.prune_files.ts';
-import type { TestPlatform } from '../../harness.ts';
+import { pruneFilesTask } from '../tasks/forms.prune_files.ts';
+import type { TestPlatform } from 'agent-platform/sdk/testing';
 import { api, formsPlatform, PNG, rows } from './helpers.ts';
 import { multipart, RawRequest } from './raw-http.ts';
 

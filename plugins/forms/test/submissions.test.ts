@@ -4,7 +4,7 @@
 // (REST and GraphQL); a definition edited later leaves old submissions on
 // their version.
 import t from 'tap';
-import { runCli } from '../../harness.ts';
+import { runCli } from 'agent-platform/sdk/testing';
 import { api, assetForm, eventsOf, formsPlatform, MODEL, PNG, rows } from './helpers.ts';
 
 t.test('a submission is stored, hydrated and reported; old submissions keep their version', async (t) => {
