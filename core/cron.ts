@@ -3,7 +3,7 @@
 // functions of (cron, IANA zone, instant), and the missed-run policy they
 // share. A scheduler arms each timer with nextOccurrence and, when a timer
 // fires, decides with dueOccurrence what to fire and what comes next: so
-// these are what the DST tests exercise (test/plugins/events/schedule-dst.test.ts).
+// these are what the DST tests exercise (plugins/events/test/schedule-dst.test.ts).
 //
 // DST semantics (those of cron-parser's forward walk, documented in the README):
 // a wall-clock time that does not exist (spring forward) fires the same length

@@ -6,7 +6,7 @@
 // duplicate short-cuts). Signing happens here, for the baseline as well, so
 // both targets see the same requests. Prints one JSON line of figures.
 import autocannon from 'autocannon';
-import { signedHeaders } from '../../plugins/webhooks/signing.ts';
+import { signedHeaders } from '../../plugins/webhooks/signing/signing.ts';
 import type { LoadResult } from './load.ts';
 
 export interface SignedTarget {

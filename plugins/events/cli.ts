@@ -6,11 +6,11 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import YAML from 'yaml';
 import { defineCli, UsageError } from 'agent-platform/sdk';
-import { BACKFILL_TASK, tenantQueue } from './jobs.ts';
+import { BACKFILL_TASK, tenantQueue } from './dispatch/jobs.ts';
 import * as schemas from './schemas.ts';
 import { createServices } from './services.ts';
 import { backfillsStore } from './store/triggers.ts';
-import { shaped } from './validation.ts';
+import { shaped } from './triggers/validation.ts';
 
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;
 

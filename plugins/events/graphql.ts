@@ -7,10 +7,10 @@
 import DataLoader from 'dataloader';
 import type { Request } from '@hapi/hapi';
 import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireAdmin, toConnection } from 'agent-platform/sdk';
-import type { StreamService } from './stream-service.ts';
-import type { TriggerService } from './trigger-service.ts';
-import type { TriggerView, StreamEventView } from './view.ts';
-import type { dispatchView } from './view.ts';
+import type { StreamService } from './services/stream.ts';
+import type { TriggerService } from './services/triggers.ts';
+import type { TriggerView, StreamEventView } from './views/view.ts';
+import type { dispatchView } from './views/view.ts';
 
 type DispatchView = ReturnType<typeof dispatchView>;
 

@@ -2,21 +2,20 @@
 // types, and triggers (reactive, scheduled, deadman) that start workflows
 // through the workflows plugin. Registration only: the backend, the job
 // handlers, routes, GraphQL, the retention schedule; exposes an api to other plugins.
-import type { Server } from '@hapi/hapi';
-import { coreOf } from 'agent-platform/sdk';
-import type { EventsApi, StreamEvent } from './api.ts';
+import { coreOf, definePlugin } from 'agent-platform/sdk';
+import type { EventsApi } from './api.ts';
 import { EVENT_TYPES } from './event-types.ts';
-import { BACKFILL_TASK, DEADMAN_TASK, DISPATCH_TASK, RETENTION_TASK, SCHEDULE_TASK } from './jobs.ts';
+import { BACKFILL_TASK, DEADMAN_TASK, DISPATCH_TASK, RETENTION_TASK, SCHEDULE_TASK } from './dispatch/jobs.ts';
 import { optionsSchema, type EventsOptions } from './options.ts';
 import { createServices } from './services.ts';
-import { eventsRoutes } from './routes.ts';
+import { eventsRoutes } from './routes/events.ts';
 import { typeDefs, resolvers } from './graphql.ts';
 import { dispatchTask } from './tasks/events.dispatch.ts';
 import { scheduleFireTask } from './tasks/events.schedule_fire.ts';
 import { deadmanFireTask } from './tasks/events.deadman_fire.ts';
 import { backfillTask } from './tasks/events.backfill.ts';
 import { retentionTask } from './tasks/events.retention.ts';
-import './tables.ts';
+import './store/tables.ts';
 
 export { cli } from './cli.ts';
 export { optionsSchema };
@@ -27,14 +26,14 @@ declare module '@hapi/hapi' {
   }
 }
 
-export const plugin = {
+export const plugin = definePlugin<EventsOptions>({
   name: 'events',
   version: '0.1.0',
   dependencies: ['tenancy', 'workflows'],
-  async register(server: Server, options: EventsOptions) {
+  async register(server, options) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
-    const { context, stream, triggers } = createServices(core, options, () => server.plugins.workflows.api);
+    const { context, stream, triggers, api } = createServices(core, options, () => server.plugins.workflows.api);
     core.events.setBackend((trx, tenantId, event) => context.emit(trx, tenantId, event));
 
     core.jobs.defineTask(DISPATCH_TASK, dispatchTask(context));
@@ -46,8 +45,6 @@ export const plugin = {
 
     server.route(eventsRoutes(stream, triggers));
     core.graphql.extend({ typeDefs, resolvers: resolvers(stream, triggers) });
-    // Other plugins read a tenant's stream through this api only (the pipelines' platform_events source).
-    const api: EventsApi = { after: (tenantId, afterSeq, limit, type, trx) => stream.after(tenantId, afterSeq, limit, type, trx) as Promise<StreamEvent[]> };
     server.expose('api', api);
   },
-};
+});

@@ -4,11 +4,12 @@
 // the server has: the CLI's backfills and dispatches run in its workers.
 import { type CoreServices, UsageError } from 'agent-platform/sdk';
 import type { WorkflowsApi } from '../workflows/api.ts';
-import { createContext } from './context.ts';
+import type { EventsApi, StreamEvent } from './api.ts';
+import { createContext } from './services/context.ts';
 import type { EventsOptions } from './options.ts';
-import { createStreamService } from './stream-service.ts';
-import { createTriggerService } from './trigger-service.ts';
-import { createTypeRegistry } from './type-registry.ts';
+import { createStreamService } from './services/stream.ts';
+import { createTriggerService } from './services/triggers.ts';
+import { createTypeRegistry } from './stream/type-registry.ts';
 
 const serverOnly = (): WorkflowsApi => {
   throw new UsageError('starting workflows needs the server: this command should have gone through it');
@@ -25,7 +26,10 @@ export function createServices(core: CoreServices, options: EventsOptions, workf
     options,
     maxChainDepth: options.maxChainDepth,
   });
-  return { context, stream: createStreamService(context), triggers: createTriggerService(context) };
+  const stream = createStreamService(context);
+  // Other plugins read a tenant's stream through this api only (the pipelines' platform_events source).
+  const api: EventsApi = { after: (tenantId, afterSeq, limit, type, trx) => stream.after(tenantId, afterSeq, limit, type, trx) as Promise<StreamEvent[]> };
+  return { context, stream, triggers: createTriggerService(context), api };
 }
 
 export type EventsServices = ReturnType<typeof createServices>;

@@ -4,7 +4,7 @@
 // /api/admin/forms/submissions[/{id}]: a tenant admin (payloads hold what
 // citizens typed); API keys get FORBIDDEN.
 import { badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, isUuid, pageSize, requireAdmin, toConnection } from 'agent-platform/sdk';
-import type { AdminSubmissionsService } from './service/admin-submissions.ts';
+import type { AdminSubmissionsService } from './services/admin-submissions.ts';
 import type { SubmissionRow } from './store/submissions.ts';
 
 export const typeDefs = /* GraphQL */ `

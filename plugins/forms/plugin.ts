@@ -14,10 +14,10 @@ import { publicGate } from './routes/public-gate.ts';
 import { submissionRoutes } from './routes/submissions.ts';
 import { targetRoutes } from './routes/targets.ts';
 import { useCaseRoutes } from './routes/use-cases.ts';
-import { ReadSlots } from './service/read-slots.ts';
+import { ReadSlots } from './services/read-slots.ts';
 import { createServices } from './services.ts';
 import { PRUNE_CRON, PRUNE_TASK, pruneFilesTask } from './tasks/forms.prune_files.ts';
-import './tables.ts';
+import './store/tables.ts';
 
 export { cli } from './cli.ts';
 export { optionsSchema };

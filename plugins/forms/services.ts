@@ -6,13 +6,13 @@ import { formsErrors } from './errors.ts';
 import { validateWithFormio } from './formio/engine.ts';
 import { formSchemaProblems } from './formio/schema-check.ts';
 import type { FormsOptions } from './options.ts';
-import { createAdminSubmissionsService } from './service/admin-submissions.ts';
-import { createDefinitionsService } from './service/definitions.ts';
-import { createFilesService } from './service/files.ts';
-import { createHydrator } from './service/hydrate.ts';
-import { createSubmissionsService } from './service/submissions.ts';
-import { createTargetsService } from './service/targets.ts';
-import { createUseCasesService } from './service/use-cases.ts';
+import { createAdminSubmissionsService } from './services/admin-submissions.ts';
+import { createDefinitionsService } from './services/definitions.ts';
+import { createFilesService } from './services/files.ts';
+import { createHydrator } from './services/hydrate.ts';
+import { createSubmissionsService } from './services/submissions.ts';
+import { createTargetsService } from './services/targets.ts';
+import { createUseCasesService } from './services/use-cases.ts';
 import { createTargetRegistry } from './targets/registry.ts';
 
 export function createServices(core: CoreServices, options: FormsOptions) {

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { defineCli, UsageError } from 'agent-platform/sdk';
 import { createServices } from './services.ts';
-import { signedHeaders, standardSecretOf, standardSignedHeaders } from './signing.ts';
+import { signedHeaders, standardSecretOf, standardSignedHeaders } from './signing/signing.ts';
 
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;
 const name = { type: 'string', description: 'webhook name', required: true } as const;

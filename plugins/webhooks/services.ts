@@ -5,9 +5,9 @@
 import { type CoreServices, UsageError } from 'agent-platform/sdk';
 import type { WorkflowsApi } from '../workflows/api.ts';
 import { secretsFrom, type WebhooksOptions } from './options.ts';
-import { createReceiverService } from './receiver.ts';
-import { createResumeService } from './resume.ts';
-import { createWebhooksService } from './service.ts';
+import { createReceiverService } from './services/receiver.ts';
+import { createResumeService } from './services/resume.ts';
+import { createWebhooksService } from './services/webhooks.ts';
 
 const serverOnly = (): WorkflowsApi => {
   throw new UsageError('resuming workflows needs the server');

@@ -2,7 +2,7 @@
 // enqueues, and the running server's workers execute: `execute` prints the
 // execution id at once, and `GET /api/admin/executions/{id}` follows it.
 import { defineCli, UsageError } from 'agent-platform/sdk';
-import { startExecution } from './runner.ts';
+import { startExecution } from './execution/runner.ts';
 import { createServices } from './services.ts';
 
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;

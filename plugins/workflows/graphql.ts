@@ -4,8 +4,8 @@
 // REST (GET /api/admin/executions[/{id}]): a bearer member of the tenant; API
 // keys get FORBIDDEN (an execution's context holds its inputs and outputs).
 import { badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, isUuid, pageSize, requireAdmin, toConnection } from 'agent-platform/sdk';
-import type { ExecutionStatus, WorkflowsService } from './service.ts';
-import type { ExecutionView } from './view.ts';
+import type { ExecutionStatus, WorkflowsService } from './services/workflows.ts';
+import type { ExecutionView } from './views/view.ts';
 
 export const typeDefs = /* GraphQL */ `
   enum ExecutionStatus {

@@ -2,13 +2,12 @@
 // (workflows/engine) through graphile-worker jobs, the built-in ACTION
 // functions (log, emit_event, http_request), REST, GraphQL and CLI. Exposes
 // WorkflowsApi (start, signal) to other plugins as server.plugins.workflows.api.
-import type { Server } from '@hapi/hapi';
-import { coreOf } from 'agent-platform/sdk';
+import { coreOf, definePlugin } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';
 import { optionsSchema, type WorkflowsOptions } from './options.ts';
-import { START_TASK, STEP_TASK, TIMEOUT_TASK } from './runner.ts';
+import { START_TASK, STEP_TASK, TIMEOUT_TASK } from './execution/runner.ts';
 import { createServices } from './services.ts';
-import { workflowsRoutes } from './routes.ts';
+import { workflowsRoutes } from './routes/workflows.ts';
 import { typeDefs, resolvers } from './graphql.ts';
 import { startTask } from './tasks/workflows.start.ts';
 import { stepTask } from './tasks/workflows.step.ts';
@@ -20,11 +19,11 @@ import { httpRequestFunction } from './functions/http-request.ts';
 export { cli } from './cli.ts';
 export { optionsSchema };
 
-export const plugin = {
+export const plugin = definePlugin<WorkflowsOptions>({
   name: 'workflows',
   version: '0.1.0',
   dependencies: ['tenancy'],
-  register(server: Server, options: WorkflowsOptions) {
+  register(server, options) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
     const { runner, workflows: service, api } = createServices(core, options);
@@ -45,4 +44,4 @@ export const plugin = {
     core.graphql.extend({ typeDefs, resolvers: resolvers(service) });
     server.expose('api', api);
   },
-};
+});

@@ -4,9 +4,9 @@
 import type { CoreServices } from 'agent-platform/sdk';
 import type { WorkflowsApi } from './api.ts';
 import type { WorkflowsOptions } from './options.ts';
-import { GateRegistry } from './gates.ts';
-import { createRunner } from './runner.ts';
-import { createWorkflowsService } from './service.ts';
+import { GateRegistry } from './execution/gates.ts';
+import { createRunner } from './execution/runner.ts';
+import { createWorkflowsService } from './services/workflows.ts';
 
 export function createServices(core: CoreServices, options: WorkflowsOptions) {
   // A step job may also fail after its action ran (the database was briefly

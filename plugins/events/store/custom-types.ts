@@ -1,7 +1,7 @@
 // kysely queries for a tenant's custom event types.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { CustomTypeRow } from '../tables.ts';
+import type { CustomTypeRow } from './tables.ts';
 
 type Trx = TenantTransaction;
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));

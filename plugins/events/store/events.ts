@@ -2,7 +2,7 @@
 // and the events themselves. Every function takes a tenant transaction.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { EventRow, TriggerRow } from '../tables.ts';
+import type { EventRow, TriggerRow } from './tables.ts';
 import type { NewDispatch } from './triggers.ts';
 
 type Trx = TenantTransaction;

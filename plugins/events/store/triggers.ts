@@ -2,7 +2,7 @@
 // backfill requests. Every function takes a tenant transaction.
 import { sql, type Insertable } from 'kysely';
 import type { Actor, TenantTransaction } from 'agent-platform/sdk';
-import type { DispatchOrigin, DispatchRow, DispatchStatus, TriggerDispatchesTable, TriggerKind, TriggerRow } from '../tables.ts';
+import type { DispatchOrigin, DispatchRow, DispatchStatus, TriggerDispatchesTable, TriggerKind, TriggerRow } from './tables.ts';
 
 type Trx = TenantTransaction;
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));

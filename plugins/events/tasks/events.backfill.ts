@@ -3,9 +3,9 @@
 // job (in the tenant's dispatcher queue); a server worker runs it and stores
 // the result or the error in the same transaction, and the CLI polls the row.
 import type { FastTaskHandler } from 'agent-platform/sdk';
-import { runBackfill, type BackfillOptions } from '../backfill.ts';
-import type { EventsContext } from '../context.ts';
-import { isPermanentFailure } from '../starter.ts';
+import { runBackfill, type BackfillOptions } from '../dispatch/backfill.ts';
+import type { EventsContext } from '../services/context.ts';
+import { isPermanentFailure } from '../store/starter.ts';
 import { backfillsStore } from '../store/triggers.ts';
 
 export const backfillTask = (context: EventsContext): FastTaskHandler =>

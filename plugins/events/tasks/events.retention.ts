@@ -2,7 +2,7 @@
 // dispatch records and dedup windows older than the retention period, tenant
 // by tenant (row-level security: there is no cross-tenant delete).
 import type { CoreServices, LongTaskHandler } from 'agent-platform/sdk';
-import type { EventsContext } from '../context.ts';
+import type { EventsContext } from '../services/context.ts';
 import { cursorsStore, eventsStore } from '../store/events.ts';
 import { dedupStore, dispatchesStore } from '../store/triggers.ts';
 

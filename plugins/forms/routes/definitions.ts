@@ -1,6 +1,6 @@
 // REST routes of form definitions and their versions (tenant admins).
 import { principalOf, tenantOf, type ServerRoute } from 'agent-platform/sdk';
-import type { DefinitionsService } from '../service/definitions.ts';
+import type { DefinitionsService } from '../services/definitions.ts';
 import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;

@@ -14,8 +14,8 @@ import {
 } from 'agent-platform/sdk';
 import { formsErrors } from '../errors.ts';
 import type { FormsOptions } from '../options.ts';
-import type { FilesService } from '../service/files.ts';
-import type { ReadSlots, Release } from '../service/read-slots.ts';
+import type { FilesService } from '../services/files.ts';
+import type { ReadSlots, Release } from '../services/read-slots.ts';
 
 /** hapi reads the file up to the limit plus room for the multipart envelope; the exact limit is checked on the bytes. */
 export const ENVELOPE_BYTES = 64 * 1024;

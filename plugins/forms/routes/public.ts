@@ -12,8 +12,8 @@ import {
 } from 'agent-platform/sdk';
 import { formsErrors } from '../errors.ts';
 import type { FormsOptions } from '../options.ts';
-import type { FilesService } from '../service/files.ts';
-import type { SubmissionsService, Submitter } from '../service/submissions.ts';
+import type { FilesService } from '../services/files.ts';
+import type { SubmissionsService, Submitter } from '../services/submissions.ts';
 import * as s from '../schemas.ts';
 import { anonymousTenant, ENVELOPE_BYTES, type PublicGate } from './public-gate.ts';
 

@@ -2,8 +2,8 @@
 // file download, rehydration, redaction, preview. Submissions are never
 // updated or deleted through the API; redaction is the one recorded change.
 import { principalOf, tenantOf, type ServerRoute } from 'agent-platform/sdk';
-import type { AdminSubmissionsService } from '../service/admin-submissions.ts';
-import type { SubmissionsService } from '../service/submissions.ts';
+import type { AdminSubmissionsService } from '../services/admin-submissions.ts';
+import type { SubmissionsService } from '../services/submissions.ts';
 import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;

@@ -1,7 +1,7 @@
 // REST routes describing the registered hydration targets (tenant admins:
 // config schemas may list the tenant's own records).
 import { badRequest, tenantOf, type ServerRoute } from 'agent-platform/sdk';
-import type { TargetsService } from '../service/targets.ts';
+import type { TargetsService } from '../services/targets.ts';
 import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;

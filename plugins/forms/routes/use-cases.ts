@@ -1,6 +1,6 @@
 // REST routes of use cases and their field bindings (tenant admins).
 import { tenantOf, type ServerRoute } from 'agent-platform/sdk';
-import type { UseCasesService } from '../service/use-cases.ts';
+import type { UseCasesService } from '../services/use-cases.ts';
 import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;

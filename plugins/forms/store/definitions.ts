@@ -1,6 +1,6 @@
 // SQL of form definitions and their versions; always in a tenant transaction.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 const COLUMNS = ['d.id', 'd.name', 'd.description', 'd.latest_version', 'd.created_at', 'd.updated_at'] as const;
 

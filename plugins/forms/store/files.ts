@@ -1,7 +1,7 @@
 // SQL of uploaded files; always in a tenant transaction (a token of another
 // tenant is simply not found: row-level security).
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 const META = ['id', 'payload_path', 'name', 'content_type', 'size', 'redacted_at'] as const;
 

@@ -2,7 +2,7 @@
 // tenant transaction. A submission's hydration status is its latest
 // attempt's; its object is the latest successful attempt's.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 export interface SubmissionFilter {
   useCaseId?: string;

@@ -1,7 +1,7 @@
 // SQL of use cases and their field bindings; always in a tenant transaction.
 import { sql, type TenantTransaction } from 'agent-platform/sdk';
 import type { FieldBinding } from '../api.ts';
-import '../tables.ts';
+import './tables.ts';
 
 export interface UseCaseValues {
   name: string;

@@ -7,13 +7,14 @@ import { filesStore } from '../store/files.ts';
 export const PRUNE_TASK = 'forms.prune_files';
 export const PRUNE_CRON = '41 * * * *';
 
-export function pruneFilesTask(core: Pick<CoreServices, 'db' | 'withTenant' | 'logger' | 'clock'>) {
+export function pruneFilesTask(core: Pick<CoreServices, 'tenants' | 'withTenant' | 'logger' | 'clock'>) {
   return async () => {
     const now = core.clock.now();
-    const tenants = await core.db.selectFrom('tenants').select('id').execute();
     let pruned = 0;
-    for (const { id } of tenants) pruned += await core.withTenant(id, (trx) => filesStore.pruneExpired(trx, now));
-    core.logger.debug({ tenants: tenants.length, pruned }, 'forms: pruned expired uploads');
+    const tenants = await core.tenants.each(async (id) => {
+      pruned += await core.withTenant(id, (trx) => filesStore.pruneExpired(trx, now));
+    });
+    core.logger.debug({ tenants, pruned }, 'forms: pruned expired uploads');
     return { pruned };
   };
 }

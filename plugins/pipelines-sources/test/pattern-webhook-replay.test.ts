@@ -5,7 +5,7 @@
 import t from 'tap';
 import { signStandardWebhook, standardWebhookHeaders } from 'agent-platform/sdk';
 import { startTestPlatform, type TestPlatform } from 'agent-platform/sdk/testing';
-import { signBody } from '../../webhooks/signing.ts';
+import { signBody } from '../../webhooks/signing/signing.ts';
 import { stored } from './helpers.ts';
 
 const WEBHOOK = 'pattern-webhook-secret-0123456789';

@@ -4,8 +4,8 @@
 // only keeps the tables small. Tenant rows are reachable only under each
 // tenant's row-level security, so it visits the tenants one at a time.
 import type { CoreServices } from 'agent-platform/sdk';
-import { IDEMPOTENCY_WINDOW_SECONDS } from '../checks.ts';
-import { deliveriesStore, rateStore } from '../store.ts';
+import { IDEMPOTENCY_WINDOW_SECONDS } from '../signing/checks.ts';
+import { deliveriesStore, rateStore } from '../store/webhooks.ts';
 
 export const PRUNE_TASK = 'webhooks.prune';
 export const PRUNE_CRON = '*/10 * * * *';

@@ -2,7 +2,7 @@
 // (through the core's event hub, in a transaction of its own) and returns its id.
 import { createHash, randomUUID } from 'node:crypto';
 import { badRequest, type EventsApi, type FunctionDefinition, isValidEventType } from 'agent-platform/sdk';
-import { EVENT_SOURCE } from '../events.ts';
+import { EVENT_SOURCE } from '../execution/events.ts';
 
 /**
  * A workflow step's event id: a UUID-shaped hash of the execution, the step

@@ -2,7 +2,7 @@
 // or wait). A signal or a cancel that reached the execution first has started
 // it already; then this job does nothing.
 import type { FastTaskHandler } from 'agent-platform/sdk';
-import type { Runner } from '../runner.ts';
+import type { Runner } from '../execution/runner.ts';
 
 export function startTask(runner: Runner): FastTaskHandler {
   return async (payload: { tenant_id: string; execution_id: string }) => {

@@ -16,9 +16,9 @@
 // calls as the system principal `system:workflows`.
 import { systemPrincipal, type CoreServices, type FastTaskHandler, type Principal } from 'agent-platform/sdk';
 import type { EngineInput } from '../../../workflows/engine/index.ts';
-import { stepKey } from '../job-names.ts';
-import type { Runner, StepPayload } from '../runner.ts';
-import { executionsStore } from '../store.ts';
+import { stepKey } from '../execution/job-names.ts';
+import type { Runner, StepPayload } from '../execution/runner.ts';
+import { executionsStore } from '../store/workflows.ts';
 
 function errorMessage(err: unknown): string {
   const boom = err as { isBoom?: boolean; output?: { payload: { message?: string } }; message?: string };

@@ -4,7 +4,7 @@
 // by moving its keyed job's run_at (never by sleeping).
 import type pg from 'pg';
 import { startTestPlatform, tenantWithAdmin, until, type Tap, type TestPlatform, type TestPlatformOptions } from '../../harness.ts';
-import { rawClient } from '../events/helpers.ts';
+import { rawClient } from '../../../plugins/events/test/helpers.ts';
 
 export const MANIFEST = 'test/fixtures/manifests/approvals.yaml';
 export { until, rawClient };

@@ -6,7 +6,7 @@
 // APPROVAL step is refused naming it.
 import t from 'tap';
 import { startTestPlatform, tenantWithAdmin } from '../../harness.ts';
-import { defineWorkflow, execute, getExecution, settled } from '../workflows/helpers.ts';
+import { defineWorkflow, execute, getExecution, settled } from '../../../plugins/workflows/test/helpers.ts';
 import { approvalsFixture, caseOf, decide, expireNow, MANIFEST, person, rawClient, settledCase, until } from './helpers.ts';
 
 const GATED = {

@@ -5,7 +5,7 @@ import t from 'tap';
 import { textChunks, toolCallChunks } from '../../fixtures/chat/scripted-llm.ts';
 import { startTestPlatform } from '../../harness.ts';
 import { ask, chatFixture, eventsOf, member, messagesOf, newSession, parseSse, textOf, until, MANIFEST } from './helpers.ts';
-import { rawClient } from '../events/helpers.ts';
+import { rawClient } from '../../../plugins/events/test/helpers.ts';
 
 const QUESTION = { question: 'Which year do you mean?', options: ['2024', '2025'] };
 

@@ -1,0 +1,32 @@
+// What the dispatcher, the timers and the service share. The server builds it
+// from the core services; the CLI builds a smaller one (no workflows: starts
+// happen in the server's workers).
+import type { Logger } from 'pino';
+import type { EventInput, JobsApi, TenantTransaction, WithTenant } from 'agent-platform/sdk';
+import type { WorkflowsApi } from '../../workflows/api.ts';
+import { DEFAULT_MAX_CHAIN_DEPTH } from '../dispatch/chain.ts';
+import { emitEvent, type EmittedEvent } from '../stream/emit.ts';
+import type { EventsOptions } from '../options.ts';
+import type { TypeRegistry } from '../stream/type-registry.ts';
+
+export interface EventsContext {
+  withTenant: WithTenant;
+  jobs: Pick<JobsApi, 'enqueue' | 'removeJob'>;
+  /** The workflows plugin's API; throws where there is none (the CLI). */
+  workflows: () => WorkflowsApi;
+  registry: TypeRegistry;
+  logger: Logger;
+  options: EventsOptions;
+  /** The maxChainDepth option: an event this deep in a chain starts no workflow (dispatch/chain.ts). */
+  maxChainDepth: number;
+  emit(trx: TenantTransaction, tenantId: string, input: EventInput): Promise<EmittedEvent>;
+}
+
+export function createContext(parts: Omit<EventsContext, 'emit' | 'maxChainDepth'> & { maxChainDepth?: number }): EventsContext {
+  const context: EventsContext = {
+    ...parts,
+    maxChainDepth: parts.maxChainDepth ?? DEFAULT_MAX_CHAIN_DEPTH,
+    emit: (trx, tenantId, input) => emitEvent({ jobs: parts.jobs, registry: parts.registry, logger: parts.logger }, trx, tenantId, input),
+  };
+  return context;
+}

@@ -1,0 +1,114 @@
+// The stream's domain logic: emitting through the API, reading recent events
+// and pages of them, the event type catalogue and custom types. Knows nothing
+// of HTTP; routes, GraphQL and the CLI call it.
+import { conflict, type EventInput, isValidEventType, isValidTypePattern, notFound, type TenantTransaction } from 'agent-platform/sdk';
+import type { EventsContext } from './context.ts';
+import { customTypesStore, type CustomTypeValues } from '../store/custom-types.ts';
+import { cursorsStore, eventsStore } from '../store/events.ts';
+import { schemaProblem, schemaViolations } from '../stream/type-registry.ts';
+import { invalid } from '../triggers/validation.ts';
+import { streamEventView } from '../views/view.ts';
+
+export interface EventsPageOptions {
+  type?: string;
+  since?: Date;
+  beforeSeq?: number;
+  limit: number;
+}
+
+function checkTypePattern(type: string | undefined) {
+  if (type && !isValidTypePattern(type)) {
+    throw invalid([{ field: 'type', message: `"${type}" is not an event type or a pattern ending in *` }]);
+  }
+}
+
+export function createStreamService(context: EventsContext) {
+  const { withTenant } = context;
+
+  function customTypeProblems(type: string | undefined, values: CustomTypeValues) {
+    const problems = [];
+    if (type !== undefined && !isValidEventType(type)) problems.push({ field: 'type', message: `"${type}" is not an event type (letters, digits, _ and - separated by dots)` });
+    const registered = type === undefined ? undefined : context.registry.registered(type);
+    if (registered) problems.push({ field: 'type', message: `"${type}" is ${registered.builtin ? 'a built-in' : 'a plugin\'s'} event type (registered by the ${registered.plugin} plugin)` });
+    const schemaIssue = values.schema ? schemaProblem(values.schema) : undefined;
+    if (schemaIssue) problems.push({ field: 'schema', message: `not a usable JSON Schema: ${schemaIssue}` });
+    if (problems.length > 0) throw invalid(problems);
+    // A sample that does not conform is advice, like emission warnings.
+    return values.schema && values.sample_payload
+      ? schemaViolations(values.schema, values.sample_payload).map((v) => `sample_payload${v === '/' ? '' : v}`)
+      : [];
+  }
+
+  return {
+    emit: (tenantId: string, input: EventInput) => withTenant(tenantId, (trx) => context.emit(trx, tenantId, input)),
+
+    async recent(tenantId: string, limit: number, type?: string) {
+      checkTypePattern(type);
+      return withTenant(tenantId, async (trx) => {
+        const [rows, cursor, total] = await Promise.all([
+          eventsStore.newest(trx, { limit, type }),
+          cursorsStore.get(trx, tenantId),
+          eventsStore.count(trx, tenantId),
+        ]);
+        return { items: rows.map((row) => streamEventView(row, cursor)), total, skip: 0, limit };
+      });
+    },
+
+    /** Newest first, keyset-paged by sequence number (GraphQL). */
+    async page(tenantId: string, options: EventsPageOptions) {
+      checkTypePattern(options.type);
+      return withTenant(tenantId, async (trx) => {
+        const [rows, cursor] = await Promise.all([eventsStore.newest(trx, options), cursorsStore.get(trx, tenantId)]);
+        return rows.map((row) => streamEventView(row, cursor));
+      });
+    },
+
+    /** Oldest first after a sequence number (`events tail`). */
+    async after(tenantId: string, afterSeq: number, limit: number, type?: string, held?: TenantTransaction) {
+      checkTypePattern(type);
+      const read = async (trx: TenantTransaction) => {
+        const [rows, cursor] = await Promise.all([eventsStore.after(trx, afterSeq, limit, type), cursorsStore.get(trx, tenantId)]);
+        return rows.map((row) => streamEventView(row, cursor));
+      };
+      return held ? read(held) : withTenant(tenantId, read);
+    },
+
+    async types(tenantId: string, includeCustom: boolean) {
+      // The types the loaded plugins registered, in registration order: built in when the plugin is one of the repository's own.
+      const registered = context.registry.allRegistered().map(({ type, description, builtin }) => ({ type, description, builtin }));
+      if (!includeCustom) return { items: registered };
+      const custom = await withTenant(tenantId, (trx) => customTypesStore.all(trx));
+      return { items: [...registered, ...custom.map((row) => ({ type: row.type, description: row.description, builtin: false }))] };
+    },
+
+    async createCustomType(tenantId: string, input: CustomTypeValues & { type: string }) {
+      const warnings = customTypeProblems(input.type, input);
+      const row = await withTenant(tenantId, async (trx) => {
+        if (await customTypesStore.get(trx, input.type)) throw conflict(`Custom event type already exists: ${input.type}`, 'EVENT_TYPE_EXISTS');
+        return customTypesStore.insert(trx, tenantId, input.type, input);
+      });
+      context.registry.forget(tenantId);
+      return { ...row, warnings };
+    },
+
+    listCustomTypes: (tenantId: string, skip: number, limit: number) =>
+      withTenant(tenantId, (trx) => customTypesStore.list(trx, skip, limit)),
+
+    async updateCustomType(tenantId: string, type: string, input: CustomTypeValues) {
+      const warnings = customTypeProblems(undefined, input);
+      const row = await withTenant(tenantId, (trx) => customTypesStore.update(trx, type, input));
+      if (!row) throw notFound(`Custom event type not found: ${type}`, 'EVENT_TYPE_NOT_FOUND');
+      context.registry.forget(tenantId);
+      return { ...row, warnings };
+    },
+
+    async deleteCustomType(tenantId: string, type: string) {
+      if (!(await withTenant(tenantId, (trx) => customTypesStore.delete(trx, type)))) {
+        throw notFound(`Custom event type not found: ${type}`, 'EVENT_TYPE_NOT_FOUND');
+      }
+      context.registry.forget(tenantId);
+    },
+  };
+}
+
+export type StreamService = ReturnType<typeof createStreamService>;

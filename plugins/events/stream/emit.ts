@@ -1,0 +1,60 @@
+// The durable event backend behind core.events.emit. It runs inside the
+// caller's transaction: the event, its sequence number and (when no dispatcher
+// is queued for the tenant) the dispatcher job exist only if the cause commits.
+//
+// Taking the sequence number locks the tenant's stream row until that
+// transaction ends, which serializes a tenant's emitters: emit late in a
+// long transaction.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { badRequest, type EventInput, isValidEventType, type JobsApi, type TenantTransaction } from 'agent-platform/sdk';
+import { chainDepthOf } from '../dispatch/chain.ts';
+import { isUriReference, toCloudEvent, type CloudEvent } from './cloudevent.ts';
+import { cursorsStore, streamsStore } from '../store/events.ts';
+import type { TypeRegistry } from './type-registry.ts';
+import { enqueueDispatch } from '../dispatch/jobs.ts';
+
+export interface EmitDeps {
+  jobs: Pick<JobsApi, 'enqueue'>;
+  registry: TypeRegistry;
+  logger?: Pick<Logger, 'warn'>;
+}
+
+export interface EmittedEvent {
+  seq: number;
+  event: CloudEvent;
+  /** Advice about the type or its schema; emission went ahead regardless. */
+  warnings: string[];
+}
+
+const MAX_DATA_BYTES = 256 * 1024;
+
+function checked(input: EventInput): { id: string; type: string; source: string; time: Date; data: Record<string, unknown> } {
+  if (typeof input.type !== 'string' || !isValidEventType(input.type)) {
+    throw badRequest(`type: "${input.type}" is not an event type (letters, digits, _ and - separated by dots)`, 'VALIDATION_FAILED');
+  }
+  if (typeof input.source !== 'string' || input.source.length > 500 || !isUriReference(input.source)) {
+    throw badRequest('source: must be a non-empty URI reference of at most 500 characters', 'VALIDATION_FAILED');
+  }
+  const data = input.data ?? {};
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw badRequest('data: must be an object', 'VALIDATION_FAILED');
+  if (JSON.stringify(data).length > MAX_DATA_BYTES) throw badRequest(`data: larger than ${MAX_DATA_BYTES} bytes`, 'VALIDATION_FAILED');
+  const id = input.id ?? randomUUID();
+  if (typeof id !== 'string' || id.length === 0 || id.length > 200) throw badRequest('id: must be 1 to 200 characters', 'VALIDATION_FAILED');
+  const time = input.time === undefined ? new Date() : new Date(input.time);
+  if (Number.isNaN(time.getTime())) throw badRequest('time: must be an ISO 8601 timestamp', 'VALIDATION_FAILED');
+  return { id, type: input.type, source: input.source, time, data };
+}
+
+export async function emitEvent(deps: EmitDeps, trx: TenantTransaction, tenantId: string, input: EventInput): Promise<EmittedEvent> {
+  const values = { ...checked(input), chaindepth: await chainDepthOf(trx, input) };
+  // Everything that can be done before taking a sequence number is: from the
+  // append on, the tenant's stream row is held until this transaction commits.
+  const warnings = await deps.registry.warnings(trx, tenantId, values.type, values.data);
+  const { seq, dispatchQueued } = await streamsStore.append(trx, { tenant_id: tenantId, ...values });
+  if (seq === 1) await cursorsStore.create(trx, tenantId);
+  const row = { tenant_id: tenantId, seq, ...values };
+  if (!dispatchQueued) await enqueueDispatch(deps.jobs, tenantId, trx);
+  if (warnings.length > 0) deps.logger?.warn({ tenantId, type: values.type, eventId: values.id, warnings }, 'event emitted with warnings');
+  return { seq, event: toCloudEvent(row), warnings };
+}

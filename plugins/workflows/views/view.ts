@@ -1,0 +1,54 @@
+// How an execution row reads from outside (REST and GraphQL): the engine's
+// state becomes a context, a step history with ISO timings, and the event
+// types it waits for.
+import { pendingEvents, type StepRecord } from '../../../workflows/engine/index.ts';
+import type { ExecutionRow } from '../store/workflows.ts';
+
+const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+
+export function stepView(record: StepRecord) {
+  return {
+    step_id: record.step_id,
+    type: record.type,
+    // An open record is the step being run (ACTION) or waited on (WAIT, APPROVAL).
+    status: record.outcome ?? (record.type === 'WAIT' || record.type === 'APPROVAL' ? 'waiting' : 'running'),
+    started_at: iso(record.started_at)!,
+    finished_at: iso(record.finished_at),
+    duration_ms: record.finished_at === undefined ? null : record.finished_at - record.started_at,
+    error: record.error ?? null,
+  };
+}
+
+export type ExecutionSummary = ReturnType<typeof summaryView>;
+
+export function summaryView(row: Omit<ExecutionRow, 'inputs' | 'state' | 'step_seq'>) {
+  return {
+    execution_id: row.id,
+    workflow_name: row.workflow_name,
+    workflow_version: row.workflow_version,
+    status: row.status,
+    error: row.error,
+    origin: row.origin,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    finished_at: row.finished_at,
+  };
+}
+
+export type ExecutionView = ReturnType<typeof executionView>;
+
+export function executionView(row: ExecutionRow) {
+  const state = row.state;
+  return {
+    ...summaryView(row),
+    // Before its start job has run, an execution is its inputs.
+    current_step: state?.current ?? null,
+    context: state?.context ?? { inputs: row.inputs },
+    pending_events: state ? pendingEvents(state) : [],
+    wait: state?.wait
+      ? { step_id: state.wait.step_id, event_type: state.wait.event_type ?? null, deadline: iso(state.wait.deadline) }
+      : null,
+    buffered_signals: state?.buffered.length ?? 0,
+    steps: (state?.history ?? []).map(stepView),
+  };
+}
