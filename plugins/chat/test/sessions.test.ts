@@ -2,8 +2,8 @@
 // messages (embed-chat 2.7 and 4), feedback, and isolation between owners,
 // clients and tenants.
 import t from 'tap';
-import { textChunks } from '../../fixtures/chat/scripted-llm.ts';
-import { tenantWithAdmin } from '../../harness.ts';
+import { textChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
+import { tenantWithAdmin } from 'agent-platform/sdk/testing';
 import { ask, chatFixture, eventsOf, member, messagesOf, newSession } from './helpers.ts';
 
 const UTC_NO_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/;

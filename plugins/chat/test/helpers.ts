@@ -2,8 +2,8 @@
 // fresh database with a scripted model server on loopback, a tenant with an
 // admin, its default client (renamed "web"), and helpers to read SSE frames (through inject for whole
 // turns, through a real HTTP connection for turns the test interrupts).
-import { startTestPlatform, tenantWithAdmin, until, type Tap, type TestPlatform, type TestPlatformOptions } from '../../harness.ts';
-import { ScriptedLlm } from '../../fixtures/chat/scripted-llm.ts';
+import { startTestPlatform, tenantWithAdmin, until, type Tap, type TestPlatform, type TestPlatformOptions } from 'agent-platform/sdk/testing';
+import { ScriptedLlm } from '../../../test/fixtures/chat/scripted-llm.ts';
 
 export const MANIFEST = 'test/fixtures/manifests/chat.yaml';
 

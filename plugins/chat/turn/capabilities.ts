@@ -2,7 +2,7 @@
 // (display widgets), how it wants widgets delivered (widget_stream) and
 // whether it can answer a blocking question (ask_user). Exactly these six;
 // anything else is refused with a 400 by the route's validation.
-import { WIDGET_KEYS, type ParserConfig } from './widgets/stream-parser.ts';
+import { WIDGET_KEYS, type ParserConfig } from '../widgets/stream-parser.ts';
 
 export const CAPABILITY_KEYS = [...WIDGET_KEYS, 'widget_stream', 'ask_user'] as const;
 export type CapabilityKey = (typeof CAPABILITY_KEYS)[number];

@@ -2,10 +2,10 @@
 // answered by the owner only, refused without the key, timed out (the clock
 // driven by moving the keyed job's run_at), and a restart while suspended.
 import t from 'tap';
-import { textChunks, toolCallChunks } from '../../fixtures/chat/scripted-llm.ts';
-import { startTestPlatform } from '../../harness.ts';
+import { textChunks, toolCallChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
+import { startTestPlatform } from 'agent-platform/sdk/testing';
 import { ask, chatFixture, eventsOf, member, messagesOf, newSession, parseSse, textOf, until, MANIFEST } from './helpers.ts';
-import { rawClient } from '../events/helpers.ts';
+import { rawClient } from '../../../test/plugins/events/helpers.ts';
 
 const QUESTION = { question: 'Which year do you mean?', options: ['2024', '2025'] };
 

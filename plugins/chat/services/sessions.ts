@@ -1,11 +1,11 @@
 // Sessions, their messages and feedback, always scoped to the caller (owner
 // and client: sessions/caller.ts). Knows nothing of HTTP.
 import { type CoreServices, forbidden, isUuid, isValidTenantAlias, notFound, type Principal, type TenantTransaction } from 'agent-platform/sdk';
-import type { Emit } from '../events.ts';
+import type { Emit } from '../events/emitter.ts';
 import { agentsStore } from '../store/agents.ts';
 import { feedbackStore, messagesStore, sessionsStore } from '../store/sessions.ts';
-import { assertOwns, resolveCaller, type Caller, type SelectedClient } from './caller.ts';
-import { messageView, sessionView, utc, zoneFor } from './view.ts';
+import { assertOwns, resolveCaller, type Caller, type SelectedClient } from '../sessions/caller.ts';
+import { messageView, sessionView, utc, zoneFor } from '../sessions/view.ts';
 
 export interface SessionsDeps {
   emit: Emit;

@@ -4,10 +4,10 @@
 // new question reopens an ended session. The sweep reads the platform's clock,
 // which the test drives (no real waiting).
 import t from 'tap';
-import { textChunks, toolCallChunks } from '../../fixtures/chat/scripted-llm.ts';
-import { sweepHandler, SWEEP_TASK } from '../../../plugins/chat/tasks/chat.sweep.ts';
-import { emitterOf } from '../../../plugins/chat/events.ts';
-import { defaultOptions } from '../../../plugins/chat/options.ts';
+import { textChunks, toolCallChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
+import { sweepHandler, SWEEP_TASK } from '../tasks/chat.sweep.ts';
+import { emitterOf } from '../events/emitter.ts';
+import { defaultOptions } from '../options.ts';
 import { ask, chatFixture, eventsOf, messagesOf, newSession, textOf, until } from './helpers.ts';
 
 const IDLE_S = defaultOptions.sessionIdleTimeoutSeconds;

@@ -5,9 +5,9 @@
 // streaming, ask_user (suspend, keyed timeout job, answer) and cancel work on
 // PGlite too: one backend session, no NOTIFY, no advisory locks.
 import t, { type Test } from 'tap';
-import { call, serveFresh } from '../../embedded-serve.ts';
-import { ScriptedLlm, textChunks, toolCallChunks } from '../../fixtures/chat/scripted-llm.ts';
-import { multipart } from '../ingestion/helpers.ts';
+import { call, serveFresh } from '../../../test/embedded-serve.ts';
+import { ScriptedLlm, textChunks, toolCallChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
+import { multipart } from '../../../test/plugins/ingestion/helpers.ts';
 import { parseSse, textOf, until } from './helpers.ts';
 
 /** `platform serve` on a fresh data dir with the chat manifest, refusing any connection that leaves loopback. */

@@ -1,7 +1,7 @@
 // Every chat route is in the OpenAPI document, with the frame vocabulary
 // in the chat endpoints' notes.
 import t from 'tap';
-import { startTestPlatform } from '../../harness.ts';
+import { startTestPlatform } from 'agent-platform/sdk/testing';
 import { MANIFEST } from './helpers.ts';
 
 t.test('the OpenAPI document lists the chat routes and describes the frames', async (t) => {

@@ -4,8 +4,8 @@
 // 429 with Retry-After and nothing stored; other tenants are not affected;
 // a freed slot is taken again.
 import t from 'tap';
-import { textChunks, toolCallChunks } from '../../fixtures/chat/scripted-llm.ts';
-import { tenantWithAdmin } from '../../harness.ts';
+import { textChunks, toolCallChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
+import { tenantWithAdmin } from 'agent-platform/sdk/testing';
 import { ask, chatFixture, messagesOf, newSession, openStream, parseSse, textOf, until } from './helpers.ts';
 
 t.test('the limit+1-th concurrent turn of a tenant gets 429 with Retry-After and stores nothing', async (t) => {

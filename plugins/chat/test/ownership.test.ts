@@ -11,8 +11,8 @@ import pg from 'pg';
 import t from 'tap';
 import { migrate } from '../../../core/db/migrate.ts';
 import { CORE_MIGRATIONS, ROOT_DIR } from '../../../core/paths.ts';
-import { textChunks } from '../../fixtures/chat/scripted-llm.ts';
-import { createTestDatabase, startTestPlatform } from '../../harness.ts';
+import { textChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
+import { createTestDatabase, startTestPlatform } from 'agent-platform/sdk/testing';
 import { chatFixture, member, MANIFEST } from './helpers.ts';
 
 t.test('a user whose sub is api-key:<id> owns nothing of that API key\'s sessions', async (t) => {

@@ -4,10 +4,10 @@
 // search_documents through the registry and cites it; every entry of the
 // reply's <citations> block is resolved and verified (match_type filled in).
 import t, { type Test } from 'tap';
-import { textChunks, toolCallChunks } from '../../fixtures/chat/scripted-llm.ts';
-import { multipart } from '../ingestion/helpers.ts';
+import { textChunks, toolCallChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
+import { multipart } from '../../../test/plugins/ingestion/helpers.ts';
 import { ask, chatFixture, messagesOf, newSession, textOf, until } from './helpers.ts';
-import type { TestPlatform } from '../../harness.ts';
+import type { TestPlatform } from 'agent-platform/sdk/testing';
 
 const MANIFEST = 'test/fixtures/manifests/chat-documents.yaml';
 const DOC = 'Refund policy.\n\nRefunds are granted within 30 days of purchase when the item is unused.\n\nShipping is free above 50 euros.';

@@ -1,7 +1,7 @@
 // The widget filter over token deltas: the same result however the model's
 // text is cut into chunks (every cut position, and one character at a time).
 import t from 'tap';
-import { WidgetStreamParser, type ParserOutput } from '../../../plugins/chat/widgets/stream-parser.ts';
+import { WidgetStreamParser, type ParserOutput } from '../widgets/stream-parser.ts';
 
 const TEXT = 'A <report_widget>{"a":[1,2]}</report_widget> b <map_widget>{"x":1}</map_widget> c < d <citations><citation ref="1" chunk_id="c" revision_id="r" doc_name="n"/></citations> e <report_widget>not json</report_widget>!';
 

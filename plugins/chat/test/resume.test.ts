@@ -2,7 +2,7 @@
 // kept, and GET /api/chat/{session_id}/stream?after=<seq> replays the rest
 // and follows the turn to its end.
 import t from 'tap';
-import { textChunks } from '../../fixtures/chat/scripted-llm.ts';
+import { textChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
 import { chatFixture, member, messagesOf, newSession, openStream, parseSse, textOf } from './helpers.ts';
 
 const ANSWER = 'A fairly long answer that streams slowly so that the page can be refreshed half way through it.';

@@ -3,8 +3,8 @@
 // no_active_turn, a late cancel, a question right after Stop, and a cancel
 // that lands on another server process than the stream.
 import t from 'tap';
-import { textChunks, toolCallChunks } from '../../fixtures/chat/scripted-llm.ts';
-import { startTestPlatform } from '../../harness.ts';
+import { textChunks, toolCallChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
+import { startTestPlatform } from 'agent-platform/sdk/testing';
 import { ask, chatFixture, messagesOf, newSession, openStream, textOf, until, MANIFEST } from './helpers.ts';
 
 const LONG = 'This answer goes on and on, one small piece at a time, for a long while. '.repeat(20);

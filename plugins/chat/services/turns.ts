@@ -3,15 +3,15 @@
 // is checked through the sessions service (one place: sessions/caller.ts);
 // the turn's life itself is the lifecycle's (lifecycle.ts).
 import { conflict, notFound, type Principal } from 'agent-platform/sdk';
-import type { CapabilityKey } from '../capabilities.ts';
-import type { SessionsService } from '../sessions/service.ts';
+import type { CapabilityKey } from '../turn/capabilities.ts';
+import type { SessionsService } from './sessions.ts';
 import type { SelectedClient } from '../sessions/caller.ts';
 import { turnsStore } from '../store/turns.ts';
-import type { Subscriber } from './channel.ts';
-import { followTurn } from './follow.ts';
-import type { Started, TurnLifecycle } from './lifecycle.ts';
-import type { Runtime } from './runtime.ts';
-import { askUserResults } from './state.ts';
+import type { Subscriber } from '../turn/channel.ts';
+import { followTurn } from '../turn/follow.ts';
+import type { Started, TurnLifecycle } from '../turn/lifecycle.ts';
+import type { Runtime } from '../turn/runtime.ts';
+import { askUserResults } from '../turn/state.ts';
 
 export type { Started };
 

@@ -3,10 +3,10 @@
 // session takes questions again, readers stop following, a zombie runner
 // stops too).
 import t from 'tap';
-import { textChunks } from '../../fixtures/chat/scripted-llm.ts';
-import { sweepHandler } from '../../../plugins/chat/tasks/chat.sweep.ts';
-import { emitterOf } from '../../../plugins/chat/events.ts';
-import { defaultOptions } from '../../../plugins/chat/options.ts';
+import { textChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
+import { sweepHandler } from '../tasks/chat.sweep.ts';
+import { emitterOf } from '../events/emitter.ts';
+import { defaultOptions } from '../options.ts';
 import { ask, chatFixture, eventsOf, messagesOf, newSession, openStream, textOf } from './helpers.ts';
 
 const LONG = 'Words keep coming slowly. '.repeat(100);

@@ -3,8 +3,8 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { ROOT_DIR } from '../../../core/paths.ts';
-import { textChunks, toolCallChunks } from '../../fixtures/chat/scripted-llm.ts';
-import { runCli } from '../../harness.ts';
+import { textChunks, toolCallChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
+import { runCli } from 'agent-platform/sdk/testing';
 import { chatFixture, messagesOf, until, MANIFEST } from './helpers.ts';
 
 const cli = (args: string[], env: Record<string, string>, stdin: string) => runCli(args, { env: { PLATFORM_MANIFEST: MANIFEST, ...env }, stdin });

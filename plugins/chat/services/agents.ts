@@ -1,7 +1,7 @@
 // Agent definitions: CRUD with definition.* events, and each client's default
 // agent. Knows nothing of HTTP; routes and the CLI call this.
 import { badRequest, conflict, type CoreServices, notFound } from 'agent-platform/sdk';
-import type { Emit } from '../events.ts';
+import type { Emit } from '../events/emitter.ts';
 import { agentsStore, clientAgentsStore, clientsStore, type AgentValues } from '../store/agents.ts';
 
 export type AgentInput = Partial<AgentValues> & { name?: string };

@@ -3,10 +3,10 @@
 // session-scoped credentials, and an agent calling an imported function in a
 // chat session sends the credential its owner stored for that session.
 import t from 'tap';
-import { petstore } from '../../fixtures/integrations/specs.ts';
-import { textChunks, toolCallChunks } from '../../fixtures/chat/scripted-llm.ts';
-import { tenantWithAdmin } from '../../harness.ts';
-import { imported, startApiServer } from '../integrations/helpers.ts';
+import { petstore } from '../../../test/fixtures/integrations/specs.ts';
+import { textChunks, toolCallChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
+import { tenantWithAdmin } from 'agent-platform/sdk/testing';
+import { imported, startApiServer } from '../../../test/plugins/integrations/helpers.ts';
 import { ask, chatFixture, member, newSession, textOf } from './helpers.ts';
 
 const MANIFEST = 'test/fixtures/manifests/chat-integrations.yaml';

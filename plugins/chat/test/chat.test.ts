@@ -2,7 +2,7 @@
 // keys (rules 1–3), widget lifting across chunk boundaries, persisted text vs
 // streamed frames, tool calls through the function registry, budgets, events.
 import t from 'tap';
-import { textChunks, toolCallChunks } from '../../fixtures/chat/scripted-llm.ts';
+import { textChunks, toolCallChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
 import { ask, chatFixture, eventsOf, messagesOf, newSession, textOf } from './helpers.ts';
 
 const WIDGET = '{"title":"Sales","rows":[[1,2],[3,4]]}';
