@@ -7,9 +7,9 @@
 //   unverified          no quote to check, and the chunk exists
 //   verified            the quote matched (exact, normalized or fuzzy)
 //   failed              the quote did not match, or the chunk at the cited revision no longer exists
-import type { ChunkRecord } from '../ingestion/api.ts';
-import type { MatchType, VerificationStatus } from './api.ts';
-import { matchQuote } from './match/matcher.ts';
+import type { ChunkRecord } from '../../ingestion/api.ts';
+import type { MatchType, VerificationStatus } from '../api.ts';
+import { matchQuote } from './matcher.ts';
 
 export interface VerdictInput {
   /** The chunk as the ingestion API returns it now; undefined when it no longer exists. */

@@ -4,7 +4,7 @@
 // (3 in the test manifest) created `pending` in the request's transaction and
 // verified by the job; recordShown for callers that show chunks themselves.
 import t from 'tap';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { citationsFixture, seedDocument, showChunksFunction } from './helpers.ts';
 
 const TEXT = 'Backups run nightly at 02:00 UTC and are kept for thirty days in the secondary region.';

@@ -17,7 +17,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { Repeater, SlidingBuffer } from 'graphql-yoga';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { Citation } from './api.ts';
+import type { Citation } from '../api.ts';
 
 const CHANNEL = 'citations_verified';
 /** Ids per NOTIFY: 100 × 37 characters stays well under Postgres's 8,000-byte payload limit. */

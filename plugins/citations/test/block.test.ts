@@ -4,8 +4,8 @@
 // required fields, and malformed or adversarial blocks (never a throw, a clear
 // error, bounded time). The writer's output reads back to what was written.
 import t from 'tap';
-import { parseBlock } from '../../../plugins/citations/block/parse.ts';
-import { writeBlock } from '../../../plugins/citations/block/write.ts';
+import { parseBlock } from '../block/parse.ts';
+import { writeBlock } from '../block/write.ts';
 
 const A = '3f1c2b9e-4d5a-4e6f-8a7b-9c0d1e2f3a4b';
 const B = 'a0b1c2d3-e4f5-4a6b-8c7d-e8f9a0b1c2d3';

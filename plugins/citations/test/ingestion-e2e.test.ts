@@ -5,7 +5,7 @@
 // never saw); the citation outlives a reingest and the document's deletion.
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
-import { startTestPlatform, tenantWithAdmin, until, type TestPlatform } from '../../harness.ts';
+import { startTestPlatform, tenantWithAdmin, until, type TestPlatform } from 'agent-platform/sdk/testing';
 import { callFunction } from './helpers.ts';
 
 const MANIFEST = 'test/fixtures/manifests/citations.yaml';

@@ -1,7 +1,7 @@
 // How a citation row is shown (REST, functions, the plugin API): the fields
 // of the Citation contract, timestamps as ISO 8601 strings.
-import type { Citation } from './api.ts';
-import type { CitationRow } from './tables.ts';
+import type { Citation } from '../api.ts';
+import type { CitationRow } from '../store/tables.ts';
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 

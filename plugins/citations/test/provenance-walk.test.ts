@@ -3,8 +3,8 @@
 // depth and count; nothing from our own functions or direct calls; and the
 // verdict's status table (pure).
 import t from 'tap';
-import { chunkRefsIn, refsToRecord, WALK_LIMITS } from '../../../plugins/citations/provenance.ts';
-import { verdict } from '../../../plugins/citations/verification.ts';
+import { chunkRefsIn, refsToRecord, WALK_LIMITS } from '../provenance/walk.ts';
+import { verdict } from '../match/verification.ts';
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 

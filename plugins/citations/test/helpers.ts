@@ -5,7 +5,7 @@
 // real read_document function (whose result the provenance observer records).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { startTestPlatform, tenantWithAdmin, until, type Tap, type TestPlatform, type TestPlatformOptions } from '../../harness.ts';
+import { startTestPlatform, tenantWithAdmin, until, type Tap, type TestPlatform, type TestPlatformOptions } from 'agent-platform/sdk/testing';
 
 export const MANIFEST = 'test/fixtures/manifests/citations.yaml';
 

@@ -2,9 +2,9 @@
 // right characters of the chunk (chunk.slice(start, end)), the 85% threshold
 // on both sides, and the fast approximate search against the textbook table.
 import t from 'tap';
-import { FUZZY_THRESHOLD, matchQuote } from '../../../plugins/citations/match/matcher.ts';
-import { bestWindow, bestWindowReference } from '../../../plugins/citations/match/myers.ts';
-import { collapseWhitespace, normalizeWhitespace } from '../../../plugins/citations/match/normalize.ts';
+import { FUZZY_THRESHOLD, matchQuote } from '../match/matcher.ts';
+import { bestWindow, bestWindowReference } from '../match/myers.ts';
+import { collapseWhitespace, normalizeWhitespace } from '../match/normalize.ts';
 
 const CHUNK = 'Section 4. Safety\n\nOperators must wear   protective gloves\nwhen handling the solvent.\n'
   + 'Spills are contained with the absorbent kit stored\tnext to the eyewash station. Report every spill to the shift lead.';

@@ -5,7 +5,7 @@
 // other tenants' or clients' API keys.
 import t from 'tap';
 import { sql } from 'kysely';
-import { until } from '../../harness.ts';
+import { until } from 'agent-platform/sdk/testing';
 import { apiKey, callFunction, citationsFixture, seedDocument, showChunksFunction } from './helpers.ts';
 
 const TEXT = 'Invoices are due within 30 days of receipt; late payments accrue 2% interest per month.';
@@ -192,7 +192,7 @@ t.test('chat citation status: X-API-Key of the session\'s tenant and client only
   t.notMatch(JSON.stringify(wrong.body), /verified|sess-42/);
   t.equal((await tp.request({ url })).status, 401, 'no key');
   const bearer = await tp.request({ url, token: acme.token });
-  t.equal(bearer.status, 403, 'a user\'s bearer token is not this endpoint\'s credential (embed tokens are: test/plugins/embed)');
+  t.equal(bearer.status, 403, 'a user\'s bearer token is not this endpoint\'s credential (embed tokens are: plugins/embed/test)');
   t.equal(bearer.body.code, 'API_KEY_REQUIRED');
   t.equal((await tp.request({ url: `/api/chat/sess-42/citation/nope/${chunk.revision_id}/status`, apiKey: widget.key })).status, 400);
 });

@@ -8,9 +8,9 @@
 // (plugins/embed) may ask too, about its own sessions only.
 import type { Request, ServerRoute } from '@hapi/hapi';
 import { forbidden, principalOf, tenantOf } from 'agent-platform/sdk';
-import type { CitationFilter } from './store/citations.ts';
-import type { CitationsService } from './service.ts';
-import * as s from './schemas.ts';
+import type { CitationFilter } from '../store/citations.ts';
+import type { CitationsService } from '../services/citations.ts';
+import * as s from '../schemas.ts';
 
 const tags = ['api', 'citations'];
 const tenantAuth = { strategies: ['bearer', 'api-key'] };

@@ -2,10 +2,10 @@
 // creating context, and the verdict's columns. Shared by resolve, the reply
 // resolver and the verification job.
 import { sql } from 'kysely';
-import type { ChunkRecord } from '../ingestion/api.ts';
-import type { CitationEntry, ExecutionContext, VerificationStatus } from './api.ts';
-import type { NewCitation, VerificationUpdate } from './store/citations.ts';
-import type { Verdict } from './verification.ts';
+import type { ChunkRecord } from '../../ingestion/api.ts';
+import type { CitationEntry, ExecutionContext, VerificationStatus } from '../api.ts';
+import type { NewCitation, VerificationUpdate } from './citations.ts';
+import type { Verdict } from '../match/verification.ts';
 
 /** What a citation keeps of its source: the chunk as it is now, or what the citing reply claimed when the chunk is gone. */
 export function snapshotOf(chunk: ChunkRecord | undefined, claimed?: Pick<CitationEntry, 'doc_name' | 'page' | 'section'>) {

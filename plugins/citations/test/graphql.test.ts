@@ -4,9 +4,9 @@
 // citationVerified subscription over SSE on a real loopback server (only the
 // subscribed tenant's verifications arrive).
 import t from 'tap';
-import { startTestPlatform } from '../../harness.ts';
+import { startTestPlatform } from 'agent-platform/sdk/testing';
 import { MANIFEST, callFunction, citationsFixture, deleteDocument, purgeChunks, seedDocument, showChunksFunction } from './helpers.ts';
-import type { TestPlatform } from '../../harness.ts';
+import type { TestPlatform } from 'agent-platform/sdk/testing';
 
 const TEXT = 'The reactor is inspected weekly; the inspection log is kept in the control room.';
 

@@ -1,7 +1,7 @@
 // The citations CLI against the database a running platform uses: list (with
 // filters) and stats, and a clear usage error for a bad option.
 import t from 'tap';
-import { runCli } from '../../harness.ts';
+import { runCli } from 'agent-platform/sdk/testing';
 import { callFunction, citationsFixture, MANIFEST, seedDocument } from './helpers.ts';
 
 const cli = (env: Record<string, string | undefined>, args: string[]) => runCli(args, { env: { PLATFORM_MANIFEST: MANIFEST, ...env } });

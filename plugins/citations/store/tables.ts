@@ -1,7 +1,7 @@
 // kysely types of the citations tables (sql/0001_init.sql), added to the
 // core Database interface by declaration merging.
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { MatchType, VerificationStatus } from './api.ts';
+import type { MatchType, VerificationStatus } from '../api.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Nullable<T> = ColumnType<T | null, T | null | undefined, T | null>;

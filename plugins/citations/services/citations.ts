@@ -5,19 +5,19 @@
 // that same transaction.
 import type { Logger } from 'pino';
 import { type CoreServices, notFound, type TenantTransaction } from 'agent-platform/sdk';
-import type { ChunkRecord, DocumentSummary, IngestionApi } from '../ingestion/api.ts';
-import type { ChatApi } from '../chat/api.ts';
-import type { Citation, CitationEntry, ChunkRef, ExecutionContext, ResolvedEntry, VerificationStatus } from './api.ts';
-import { parseBlock } from './block/parse.ts';
-import { citationsStore, type CitationFilter } from './store/citations.ts';
-import { provenanceStore } from './store/provenance.ts';
-import { checksProvenance } from './provenance.ts';
-import { contextColumns, snapshotOf, verdictColumns, type NewCitation } from './records.ts';
-import { verdict } from './verification.ts';
-import { citationView, chatStatusView } from './view.ts';
-import type { CitationRow } from './tables.ts';
-import type { Live } from './live.ts';
-import type { CitationsOptions } from './options.ts';
+import type { ChunkRecord, DocumentSummary, IngestionApi } from '../../ingestion/api.ts';
+import type { ChatApi } from '../../chat/api.ts';
+import type { Citation, CitationEntry, ChunkRef, ExecutionContext, ResolvedEntry, VerificationStatus } from '../api.ts';
+import { parseBlock } from '../block/parse.ts';
+import { citationsStore, type CitationFilter } from '../store/citations.ts';
+import { provenanceStore } from '../store/provenance.ts';
+import { checksProvenance } from '../provenance/walk.ts';
+import { contextColumns, snapshotOf, verdictColumns, type NewCitation } from '../store/records.ts';
+import { verdict } from '../match/verification.ts';
+import { citationView, chatStatusView } from '../view/citation.ts';
+import type { CitationRow } from '../store/tables.ts';
+import type { Live } from '../store/live.ts';
+import type { CitationsOptions } from '../options.ts';
 
 export const VERIFY_TASK = 'citations.verify';
 /** Citations per verification job: one job's transaction stays short. */

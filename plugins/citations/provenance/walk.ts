@@ -11,7 +11,7 @@
 // each request: nothing can have been shown to it before, so its reads are
 // not recorded and its citations are verified on the quote alone.
 import { type CompletedCall, isUuid } from 'agent-platform/sdk';
-import type { ChunkRef, ExecutionContext } from './api.ts';
+import type { ChunkRef, ExecutionContext } from '../api.ts';
 
 /** Walking limits: a huge or deeply nested result costs bounded time, and records at most MAX_REFS chunks. */
 export const WALK_LIMITS = { depth: 8, nodes: 20_000, refs: 1_000 } as const;
