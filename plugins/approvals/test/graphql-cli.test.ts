@@ -3,7 +3,7 @@
 // takes REST's rules, approvalResolved pushes a settled case to those who may
 // see it; the CLI lists, shows and decides as a named approver.
 import t from 'tap';
-import { runCli, type TestPlatform } from '../../harness.ts';
+import { runCli, type TestPlatform } from 'agent-platform/sdk/testing';
 import { approvalsFixture, caseOf, MANIFEST, openCase, person } from './helpers.ts';
 
 const gql = (tp: TestPlatform, token: string, query: string) =>

@@ -5,11 +5,11 @@
 // settles, the approvals.notify job hands them its outcome; both calls are
 // idempotent (false when nobody waits any more), so a repeated job is harmless.
 import type { CoreServices } from 'agent-platform/sdk';
-import type { ChatApi, SuspendingTool } from '../chat/api.ts';
-import type { WorkflowGate, WorkflowsApi } from '../workflows/api.ts';
-import type { ApprovalCase } from './api.ts';
-import { outcomeOf, type Cases } from './cases.ts';
-import { casesStore } from './store.ts';
+import type { ChatApi, SuspendingTool } from '../../chat/api.ts';
+import type { WorkflowGate, WorkflowsApi } from '../../workflows/api.ts';
+import type { ApprovalCase } from '../api.ts';
+import { outcomeOf, type Cases } from '../services/cases.ts';
+import { casesStore } from '../store/approvals.ts';
 
 export interface Peers {
   workflows(): WorkflowsApi | undefined;

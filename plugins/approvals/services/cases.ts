@@ -7,10 +7,10 @@
 // restart, and its calls are idempotent.
 import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, Joi, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
-import type { ApprovalCase, ApprovalSource, CaseOutcome, CaseStatus, Decision, NewCase } from './api.ts';
-import { APPROVAL_CREATED, APPROVAL_RESOLVED, EVENT_SOURCE } from './event-types.ts';
-import { newCaseFields } from './schemas.ts';
-import { casesStore } from './store.ts';
+import type { ApprovalCase, ApprovalSource, CaseOutcome, CaseStatus, Decision, NewCase } from '../api.ts';
+import { APPROVAL_CREATED, APPROVAL_RESOLVED, EVENT_SOURCE } from '../event-types.ts';
+import { newCaseFields } from '../schemas.ts';
+import { casesStore } from '../store/approvals.ts';
 
 export const EXPIRE_TASK = 'approvals.expire';
 export const NOTIFY_TASK = 'approvals.notify';

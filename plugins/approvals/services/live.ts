@@ -11,8 +11,8 @@
 import type { Logger } from 'pino';
 import { Repeater, SlidingBuffer } from 'graphql-yoga';
 import type { WithTenant } from 'agent-platform/sdk';
-import type { ApprovalCase } from './api.ts';
-import { casesStore } from './store.ts';
+import type { ApprovalCase } from '../api.ts';
+import { casesStore } from '../store/approvals.ts';
 
 const SUBSCRIBER_BUFFER = 1000;
 /** How far back a poll looks: longer than a settling transaction takes to commit. */

@@ -1,12 +1,12 @@
 // Approval cases as the routes, GraphQL and the CLI see them: create, list,
 // read, decide, cancel, and decisions by one-time link. Knows nothing of HTTP.
 import { conflict, type CoreServices, forbidden, isUuid, notFound, type Principal, type TenantTransaction } from 'agent-platform/sdk';
-import { assertMayDecide, deciderOf, eligible, isAdmin, maySee } from './access.ts';
-import type { ApprovalCase, Decision } from './api.ts';
+import { assertMayDecide, deciderOf, eligible, isAdmin, maySee } from '../access.ts';
+import type { ApprovalCase, Decision } from '../api.ts';
 import type { Cases } from './cases.ts';
-import { LINK_KEY_PURPOSE, linkUrl, signLink, verifyLink, type LinkClaims } from './links.ts';
-import type { ApprovalsOptions } from './options.ts';
-import { casesStore, directoryStore, linkUsesStore, type CaseFilter } from './store.ts';
+import { LINK_KEY_PURPOSE, linkUrl, signLink, verifyLink, type LinkClaims } from '../links/token.ts';
+import type { ApprovalsOptions } from '../options.ts';
+import { casesStore, directoryStore, linkUsesStore, type CaseFilter } from '../store/approvals.ts';
 
 const missing = (id: string) => notFound(`Approval case not found: ${id}`, 'APPROVAL_NOT_FOUND');
 

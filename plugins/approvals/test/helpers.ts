@@ -3,8 +3,8 @@
 // cases through REST, the tenant's events, and driving a case's expiry timer
 // by moving its keyed job's run_at (never by sleeping).
 import type pg from 'pg';
-import { startTestPlatform, tenantWithAdmin, until, type Tap, type TestPlatform, type TestPlatformOptions } from '../../harness.ts';
-import { rawClient } from '../events/helpers.ts';
+import { startTestPlatform, tenantWithAdmin, until, type Tap, type TestPlatform, type TestPlatformOptions } from 'agent-platform/sdk/testing';
+import { rawClient } from '../../../test/plugins/events/helpers.ts';
 
 export const MANIFEST = 'test/fixtures/manifests/approvals.yaml';
 export { until, rawClient };

@@ -2,7 +2,7 @@
 // transaction (row-level security scopes it to the tenant); the users
 // directory (core's global `users` table) is read through the system handle.
 import { sql, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
-import type { ApprovalCase, ApprovalSource, Approvers, CaseStatus, Decision } from './api.ts';
+import type { ApprovalCase, ApprovalSource, Approvers, CaseStatus, Decision } from '../api.ts';
 import './tables.ts';
 
 const columns = [

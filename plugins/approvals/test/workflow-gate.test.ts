@@ -5,8 +5,8 @@
 // approval.resolved starts a workflow; without the approvals plugin an
 // APPROVAL step is refused naming it.
 import t from 'tap';
-import { startTestPlatform, tenantWithAdmin } from '../../harness.ts';
-import { defineWorkflow, execute, getExecution, settled } from '../workflows/helpers.ts';
+import { startTestPlatform, tenantWithAdmin } from 'agent-platform/sdk/testing';
+import { defineWorkflow, execute, getExecution, settled } from '../../../test/plugins/workflows/helpers.ts';
 import { approvalsFixture, caseOf, decide, expireNow, MANIFEST, person, rawClient, settledCase, until } from './helpers.ts';
 
 const GATED = {

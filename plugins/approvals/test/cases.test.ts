@@ -4,7 +4,7 @@
 // same transaction as the change; bad input refused without a change.
 import t from 'tap';
 import { approvalsFixture, caseOf, decide, eventsOf, expireNow, openCase, person, rawClient } from './helpers.ts';
-import { tenantWithAdmin } from '../../harness.ts';
+import { tenantWithAdmin } from 'agent-platform/sdk/testing';
 
 t.test('a case is opened by an admin, seen by its approvers only, and decided once by each eligible person', async (t) => {
   const { tp, admin, adminSub } = await approvalsFixture(t);

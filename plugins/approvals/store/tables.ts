@@ -1,7 +1,7 @@
 // kysely types of the approvals tables (sql/0001_init.sql), added to the
 // platform's Database interface by declaration merging.
 import type { ColumnType } from 'agent-platform/sdk';
-import type { ApprovalSource, Approvers, CaseStatus, Decision } from './api.ts';
+import type { ApprovalSource, Approvers, CaseStatus, Decision } from '../api.ts';
 
 /** jsonb: read as the value, written as its JSON text. */
 type Json<T> = ColumnType<T, string, string>;

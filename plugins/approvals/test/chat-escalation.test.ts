@@ -4,11 +4,11 @@
 // turn is cancelled, and without the ask_user capability key answers
 // {status: "pending", case_id} at once.
 import t from 'tap';
-import { textChunks, toolCallChunks } from '../../fixtures/chat/scripted-llm.ts';
-import { startTestPlatform } from '../../harness.ts';
-import { ask, chatFixture, messagesOf, parseSse, textOf, type Frame } from '../chat/helpers.ts';
+import { textChunks, toolCallChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
+import { startTestPlatform } from 'agent-platform/sdk/testing';
+import { ask, chatFixture, messagesOf, parseSse, textOf, type Frame } from '../../chat/test/helpers.ts';
 import { caseOf, decide, MANIFEST, person, until } from './helpers.ts';
-import type { TestPlatform } from '../../harness.ts';
+import type { TestPlatform } from 'agent-platform/sdk/testing';
 
 const REQUEST = { title: 'Restart the production database', payload: { host: 'db-1' }, approvers: { users: ['ann'] } };
 

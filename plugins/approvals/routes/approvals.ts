@@ -2,9 +2,9 @@
 // necessarily admins: any member of the tenant reaches them, the service
 // decides what each may see and do), and the public decision link pages.
 import { principalOf, tenantOf, type RateLimiter, type ServerRoute } from 'agent-platform/sdk';
-import { confirmPage, decidedPage } from './page.ts';
-import * as s from './schemas.ts';
-import type { ApprovalsService, ListFilter } from './service.ts';
+import { confirmPage, decidedPage } from '../links/page.ts';
+import * as s from '../schemas.ts';
+import type { ApprovalsService, ListFilter } from '../services/approvals.ts';
 
 const member = { tenant: 'required' } as const;
 const tags = ['api', 'approvals'];
