@@ -3,8 +3,8 @@
 // secret rotated, deleted. The secret is returned only here,
 // once; only its hash is stored. Exposed as api.ts TenancyApi.serviceAccounts.
 import { conflict, hashSecret, notFound, randomToken, type CoreServices } from 'agent-platform/sdk';
-import { serviceAccountsStore, usersStore } from './store.ts';
-import type { ServiceAccounts } from './api.ts';
+import { serviceAccountsStore, usersStore } from '../store/tenancy.ts';
+import type { ServiceAccounts } from '../api.ts';
 
 const newSecret = () => `cs_${randomToken(32)}`;
 

@@ -3,10 +3,10 @@
 // the platform is upgraded (plugins/tenancy/sql/0001_default_clients.sql).
 import t from 'tap';
 import pg from 'pg';
-import { createTestDatabase, startTestPlatform, tenantWithAdmin } from '../../harness.ts';
+import { createTestDatabase, startTestPlatform, tenantWithAdmin } from 'agent-platform/sdk/testing';
 import { migrate } from '../../../core/db/migrate.ts';
 import { CORE_MIGRATIONS } from '../../../core/paths.ts';
-import { MANIFEST } from '../chat/helpers.ts';
+import { MANIFEST } from '../../chat/test/helpers.ts';
 
 t.test('a new tenant can open a chat session at once, acting for its default client', async (t) => {
   const tp = await startTestPlatform(t, { manifest: MANIFEST, env: { LLM_BASE_URL: '' } });

@@ -1,8 +1,8 @@
 // A tenant's members for other plugins (api.ts TenancyApi.members): each user
 // shows only its membership of the tenant asked about, never its others.
 import type { CoreServices } from 'agent-platform/sdk';
-import type { TenantMember, TenantMembers } from './api.ts';
-import { usersStore, type Memberships } from './store.ts';
+import type { TenantMember, TenantMembers } from '../api.ts';
+import { usersStore, type Memberships } from '../store/tenancy.ts';
 
 const memberOf = (tenantId: string, user: { sub: string; display_name: string; service_account: boolean; organizations: Memberships; created_at: Date }): TenantMember => ({
   sub: user.sub, display_name: user.display_name, service_account: user.service_account,

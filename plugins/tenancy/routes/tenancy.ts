@@ -1,8 +1,8 @@
 // The tenancy REST routes: joi in, response schema out, a call to the service.
 import type { ServerRoute } from '@hapi/hapi';
 import { principalOf, tenantOf } from 'agent-platform/sdk';
-import type { TenancyService } from './service.ts';
-import * as s from './schemas.ts';
+import type { TenancyService } from '../services/tenancy.ts';
+import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;
 const member = { tenant: 'required' } as const;

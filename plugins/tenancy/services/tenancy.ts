@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import {
   badRequest, conflict, type CoreServices, domainError, forbidden, hashSecret, isValidTenantAlias, notFound, type Principal, randomToken, rolesIn, secretMatches, unauthorized,
 } from 'agent-platform/sdk';
-import { apiKeysStore, clientsStore, tenantsStore, usersStore, type Memberships } from './store.ts';
+import { apiKeysStore, clientsStore, tenantsStore, usersStore, type Memberships } from '../store/tenancy.ts';
 
 const API_KEY_PREFIX = 'pk';
 /** The client every tenant is created with (POST /api/sessions acts for the oldest client when none is named). */

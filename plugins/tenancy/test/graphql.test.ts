@@ -1,7 +1,7 @@
 // The tenancy part of the GraphQL facade: the viewer, the current tenant and
 // its clients as a Relay connection, under the same auth and tenant rules as REST.
 import t from 'tap';
-import { startTestPlatform, tenantWithAdmin, type TestPlatform } from '../../harness.ts';
+import { startTestPlatform, tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
 
 const QUERY = /* GraphQL */ `
   query Tenant($first: Int, $after: String) {
