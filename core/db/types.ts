@@ -2,8 +2,8 @@
 // every plugin's rows reference, and the platform's settings, and `Database`
 // (every table), to which each plugin adds its own by declaration merging on
 // the SDK entry, which re-exports it (`declare module 'agent-platform/sdk' {
-// interface Database {…} }`, in its tables.ts). The tenancy plugin's tables
-// (clients, api_keys, users) are typed in plugins/tenancy/tables.ts.
+// interface Database {…} }`, in its store/tables.ts). The tenancy plugin's tables
+// (clients, api_keys, users) are typed in plugins/tenancy/store/tables.ts.
 import type { ColumnType } from 'kysely';
 
 export interface TenantsTable {

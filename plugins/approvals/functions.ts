@@ -1,13 +1,13 @@
 // request_approval: the platform function agents (and workflow ACTIONs) are
 // granted to escalate to a person. In a chat turn whose surface can wait (the
-// `ask_user` capability key) the turn suspends on it instead (waiters.ts:
+// `ask_user` capability key) the turn suspends on it instead (peers/waiters.ts:
 // requestApprovalTool) and this handler is not called; here, without a way
 // to wait, it opens the case and answers at once {status: "pending",
 // case_id} (the APPROVAL step is a workflow's blocking form).
 import type { FunctionCallContext, FunctionDefinition } from 'agent-platform/sdk';
 import type { ApprovalSource } from './api.ts';
-import type { Cases } from './cases.ts';
-import type { ApprovalsService } from './service.ts';
+import type { Cases } from './services/cases.ts';
+import type { ApprovalsService } from './services/approvals.ts';
 
 const names = { type: 'array', items: { type: 'string', minLength: 1, maxLength: 255 }, maxItems: 100 };
 

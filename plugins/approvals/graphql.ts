@@ -10,8 +10,8 @@ import {
 } from 'agent-platform/sdk';
 import { maySee } from './access.ts';
 import type { ApprovalCase, Decision } from './api.ts';
-import type { Live } from './live.ts';
-import type { ApprovalsService } from './service.ts';
+import type { Live } from './services/live.ts';
+import type { ApprovalsService } from './services/approvals.ts';
 
 export const typeDefs = /* GraphQL */ `
   enum ApprovalStatus {

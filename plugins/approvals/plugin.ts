@@ -1,29 +1,28 @@
 // Approvals: human gates in workflows (the APPROVAL step) and escalation by
 // agents (request_approval), with quorum, role-based approvers, one-time
 // decision links, expiry, REST, GraphQL and CLI. Registration only.
-import type { Server } from '@hapi/hapi';
-import { coreOf, perMinute, RateLimiter } from 'agent-platform/sdk';
-import { EXPIRE_TASK, NOTIFY_TASK } from './cases.ts';
+import { coreOf, definePlugin, perMinute, RateLimiter } from 'agent-platform/sdk';
+import { EXPIRE_TASK, NOTIFY_TASK } from './services/cases.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { requestApprovalFunction } from './functions.ts';
 import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type ApprovalsOptions } from './options.ts';
-import { approvalsRoutes } from './routes.ts';
+import { approvalsRoutes } from './routes/approvals.ts';
 import { createServices } from './services.ts';
 import { expireTask } from './tasks/approvals.expire.ts';
 import { notifyTask } from './tasks/approvals.notify.ts';
-import { requestApprovalTool, workflowGate, type Peers } from './waiters.ts';
+import { requestApprovalTool, workflowGate, type Peers } from './peers/waiters.ts';
 
 export { optionsSchema };
 export { cli } from './cli.ts';
 
-export const plugin = {
+export const plugin = definePlugin<ApprovalsOptions>({
   name: 'approvals',
   version: '0.1.0',
   // Workflows and chat are optional: a gate and a suspending tool are
   // registered with them when the manifest loads them.
   dependencies: ['tenancy'],
-  register(server: Server, options: ApprovalsOptions) {
+  register(server, options) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
     const { cases, approvals, live, api } = createServices(core, options);
@@ -42,4 +41,4 @@ export const plugin = {
     server.ext('onPreStop', () => live.close());
     server.expose('api', api);
   },
-};
+});

@@ -2,10 +2,10 @@
 // CLI commands both build them here.
 import type { CoreServices } from 'agent-platform/sdk';
 import type { ApprovalsApi } from './api.ts';
-import { createCases } from './cases.ts';
-import { createLive } from './live.ts';
+import { createCases } from './services/cases.ts';
+import { createLive } from './services/live.ts';
 import type { ApprovalsOptions } from './options.ts';
-import { createApprovalsService } from './service.ts';
+import { createApprovalsService } from './services/approvals.ts';
 
 export function createServices(core: CoreServices, options: ApprovalsOptions) {
   const cases = createCases({ core });

@@ -11,9 +11,9 @@
 // resumeTool. The approvals plugin's request_approval is one.
 import type { Principal, TenantTransaction } from 'agent-platform/sdk';
 import type { ModelClient } from './model/types.ts';
-import type { AgentsService } from './agents/service.ts';
-import type { SessionsService } from './sessions/service.ts';
-import type { TurnsService } from './turn/service.ts';
+import type { AgentsService } from './services/agents.ts';
+import type { SessionsService } from './services/sessions.ts';
+import type { TurnsService } from './services/turns.ts';
 
 export interface ChatApi {
   agents: AgentsService;

@@ -7,7 +7,7 @@ import { createInterface, type Interface } from 'node:readline';
 import { defineCli, UsageError } from 'agent-platform/sdk';
 import { createServices } from './services.ts';
 import { SseReader } from './model/sse-lines.ts';
-import { CAPABILITY_KEYS } from './capabilities.ts';
+import { CAPABILITY_KEYS } from './turn/capabilities.ts';
 
 interface Connection {
   url: string;

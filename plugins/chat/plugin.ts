@@ -1,8 +1,7 @@
 // Chat and agents: agent definitions, sessions and messages, the SSE chat
 // turn (capability keys, widgets, tools, ask_user, cancel, resume), feedback.
-// Registration only: the logic is in agents/, sessions/ and turn/.
-import type { Server } from '@hapi/hapi';
-import { coreOf } from 'agent-platform/sdk';
+// Registration only: the logic is in services/, sessions/ and turn/.
+import { coreOf, definePlugin } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';
 import { optionsSchema, secrets, type ChatOptions } from './options.ts';
 import { agentRoutes } from './routes/agents.ts';
@@ -18,13 +17,13 @@ import { ASK_USER_TIMEOUT_TASK } from './turn/runtime.ts';
 export { optionsSchema, secrets };
 export { cli } from './cli.ts';
 
-export const plugin = {
+export const plugin = definePlugin<Partial<ChatOptions>>({
   name: 'chat',
   version: '0.1.0',
   // Events go through the core hub; ingestion, citations and imported
   // functions are used when present (server.plugins.x?.api, the registry).
   dependencies: ['tenancy'],
-  async register(server: Server, given: Partial<ChatOptions>) {
+  async register(server, given) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
     const { options, limits, emit, writer, runs, agents, sessions, turns, api } = createServices(core, given, {
@@ -48,4 +47,4 @@ export const plugin = {
     });
     server.expose('api', api);
   },
-};
+});

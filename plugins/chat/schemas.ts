@@ -1,6 +1,6 @@
 // joi schemas of the chat plugin's routes (requests in, responses out).
 import Joi from 'joi';
-import { CAPABILITY_KEYS } from './capabilities.ts';
+import { CAPABILITY_KEYS } from './turn/capabilities.ts';
 
 const timestamp = Joi.string().description('UTC, without a zone suffix (read as UTC); with `Z` for embed tokens');
 const nullableTimestamp = timestamp.allow(null);

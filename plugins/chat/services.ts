@@ -6,17 +6,17 @@ import { randomUUID } from 'node:crypto';
 import type { CoreServices } from 'agent-platform/sdk';
 import type { CitationsApi } from '../citations/api.ts';
 import type { IngestionApi } from '../ingestion/api.ts';
-import { createAgentsService } from './agents/service.ts';
+import { createAgentsService } from './services/agents.ts';
 import type { ChatApi } from './api.ts';
-import { emitterOf } from './events.ts';
+import { emitterOf } from './events/emitter.ts';
 import { createOpenAiClient } from './model/openai-client.ts';
 import { chatLimitsOf, defaultOptions, modelSettingsOf, type ChatOptions } from './options.ts';
-import { createSessionsService } from './sessions/service.ts';
+import { createSessionsService } from './services/sessions.ts';
 import { FrameWriter } from './turn/frame-writer.ts';
 import { TurnLifecycle } from './turn/lifecycle.ts';
 import { LocalRuns } from './turn/local-runs.ts';
 import type { Runtime } from './turn/runtime.ts';
-import { createTurnsService, type TurnsService } from './turn/service.ts';
+import { createTurnsService, type TurnsService } from './services/turns.ts';
 import { askUserTool } from './tools/ask-user.ts';
 
 export interface ChatPeers {

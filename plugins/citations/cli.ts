@@ -4,8 +4,8 @@
 import { defineCli, UsageError } from 'agent-platform/sdk';
 import { createServices } from './services.ts';
 import { citationsStore } from './store/citations.ts';
-import { citationView } from './view.ts';
-import { STATUSES } from './service.ts';
+import { citationView } from './view/citation.ts';
+import { STATUSES } from './services/citations.ts';
 import type { VerificationStatus } from './api.ts';
 
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;

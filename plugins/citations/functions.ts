@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { FunctionCallContext, FunctionDefinition } from 'agent-platform/sdk';
 import type { ExecutionContext } from './api.ts';
 import { BLOCK_LIMITS } from './block/parse.ts';
-import type { CitationsService } from './service.ts';
+import type { CitationsService } from './services/citations.ts';
 
 export function callerContext(context: FunctionCallContext): ExecutionContext {
   const caller = context.executionContext ?? { type: 'function_call', id: randomUUID() };

@@ -20,8 +20,8 @@ import {
 import type { ChunkRecord, DocumentSummary } from '../ingestion/api.ts';
 import type { Citation, VerificationStatus } from './api.ts';
 import type { CitationFilter } from './store/citations.ts';
-import type { CitationsService } from './service.ts';
-import type { Live } from './live.ts';
+import type { CitationsService } from './services/citations.ts';
+import type { Live } from './store/live.ts';
 
 export const typeDefs = /* GraphQL */ `
   enum CitationVerificationStatus {

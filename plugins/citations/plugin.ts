@@ -2,34 +2,30 @@
 // resolve_citation and verify_citation, provenance of the chunks each
 // execution context was shown, the <citations> block parser and writer, REST
 // (citations and the chat citation status), GraphQL with the citationVerified subscription.
-// Registration only: the logic is in service.ts and the pure modules.
-import type { Server } from '@hapi/hapi';
-import { coreOf } from 'agent-platform/sdk';
-import type { CitationsApi } from './api.ts';
-import { parseBlock } from './block/parse.ts';
-import { writeBlock } from './block/write.ts';
+// Registration only: the logic is in services/ and the pure modules.
+import { coreOf, definePlugin } from 'agent-platform/sdk';
 import { defaultOptions, optionsSchema, type CitationsOptions } from './options.ts';
-import { refsToRecord } from './provenance.ts';
-import { VERIFY_TASK } from './service.ts';
+import { refsToRecord } from './provenance/walk.ts';
+import { VERIFY_TASK } from './services/citations.ts';
 import { createServices } from './services.ts';
 import { citationFunctions } from './functions.ts';
-import { citationsRoutes } from './routes.ts';
+import { citationsRoutes } from './routes/citations.ts';
 import { typeDefs, resolvers } from './graphql.ts';
 import { verifyTask } from './tasks/citations.verify.ts';
 import { PRUNE_CRON, PRUNE_TASK, pruneTask } from './tasks/citations.prune_provenance.ts';
-import './tables.ts';
+import './store/tables.ts';
 
 export { cli } from './cli.ts';
 export { optionsSchema };
 
-export const plugin = {
+export const plugin = definePlugin<Partial<CitationsOptions>>({
   name: 'citations',
   version: '0.1.0',
   dependencies: ['tenancy', 'ingestion'],
-  async register(server: Server, rawOptions: Partial<CitationsOptions>) {
+  async register(server, rawOptions) {
     const core = coreOf(server);
     const options: CitationsOptions = { ...defaultOptions, ...rawOptions };
-    const { live, citations: service } = createServices(core, options, () => server.plugins.ingestion.api, () => server.plugins.chat?.api);
+    const { live, citations: service, api } = createServices(core, options, () => server.plugins.ingestion.api, () => server.plugins.chat?.api);
 
     for (const [name, definition] of Object.entries(citationFunctions(service))) core.functions.register(name, definition);
     // Provenance: what every successful call showed to its execution context.
@@ -49,14 +45,6 @@ export const plugin = {
     // Open subscriptions end before the server waits for its connections to close.
     server.ext('onPreStop', () => live.close());
 
-    const api: CitationsApi = {
-      parseBlock,
-      writeBlock,
-      resolveReply: (tenantId, replyText, context) => service.resolveReply(tenantId, replyText, context),
-      recordShown: (tenantId, context, chunks) => service.recordShown(tenantId, context, chunks),
-      resolve: (tenantId, input, context) => service.resolve(tenantId, input, context),
-      verify: (tenantId, citationId, context) => service.verify(tenantId, citationId, context),
-    };
     server.expose('api', api);
   },
-};
+});

@@ -1,7 +1,7 @@
 // joi schemas of the citations REST API (requests validated, responses
 // documented in /docs). Unknown query or body fields are rejected.
 import Joi from 'joi';
-import { MAX_BULK_VERIFY, STATUSES } from './service.ts';
+import { MAX_BULK_VERIFY, STATUSES } from './services/citations.ts';
 
 /** GET /api/citations: the largest page. */
 export const MAX_LIMIT = 500;

@@ -5,11 +5,14 @@
 import { type CoreServices, UsageError } from 'agent-platform/sdk';
 import type { IngestionApi } from '../ingestion/api.ts';
 import type { ChatApi } from '../chat/api.ts';
-import { createLive } from './live.ts';
+import type { CitationsApi } from './api.ts';
+import { parseBlock } from './block/parse.ts';
+import { writeBlock } from './block/write.ts';
+import { createLive } from './store/live.ts';
 import type { CitationsOptions } from './options.ts';
-import { createCitationsService } from './service.ts';
+import { createCitationsService } from './services/citations.ts';
 import { citationsStore } from './store/citations.ts';
-import { citationView } from './view.ts';
+import { citationView } from './view/citation.ts';
 
 const serverOnly = (): IngestionApi => {
   throw new UsageError('verifying citations needs the server (verify_citation or POST /api/citations/verify)');
@@ -27,7 +30,15 @@ export function createServices(core: CoreServices, options: CitationsOptions, in
       (await core.withTenant(tenantId, (trx) => citationsStore.getMany(trx, ids))).map(citationView),
   });
   const citations = createCitationsService({ core, ingestion, chat, live, options, logger });
-  return { live, citations };
+  const api: CitationsApi = {
+    parseBlock,
+    writeBlock,
+    resolveReply: (tenantId, replyText, context) => citations.resolveReply(tenantId, replyText, context),
+    recordShown: (tenantId, context, chunks) => citations.recordShown(tenantId, context, chunks),
+    resolve: (tenantId, input, context) => citations.resolve(tenantId, input, context),
+    verify: (tenantId, citationId, context) => citations.verify(tenantId, citationId, context),
+  };
+  return { live, citations, api };
 }
 
 export type CitationsServices = ReturnType<typeof createServices>;

@@ -2,7 +2,7 @@
 // as in REST (GET /api/admin/tenants/{id}, GET /api/admin/clients): a bearer
 // member of the tenant; API keys get FORBIDDEN.
 import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireMember, toConnection } from 'agent-platform/sdk';
-import type { TenancyService } from './service.ts';
+import type { TenancyService } from './services/tenancy.ts';
 
 export const typeDefs = /* GraphQL */ `
   type Tenant {

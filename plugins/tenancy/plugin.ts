@@ -2,15 +2,12 @@
 // Registration only: its routes, GraphQL types, the API-key lookup core auth
 // uses, a platform function, and its api (service accounts, which embed
 // credentials are). The CLI builds the same services from services.ts.
-import type { Server } from '@hapi/hapi';
-import { coreOf } from 'agent-platform/sdk';
+import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type { TenancyApi } from './api.ts';
-import { createMembers } from './members.ts';
-import { createServiceAccounts } from './service-accounts.ts';
 import { createServices } from './services.ts';
-import { tenancyRoutes } from './routes.ts';
+import { tenancyRoutes } from './routes/tenancy.ts';
 import { typeDefs, resolvers } from './graphql.ts';
-import './tables.ts';
+import './store/tables.ts';
 
 export { cli } from './cli.ts';
 
@@ -20,12 +17,12 @@ declare module '@hapi/hapi' {
   }
 }
 
-export const plugin = {
+export const plugin = definePlugin({
   name: 'tenancy',
   version: '0.1.0',
-  register(server: Server) {
+  register(server) {
     const core = coreOf(server);
-    const { tenancy: service } = createServices(core);
+    const { tenancy: service, api } = createServices(core);
     core.auth.setApiKeyResolver((key) => service.resolveApiKey(key));
     server.route(tenancyRoutes(service));
     core.graphql.extend({ typeDefs, resolvers: resolvers(service) });
@@ -42,6 +39,6 @@ export const plugin = {
       roles: [],
       handler: (args, context) => service.listClients(context.tenantId, args.skip, args.limit),
     });
-    server.expose('api', { serviceAccounts: createServiceAccounts(core), members: createMembers(core) } satisfies TenancyApi);
+    server.expose('api', api);
   },
-};
+});

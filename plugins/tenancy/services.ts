@@ -1,10 +1,14 @@
 // The one factory of the tenancy plugin's services: its register and its CLI
 // commands both build them here, from the core's services.
 import type { CoreServices } from 'agent-platform/sdk';
-import { createTenancyService } from './service.ts';
+import type { TenancyApi } from './api.ts';
+import { createMembers } from './services/members.ts';
+import { createServiceAccounts } from './services/service-accounts.ts';
+import { createTenancyService } from './services/tenancy.ts';
 
 export function createServices(core: CoreServices) {
-  return { tenancy: createTenancyService(core) };
+  const api: TenancyApi = { serviceAccounts: createServiceAccounts(core), members: createMembers(core) };
+  return { tenancy: createTenancyService(core), api };
 }
 
 export type TenancyServices = ReturnType<typeof createServices>;

@@ -8,7 +8,7 @@
 // nothing through a citation's chunk or document, subscriptions included.
 import t from 'tap';
 import { startTestPlatform, tenantWithAdmin, until, type TestPlatform } from '../harness.ts';
-import { apiKey, callFunction, seedDocument } from '../plugins/citations/helpers.ts';
+import { apiKey, callFunction, seedDocument } from '../../plugins/citations/test/helpers.ts';
 
 /**
  * Who may read each top-level field, after the REST route that owns its data:

@@ -2,7 +2,7 @@
 // or a file, and the services a test may replace: the fetch of outbound calls,
 // the chat model client and the clock business rules read.
 import t from 'tap';
-import { emitterOf } from '../../plugins/chat/events.ts';
+import { emitterOf } from '../../plugins/chat/events/emitter.ts';
 import { defaultOptions } from '../../plugins/chat/options.ts';
 import { sweepHandler } from '../../plugins/chat/tasks/chat.sweep.ts';
 import type { ModelClient } from '../../plugins/chat/api.ts';

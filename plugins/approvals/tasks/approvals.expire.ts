@@ -3,8 +3,8 @@
 // job is the clock (tests move its run_at): a case still pending when it runs
 // becomes `expired`, and whoever waits gets `timed_out: true`.
 import type { CoreServices, FastTaskHandler } from 'agent-platform/sdk';
-import type { Cases } from '../cases.ts';
-import { casesStore } from '../store.ts';
+import type { Cases } from '../services/cases.ts';
+import { casesStore } from '../store/approvals.ts';
 
 export interface ExpirePayload {
   tenant_id: string;

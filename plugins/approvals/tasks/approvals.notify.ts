@@ -1,8 +1,8 @@
 // `approvals.notify`: enqueued in the transaction that settles a case (key
 // `approvals.notify:<case>`); hands the outcome to the waiting workflow or
-// chat turn (waiters.ts). Idempotent: a waiter that no longer waits ignores it.
+// chat turn (peers/waiters.ts). Idempotent: a waiter that no longer waits ignores it.
 import type { CoreServices, FastTaskHandler } from 'agent-platform/sdk';
-import { notifyWaiters, type Peers } from '../waiters.ts';
+import { notifyWaiters, type Peers } from '../peers/waiters.ts';
 
 export interface NotifyPayload {
   tenant_id: string;

@@ -2,7 +2,7 @@
 // (/api/admin/clients/{client_id}/agent): bearer, tenant admin for writes.
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf } from 'agent-platform/sdk';
-import type { AgentsService } from '../agents/service.ts';
+import type { AgentsService } from '../services/agents.ts';
 import * as s from '../schemas.ts';
 
 const admin = { tenant: 'required', role: 'admin' } as const;

@@ -2,9 +2,9 @@
 // ask_user (SSE continuation), follow a turn (SSE), cancel, feedback.
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf } from 'agent-platform/sdk';
-import type { SessionsService } from '../sessions/service.ts';
-import type { TurnsService } from '../turn/service.ts';
-import type { CapabilityKey } from '../capabilities.ts';
+import type { SessionsService } from '../services/sessions.ts';
+import type { TurnsService } from '../services/turns.ts';
+import type { CapabilityKey } from '../turn/capabilities.ts';
 import { FRAME_DOC } from '../turn/frames.ts';
 import * as s from '../schemas.ts';
 import { sseResponse } from './sse.ts';

@@ -2,7 +2,7 @@
 import type { Request, ServerRoute } from '@hapi/hapi';
 import { type Principal, tenantOf } from 'agent-platform/sdk';
 import { actorOf, VISITOR_HEADER } from '../sessions/caller.ts';
-import type { SessionsService } from '../sessions/service.ts';
+import type { SessionsService } from '../services/sessions.ts';
 import * as s from '../schemas.ts';
 
 /** Members, API keys and embed tokens: these are the end-user surfaces (embed tokens reach nothing else). */

@@ -4,7 +4,7 @@
 // ended session stays listed and readable; a new question reopens it
 // (store/turn-start.ts), and it can end again later.
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { Emit } from '../events.ts';
+import type { Emit } from '../events/emitter.ts';
 import { sessionsStore } from '../store/sessions.ts';
 
 export async function endIdleSessions(trx: TenantTransaction, tenantId: string, idleSeconds: number, now: Date, emit: Emit): Promise<number> {

@@ -1,8 +1,8 @@
 // kysely queries for agent definitions and clients' default agents.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { AgentModelSettings } from '../tables.ts';
-import '../tables.ts';
+import type { AgentModelSettings } from './tables.ts';
+import './tables.ts';
 
 export const agentColumns = [
   'name', 'description', 'instructions', 'model', 'functions', 'max_iterations', 'token_budget',

@@ -1,7 +1,7 @@
 // kysely queries for sessions, messages and feedback.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import '../tables.ts';
+import './tables.ts';
 
 const sessionColumns = ['id', 'client_id', 'owner_sub', 'owner_key', 'agent_name', 'title', 'is_active', 'created_at', 'last_active'] as const;
 const messageColumns = ['id', 'session_id', 'turn_id', 'role', 'content', 'tool_metadata', 'created_at'] as const;

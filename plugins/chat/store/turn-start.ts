@@ -6,7 +6,7 @@
 // turns start at once, so they are kept to these two.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { TurnPhase, TurnStatus } from '../tables.ts';
+import type { TurnPhase, TurnStatus } from './tables.ts';
 import type { AgentValues } from './agents.ts';
 
 type AgentRow = Omit<AgentValues, 'description'>;

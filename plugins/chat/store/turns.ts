@@ -1,8 +1,8 @@
 // kysely queries for turns, their persisted frames and the runner heartbeat.
 import { sql, type Kysely } from 'kysely';
 import type { Database, TenantTransaction } from 'agent-platform/sdk';
-import type { CancelOutcome, TurnPhase, TurnStatus } from '../tables.ts';
-import '../tables.ts';
+import type { CancelOutcome, TurnPhase, TurnStatus } from './tables.ts';
+import './tables.ts';
 
 export const ACTIVE: TurnStatus[] = ['running', 'suspended', 'cancelling'];
 export const ENDED: TurnStatus[] = ['completed', 'stopped', 'cancelled', 'failed'];

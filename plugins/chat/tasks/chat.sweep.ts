@@ -5,7 +5,7 @@
 // (sessions/idle.ts). Tenant rows need each tenant's context.
 import type { CoreServices } from 'agent-platform/sdk';
 import type { ChatOptions } from '../options.ts';
-import type { Emit } from '../events.ts';
+import type { Emit } from '../events/emitter.ts';
 import { endIdleSessions } from '../sessions/idle.ts';
 import { framesStore, runnersStore, turnsStore } from '../store/turns.ts';
 import { numberedAfter, writeTurnEnd } from '../turn/ending.ts';

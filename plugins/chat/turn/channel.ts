@@ -1,7 +1,7 @@
 // A turn's frames in the process that runs it: published frames go to every
 // local subscriber at once (no database on the token path). Nothing is kept
 // here for replay: a subscriber that arrives late reads Postgres and the frame
-// writer's unflushed frames (turn/service.ts follow), then attaches here.
+// writer's unflushed frames (services/turns.ts follow), then attaches here.
 // Keeping frames of hundreds of long answers in memory would make the garbage
 // collector copy them over and over, and its pauses are what tokens wait behind.
 import { encodeFrame, type Frame } from './frames.ts';

@@ -5,7 +5,7 @@
 // the turn's final row, the session's activity and the agent.loop event, so
 // a reader never sees an end without the frames before it.
 import type { TenantTransaction } from 'agent-platform/sdk';
-import type { Emit } from '../events.ts';
+import type { Emit } from '../events/emitter.ts';
 import { messagesStore, sessionsStore } from '../store/sessions.ts';
 import { framesStore, turnsStore } from '../store/turns.ts';
 import type { PreparedFrame } from './channel.ts';

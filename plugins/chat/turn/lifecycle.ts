@@ -4,11 +4,11 @@
 // plugins register: request_approval), takes it up again with that tool's
 // result, cancels it, and ends it: whoever ends a turn (its runner, a cancel
 // while it waits, the sweep after its runner died) writes the end through
-// ending.ts. Ownership of sessions is the caller's (turn/service.ts).
+// ending.ts. Ownership of sessions is the caller's (services/turns.ts).
 import { conflict, domainError, notFound, type Principal, type TenantTransaction } from 'agent-platform/sdk';
 import type { SuspendedCall, SuspendingTool, ToolOutcome } from '../api.ts';
 import { BUILTIN_AGENT, resolvedFrom } from '../agents/resolved.ts';
-import type { CapabilityKey } from '../capabilities.ts';
+import type { CapabilityKey } from './capabilities.ts';
 import type { ModelMessage, ToolCall } from '../model/types.ts';
 import { assertOwns, resolveCaller, type SelectedClient } from '../sessions/caller.ts';
 import { messagesStore } from '../store/sessions.ts';

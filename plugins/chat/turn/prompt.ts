@@ -1,6 +1,6 @@
 // The system prompt of a turn: the agent's instructions and what the surface
 // can show and do (its capability keys).
-import { capabilitiesOf, surfaceInstructions, type CapabilityKey } from '../capabilities.ts';
+import { capabilitiesOf, surfaceInstructions, type CapabilityKey } from './capabilities.ts';
 
 export function systemPrompt(instructions: string, keys: CapabilityKey[], askUser: boolean): string {
   const capabilities = capabilitiesOf(keys);

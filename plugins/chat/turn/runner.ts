@@ -7,7 +7,7 @@
 // writes that in one transaction with the last frames, so a reader never sees
 // an end without the frames before it.
 import type { FunctionCallContext } from 'agent-platform/sdk';
-import { capabilitiesOf, parserConfigOf } from '../capabilities.ts';
+import { capabilitiesOf, parserConfigOf } from './capabilities.ts';
 import { WidgetStreamParser, type ParserOutput } from '../widgets/stream-parser.ts';
 import { isAbort, ModelError, type ToolCall, type ToolSpec } from '../model/types.ts';
 import { offlineAnswer } from '../offline/responder.ts';

@@ -4,7 +4,7 @@ import type { IngestionApi } from '../../ingestion/api.ts';
 import type { CitationsApi } from '../../citations/api.ts';
 import type { ChatLimits, ChatOptions } from '../options.ts';
 import type { ModelClient } from '../model/types.ts';
-import type { Emit } from '../events.ts';
+import type { Emit } from '../events/emitter.ts';
 import type { FrameWriter } from './frame-writer.ts';
 import type { LocalRuns } from './local-runs.ts';
 

@@ -1,7 +1,7 @@
 // What a turn carries from one model call to the next, persisted on the turn
 // row while it waits for an ask_user answer, so any process can go on with it.
 import type { Principal } from 'agent-platform/sdk';
-import type { CapabilityKey } from '../capabilities.ts';
+import type { CapabilityKey } from './capabilities.ts';
 import type { ResolvedAgent } from '../agents/resolved.ts';
 import type { ModelMessage, ToolCall } from '../model/types.ts';
 

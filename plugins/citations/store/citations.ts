@@ -3,8 +3,8 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
 import type { VerificationStatus } from '../api.ts';
-import type { CitationRow, CitationsTable } from '../tables.ts';
-import '../tables.ts';
+import type { CitationRow, CitationsTable } from './tables.ts';
+import './tables.ts';
 
 /** The filters of GET /api/citations, also used by GraphQL and stats. */
 export interface CitationFilter {

@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
 import type { ChunkRef } from '../api.ts';
-import '../tables.ts';
+import './tables.ts';
 
 export const provenanceStore = {
   /** Records the chunks as shown (first time kept), in one statement whatever their number. */
