@@ -10,6 +10,7 @@ import type { Database } from './db/types.ts';
 import type { WithTenant, WithTenantSession } from './db/tenant.ts';
 import type { TenantSqlService } from './tenant-sql/service.ts';
 import type { JobsApi } from './jobs/types.ts';
+import type { SchedulesApi } from './schedules/types.ts';
 import type { EventsApi } from './events.ts';
 import type { FunctionRegistry } from './functions/registry.ts';
 import type { GraphqlFacade } from './graphql/facade.ts';
@@ -54,6 +55,8 @@ export interface CoreServices {
   /** Tenant-written SQL (analysis, previews, dry runs, materializations): its statement budget and the tenant's concurrency cap. */
   tenantSql: TenantSqlService;
   jobs: JobsApi;
+  /** Cron schedules of every plugin, each with one timer job (core/schedules/). */
+  schedules: SchedulesApi;
   events: EventsApi;
   functions: FunctionRegistry;
   graphql: GraphqlFacade;
