@@ -28,8 +28,8 @@ t.test('put, fire once, re-arm; a repeated timer does nothing; pause, resume, tr
   const acme = <T>(work: Parameters<typeof core.withTenant<T>>[1]) => core.withTenant('acme', work);
   const beta = <T>(work: Parameters<typeof core.withTenant<T>>[1]) => core.withTenant('beta', work);
 
-  await t.rejects(acme((trx) => core.schedules.put(trx, 'acme', { kind: PROBE_SCHEDULE, subject: 's1', cron: 'every day' })), { output: { statusCode: 400 } });
-  await t.rejects(acme((trx) => core.schedules.put(trx, 'acme', { kind: PROBE_SCHEDULE, subject: 's1', cron: '0 9 * * *', timezone: 'Mars/Olympus' })), { output: { statusCode: 400 } });
+  await t.rejects(acme((trx) => core.schedules.put(trx, 'acme', { kind: PROBE_SCHEDULE, subject: 's1', cron: 'every day' })), { message: /cron|timezone/ });
+  await t.rejects(acme((trx) => core.schedules.put(trx, 'acme', { kind: PROBE_SCHEDULE, subject: 's1', cron: '0 9 * * *', timezone: 'Mars/Olympus' })), { message: /cron|timezone/ });
   const put = await acme((trx) => core.schedules.put(trx, 'acme', { kind: PROBE_SCHEDULE, subject: 's1', cron: '30 2 * * *', timezone: 'europe/oslo', missedPolicy: 'catch_up_once', data: { n: 1 } }));
   t.match(put, { tenant_id: 'acme', kind: PROBE_SCHEDULE, subject: 's1', timezone: 'Europe/Oslo', missed_policy: 'catch_up_once', paused: false, data: { n: 1 } });
   const first = put.next_run_at!;
