@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# npm test: type-check, then against a throwaway PostgreSQL cluster (pgvector
-# + pg_trgm, installed by scripts/ensure-postgres.sh when missing): the schema
-# dump check and every test file, including the embedded-default smoke test.
+# npm test: type-check, the unit tests (*.unit.test.ts: no database, no
+# server), then against a throwaway PostgreSQL cluster (pgvector + pg_trgm,
+# installed by scripts/ensure-postgres.sh when missing): the schema dump check
+# and every other test file, including the embedded-default smoke test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Node's compile cache for every process of the run (tests, the CLI and the
@@ -9,12 +10,6 @@ cd "$(dirname "$0")/.."
 export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$PWD/node_modules/.cache/node-compile}"
 echo "== type-check"
 npx tsc --noEmit -p tsconfig.json
-echo "== workflow engine under Deno"
-NO_COLOR=1 npx deno test --no-check --no-prompt test/workflows/engine/*.deno.ts
-echo "== widget build"
-node scripts/build-widget.ts --quiet
-echo "== browser for the widget tests"
-bash scripts/ensure-chromium.sh
 echo "== tap build"
 # tap rebuilds itself for the plugin list in .taprc (no @tapjs/typescript:
 # Node runs the .ts files) only once its first run has already started the
@@ -22,6 +17,14 @@ echo "== tap build"
 # load @tapjs/typescript, which loads some packages' ES module builds as
 # CommonJS (pptxgenjs). Building first costs a few seconds.
 npx tap build
+echo "== unit tests (no database)"
+npm run --silent test:unit
+echo "== workflow engine under Deno"
+NO_COLOR=1 npx deno test --no-check --no-prompt test/workflows/engine/*.deno.ts
+echo "== widget build"
+node scripts/build-widget.ts --quiet
+echo "== browser for the widget tests"
+bash scripts/ensure-chromium.sh
 echo "== tests"
 # A second connection taken inside a transaction fails the test that does it
 # (core/db/connection-guard.ts): on the embedded database it would hang.
