@@ -34,6 +34,11 @@ t.test('detectFormat: Swagger 2.0, OpenAPI 3.0.x and 3.1.x; other versions are S
   t.equal(detectFormat({ openapi: '3.1.0' }), 'openapi-3.1');
   t.match(outputOf(() => detectFormat({ swagger: '1.2' })), { message: 'Unsupported Swagger version "1.2": only 2.0 is supported', payload: { code: 'SPEC_UNSUPPORTED' } });
   t.match(outputOf(() => detectFormat({ openapi: '3.2' })), { message: 'Unsupported OpenAPI version 3.2: 3.0.x and 3.1.x are supported', payload: { code: 'SPEC_UNSUPPORTED' } });
+  t.equal(detectFormat(parseDocumentText('swagger: 2.0\ninfo: {title: t, version: 1}\npaths: {}\n')), 'swagger-2.0', 'an unquoted YAML `swagger: 2.0` (the number 2)');
+  t.equal(parseDocumentText('swagger: 2.0\n').swagger, '2.0');
+  t.equal(detectFormat(parseDocumentText('openapi: 3.1\npaths: {}\n')), 'openapi-3.1', 'an unquoted `openapi: 3.1`, read as 3.1.0');
+  t.equal(parseDocumentText('openapi: 3.0\n').openapi, '3.0.0');
+  t.match(outputOf(() => detectFormat(parseDocumentText('swagger: 1.2\n'))), { payload: { code: 'SPEC_UNSUPPORTED' } });
   t.match(outputOf(() => detectFormat({ info: {} })), { message: 'Not an OpenAPI description: neither "openapi" (3.0, 3.1) nor "swagger" (2.0) is set', payload: { code: 'SPEC_INVALID' } });
   t.same(describeDocument({ info: { title: 'Pets', version: 2 } }), { title: 'Pets', version: '2' });
   t.same(describeDocument({}), { title: '', version: '' });
