@@ -62,6 +62,7 @@ export { authorizeCall, callRefusal, DEFAULT_FUNCTION_ROLES } from '../functions
 // principals and roles of the REST route owning its data), connections and
 // the BAD_USER_INPUT error of a malformed argument (badInput).
 export * from '../graphql/facade.ts';
+export { filter, Repeater, SlidingBuffer } from '../graphql/live.ts';
 export * from '../graphql/access.ts';
 export * from '../graphql/connection.ts';
 export * from '../graphql/errors.ts';
