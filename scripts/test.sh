@@ -34,3 +34,4 @@ phase "tests"
 # PLATFORM_CONNECTION_GUARD=trace npm test also prints where each one was taken.
 export PLATFORM_CONNECTION_GUARD="${PLATFORM_CONNECTION_GUARD:-throw}"
 bash scripts/with-test-db.sh bash -c 'node scripts/dump-schema.ts --check && npx tap "$@"' -- "$@"
+phase "done"
