@@ -84,7 +84,7 @@ export interface WorkflowsApi {
   signal(tenantId: string, executionId: string, signal: SignalInput): Promise<boolean>;
   /**
    * Registers the handler of a gate step type (`approval`: APPROVAL steps).
-   * Call it in an onPreStart extension (workflows may register after you).
+   * Call it in your register, with workflows among your (optional) dependencies.
    */
   registerGate(kind: 'approval', gate: WorkflowGate): void;
   /**
