@@ -1,4 +1,4 @@
-// What the workflows plugin exposes to other plugins (server.plugins.workflows.api):
+// What the workflows plugin exposes to other plugins (register's `workflows` dependency):
 // the events plugin starts workflows from triggers, the webhooks plugin
 // delivers signed-resume signals.
 import type { Actor, TenantTransaction } from 'agent-platform/sdk';
