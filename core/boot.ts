@@ -112,7 +112,7 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
 
     await registerPlugins(server, plugins, handle.extensions);
     server.ext('onPreStart', async () => {
-      core.graphql.build();
+      await core.graphql.build();
       await jobs.initialize();
     });
 

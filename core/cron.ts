@@ -1,8 +1,8 @@
-// Cron arithmetic of every schedule of the platform (scheduled triggers of
-// plugins/events, source schedules of plugins/pipelines-sources): pure
-// functions of (cron, IANA zone, instant), and the missed-run policy they
-// share. A scheduler arms each timer with nextOccurrence and, when a timer
-// fires, decides with dueOccurrence what to fire and what comes next: so
+// Cron arithmetic of every schedule of the platform (core/schedules/, which
+// keeps every plugin's schedules): pure functions of (cron, IANA zone,
+// instant), and the missed-run policy. core.schedules arms each timer with
+// nextOccurrence and, when a timer fires, decides with dueOccurrence what to
+// fire and what comes next: so
 // these are what the DST tests exercise (plugins/events/test/schedule-dst.test.ts).
 //
 // DST semantics (those of cron-parser's forward walk, documented in the README):

@@ -10,6 +10,7 @@ import type { Database } from './db/types.ts';
 import type { WithTenant, WithTenantSession } from './db/tenant.ts';
 import type { TenantSqlService } from './tenant-sql/service.ts';
 import type { JobsApi } from './jobs/types.ts';
+import type { SchedulesApi } from './schedules/types.ts';
 import type { EventsApi } from './events.ts';
 import type { ExtensionsApi } from './extensions.ts';
 import type { FunctionRegistry } from './functions/registry.ts';
@@ -55,6 +56,8 @@ export interface CoreServices {
   /** Tenant-written SQL (analysis, previews, dry runs, materializations): its statement budget and the tenant's concurrency cap. */
   tenantSql: TenantSqlService;
   jobs: JobsApi;
+  /** Cron schedules of every plugin, each with one timer job (core/schedules/). */
+  schedules: SchedulesApi;
   events: EventsApi;
   /** Extension points: contribute to another plugin's, consume your own (core/extensions.ts). */
   extensions: ExtensionsApi;

@@ -1,7 +1,7 @@
 // The core's services, assembled once for the server (core/boot.ts) and for
 // CLI commands (core/cli/bin.ts): the database (external, or the embedded
 // default), migrations of core and the manifest's plugins, secrets, tokens,
-// jobs, the event hub, the function registry, GraphQL, the tenant directory,
+// jobs, schedules, the event hub, the function registry, GraphQL, the tenant directory,
 // the clock and outbound HTTP. In `cli` mode nothing runs in the background:
 // the jobs are enqueue-only (the server's workers run them) and the logger is
 // silent.
@@ -15,6 +15,7 @@ import { createTenantSql } from './tenant-sql/service.ts';
 import { EmbeddedBusyError, runningEmbeddedUrl, startEmbeddedDatabase } from './db/embedded.ts';
 import { createSecretBox, loadMasterKey } from './secrets.ts';
 import { JobService } from './jobs/index.ts';
+import { createSchedules } from './schedules/service.ts';
 import { EventHub } from './events.ts';
 import { FunctionRegistry } from './functions/registry.ts';
 import { GraphqlFacade } from './graphql/facade.ts';
@@ -126,17 +127,20 @@ export async function createCoreServices(config: PlatformConfig, options: CoreSe
     const events = new EventHub(logger, options.plugins.filter((plugin) => plugin.builtin).map((plugin) => plugin.name));
     let apiKeyResolver: ApiKeyResolver | undefined;
     const withTenantSession = createWithTenantSession(database.pool);
+    const withTenant = createWithTenant(database.db);
+    const clock = overrides.clock ?? systemClock;
     const core: CoreServices = {
       mode,
       config,
       db: database.db,
       pool: database.pool,
-      withTenant: createWithTenant(database.db),
+      withTenant,
       withTenantSession,
       tenantSql: createTenantSql(withTenantSession, {
         interactiveTimeoutSeconds: config.tenantSqlInteractiveTimeoutSeconds, maxConcurrentPerTenant: config.tenantSqlMaxConcurrentPerTenant, embedded,
       }),
       jobs,
+      schedules: createSchedules({ withTenant, jobs, logger: logger.child({ component: 'schedules' }), now: () => clock.now() }),
       events,
       extensions: extensions.forPlugin('core'),
       functions: new FunctionRegistry({ db: database.db }),
@@ -150,7 +154,7 @@ export async function createCoreServices(config: PlatformConfig, options: CoreSe
       secrets,
       tenants: new TenantDirectory(database.db),
       logger,
-      clock: overrides.clock ?? systemClock,
+      clock,
       http: { fetch: ({ allowPrivateNetworks }) => overrides.fetch ?? createGuardedFetch(allowPrivateNetworks) },
       overrides,
     };

@@ -1,30 +1,37 @@
 #!/usr/bin/env bash
-# npm test: type-check, then against a throwaway PostgreSQL cluster (pgvector
-# + pg_trgm, installed by scripts/ensure-postgres.sh when missing): the schema
-# dump check and every test file, including the embedded-default smoke test.
+# npm test: type-check, the unit tests (*.unit.test.ts: no database, no
+# server), then against a throwaway PostgreSQL cluster (pgvector + pg_trgm,
+# installed by scripts/ensure-postgres.sh when missing): the schema dump check
+# and every other test file, including the embedded-default smoke test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each phase prints the seconds since the start, so a slow phase shows.
+phase() { echo "== $1 (at ${SECONDS}s)"; }
 # Node's compile cache for every process of the run (tests, the CLI and the
 # servers they start): each loads several hundred modules, about half as fast uncached.
 export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$PWD/node_modules/.cache/node-compile}"
-echo "== type-check"
-npx tsc --noEmit -p tsconfig.json
-echo "== workflow engine under Deno"
-NO_COLOR=1 npx deno test --no-check --no-prompt test/workflows/engine/*.deno.ts
-echo "== widget build"
-node scripts/build-widget.ts --quiet
-echo "== browser for the widget tests"
-bash scripts/ensure-chromium.sh
-echo "== tap build"
+phase "type-check"
+# Incremental: a second run on the same checkout re-checks only what changed.
+npx tsc --noEmit -p tsconfig.json --incremental --tsBuildInfoFile node_modules/.cache/tsc/tsbuildinfo
+phase "tap build"
 # tap rebuilds itself for the plugin list in .taprc (no @tapjs/typescript:
 # Node runs the .ts files) only once its first run has already started the
 # test processes with the old list; on a fresh install that first run would
 # load @tapjs/typescript, which loads some packages' ES module builds as
 # CommonJS (pptxgenjs). Building first costs a few seconds.
 npx tap build
-echo "== tests"
+phase "unit tests (no database)"
+npm run --silent test:unit
+phase "workflow engine under Deno"
+NO_COLOR=1 npx deno test --no-check --no-prompt test/workflows/engine/*.deno.ts
+phase "widget build"
+node scripts/build-widget.ts --quiet
+phase "browser for the widget tests"
+bash scripts/ensure-chromium.sh
+phase "tests"
 # A second connection taken inside a transaction fails the test that does it
 # (core/db/connection-guard.ts): on the embedded database it would hang.
 # PLATFORM_CONNECTION_GUARD=trace npm test also prints where each one was taken.
 export PLATFORM_CONNECTION_GUARD="${PLATFORM_CONNECTION_GUARD:-throw}"
 bash scripts/with-test-db.sh bash -c 'node scripts/dump-schema.ts --check && npx tap "$@"' -- "$@"
+phase "done"

@@ -167,6 +167,22 @@ BEGIN
     JOIN jsonb_array_elements(d.columns) AS c ON c->>'name' = k.name;
 END $$;
 
+CREATE FUNCTION public.pipeline_sources_drop_schedule() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  DELETE FROM schedules WHERE tenant_id = OLD.tenant_id AND kind = 'pipelines-sources.source' AND subject = OLD.id::text;
+  RETURN OLD;
+END $$;
+
+CREATE FUNCTION public.pipelines_drop_schedule() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  DELETE FROM schedules WHERE tenant_id = OLD.tenant_id AND kind = 'pipelines.pipeline' AND subject = OLD.id::text;
+  RETURN OLD;
+END $$;
+
 CREATE FUNCTION public.platform_add_job(p_identifier text, p_payload json, p_queue_name text, p_run_at timestamp with time zone, p_max_attempts integer, p_job_key text, p_job_key_mode text) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog'
@@ -187,6 +203,20 @@ BEGIN
   ));
 END $$;
 
+CREATE FUNCTION public.platform_arm_schedule_timers(p_kind text) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF to_regnamespace('graphile_worker') IS NULL THEN RETURN; END IF;
+  PERFORM graphile_worker.add_job(
+    identifier => 'core.schedule_fire',
+    payload => json_build_object('tenant_id', s.tenant_id, 'kind', s.kind, 'subject', s.subject,
+      'scheduled_time', to_char(s.next_run_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+    run_at => s.next_run_at,
+    job_key => 'schedule:' || s.kind || ':' || s.tenant_id || ':' || s.subject)
+  FROM schedules s WHERE s.kind = p_kind AND NOT s.paused AND s.next_run_at IS NOT NULL;
+END $$;
+
 CREATE FUNCTION public.platform_enable_tenant_rls(target regclass) RETURNS void
     LANGUAGE plpgsql
     AS $$
@@ -204,6 +234,30 @@ CREATE FUNCTION public.platform_remove_job(p_job_key text) RETURNS void
     AS $$
 BEGIN
   PERFORM graphile_worker.remove_job(p_job_key);
+END $$;
+
+CREATE FUNCTION public.platform_remove_jobs_by_key_prefix(p_prefix text) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF to_regnamespace('graphile_worker') IS NULL THEN RETURN; END IF;
+  PERFORM graphile_worker.remove_job(j.key) FROM graphile_worker._private_jobs j WHERE starts_with(j.key, p_prefix);
+END $$;
+
+CREATE FUNCTION public.transforms_drop_schedule() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  DELETE FROM schedules WHERE tenant_id = OLD.tenant_id AND kind = 'pipelines-transforms.transform' AND subject = OLD.id::text;
+  RETURN OLD;
+END $$;
+
+CREATE FUNCTION public.triggers_drop_schedule() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  DELETE FROM schedules WHERE tenant_id = OLD.tenant_id AND kind = 'events.trigger' AND subject = OLD.name;
+  RETURN OLD;
 END $$;
 
 CREATE TABLE public.api_keys (
@@ -1513,25 +1567,6 @@ CREATE TABLE public.pipeline_source_files (
 
 ALTER TABLE ONLY public.pipeline_source_files FORCE ROW LEVEL SECURITY;
 
-CREATE TABLE public.pipeline_source_schedules (
-    tenant_id text NOT NULL,
-    source_id uuid NOT NULL,
-    cron text NOT NULL,
-    timezone text DEFAULT 'UTC'::text NOT NULL,
-    missed_run_policy text DEFAULT 'skip'::text NOT NULL,
-    paused boolean DEFAULT false NOT NULL,
-    next_run_at timestamp with time zone,
-    last_run_at timestamp with time zone,
-    last_outcome text,
-    last_sync_run_id uuid,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT pipeline_source_schedules_cron_check CHECK ((char_length(cron) <= 200)),
-    CONSTRAINT pipeline_source_schedules_missed_run_policy_check CHECK ((missed_run_policy = ANY (ARRAY['skip'::text, 'catch_up_once'::text])))
-);
-
-ALTER TABLE ONLY public.pipeline_source_schedules FORCE ROW LEVEL SECURITY;
-
 CREATE TABLE public.pipeline_sources (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     tenant_id text NOT NULL,
@@ -1712,6 +1747,29 @@ CREATE TABLE public.platform_settings (
     updated_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
+CREATE TABLE public.schedules (
+    tenant_id text NOT NULL,
+    kind text NOT NULL,
+    subject text NOT NULL,
+    cron text NOT NULL,
+    timezone text DEFAULT 'UTC'::text NOT NULL,
+    missed_policy text DEFAULT 'skip'::text NOT NULL,
+    paused boolean DEFAULT false NOT NULL,
+    data jsonb DEFAULT '{}'::jsonb NOT NULL,
+    next_run_at timestamp with time zone,
+    last_run_at timestamp with time zone,
+    last_outcome text,
+    last_run_id text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT schedules_cron_check CHECK ((char_length(cron) <= 200)),
+    CONSTRAINT schedules_kind_check CHECK (((char_length(kind) >= 1) AND (char_length(kind) <= 100))),
+    CONSTRAINT schedules_missed_policy_check CHECK ((missed_policy = ANY (ARRAY['skip'::text, 'catch_up_once'::text]))),
+    CONSTRAINT schedules_subject_check CHECK (((char_length(subject) >= 1) AND (char_length(subject) <= 200)))
+);
+
+ALTER TABLE ONLY public.schedules FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.schema_registry (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     tenant_id text NOT NULL,
@@ -1831,24 +1889,6 @@ ALTER TABLE public.transform_runs ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTI
     NO MAXVALUE
     CACHE 1
 );
-
-CREATE TABLE public.transform_schedules (
-    transform_id uuid NOT NULL,
-    tenant_id text NOT NULL,
-    cron text NOT NULL,
-    timezone text DEFAULT 'UTC'::text NOT NULL,
-    missed_run_policy text DEFAULT 'skip'::text NOT NULL,
-    paused boolean DEFAULT false NOT NULL,
-    next_run_at timestamp with time zone,
-    last_run_at timestamp with time zone,
-    last_outcome text,
-    last_run_id bigint,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT transform_schedules_missed_run_policy_check CHECK ((missed_run_policy = ANY (ARRAY['skip'::text, 'catch_up_once'::text])))
-);
-
-ALTER TABLE ONLY public.transform_schedules FORCE ROW LEVEL SECURITY;
 
 CREATE TABLE public.transform_sql_library (
     id text NOT NULL,
@@ -2368,9 +2408,6 @@ ALTER TABLE ONLY public.pipeline_sensor_cursors
 ALTER TABLE ONLY public.pipeline_source_files
     ADD CONSTRAINT pipeline_source_files_pkey PRIMARY KEY (id);
 
-ALTER TABLE ONLY public.pipeline_source_schedules
-    ADD CONSTRAINT pipeline_source_schedules_pkey PRIMARY KEY (source_id);
-
 ALTER TABLE ONLY public.pipeline_sources
     ADD CONSTRAINT pipeline_sources_pkey PRIMARY KEY (id);
 
@@ -2410,6 +2447,9 @@ ALTER TABLE ONLY public.platform_migrations
 ALTER TABLE ONLY public.platform_settings
     ADD CONSTRAINT platform_settings_pkey PRIMARY KEY (key);
 
+ALTER TABLE ONLY public.schedules
+    ADD CONSTRAINT schedules_pkey PRIMARY KEY (tenant_id, kind, subject);
+
 ALTER TABLE ONLY public.schema_registry
     ADD CONSTRAINT schema_registry_pkey PRIMARY KEY (id);
 
@@ -2430,9 +2470,6 @@ ALTER TABLE ONLY public.transform_patterns
 
 ALTER TABLE ONLY public.transform_runs
     ADD CONSTRAINT transform_runs_pkey PRIMARY KEY (id);
-
-ALTER TABLE ONLY public.transform_schedules
-    ADD CONSTRAINT transform_schedules_pkey PRIMARY KEY (transform_id);
 
 ALTER TABLE ONLY public.transform_sql_library
     ADD CONSTRAINT transform_sql_library_pkey PRIMARY KEY (id);
@@ -2634,8 +2671,6 @@ CREATE INDEX pipeline_runs_pipeline ON public.pipeline_runs USING btree (tenant_
 
 CREATE INDEX pipeline_source_files_tenant ON public.pipeline_source_files USING btree (tenant_id);
 
-CREATE INDEX pipeline_source_schedules_tenant ON public.pipeline_source_schedules USING btree (tenant_id);
-
 CREATE INDEX pipeline_sources_credential ON public.pipeline_sources USING btree (tenant_id, credential_ref) WHERE (credential_ref IS NOT NULL);
 
 CREATE UNIQUE INDEX pipeline_streams_destination ON public.pipeline_streams USING btree (tenant_id, destination);
@@ -2654,6 +2689,8 @@ CREATE INDEX pipeline_workflows_tenant ON public.pipeline_workflows USING btree 
 
 CREATE INDEX pipelines_ai_compositions_tenant ON public.pipelines_ai_compositions USING btree (tenant_id, created_at);
 
+CREATE INDEX schedules_kind ON public.schedules USING btree (kind, tenant_id);
+
 CREATE INDEX schema_registry_search ON public.schema_registry USING gin (subject public.gin_trgm_ops);
 
 CREATE INDEX transform_artifacts_run ON public.transform_artifacts USING btree (tenant_id, run_id);
@@ -2665,8 +2702,6 @@ CREATE INDEX transform_generic_runs_tenant ON public.transform_generic_runs USIN
 CREATE UNIQUE INDEX transform_runs_orchestrator ON public.transform_runs USING btree (tenant_id, orchestrator_run_id, transform_id) WHERE (orchestrator_run_id IS NOT NULL);
 
 CREATE INDEX transform_runs_transform ON public.transform_runs USING btree (tenant_id, transform_id, id DESC);
-
-CREATE INDEX transform_schedules_tenant ON public.transform_schedules USING btree (tenant_id, transform_id);
 
 CREATE INDEX transforms_output ON public.transforms USING btree (tenant_id, output_dataset);
 
@@ -2697,6 +2732,14 @@ CREATE TRIGGER forms_definition_versions_immutable BEFORE UPDATE ON public.forms
 CREATE TRIGGER forms_submissions_immutable BEFORE UPDATE ON public.forms_submissions FOR EACH ROW EXECUTE FUNCTION public.forms_submission_immutable();
 
 CREATE TRIGGER ingestion_revisions_immutable BEFORE UPDATE ON public.ingestion_revisions FOR EACH ROW EXECUTE FUNCTION public.ingestion_revision_immutable();
+
+CREATE TRIGGER pipeline_sources_drop_schedule AFTER DELETE ON public.pipeline_sources FOR EACH ROW EXECUTE FUNCTION public.pipeline_sources_drop_schedule();
+
+CREATE TRIGGER pipelines_drop_schedule AFTER DELETE ON public.pipelines FOR EACH ROW EXECUTE FUNCTION public.pipelines_drop_schedule();
+
+CREATE TRIGGER transforms_drop_schedule AFTER DELETE ON public.transforms FOR EACH ROW EXECUTE FUNCTION public.transforms_drop_schedule();
+
+CREATE TRIGGER triggers_drop_schedule AFTER DELETE ON public.triggers FOR EACH ROW EXECUTE FUNCTION public.triggers_drop_schedule();
 
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.clients(id) ON DELETE CASCADE;
@@ -3040,12 +3083,6 @@ ALTER TABLE ONLY public.pipeline_sensor_cursors
 ALTER TABLE ONLY public.pipeline_source_files
     ADD CONSTRAINT pipeline_source_files_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
-ALTER TABLE ONLY public.pipeline_source_schedules
-    ADD CONSTRAINT pipeline_source_schedules_source_id_fkey FOREIGN KEY (source_id) REFERENCES public.pipeline_sources(id) ON DELETE CASCADE;
-
-ALTER TABLE ONLY public.pipeline_source_schedules
-    ADD CONSTRAINT pipeline_source_schedules_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
-
 ALTER TABLE ONLY public.pipeline_sources
     ADD CONSTRAINT pipeline_sources_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
@@ -3082,6 +3119,9 @@ ALTER TABLE ONLY public.pipelines_ai_compositions
 ALTER TABLE ONLY public.pipelines
     ADD CONSTRAINT pipelines_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.schedules
+    ADD CONSTRAINT schedules_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.schema_registry
     ADD CONSTRAINT schema_registry_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
@@ -3105,12 +3145,6 @@ ALTER TABLE ONLY public.transform_runs
 
 ALTER TABLE ONLY public.transform_runs
     ADD CONSTRAINT transform_runs_transform_id_fkey FOREIGN KEY (transform_id) REFERENCES public.transforms(id) ON DELETE CASCADE;
-
-ALTER TABLE ONLY public.transform_schedules
-    ADD CONSTRAINT transform_schedules_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
-
-ALTER TABLE ONLY public.transform_schedules
-    ADD CONSTRAINT transform_schedules_transform_id_fkey FOREIGN KEY (transform_id) REFERENCES public.transforms(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.transforms
     ADD CONSTRAINT transforms_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -3296,8 +3330,6 @@ ALTER TABLE public.pipeline_sensor_cursors ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_source_files ENABLE ROW LEVEL SECURITY;
 
-ALTER TABLE public.pipeline_source_schedules ENABLE ROW LEVEL SECURITY;
-
 ALTER TABLE public.pipeline_sources ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipeline_streams ENABLE ROW LEVEL SECURITY;
@@ -3313,6 +3345,8 @@ ALTER TABLE public.pipeline_workflows ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.pipelines ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.pipelines_ai_compositions ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE public.schedules ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.schema_registry ENABLE ROW LEVEL SECURITY;
 
@@ -3456,8 +3490,6 @@ CREATE POLICY tenant_isolation ON public.pipeline_sensor_cursors USING ((tenant_
 
 CREATE POLICY tenant_isolation ON public.pipeline_source_files USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
-CREATE POLICY tenant_isolation ON public.pipeline_source_schedules USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
-
 CREATE POLICY tenant_isolation ON public.pipeline_sources USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.pipeline_streams USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
@@ -3474,6 +3506,8 @@ CREATE POLICY tenant_isolation ON public.pipelines USING ((tenant_id = current_s
 
 CREATE POLICY tenant_isolation ON public.pipelines_ai_compositions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
+CREATE POLICY tenant_isolation ON public.schedules USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
 CREATE POLICY tenant_isolation ON public.schema_registry USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.transform_artifacts USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
@@ -3481,8 +3515,6 @@ CREATE POLICY tenant_isolation ON public.transform_artifacts USING ((tenant_id =
 CREATE POLICY tenant_isolation ON public.transform_generic_runs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.transform_runs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
-
-CREATE POLICY tenant_isolation ON public.transform_schedules USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.transforms USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
@@ -3515,8 +3547,6 @@ ALTER TABLE public.transform_generic_runs ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.transform_patterns ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.transform_runs ENABLE ROW LEVEL SECURITY;
-
-ALTER TABLE public.transform_schedules ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.transform_sql_library ENABLE ROW LEVEL SECURITY;
 

@@ -1,5 +1,7 @@
 // The files of a new partner plugin package (`platform plugin init`): a
-// minimal plugin (one table, one route, one event type) that builds with tsc
+// minimal plugin (one table, one route, one event type) in the platform's
+// plugin layout (plugin.ts, services.ts, services/, store/, routes/, sql/,
+// test/), that builds with tsc
 // into dist/ (sql/ copied beside the compiled entry), tests through
 // agent-platform/sdk/testing, and is loaded by one manifest line.
 
@@ -127,6 +129,12 @@ export function templateFiles(names: TemplateNames): Record<string, string> {
     'package.json': packageJson(names),
     'tsconfig.json': TSCONFIG,
     'plugin.ts': fromTemplate('plugin.ts.tmpl', names),
+    'event-types.ts': fromTemplate('event-types.ts.tmpl', names),
+    'services.ts': fromTemplate('services.ts.tmpl', names),
+    'services/items.ts': fromTemplate('services/items.ts.tmpl', names),
+    'store/tables.ts': fromTemplate('store/tables.ts.tmpl', names),
+    'store/items.ts': fromTemplate('store/items.ts.tmpl', names),
+    'routes/items.ts': fromTemplate('routes/items.ts.tmpl', names),
     'sql/0001_init.sql': migration(names),
     'scripts/build.js': BUILD_SCRIPT,
     [`test/${names.pluginName}.test.ts`]: fromTemplate('test.ts.tmpl', names),

@@ -7,7 +7,7 @@
 // requireAdmin, requireMemberOrApiKey). Before anything runs, limits.ts caps
 // the document's size, and each operation's depth, aliases and cost (400).
 import { PassThrough, Readable } from 'node:stream';
-import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import type { Server, Request, ResponseToolkit } from '@hapi/hapi';
 import type { Principal } from '../auth/principal.ts';
@@ -23,6 +23,7 @@ export class GraphqlFacade {
   private readonly typeDefs: string[] = [BASE_TYPE_DEFS];
   private readonly resolvers: Resolvers[] = [baseResolvers];
   private yoga: YogaServerInstance<GraphqlContext, {}> | undefined;
+  private building: Promise<void> | undefined;
   private readonly limits: GraphqlLimits;
 
   constructor(limits: GraphqlLimits = DEFAULT_GRAPHQL_LIMITS) {
@@ -30,13 +31,22 @@ export class GraphqlFacade {
   }
 
   extend(part: { typeDefs: string; resolvers?: Resolvers }): void {
-    if (this.yoga) throw new Error('the GraphQL schema is already built');
+    if (this.building) throw new Error('the GraphQL schema is already built');
     this.typeDefs.push(part.typeDefs);
     if (part.resolvers) this.resolvers.push(part.resolvers);
   }
 
-  /** Builds the schema from every extension; called once, when the server starts. */
-  build(): void {
+  /**
+   * Builds the schema from every extension; called once, when the server
+   * starts. graphql-yoga is loaded only then: a CLI command never needs it.
+   */
+  build(): Promise<void> {
+    this.building ??= this.create();
+    return this.building;
+  }
+
+  private async create(): Promise<void> {
+    const { createSchema, createYoga } = await import('graphql-yoga');
     this.yoga = createYoga<GraphqlContext>({
       schema: createSchema<GraphqlContext>({ typeDefs: this.typeDefs, resolvers: mergeResolvers(this.resolvers) }),
       graphqlEndpoint: '/graphql',
@@ -69,7 +79,7 @@ export class GraphqlFacade {
   }
 
   private async handle(request: Request, h: ResponseToolkit) {
-    if (!this.yoga) this.build();
+    if (!this.yoga) await this.build();
     const url = new URL(request.url.pathname + request.url.search, 'http://platform.local');
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) headers.set(name, String(value));

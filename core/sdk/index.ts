@@ -62,15 +62,21 @@ export { authorizeCall, callRefusal, DEFAULT_FUNCTION_ROLES } from '../functions
 // principals and roles of the REST route owning its data), connections and
 // the BAD_USER_INPUT error of a malformed argument (badInput).
 export * from '../graphql/facade.ts';
+export { filter, Repeater, SlidingBuffer } from '../graphql/live.ts';
 export * from '../graphql/access.ts';
 export * from '../graphql/connection.ts';
 export * from '../graphql/errors.ts';
 
-// Schedules: cron in IANA zones (DST-correct walks) and the missed-run policy.
+// Schedules: cron in IANA zones (DST-correct walks), the missed-run policy,
+// core.schedules' types and the service of one schedule per subject.
 export {
   canonicalTimeZone, cronProblem, dueOccurrence, MISSED_RUN_POLICIES, nextOccurrence, nextOccurrences, walkTo,
   type DueOccurrence, type MissedRunPolicy, type Walk,
 } from '../cron.ts';
+export type {
+  FireResult, MissedOccurrences, Occurrence, Schedule, ScheduleInput, ScheduleKind, SchedulesApi,
+} from '../schedules/types.ts';
+export { createOwnedSchedules, type OwnedScheduleInput, type OwnedSchedules, type OwnedSchedulesOptions } from '../schedules/owned.ts';
 
 // Secrets, outbound HTTP, tenant-written patterns and schemas.
 export type { SecretBox } from '../secrets.ts';

@@ -4,7 +4,7 @@
 // the tenant (never an API key), the service deciding what each may see and
 // do; a subscriber gets only the cases it may see.
 import { GraphQLError } from 'graphql';
-import { filter } from 'graphql-yoga';
+import { filter } from 'agent-platform/sdk';
 import {
   badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireMember, requirePrincipal, toConnection,
 } from 'agent-platform/sdk';

@@ -12,7 +12,7 @@
 // `document` are ingestion's data (GET /api/admin/documents/…: members only):
 // an API key gets FORBIDDEN on them.
 import DataLoader from 'dataloader';
-import { filter } from 'graphql-yoga';
+import { filter } from 'agent-platform/sdk';
 import type { Request } from '@hapi/hapi';
 import {
   badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, inScope, isUuid, pageSize, requireMember, requireMemberOrApiKey, type TenantScope, toConnection,

@@ -5,13 +5,13 @@
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type { EventsApi } from './api.ts';
 import { EVENT_TYPES } from './event-types.ts';
-import { BACKFILL_TASK, DEADMAN_TASK, DISPATCH_TASK, RETENTION_TASK, SCHEDULE_TASK } from './dispatch/jobs.ts';
+import { TRIGGER_SCHEDULE, triggerScheduleKind } from './triggers/scheduler.ts';
+import { BACKFILL_TASK, DEADMAN_TASK, DISPATCH_TASK, RETENTION_TASK } from './dispatch/jobs.ts';
 import { optionsSchema, type EventsOptions } from './options.ts';
 import { createServices } from './services.ts';
 import { eventsRoutes } from './routes/events.ts';
 import { typeDefs, resolvers } from './graphql.ts';
 import { dispatchTask } from './tasks/events.dispatch.ts';
-import { scheduleFireTask } from './tasks/events.schedule_fire.ts';
 import { deadmanFireTask } from './tasks/events.deadman_fire.ts';
 import { backfillTask } from './tasks/events.backfill.ts';
 import { retentionTask } from './tasks/events.retention.ts';
@@ -37,7 +37,7 @@ export const plugin = definePlugin({
     core.events.setBackend((trx, tenantId, event) => context.emit(trx, tenantId, event));
 
     core.jobs.defineTask(DISPATCH_TASK, dispatchTask(context));
-    core.jobs.defineTask(SCHEDULE_TASK, scheduleFireTask(context));
+    core.schedules.define(TRIGGER_SCHEDULE, triggerScheduleKind(context));
     core.jobs.defineTask(DEADMAN_TASK, deadmanFireTask(context));
     core.jobs.defineTask(BACKFILL_TASK, backfillTask(context));
     core.jobs.defineLongTask(RETENTION_TASK, retentionTask(context, core.tenants, () => core.clock.now().getTime()), { retryLimit: 2, expireInSeconds: 3600 });

@@ -19,6 +19,7 @@ export function createServices(core: CoreServices, options: EventsOptions, workf
   const context = createContext({
     withTenant: core.withTenant,
     jobs: core.jobs,
+    schedules: core.schedules,
     workflows,
     // In the CLI no plugin's register runs, so no type is registered there (it creates no custom types).
     registry: createTypeRegistry(core.events),

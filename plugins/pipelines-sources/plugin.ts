@@ -16,8 +16,7 @@ import { sourceRoutes } from './routes/sources.ts';
 import { registrationRoutes } from './routes/registrations.ts';
 import { runRoutes } from './routes/runs.ts';
 import { scheduleRoutes } from './routes/schedules.ts';
-import { fireSchedule } from './schedule/fire.ts';
-import { SCHEDULE_TASK, type ScheduleTimer } from './schedule/timers.ts';
+import { SOURCE_SCHEDULE, sourceScheduleKind } from './schedule/fire.ts';
 import { streamRoutes } from './routes/streams.ts';
 import { createServices } from './services.ts';
 import { createDiscoveryRunner, DISCOVER_TASK, type DiscoverJob } from './sync/discovery.ts';
@@ -56,7 +55,7 @@ export const plugin = definePlugin({
     server.route([...patternRoutes(context.patterns), ...sourceRoutes(sources), ...streamRoutes(streams), ...runRoutes(runs)]);
     server.route(credentialRoutes(credentials));
     server.route(fileRoutes(files, options.maxUploadBytes));
-    core.jobs.defineTask(SCHEDULE_TASK, (payload: ScheduleTimer) => fireSchedule(context, payload));
+    core.schedules.define(SOURCE_SCHEDULE, sourceScheduleKind(context));
     server.route(scheduleRoutes(schedules));
     core.graphql.extend({ typeDefs, resolvers: resolvers(sources, streams, runs) });
     server.route(registrationRoutes(registrations));

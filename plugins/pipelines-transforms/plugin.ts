@@ -18,7 +18,7 @@ import { transformRoutes } from './routes/transforms.ts';
 import { createServices } from './services.ts';
 import { RUN_TASK, runTask, runTaskOptions } from './tasks/pipelines-transforms.run.ts';
 import { RUN_DEAD_TASK, runDeadTask, runDeadTaskOptions } from './tasks/pipelines-transforms.run.dead.ts';
-import { fireSchedule, SCHEDULE_TASK, type ScheduleTimer } from './tasks/pipelines-transforms.schedule_fire.ts';
+import { TRANSFORM_SCHEDULE, transformScheduleKind } from './tasks/pipelines-transforms.schedule_fire.ts';
 import './store/tables.ts';
 
 export { optionsSchema };
@@ -41,7 +41,7 @@ export const plugin = definePlugin({
     const services = createServices(core, options, () => deps.lakehouse);
     core.jobs.defineLongTask(RUN_TASK, runTask(services.runs, options), runTaskOptions(options));
     core.jobs.defineLongTask(RUN_DEAD_TASK, runDeadTask(services.runs), runDeadTaskOptions);
-    core.jobs.defineTask(SCHEDULE_TASK, (payload: ScheduleTimer) => fireSchedule(services.context, services.runs)(payload));
+    core.schedules.define(TRANSFORM_SCHEDULE, transformScheduleKind(services.context, services.runs));
     server.route([...transformRoutes(services), ...transformRunRoutes(services.runs), ...scheduleRoutes(services.schedules)]);
     server.route([...genericRunRoutes(services.genericRuns), ...artifactRoutes(services.artifacts)]);
     server.route(libraryRoutes(services.library, services.patterns));

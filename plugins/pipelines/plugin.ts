@@ -13,7 +13,7 @@ import { runRoutes } from './routes/runs.ts';
 import { temporalRoutes } from './routes/temporal.ts';
 import { STEP_TASK, type StepJob } from './runner/step-job.ts';
 import { STEP_DEAD_TASK, stepDeadTask, stepDeadTaskOptions } from './tasks/pipelines.run_step.dead.ts';
-import { fireSchedule, PIPELINE_SCHEDULE_TASK, type PipelineTimer } from './triggers/schedule.ts';
+import { PIPELINE_SCHEDULE, pipelineScheduleKind } from './triggers/schedule.ts';
 import { runSensor, SENSOR_TASK, type SensorJob } from './triggers/sensor.ts';
 import { createServices } from './services.ts';
 import './store/tables.ts';
@@ -45,7 +45,7 @@ export const plugin = definePlugin({
       retryLimit: options.stepRetryLimit, retryDelaySeconds: 1, expireInSeconds: options.stepTimeoutSeconds + 60, heartbeatSeconds: 10, concurrency: 4,
     });
     core.jobs.defineLongTask(STEP_DEAD_TASK, stepDeadTask(abandonStep), stepDeadTaskOptions);
-    core.jobs.defineTask(PIPELINE_SCHEDULE_TASK, (timer: PipelineTimer) => fireSchedule(context, timer, runs.startScheduled));
+    core.schedules.define(PIPELINE_SCHEDULE, pipelineScheduleKind(context, runs.startScheduled));
     core.jobs.defineTask(SENSOR_TASK, (job: SensorJob) => runSensor(context, job, runs.startSensed));
     server.route([...pipelineRoutes(pipelines), ...runRoutes(context, runs), ...temporalRoutes(describe, workflows)]);
     core.graphql.extend({ typeDefs, resolvers: resolvers(pipelines, runs) });

@@ -52,8 +52,10 @@ t.test('a scaffolded package, built, packed and installed from its tarball, boot
   const installed = path.join(scratch, 'deployment', 'node_modules', ...PACKAGE.split('/'));
   await mkdir(installed, { recursive: true });
   await run('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
-  t.same((await readdir(path.join(installed, 'dist'), { recursive: true })).sort(), ['plugin.js', 'sql', path.join('sql', '0001_init.sql')],
-    'the tarball ships the compiled entry and its migrations');
+  t.same((await readdir(path.join(installed, 'dist'), { recursive: true })).sort(), [
+    'event-types.js', 'plugin.js', 'routes', path.join('routes', 'items.js'), 'services', 'services.js', path.join('services', 'items.js'),
+    'sql', path.join('sql', '0001_init.sql'), 'store', path.join('store', 'items.js'), path.join('store', 'tables.js'),
+  ], 'the tarball ships the compiled modules, in the plugin layout, and the migrations');
 
   // Outside the platform's tree, Node alone does not find the SDK the package imports.
   await t.rejects(run(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(path.join(installed, 'dist', 'plugin.js'))})`]),

@@ -1,7 +1,8 @@
 // The SDK's harness with neither TEST_DATABASE_URL nor DATABASE_URL set, as a
 // partner's test runs it: the platform on the embedded database, a fresh data
 // directory per test copied from a migrated template. A child process (a
-// node:test file) boots the default platform, creates a tenant through the
+// node:test file) boots a platform (tenancy only: the template is built for
+// the test's manifest, and one plugin's is quick), creates a tenant through the
 // API, lists it with the CLI through the running platform, restarts on the
 // same data and finds it there; at teardown the data directory is gone and
 // the process exits by itself (PGlite's thread and socket stopped).
@@ -18,14 +19,15 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { runCli, startTestPlatform, tenantWithAdmin } from ${JSON.stringify(path.join(ROOT_DIR, 'core/sdk/testing.ts'))};
 
-test('the default platform on the embedded database, restarted on its data', async (t) => {
+test('a platform on the embedded database, restarted on its data', async (t) => {
   const harness = { teardown: (fn) => t.after(fn) };
-  const first = await startTestPlatform(harness);
+  const manifest = 'test/fixtures/manifests/tenancy-only.yaml';
+  const first = await startTestPlatform(harness, { manifest });
   await tenantWithAdmin(first, 'acme');
   const listed = await runCli(['tenants', 'list', '--json'], { platform: first });
   assert.equal(listed.code, 0, listed.stderr);
   await first.stop();
-  const second = await startTestPlatform(harness, { databaseUrl: first.databaseUrl, env: { PLATFORM_MASTER_KEY: first.env.PLATFORM_MASTER_KEY } });
+  const second = await startTestPlatform(harness, { manifest, databaseUrl: first.databaseUrl, env: { PLATFORM_MASTER_KEY: first.env.PLATFORM_MASTER_KEY } });
   const tenants = await second.request({ url: '/api/admin/tenants', token: second.adminToken });
   console.log('RESULT ' + JSON.stringify({
     databaseUrl: first.databaseUrl,

@@ -9,7 +9,7 @@
 // Delivery is live, at most once, while connected: a subscriber that
 // reconnects catches up with the approvals query (status filter).
 import type { Logger } from 'pino';
-import { Repeater, SlidingBuffer } from 'graphql-yoga';
+import { Repeater, SlidingBuffer } from 'agent-platform/sdk';
 import type { WithTenant } from 'agent-platform/sdk';
 import type { ApprovalCase } from '../api.ts';
 import { casesStore } from '../store/approvals.ts';

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { Repeater, SlidingBuffer } from 'graphql-yoga';
+import { Repeater, SlidingBuffer } from 'agent-platform/sdk';
 import type { TenantTransaction } from 'agent-platform/sdk';
 import type { Citation } from '../api.ts';
 

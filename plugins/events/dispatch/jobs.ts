@@ -4,8 +4,6 @@ import type { JobsApi, TenantTransaction } from 'agent-platform/sdk';
 
 /** Drains a tenant's undispatched events (one at a time per tenant: its queue). */
 export const DISPATCH_TASK = 'events.dispatch';
-/** A scheduled trigger's timer: fires one occurrence and arms the next. */
-export const SCHEDULE_TASK = 'events.schedule_fire';
 /** A deadman trigger's timer: fires when its watch window ends in silence. */
 export const DEADMAN_TASK = 'events.deadman_fire';
 /** A backfill requested from the CLI, run by a server worker. */
@@ -20,7 +18,6 @@ export const RETENTION_TASK = 'events.retention';
  */
 export const tenantQueue = (tenantId: string) => `events:${tenantId}`;
 export const dispatchKey = (tenantId: string) => `events:dispatch:${tenantId}`;
-export const scheduleKey = (tenantId: string, trigger: string) => `events:schedule:${tenantId}:${trigger}`;
 export const deadmanKey = (tenantId: string, trigger: string) => `events:deadman:${tenantId}:${trigger}`;
 
 /**

@@ -2,7 +2,7 @@
 // from the core services; the CLI builds a smaller one (no workflows: starts
 // happen in the server's workers).
 import type { Logger } from 'pino';
-import type { EventInput, JobsApi, TenantTransaction, WithTenant } from 'agent-platform/sdk';
+import type { EventInput, JobsApi, SchedulesApi, TenantTransaction, WithTenant } from 'agent-platform/sdk';
 import type { WorkflowsApi } from '../../workflows/api.ts';
 import { DEFAULT_MAX_CHAIN_DEPTH } from '../dispatch/chain.ts';
 import { emitEvent, type EmittedEvent } from '../stream/emit.ts';
@@ -12,6 +12,8 @@ import type { TypeRegistry } from '../stream/type-registry.ts';
 export interface EventsContext {
   withTenant: WithTenant;
   jobs: Pick<JobsApi, 'enqueue' | 'removeJob'>;
+  /** Scheduled triggers' schedules (core.schedules, kind TRIGGER_SCHEDULE of scheduler.ts). */
+  schedules: SchedulesApi;
   /** The workflows plugin's API; throws where there is none (the CLI). */
   workflows: () => WorkflowsApi;
   registry: TypeRegistry;

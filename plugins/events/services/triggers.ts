@@ -44,7 +44,7 @@ export function createTriggerService(context: EventsContext) {
 
   /** Arms timers; `activated` (created, or made active): it listens from the current end of the stream. */
   async function arm(trx: TenantTransaction, tenantId: string, row: TriggerRow, activated: boolean): Promise<TriggerRow> {
-    const state: TriggerState = await armTrigger(context.jobs, trx, tenantId, row);
+    const state: TriggerState = await armTrigger(context, trx, tenantId, row);
     if (activated) state.listen_after_seq = await streamsStore.lastSeq(trx, tenantId);
     await triggersStore.setState(trx, row.name, state);
     return { ...row, ...state };
@@ -97,7 +97,7 @@ export function createTriggerService(context: EventsContext) {
     async delete(tenantId: string, name: string) {
       await withTenant(tenantId, async (trx) => {
         await locked(trx, name);
-        await disarm(context.jobs, trx, tenantId, name);
+        await disarm(context, trx, tenantId, name);
         await triggersStore.delete(trx, name);
       });
     },

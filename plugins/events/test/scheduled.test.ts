@@ -10,7 +10,7 @@ import {
   createTrigger, createWorkflow, dispatchesOf, eventsFixture, execution, executionsOf, rawClient, startEventsPlatform, until,
 } from './helpers.ts';
 
-const KEY = 'events:schedule:acme:nightly';
+const KEY = 'schedule:events.trigger:acme:nightly';
 
 async function timer(client: pg.Client, key = KEY) {
   return (await client.query(`SELECT run_at, payload FROM graphile_worker._private_jobs WHERE key = $1`, [key])).rows[0] as
@@ -64,7 +64,7 @@ t.test('a scheduled trigger fires its occurrence in its time zone and arms the n
 t.test('an every-minute schedule in a +05:45 zone is armed for the next minute boundary and fires it', async (t) => {
   const { tp, token } = await eventsFixture(t);
   const client = await rawClient(t, tp.databaseUrl);
-  const key = 'events:schedule:acme:minutely';
+  const key = 'schedule:events.trigger:acme:minutely';
   const created = await createTrigger(tp, token, { name: 'minutely', target_name: 'record', schedule_config: { cron: '* * * * *', timezone: 'Asia/Kathmandu' } });
   const due = new Date(created.next_fire_at);
   t.equal(due.getTime() % 60_000, 0, 'a minute boundary, though the zone is 5 h 45 min off UTC');
@@ -89,7 +89,7 @@ t.test('deactivating pauses, reactivating resumes; a stale timer never fires', a
   await tp.request({ method: 'PUT', url: '/api/admin/triggers/nightly', token, payload: { active: false } });
   t.equal(await timer(client), undefined);
   // A leftover timer (e.g. enqueued by an old process) for the paused trigger:
-  await tp.platform.core.jobs.enqueue('events.schedule_fire', { tenant_id: 'acme', trigger: 'nightly', scheduled_time: stale!.payload.scheduled_time }, { jobKey: KEY });
+  await tp.platform.core.jobs.enqueue('core.schedule_fire', { tenant_id: 'acme', kind: 'events.trigger', subject: 'nightly', scheduled_time: stale!.payload.scheduled_time }, { jobKey: KEY });
   await until(async () => (await timer(client)) === undefined, 'the stale timer to run');
   t.same(await firedEvents(tp, token), [], 'an inactive trigger does not fire');
   await tp.request({ method: 'PUT', url: '/api/admin/triggers/nightly', token, payload: { active: true } });
@@ -107,9 +107,9 @@ for (const policy of ['skip', 'catch_up_once'] as const) {
     const client = await rawClient(t, api.databaseUrl);
     // The platform was down for three days and more: its timer was armed for a midnight long past.
     const armed = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - 3 * 86_400_000);
-    await client.query(`UPDATE triggers SET next_fire_at = $1 WHERE name = 'nightly'`, [armed]);
+    await client.query(`UPDATE schedules SET next_run_at = $1 WHERE kind = 'events.trigger' AND subject = 'nightly'`, [armed]);
     await client.query(`UPDATE graphile_worker._private_jobs SET run_at = $1, payload = $2 WHERE key = $3`,
-      [armed, JSON.stringify({ tenant_id: 'acme', trigger: 'nightly', scheduled_time: armed.toISOString() }), KEY]);
+      [armed, JSON.stringify({ tenant_id: 'acme', kind: 'events.trigger', subject: 'nightly', scheduled_time: armed.toISOString() }), KEY]);
 
     const up = await startEventsPlatform(t, { databaseUrl: api.databaseUrl, env: { PLATFORM_MASTER_KEY: api.env.PLATFORM_MASTER_KEY } });
     await up.platform.start();

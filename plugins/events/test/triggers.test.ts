@@ -146,7 +146,7 @@ t.test('scheduled and deadman triggers arm, move and drop their timers with the 
   const timer = async (key: string) => (await client.query(
     `SELECT j.run_at, j.payload, q.queue_name FROM graphile_worker._private_jobs j
      LEFT JOIN graphile_worker._private_job_queues q ON q.id = j.job_queue_id WHERE j.key = $1`, [key])).rows[0];
-  const scheduleKey = 'events:schedule:acme:nightly';
+  const scheduleKey = 'schedule:events.trigger:acme:nightly';
 
   const before = new Date();
   const created = await createTrigger(tp, token, {
@@ -157,7 +157,7 @@ t.test('scheduled and deadman triggers arm, move and drop their timers with the 
   t.equal(new Date(created.next_fire_at).getTime(), expected.getTime(), 'armed for the next 02:30 in Oslo');
   let job = await timer(scheduleKey);
   t.equal(job.run_at.getTime(), expected.getTime());
-  t.same(job.payload, { tenant_id: 'acme', trigger: 'nightly', scheduled_time: expected.toISOString() });
+  t.same(job.payload, { tenant_id: 'acme', kind: 'events.trigger', subject: 'nightly', scheduled_time: expected.toISOString() });
 
   const paused = await tp.request({ method: 'PUT', url: '/api/admin/triggers/nightly', token, payload: { active: false } });
   t.equal(paused.body.next_fire_at, null);

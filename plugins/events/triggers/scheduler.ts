@@ -1,55 +1,55 @@
-// Scheduled triggers: each active one has a timer job armed for its next
-// occurrence. When it runs, the occurrence fires (schedule.fired + the
-// workflow) and the timer is armed for the one after, all in one transaction.
+// Scheduled triggers: each active one has a schedule in core.schedules (kind
+// TRIGGER_SCHEDULE, subject the trigger's name), whose timer fires each
+// occurrence with the trigger's missed_fire_policy. An occurrence fires
+// (schedule.fired + the workflow) in the transaction that arms the next one;
+// the trigger row shows the armed occurrence (next_fire_at) and the last one
+// fired.
 //
 // A timer that runs later than the grace period after its occurrence (the
-// platform was down) applies the trigger's missed_fire_policy: `skip` records
-// the miss and fires nothing; `catch_up_once` fires once, for the most recent
-// occurrence that fell due, with missed_count saying how many were collapsed.
+// platform was down): `skip` records the miss and fires nothing;
+// `catch_up_once` fires once, for the most recent occurrence that fell due,
+// with missed_count saying how many were collapsed.
+import type { ScheduleKind } from 'agent-platform/sdk';
 import type { EventsContext } from '../services/context.ts';
 import { EVENT_SOURCE, SCHEDULE_FIRED } from '../event-types.ts';
-import { dueOccurrence } from './schedule.ts';
 import { dispatchRecord, startForTrigger } from '../store/starter.ts';
-import { dispatchesStore, triggersStore, type NewDispatch } from '../store/triggers.ts';
-import { armSchedule, type SchedulePayload } from './timers.ts';
+import { dispatchesStore, triggersStore } from '../store/triggers.ts';
 
-export async function runScheduleTimer(context: EventsContext, payload: SchedulePayload, now = new Date()): Promise<void> {
-  await context.withTenant(payload.tenant_id, async (trx) => {
-    const tenantId = payload.tenant_id;
-    const scheduled = new Date(payload.scheduled_time);
-    const trigger = await triggersStore.lock(trx, payload.trigger);
-    // A timer left over from before an update, a deactivation or a delete.
-    if (!trigger || !trigger.active || trigger.kind !== 'scheduled' || trigger.next_fire_at?.getTime() !== scheduled.getTime()) return;
+export const TRIGGER_SCHEDULE = 'events.trigger';
+
+export const triggerScheduleKind = (context: EventsContext): ScheduleKind => ({
+  graceSeconds: context.options.scheduleGraceSeconds,
+
+  async onFire(trx, { tenantId, subject, scheduledTime, missed, late, next }) {
+    const trigger = await triggersStore.lock(trx, subject);
+    if (!trigger || !trigger.active || trigger.kind !== 'scheduled') return { outcome: 'missed: the trigger is not an active scheduled trigger' };
     const config = trigger.schedule_config!;
-    // The occurrences that fell due, and the missed-run policy's verdict (core/cron.ts).
-    const { fire, latest, due, late, next } = dueOccurrence(
-      config.cron, config.timezone, scheduled, now, context.options.scheduleGraceSeconds, config.missed_fire_policy,
-    );
-    const records: NewDispatch[] = [];
-    if (fire) {
-      const fired = await context.emit(trx, tenantId, {
-        type: SCHEDULE_FIRED,
-        source: EVENT_SOURCE,
-        data: {
-          trigger: trigger.name,
-          scheduled_time: latest.toISOString(),
-          cron: config.cron,
-          timezone: config.timezone,
-          note: config.note ?? null,
-          missed_count: due - 1,
-          late,
-        },
-      });
-      const outcome = await startForTrigger(context, trx, tenantId, trigger, fired.event, 'schedule');
-      records.push(dispatchRecord(tenantId, trigger, 'schedule', outcome, { id: fired.event.id, seq: fired.seq }));
-    } else {
-      records.push(dispatchRecord(tenantId, trigger, 'schedule', {
-        status: 'missed',
-        error: `${due} occurrence(s) missed, the latest at ${latest.toISOString()} (missed_fire_policy: skip)`,
-      }));
-    }
-    await dispatchesStore.insertMany(trx, records);
-    await triggersStore.setState(trx, trigger.name, { next_fire_at: next, last_fired_at: fire ?? trigger.last_fired_at });
-    await armSchedule(context.jobs, trx, tenantId, trigger.name, next);
-  });
-}
+    const fired = await context.emit(trx, tenantId, {
+      type: SCHEDULE_FIRED,
+      source: EVENT_SOURCE,
+      data: {
+        trigger: trigger.name,
+        scheduled_time: scheduledTime.toISOString(),
+        cron: config.cron,
+        timezone: config.timezone,
+        note: config.note ?? null,
+        missed_count: missed,
+        late,
+      },
+    });
+    const outcome = await startForTrigger(context, trx, tenantId, trigger, fired.event, 'schedule');
+    await dispatchesStore.insertMany(trx, [dispatchRecord(tenantId, trigger, 'schedule', outcome, { id: fired.event.id, seq: fired.seq })]);
+    await triggersStore.setState(trx, trigger.name, { last_fired_at: scheduledTime, ...(next ? { next_fire_at: next } : {}) });
+    return undefined;
+  },
+
+  async onMiss(trx, { tenantId, subject, due, latest, next }) {
+    const trigger = await triggersStore.lock(trx, subject);
+    if (!trigger) return;
+    await dispatchesStore.insertMany(trx, [dispatchRecord(tenantId, trigger, 'schedule', {
+      status: 'missed',
+      error: `${due} occurrence(s) missed, the latest at ${latest.toISOString()} (missed_fire_policy: skip)`,
+    })]);
+    await triggersStore.setState(trx, trigger.name, { next_fire_at: next });
+  },
+});

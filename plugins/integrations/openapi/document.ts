@@ -17,7 +17,18 @@ export function parseDocumentText(text: string): Record<string, unknown> {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw badRequest('The OpenAPI document must be an object', 'SPEC_INVALID');
   }
-  return parsed as Record<string, unknown>;
+  return withVersionText(parsed as Record<string, unknown>);
+}
+
+/**
+ * A version written unquoted in YAML reads as a number (`swagger: 2.0` is 2,
+ * `openapi: 3.1` is 3.1): it is taken as the text it was written as, which the
+ * version checks and the validators downstream expect.
+ */
+function withVersionText(doc: Record<string, unknown>): Record<string, unknown> {
+  if (typeof doc.swagger === 'number') doc.swagger = Number.isInteger(doc.swagger) ? `${doc.swagger}.0` : String(doc.swagger);
+  if (typeof doc.openapi === 'number') doc.openapi = Number.isInteger(doc.openapi) ? `${doc.openapi}.0.0` : `${doc.openapi}.0`;
+  return doc;
 }
 
 export function detectFormat(doc: Record<string, unknown>): SpecFormat {

@@ -53,6 +53,10 @@ export const sourcesStore = {
   delete: (trx: TenantTransaction, id: string) =>
     trx.deleteFrom('pipeline_sources').where('id', '=', id).executeTakeFirst(),
 
+  /** The names of sources, by id. */
+  names: async (trx: TenantTransaction, ids: string[]) => new Map(ids.length === 0 ? [] : (
+    await trx.selectFrom('pipeline_sources').select(['id', 'name']).where('id', 'in', ids).execute()).map((row) => [row.id, row.name] as const)),
+
   /** How many sources use a credential. */
   referencing: async (trx: TenantTransaction, ref: string) =>
     (await trx.selectFrom('pipeline_sources').select(sql<number>`count(*)::int`.as('n')).where('credential_ref', '=', ref).executeTakeFirstOrThrow()).n,

@@ -145,27 +145,6 @@ declare module 'agent-platform/sdk' {
   }
 }
 
-export interface PipelineSourceSchedulesTable {
-  tenant_id: string;
-  source_id: string;
-  cron: string;
-  timezone: string;
-  missed_run_policy: 'skip' | 'catch_up_once';
-  paused: ColumnType<boolean, boolean | undefined, boolean>;
-  next_run_at: Date | null;
-  last_run_at: Date | null;
-  last_outcome: string | null;
-  last_sync_run_id: string | null;
-  created_at: CreatedAt;
-  updated_at: UpdatedAt;
-}
-
-declare module 'agent-platform/sdk' {
-  interface Database {
-    pipeline_source_schedules: PipelineSourceSchedulesTable;
-  }
-}
-
 export interface PipelinePatternRegistrationsTable {
   id: string;
   base_pattern: string;

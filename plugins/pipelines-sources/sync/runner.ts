@@ -11,9 +11,8 @@ import type { TenantTransaction } from 'agent-platform/sdk';
 import type { SourcesContext } from '../services/context.ts';
 import { EVENT_SOURCE, SYNC_COMPLETED, SYNC_FAILED } from '../event-types.ts';
 import type { SourceService } from '../services/sources.ts';
-import { disarm } from '../schedule/timers.ts';
+import { SOURCE_SCHEDULE } from '../schedule/fire.ts';
 import { logsStore, runStreamsStore, runsStore } from '../store/runs.ts';
-import { schedulesStore } from '../store/schedules.ts';
 import { sourcesStore } from '../store/sources.ts';
 import { streamsStore } from '../store/streams.ts';
 import type { RunStatus } from '../store/tables.ts';
@@ -63,10 +62,9 @@ export function createSyncRunner(context: SourcesContext, sources: SourceService
 
   /** The source stops: its schedule is paused (timer removed) with the reason as its last outcome. */
   async function pauseSchedule(trx: TenantTransaction, job: SyncJob, sourceId: string, reason: string) {
-    const schedule = await schedulesStore.lock(trx, sourceId);
+    const schedule = await core.schedules.get(trx, SOURCE_SCHEDULE, sourceId, { lock: true });
     if (!schedule || schedule.paused) return;
-    await disarm(context, trx, job.tenant_id, sourceId);
-    await schedulesStore.set(trx, sourceId, { paused: true, next_run_at: null, last_outcome: `paused: ${reason}` });
+    await core.schedules.pause(trx, job.tenant_id, SOURCE_SCHEDULE, sourceId, { outcome: `paused: ${reason}` });
     await logsStore.add(trx, job.tenant_id, job.run_id, 'error', 'the source\'s schedule is paused: resume it once the source acts for someone who may make its calls');
   }
 

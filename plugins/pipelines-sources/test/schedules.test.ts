@@ -20,7 +20,7 @@ async function withSchedulePlatform(t: Parameters<typeof sourcesPlatform>[0]) {
   const platform = await sourcesPlatform(t, {}, { workers: true });
   const sourceId = (await platform.asAcme('POST', '/api/v1/sources', { name: 'shop', pattern_id: 'postgres', source_config: { host: '127.0.0.1', database: 'x', user: 'y' } })).body.id as string;
   const client = await rawClient(t, platform.tp.databaseUrl);
-  const key = `pipelines:schedule:acme:${sourceId}`;
+  const key = `schedule:pipelines-sources.source:acme:${sourceId}`;
   const timer = async () => (await client.query(`SELECT run_at, payload FROM graphile_worker._private_jobs WHERE key = $1`, [key])).rows[0] as
     { run_at: Date; payload: { scheduled_time: string } } | undefined;
   return { ...platform, sourceId, client, key, timer, base: `/api/v1/sources/${sourceId}/schedule` };
@@ -62,7 +62,7 @@ t.test('put, fire into a sync run, re-arm; pause, resume, trigger, delete; roles
   t.match(paused.body, { paused: true, next_run_at: null });
   t.equal(await timer(), undefined, 'paused: no timer');
   // A leftover timer for the paused schedule does nothing.
-  await tp.platform.core.jobs.enqueue('pipelines.schedule_fire', { tenant_id: 'acme', source_id: sourceId, scheduled_time: second.toISOString() }, { jobKey: key });
+  await tp.platform.core.jobs.enqueue('core.schedule_fire', { tenant_id: 'acme', kind: 'pipelines-sources.source', subject: sourceId, scheduled_time: second.toISOString() }, { jobKey: key });
   await until(async () => (await timer()) === undefined, 'the stale timer to run');
   t.equal((await asAcme('GET', `/api/v1/sources/${sourceId}/sync-history`)).body.items.length, 1, 'a paused schedule starts nothing');
   const resumed = await asAcme('POST', `${base}/resume`);
@@ -89,9 +89,9 @@ for (const policy of ['skip', 'catch_up_once'] as const) {
     await asAcme('PUT', base, { cron: '0 0 * * *', missed_run_policy: policy, paused: true });
     // The timer was armed for a midnight three days ago and has only now come to run.
     const armed = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - 3 * 86_400_000);
-    await client.query(`UPDATE pipeline_source_schedules SET paused = false, next_run_at = $1`, [armed]);
-    await client.query(`SELECT graphile_worker.add_job('pipelines.schedule_fire', $1::json, job_key := $2, run_at := $3)`,
-      [JSON.stringify({ tenant_id: 'acme', source_id: sourceId, scheduled_time: armed.toISOString() }), key, armed]);
+    await client.query(`UPDATE schedules SET paused = false, next_run_at = $1 WHERE kind = 'pipelines-sources.source'`, [armed]);
+    await client.query(`SELECT graphile_worker.add_job('core.schedule_fire', $1::json, job_key := $2, run_at := $3)`,
+      [JSON.stringify({ tenant_id: 'acme', kind: 'pipelines-sources.source', subject: sourceId, scheduled_time: armed.toISOString() }), key, armed]);
     const expectedNext = nextOccurrence('0 0 * * *', 'UTC', new Date());
     await until(async () => (await timer())?.payload.scheduled_time === expectedNext.toISOString(), 'the timer to run and re-arm', 60_000);
     const read = (await asAcme('GET', base)).body;

@@ -7,7 +7,8 @@ import type { TransformService } from './transforms.ts';
 import { transformView } from './transforms.ts';
 import { artifactsStore } from '../store/artifacts.ts';
 import { runsStore } from '../store/runs.ts';
-import { schedulesStore } from '../store/schedules.ts';
+import { scheduleView } from './schedules.ts';
+import { TRANSFORM_SCHEDULE } from '../tasks/pipelines-transforms.schedule_fire.ts';
 import { runView } from '../views/runs.ts';
 
 const LAST_RUNS = 10;
@@ -19,14 +20,14 @@ export function createDetailService(context: TransformsContext, transforms: Tran
     detail: (tenantId: string, id: string) => core.withTenant(tenantId, async (trx) => {
       const transform = await transforms.find(trx, id);
       const [schedule, lastRuns, artifacts] = await Promise.all([
-        schedulesStore.find(trx, id),
+        core.schedules.get(trx, TRANSFORM_SCHEDULE, id),
         runsStore.list(trx, { transformId: id, limit: LAST_RUNS, offset: 0 }),
         artifactsStore.list(trx, { transformId: id, limit: LAST_ARTIFACTS, offset: 0 }),
       ]);
       return {
         ...transformView(transform),
         lineage: { inputs: transform.inputs, output: transform.output_dataset },
-        schedule: schedule ?? null,
+        schedule: schedule ? scheduleView(schedule, transform.name) : null,
         last_runs: lastRuns.map(runView),
         artifacts,
       };

@@ -1,91 +1,44 @@
-// Transform schedules: get, put, pause, resume,
-// trigger, delete, and the tenant's list — cron (5 fields) in an IANA zone
-// through the SDK's cron functions, the timer job armed, replaced or removed
-// with the row (as source schedules do).
-import { badRequest, canonicalTimeZone, cronProblem, nextOccurrence, notFound, type TenantTransaction } from 'agent-platform/sdk';
+// Transform schedules: one per transform, kept by core.schedules (kind
+// TRANSFORM_SCHEDULE, fired by tasks/pipelines-transforms.schedule_fire.ts):
+// get, put, pause, resume, trigger, delete, and the tenant's list.
+import { createOwnedSchedules, type Schedule, type TenantTransaction } from 'agent-platform/sdk';
 import type { TransformsContext } from './context.ts';
 import type { RunService } from './runs.ts';
 import type { TransformService } from './transforms.ts';
-import { schedulesStore, type ScheduleRow } from '../store/schedules.ts';
-import { arm, disarm } from '../tasks/pipelines-transforms.schedule_fire.ts';
+import { transformsStore } from '../store/transforms.ts';
+import { TRANSFORM_SCHEDULE } from '../tasks/pipelines-transforms.schedule_fire.ts';
 
-export interface ScheduleInput {
-  cron: string;
-  timezone?: string;
-  missed_run_policy?: 'skip' | 'catch_up_once';
-  paused?: boolean;
-}
+export type { OwnedScheduleInput as ScheduleInput } from 'agent-platform/sdk';
+
+export const scheduleView = (row: Schedule, name?: string) => ({
+  transform_id: row.subject, transform_name: name,
+  cron: row.cron, timezone: row.timezone, missed_run_policy: row.missed_policy, paused: row.paused,
+  next_run_at: row.next_run_at, last_run_at: row.last_run_at, last_outcome: row.last_outcome, last_run_id: row.last_run_id,
+  created_at: row.created_at, updated_at: row.updated_at,
+});
 
 export function createScheduleService(context: TransformsContext, transforms: TransformService, runs: RunService) {
   const { core } = context;
-  const now = () => core.clock.now();
-
-  async function find(trx: TenantTransaction, transformId: string, lock = false): Promise<ScheduleRow> {
-    await transforms.find(trx, transformId, lock);
-    const row = await schedulesStore.find(trx, transformId, lock);
-    if (!row) throw notFound('The transform has no schedule', 'SCHEDULE_NOT_FOUND');
-    return row;
-  }
-
+  const owned = createOwnedSchedules({
+    core, kind: TRANSFORM_SCHEDULE, noun: 'transform', view: scheduleView, namedViews: true,
+    findSubject: (trx: TenantTransaction, id: string, lock: boolean) => transforms.find(trx, id, lock),
+    names: (trx: TenantTransaction, ids: string[]) => transformsStore.names(trx, ids),
+  });
   return {
-    find,
-    disarm: (trx: TenantTransaction, tenantId: string, transformId: string) => disarm(context, trx, tenantId, transformId),
-
-    get: (tenantId: string, transformId: string) => core.withTenant(tenantId, (trx) => find(trx, transformId)),
-
-    list: (tenantId: string, page: { limit: number; offset: number }) => core.withTenant(tenantId, async (trx) => ({
-      items: await schedulesStore.list(trx, page), ...page,
-    })),
-
-    put: (tenantId: string, transformId: string, input: ScheduleInput) => {
-      const problem = cronProblem(input.cron);
-      if (problem) throw badRequest(`cron: ${problem}`, 'SCHEDULE_INVALID');
-      const timezone = canonicalTimeZone(input.timezone ?? 'UTC');
-      if (!timezone) throw badRequest(`timezone "${input.timezone}" is not an IANA time zone`, 'SCHEDULE_INVALID');
-      return core.withTenant(tenantId, async (trx) => {
-        await transforms.find(trx, transformId, true);
-        const paused = input.paused ?? false;
-        const next = paused ? null : nextOccurrence(input.cron, timezone, now());
-        await schedulesStore.upsert(trx, tenantId, transformId, { cron: input.cron, timezone, missed_run_policy: input.missed_run_policy ?? 'skip', paused, next_run_at: next });
-        await disarm(context, trx, tenantId, transformId);
-        if (next) await arm(context, trx, tenantId, transformId, next);
-        return find(trx, transformId);
-      });
+    ...owned,
+    disarm: async (trx: TenantTransaction, tenantId: string, transformId: string) => {
+      await core.schedules.remove(trx, tenantId, TRANSFORM_SCHEDULE, transformId);
     },
 
-    remove: (tenantId: string, transformId: string) => core.withTenant(tenantId, async (trx) => {
-      await find(trx, transformId, true);
-      await schedulesStore.delete(trx, transformId);
-      await disarm(context, trx, tenantId, transformId);
-    }),
-
-    /** Pauses every schedule of an archived transform (no timer until resumed). */
+    /** Pauses the schedule of an archived transform (no timer until resumed). */
     pauseQuietly: async (trx: TenantTransaction, tenantId: string, transformId: string) => {
-      await disarm(context, trx, tenantId, transformId);
-      await schedulesStore.set(trx, transformId, { paused: true, next_run_at: null });
+      await core.schedules.pause(trx, tenantId, TRANSFORM_SCHEDULE, transformId);
     },
-
-    pause: (tenantId: string, transformId: string) => core.withTenant(tenantId, async (trx) => {
-      await find(trx, transformId, true);
-      await disarm(context, trx, tenantId, transformId);
-      await schedulesStore.set(trx, transformId, { paused: true, next_run_at: null });
-      return find(trx, transformId);
-    }),
-
-    /** Resumes from now: occurrences that fell while paused are not caught up. */
-    resume: (tenantId: string, transformId: string) => core.withTenant(tenantId, async (trx) => {
-      const row = await find(trx, transformId, true);
-      if (!row.paused) return row;
-      const next = nextOccurrence(row.cron, row.timezone, now());
-      await arm(context, trx, tenantId, transformId, next);
-      await schedulesStore.set(trx, transformId, { paused: false, next_run_at: next });
-      return find(trx, transformId);
-    }),
 
     /** Runs the transform now as the schedule would (its timing unchanged): a queued run. */
     trigger: async (tenantId: string, transformId: string, createdBy: string | null) => {
       const runId = await core.withTenant(tenantId, async (trx) => {
-        await find(trx, transformId);
+        await owned.find(trx, transformId);
         return runs.queue(trx, tenantId, await transforms.find(trx, transformId), { trigger: 'schedule', createdBy });
       });
       return runs.get(tenantId, runId);

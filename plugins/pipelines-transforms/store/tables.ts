@@ -87,21 +87,6 @@ export interface TransformArtifactsTable {
   created_at: CreatedAt;
 }
 
-export interface TransformSchedulesTable {
-  transform_id: string;
-  tenant_id: string;
-  cron: string;
-  timezone: string;
-  missed_run_policy: 'skip' | 'catch_up_once';
-  paused: boolean;
-  next_run_at: NullableTimestamp;
-  last_run_at: NullableTimestamp;
-  last_outcome: string | null;
-  last_run_id: ColumnType<string | null, string | null | undefined, string | null>;
-  created_at: CreatedAt;
-  updated_at: Timestamp;
-}
-
 export interface TransformSqlLibraryTable {
   id: string;
   name: string;
@@ -130,7 +115,6 @@ declare module 'agent-platform/sdk' {
     transform_runs: TransformRunsTable;
     transform_generic_runs: TransformGenericRunsTable;
     transform_artifacts: TransformArtifactsTable;
-    transform_schedules: TransformSchedulesTable;
     transform_sql_library: TransformSqlLibraryTable;
     transform_patterns: TransformPatternsTable;
   }

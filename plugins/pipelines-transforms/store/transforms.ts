@@ -60,6 +60,10 @@ export const transformsStore = {
     return query.orderBy('id').limit(limit).execute();
   },
 
+  /** The names of transforms, by id. */
+  names: async (trx: TenantTransaction, ids: string[]) => new Map(ids.length === 0 ? [] : (
+    await trx.selectFrom('transforms').select(['id', 'name']).where('id', 'in', ids).execute()).map((row) => [row.id, row.name] as const)),
+
   delete: (trx: TenantTransaction, id: string) => trx.deleteFrom('transforms').where('id', '=', id).execute(),
 };
 

@@ -2,35 +2,7 @@
 // missing inputs, unknown and unreadable datasets, two steps writing one
 // output, the topological order; through REST and the plugin's api.
 import t from 'tap';
-import { analyzeGraph } from '../dag/graph.ts';
 import { diamond, ORDERS, pipelinesPlatform } from './helpers.ts';
-
-t.test('the graph alone: order, cycles by their steps, duplicates, missing step references', async (t) => {
-  const ok = analyzeGraph([
-    { id: 'c', output: 'derived.a.c', inputs: ['a', 'b'] },
-    { id: 'a', output: 'derived.a.a', inputs: ['raw.a.x'] },
-    { id: 'b', output: 'derived.a.b', inputs: ['derived.a.a'] },
-  ]);
-  t.same(ok.errors, []);
-  t.same(ok.order, ['a', 'b', 'c'], 'dependencies first; declaration order among ready steps');
-  t.same([...ok.external.keys()], ['raw.a.x']);
-
-  const cyclic = analyzeGraph([
-    { id: 'a', output: 'derived.a.a', inputs: ['c'] },
-    { id: 'b', output: 'derived.a.b', inputs: ['a'] },
-    { id: 'c', output: 'derived.a.c', inputs: ['b'] },
-    { id: 'self', output: 'derived.a.s', inputs: ['self'] },
-    { id: 'free', output: 'derived.a.f', inputs: [] },
-  ]);
-  t.same(cyclic.errors.filter((e) => e.code === 'DAG_CYCLE').map((e) => e.steps), [['a', 'b', 'c'], ['self']]);
-  t.same(cyclic.order, ['free'], 'the steps of a cycle are left out of the order');
-
-  const dup = analyzeGraph([
-    { id: 'a', output: 'derived.a.same', inputs: ['ghost'] },
-    { id: 'b', output: 'derived.a.same', inputs: [] },
-  ]);
-  t.same(dup.errors.map((e) => [e.code, e.steps]), [['DUPLICATE_OUTPUT', ['a', 'b']], ['MISSING_INPUT', ['a']]]);
-});
 
 t.test('POST /pipelines/validate-dag against the lake; the api answers the same', async (t) => {
   const { tp, asAcme, asBeta } = await pipelinesPlatform(t);

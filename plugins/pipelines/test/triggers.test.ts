@@ -7,7 +7,7 @@ import t from 'tap';
 import { coreOf } from 'agent-platform/sdk';
 import { until } from 'agent-platform/sdk/testing';
 import { STEP_TASK } from '../runner/step-job.ts';
-import { PIPELINE_SCHEDULE_TASK } from '../triggers/schedule.ts';
+import { PIPELINE_SCHEDULE } from '../triggers/schedule.ts';
 import { ORDERS, pipelinesPlatform } from './helpers.ts';
 
 const steps = [{ id: 'copy', sql: 'SELECT id, amount FROM raw.acme.orders', output: 'orders_copy', inputs: [ORDERS] }];
@@ -73,7 +73,7 @@ t.test('the schedule timer starts a run of the active version; a settled step is
   t.match(scheduled, /T03:00:00/);
   const { jobs } = coreOf(tp.platform.server);
   // The timer, due now (the same job key replaces the armed one).
-  await jobs.enqueue(PIPELINE_SCHEDULE_TASK, { tenant_id: 'acme', pipeline_id: id, scheduled_time: new Date(scheduled).toISOString() }, { jobKey: `pipelines:pipeline-schedule:acme:${id}` });
+  await jobs.enqueue('core.schedule_fire', { tenant_id: 'acme', kind: PIPELINE_SCHEDULE, subject: id, scheduled_time: new Date(scheduled).toISOString() }, { jobKey: `schedule:${PIPELINE_SCHEDULE}:acme:${id}` });
   const [run] = await until(async () => {
     const runs = (await asAcme('GET', `/api/v1/pipelines/${id}/runs`)).body.items;
     return runs.length && runs[0].status === 'succeeded' && runs;
