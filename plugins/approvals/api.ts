@@ -1,4 +1,4 @@
-// What the approvals plugin exposes to other plugins (server.plugins.approvals.api)
+// What the approvals plugin exposes to other plugins (register's `approvals` dependency)
 // and the shapes of its cases. Others import only these types.
 import type { TenantTransaction } from 'agent-platform/sdk';
 

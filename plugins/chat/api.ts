@@ -1,10 +1,11 @@
-// What the chat plugin exposes to other plugins (server.plugins.chat.api);
-// they import only these types. Also the service it lets tests and
+// What the chat plugin exposes to other plugins (its api, the `chat`
+// dependency); they import only these types. Also the service it lets tests and
 // embeddings replace: the model client (startTestPlatform's
 // services.modelClient, read from core.overrides).
 //
-// The extension point for tools that wait for a person (suspending tools):
-// a plugin registers one under the name of its platform function; when an
+// The extension point for tools that wait for a person (suspending tools),
+// `chat.suspending-tools`: a plugin contributes one under the name of its
+// platform function; when an
 // agent granted that function calls it in a turn whose surface can wait (the
 // `ask_user` capability key), the turn suspends like ask_user instead of
 // calling the function, and the plugin later hands the turn its result with
@@ -26,12 +27,6 @@ export interface ChatApi {
    * Used by integrations.
    */
   sessionOwner(tenantId: string, sessionId: string): Promise<{ sub: string; owner_key: string } | null>;
-  /**
-   * Makes the platform function `name` suspend a chat turn (see above). Call
-   * it once the plugins are registered (an onPreStart extension): chat may
-   * register after the caller. A name registered twice is refused.
-   */
-  registerSuspendingTool(name: string, tool: SuspendingTool): void;
   /**
    * Hands a suspended turn the result of the tool call it waits for: the turn
    * goes on in this process (its readers follow with GET /api/chat/{id}/stream).
@@ -89,6 +84,12 @@ export interface SuspendingTool {
   release?(trx: TenantTransaction, call: SuspendedCall): Promise<void>;
 }
 
+/** A contribution to `chat.suspending-tools`: the platform function `name` suspends a chat turn (see above). */
+export interface SuspendingToolContribution {
+  name: string;
+  tool: SuspendingTool;
+}
+
 /** A suspended tool call's result, as resumeTool hands it over. */
 export interface ToolOutcome {
   /** What the agent gets as the tool's result. */
@@ -107,6 +108,11 @@ declare module '@hapi/hapi' {
 }
 
 declare module 'agent-platform/sdk' {
+  interface ExtensionPoints {
+    /** A suspending tool; a name contributed twice stops the boot. */
+    'chat.suspending-tools': SuspendingToolContribution;
+  }
+
   interface ServiceOverrides {
     /** The LLM client of every turn instead of the OpenAI-compatible one LLM_BASE_URL configures. */
     modelClient?: ModelClient;

@@ -2,6 +2,7 @@
 // turn (capability keys, widgets, tools, ask_user, cancel, resume), feedback.
 // Registration only: the logic is in services/, sessions/ and turn/.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
+import type {} from '../citations/api.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { optionsSchema, secrets, type ChatOptions } from './options.ts';
 import { agentRoutes } from './routes/agents.ts';
@@ -17,20 +18,29 @@ import { ASK_USER_TIMEOUT_TASK } from './turn/runtime.ts';
 export { optionsSchema, secrets };
 export { cli } from './cli.ts';
 
-export const plugin = definePlugin<Partial<ChatOptions>>({
+export const plugin = definePlugin({
   name: 'chat',
   version: '0.1.0',
   // Events go through the core hub; ingestion, citations and imported
-  // functions are used when present (server.plugins.x?.api, the registry).
+  // functions are used when present (the optional dependencies, the registry).
   dependencies: ['tenancy'],
-  async register(server, given) {
+  optionalDependencies: ['ingestion', 'citations'],
+  extensionPoints: { 'chat.suspending-tools': 'A platform function that suspends a chat turn until the plugin resumes it (name, tool: suspend, release)' },
+  async register(server, given: Partial<ChatOptions>, deps) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
-    const { options, limits, emit, writer, runs, agents, sessions, turns, api } = createServices(core, given, {
-      // Optional plugins: present only when the manifest loads them.
-      ingestion: () => server.plugins.ingestion?.api,
-      citations: () => server.plugins.citations?.api,
+    const { options, limits, emit, writer, runs, agents, sessions, turns, lifecycle, api } = createServices(core, given, {
+      ingestion: () => deps.ingestion,
+      citations: () => deps.citations,
     });
+    core.extensions.consume('chat.suspending-tools', ({ name, tool }) => lifecycle.registerSuspendingTool(name, tool));
+    // The chat citation status answers an end user only in a session it owns.
+    if (core.extensions.has('citations.context-owners')) {
+      core.extensions.contribute('citations.context-owners', {
+        type: 'chat_session',
+        ownerKey: async (tenantId, sessionId) => (await sessions.sessionOwner(tenantId, sessionId))?.owner_key ?? null,
+      });
+    }
 
     core.functions.register('ask_user', askUserFunction);
     server.route([...agentRoutes(agents), ...sessionRoutes(sessions), ...chatRoutes(sessions, turns, new StreamSlots(limits.maxStreamsPerTenant))]);

@@ -55,10 +55,9 @@ export function createServices(core: CoreServices, given: Partial<ChatOptions>, 
   turns = createTurnsService(rt, lifecycle, sessions);
   const api: ChatApi = {
     agents, sessions, turns, sessionOwner: sessions.sessionOwner,
-    registerSuspendingTool: (name, tool) => lifecycle.registerSuspendingTool(name, tool),
     resumeTool: (tenantId, turnId, toolCallId, outcome) => lifecycle.resumeTool(tenantId, turnId, toolCallId, outcome),
   };
-  return { options, limits, emit, writer, runs, agents, sessions, turns, api };
+  return { options, limits, emit, writer, runs, agents, sessions, turns, lifecycle, api };
 }
 
 export type ChatServices = ReturnType<typeof createServices>;

@@ -1,6 +1,8 @@
-// What the citations plugin exposes to other plugins (server.plugins.citations.api).
-// The chat plugin resolves and verifies every entry of a reply's <citations>
-// block through resolveReply.
+// What the citations plugin offers other plugins: its api (the `citations`
+// dependency; the chat plugin resolves and verifies every entry of a reply's
+// <citations> block through resolveReply) and the extension point
+// `citations.context-owners`, through which the plugin owning an execution
+// context type tells who owns a context of it (chat: a session's owner).
 
 export type VerificationStatus = 'verified' | 'failed' | 'pending' | 'unverified' | 'out_of_provenance';
 export type MatchType = 'exact' | 'normalized' | 'fuzzy' | 'not_found';
@@ -105,8 +107,23 @@ export interface CitationsApi {
   verify(tenantId: string, citationId: string, context: ExecutionContext): Promise<Citation>;
 }
 
+/** Who owns the contexts of one type (`chat_session`): the chat citation status answers an end user only in a context it owns. */
+export interface ContextOwnerResolver {
+  /** The execution context type it answers for. */
+  type: string;
+  /** The owner key of the tenant's context `id` (kind, issuer, subject, and an API key's visitor), null when there is none. */
+  ownerKey(tenantId: string, id: string): Promise<string | null>;
+}
+
 declare module '@hapi/hapi' {
   interface PluginProperties {
     citations: { api: CitationsApi };
+  }
+}
+
+declare module 'agent-platform/sdk' {
+  interface ExtensionPoints {
+    /** Who owns the contexts of one type; a type contributed twice stops the boot. */
+    'citations.context-owners': ContextOwnerResolver;
   }
 }

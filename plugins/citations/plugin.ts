@@ -18,14 +18,16 @@ import './store/tables.ts';
 export { cli } from './cli.ts';
 export { optionsSchema };
 
-export const plugin = definePlugin<Partial<CitationsOptions>>({
+export const plugin = definePlugin({
   name: 'citations',
   version: '0.1.0',
   dependencies: ['tenancy', 'ingestion'],
-  async register(server, rawOptions) {
+  extensionPoints: { 'citations.context-owners': 'Who owns the execution contexts of one type (type, ownerKey): the chat citation status answers an end user only in its own' },
+  async register(server, rawOptions: Partial<CitationsOptions>, deps) {
     const core = coreOf(server);
     const options: CitationsOptions = { ...defaultOptions, ...rawOptions };
-    const { live, citations: service, api } = createServices(core, options, () => server.plugins.ingestion.api, () => server.plugins.chat?.api);
+    const { live, owners, citations: service, api } = createServices(core, options, () => deps.ingestion);
+    core.extensions.consume('citations.context-owners', (resolver, contributor) => owners.add(resolver, contributor));
 
     for (const [name, definition] of Object.entries(citationFunctions(service))) core.functions.register(name, definition);
     // Provenance: what every successful call showed to its execution context.

@@ -4,13 +4,13 @@
 // plugin's API, which only the server has (the CLI lists and counts).
 import { type CoreServices, UsageError } from 'agent-platform/sdk';
 import type { IngestionApi } from '../ingestion/api.ts';
-import type { ChatApi } from '../chat/api.ts';
 import type { CitationsApi } from './api.ts';
 import { parseBlock } from './block/parse.ts';
 import { writeBlock } from './block/write.ts';
 import { createLive } from './store/live.ts';
 import type { CitationsOptions } from './options.ts';
 import { createCitationsService } from './services/citations.ts';
+import { createContextOwners } from './services/context-owners.ts';
 import { citationsStore } from './store/citations.ts';
 import { citationView } from './view/citation.ts';
 
@@ -18,7 +18,7 @@ const serverOnly = (): IngestionApi => {
   throw new UsageError('verifying citations needs the server (verify_citation or POST /api/citations/verify)');
 };
 
-export function createServices(core: CoreServices, options: CitationsOptions, ingestion: () => IngestionApi = serverOnly, chat: () => ChatApi | undefined = () => undefined) {
+export function createServices(core: CoreServices, options: CitationsOptions, ingestion: () => IngestionApi = serverOnly) {
   const logger = core.logger.child({ component: 'citations' });
   // Nothing listens until a subscriber comes (GraphQL citationVerified).
   const live = createLive({
@@ -29,7 +29,8 @@ export function createServices(core: CoreServices, options: CitationsOptions, in
     load: async (tenantId, ids) =>
       (await core.withTenant(tenantId, (trx) => citationsStore.getMany(trx, ids))).map(citationView),
   });
-  const citations = createCitationsService({ core, ingestion, chat, live, options, logger });
+  const owners = createContextOwners();
+  const citations = createCitationsService({ core, ingestion, owners, live, options, logger });
   const api: CitationsApi = {
     parseBlock,
     writeBlock,
@@ -38,7 +39,7 @@ export function createServices(core: CoreServices, options: CitationsOptions, in
     resolve: (tenantId, input, context) => citations.resolve(tenantId, input, context),
     verify: (tenantId, citationId, context) => citations.verify(tenantId, citationId, context),
   };
-  return { live, citations, api };
+  return { live, owners, citations, api };
 }
 
 export type CitationsServices = ReturnType<typeof createServices>;

@@ -16,17 +16,19 @@ import { widgetAssetRoutes } from './routes/widget-assets.ts';
 export { cli } from './cli.ts';
 export { optionsSchema } from './options.ts';
 
-export const plugin = definePlugin<EmbedOptions>({
+export const plugin = definePlugin({
   name: 'embed',
   version: '0.1.0',
   dependencies: ['tenancy', 'chat'],
-  register(server, options) {
+  // Scoped uploads go to ingestion's private collections when it is loaded.
+  optionalDependencies: ['ingestion'],
+  register(server, options: EmbedOptions, deps) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
     const services = createServices(core, options, {
-      serviceAccounts: () => server.plugins.tenancy.api.serviceAccounts,
-      chat: () => server.plugins.chat.api,
-      ingestion: () => server.plugins.ingestion?.api,
+      serviceAccounts: () => deps.tenancy.serviceAccounts,
+      chat: () => deps.chat,
+      ingestion: () => deps.ingestion,
     });
     registerOriginPolicy(server, services.cache);
     registerManifestFastPath(server, services.manifests);

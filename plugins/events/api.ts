@@ -1,4 +1,4 @@
-// What the events plugin exposes to other plugins (server.plugins.events.api,
+// What the events plugin exposes to other plugins (register's `events` dependency,
 // declared in plugin.ts):
 // reading a tenant's stream in order, e.g. the pipelines' platform_events
 // source. Others import only these types.

@@ -26,14 +26,14 @@ declare module '@hapi/hapi' {
   }
 }
 
-export const plugin = definePlugin<EventsOptions>({
+export const plugin = definePlugin({
   name: 'events',
   version: '0.1.0',
   dependencies: ['tenancy', 'workflows'],
-  async register(server, options) {
+  async register(server, options: EventsOptions, deps) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
-    const { context, stream, triggers, api } = createServices(core, options, () => server.plugins.workflows.api);
+    const { context, stream, triggers, api } = createServices(core, options, () => deps.workflows);
     core.events.setBackend((trx, tenantId, event) => context.emit(trx, tenantId, event));
 
     core.jobs.defineTask(DISPATCH_TASK, dispatchTask(context));

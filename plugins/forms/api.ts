@@ -1,13 +1,13 @@
-// What the forms plugin offers other plugins (server.plugins.forms.api), and
-// the public hydration-target contract that partner plugins
+// What the forms plugin offers other plugins (its api, the `forms`
+// dependency), and the public hydration-target contract that partner plugins
 // implement: partners import these types as `agent-platform/forms`.
 //
 // A target turns an immutable, validated form submission into a domain object
-// of its own. It is registered under a model path ("occurrences.Occurrence")
-// by a plugin that depends on `forms`:
+// of its own. A plugin that depends on `forms` contributes it, under a model
+// path ("occurrences.Occurrence"), to the `forms.targets` extension point:
 //
-//   server.plugins.forms.api.registerTarget({ model, label, description,
-//     configSchema, discoverFields, hydrate, suggestions?, standardMappings? });
+//   coreOf(server).extensions.contribute('forms.targets', { model, label,
+//     description, configSchema, discoverFields, hydrate, suggestions?, standardMappings? });
 //
 // Every function may return a promise. The trailing `ctx` arguments carry a
 // tenant transaction to read the tenant's own rows (e.g. the options of an
@@ -148,7 +148,7 @@ export interface HydratedObject {
   [field: string]: unknown;
 }
 
-/** The hydration-target contract: what registerTarget takes. */
+/** The hydration-target contract: what a contribution to `forms.targets` is. */
 export interface HydrationTarget {
   /** The model path, e.g. `occurrences.Occurrence`: a lowercase app name, a dot, a model name. */
   model: string;
@@ -206,8 +206,6 @@ export interface AnonymousUploadGate {
 }
 
 export interface FormsApi {
-  /** Adds a hydration target. A model registered twice stops the boot (PluginContractError, one line). */
-  registerTarget(target: HydrationTarget): void;
   /**
    * Validates a payload against a Form.io form schema with Form.io's engine,
    * as submissions are (occurrence types with v1 form schemas use it). A
@@ -238,5 +236,12 @@ export interface FormsApi {
 declare module '@hapi/hapi' {
   interface PluginProperties {
     forms: { api: FormsApi };
+  }
+}
+
+declare module 'agent-platform/sdk' {
+  interface ExtensionPoints {
+    /** A hydration target. A model contributed twice stops the boot (PluginContractError, one line). */
+    'forms.targets': HydrationTarget;
   }
 }

@@ -1,9 +1,9 @@
 // Forms: Form.io form definitions with immutable versions, use cases binding
 // a pinned version to a hydration target, field bindings with transforms,
 // uploads with single-use tokens, immutable submissions validated by Form.io's
-// engine and hydrated atomically by the target. Exposes FormsApi (registerTarget, validateAgainstForm) as
-// server.plugins.forms.api: partner plugins add hydration targets through it.
-// Registration only.
+// engine and hydrated atomically by the target. Exposes FormsApi
+// (validateAgainstForm, claimFiles, ...); partner plugins add hydration
+// targets to its `forms.targets` extension point. Registration only.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';
 import { resolvers, typeDefs } from './graphql.ts';
@@ -22,13 +22,15 @@ import './store/tables.ts';
 export { cli } from './cli.ts';
 export { optionsSchema };
 
-export const plugin = definePlugin<FormsOptions>({
+export const plugin = definePlugin({
   name: 'forms',
   version: '0.1.0',
   dependencies: ['tenancy'],
-  async register(server, options) {
+  extensionPoints: { 'forms.targets': 'A hydration target (model, label, configSchema, discoverFields, hydrate): what a use case\'s submissions become' },
+  async register(server, options: FormsOptions) {
     const core = coreOf(server);
     const services = createServices(core, options);
+    core.extensions.consume('forms.targets', (target) => services.registry.register(target));
     core.events.registerTypes(EVENT_TYPES);
     core.jobs.defineLongTask(PRUNE_TASK, pruneFilesTask(core), { retryLimit: 1 });
     await core.jobs.schedule(PRUNE_TASK, PRUNE_TASK, PRUNE_CRON);

@@ -21,7 +21,6 @@ export function createServices(core: CoreServices, options: FormsOptions) {
   const files = createFilesService(core, options);
   const hydrator = createHydrator(core);
   const api: FormsApi = {
-    registerTarget: (target) => registry.register(target),
     formSchemaProblems,
     claimFiles: (trx, claim) => files.claimFor(trx, claim),
     allowAnonymousUploads: (gate) => files.allowAnonymousUploads(gate),

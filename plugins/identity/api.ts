@@ -1,4 +1,4 @@
-// What the identity plugin exposes to other plugins (server.plugins.identity.api):
+// What the identity plugin exposes to other plugins (register's dependencies: `identity`):
 // the ontology's backing-dataset syncs resolve entities with an identity
 // policy's pinned version. Others import only these types.
 

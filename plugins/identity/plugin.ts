@@ -1,7 +1,8 @@
 // Identity: identity policies (entity resolution: rules, immutable versions,
 // dry runs, the matching the ontology's syncs use), the schema libraries and
 // the tenant schema registry, and the tenant's users. Registration only.
-import { coreOf, definePlugin, type Server } from 'agent-platform/sdk';
+import { coreOf, definePlugin } from 'agent-platform/sdk';
+import type {} from '../pipelines-apply/api.ts';
 import type { IdentityApi } from './api.ts';
 import { identityPolicyKind } from './apply/policy-kind.ts';
 import { resolvers, typeDefs } from './graphql.ts';
@@ -22,20 +23,20 @@ declare module '@hapi/hapi' {
   }
 }
 
-export const plugin = definePlugin<IdentityOptions>({
+export const plugin = definePlugin({
   name: 'identity',
   version: '0.1.0',
   dependencies: ['tenancy', 'lakehouse', 'pipelines-apply'],
-  register(server: Server, options) {
+  register(server, options: IdentityOptions, deps) {
     const core = coreOf(server);
-    const services = createServices(core, options, () => server.plugins.lakehouse.api, () => server.plugins.tenancy.api);
+    const services = createServices(core, options, () => deps.lakehouse, () => deps.tenancy);
     const { policies, dryRun, libraries, registry, users, api } = services;
     server.route(policyRoutes(policies, dryRun));
     server.route([...libraryRoutes(libraries), ...registryRoutes(registry)]);
     server.route(userRoutes(users));
     core.graphql.extend({ typeDefs, resolvers: resolvers(policies, registry, libraries) });
     // The IdentityPolicy kind of the declarative apply.
-    server.plugins['pipelines-apply'].api.registerKind(identityPolicyKind(policies));
+    core.extensions.contribute('pipelines-apply.kinds', identityPolicyKind(policies));
     server.expose('api', api);
   },
 });

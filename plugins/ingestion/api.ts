@@ -1,4 +1,4 @@
-// What the ingestion plugin exposes to other plugins (server.plugins.ingestion.api).
+// What the ingestion plugin exposes to other plugins (register's `ingestion` dependency).
 // The citations plugin reads chunks through it (a citation outlives its
 // document: it keeps a snapshot of the name, and reads the chunk text of the
 // cited revision, which stays after a reingest); the chat plugin's offline

@@ -24,11 +24,11 @@ export { cli } from './cli.ts';
 export { optionsSchema } from './options.ts';
 export { secrets } from './config/settings.ts';
 
-export const plugin = definePlugin<IngestionOptions>({
+export const plugin = definePlugin({
   name: 'ingestion',
   version: '0.1.0',
   dependencies: ['tenancy'],
-  async register(server, options) {
+  async register(server, options: IngestionOptions) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
     const { settings, runDeps, stageDeps, searchDeps, search, collections, documents, status, sync, api } = await createServices(core, options);

@@ -3,7 +3,6 @@
 // with credentials resolved per call (session, client, spec default).
 // Registration only: the provider, the announce task, routes and GraphQL.
 // Uses the chat plugin's API, when it is loaded, to tell who owns a session.
-import type { Server } from '@hapi/hapi';
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import { ANNOUNCE_TASK } from './announce/events.ts';
 import { typeDefs, resolvers } from './graphql.ts';
@@ -18,13 +17,14 @@ import './store/tables.ts';
 export { cli } from './cli.ts';
 export { optionsSchema };
 
-export const plugin = definePlugin<IntegrationsOptions>({
+export const plugin = definePlugin({
   name: 'integrations',
   version: '0.1.0',
   dependencies: ['tenancy'],
-  register(server: Server, options) {
+  optionalDependencies: ['chat'],
+  register(server, options: IntegrationsOptions, deps) {
     const core = coreOf(server);
-    const { provider, imports, sync, catalog, credentials } = createServices(core, options, () => server.plugins.chat?.api);
+    const { provider, imports, sync, catalog, credentials } = createServices(core, options, () => deps.chat);
     core.functions.addProvider(provider);
 
     core.jobs.defineTask(ANNOUNCE_TASK, announceTask(core));

@@ -1,4 +1,4 @@
-// What the lakehouse exposes to other plugins (server.plugins.lakehouse.api):
+// What the lakehouse exposes to other plugins (register's `lakehouse` dependency):
 // the sources plugin lands streams through it, the transform and ontology
 // plugins read and materialize through it. Others import only these types.
 import type { Readable } from 'node:stream';

@@ -3,7 +3,6 @@
 // a snapshot. Registration only: routes, GraphQL, event types, the readiness
 // check; exposes the API the sources, transform and ontology plugins write
 // and read through.
-import type { Server } from '@hapi/hapi';
 import { addReadinessCheck, coreOf, definePlugin } from 'agent-platform/sdk';
 import type { LakehouseApi } from './api.ts';
 import { EVENT_TYPES } from './event-types.ts';
@@ -23,11 +22,11 @@ declare module '@hapi/hapi' {
   }
 }
 
-export const plugin = definePlugin<LakehouseOptions>({
+export const plugin = definePlugin({
   name: 'lakehouse',
   version: '0.1.0',
   dependencies: ['tenancy'],
-  register(server: Server, options) {
+  register(server, options: LakehouseOptions) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
     const { datasets, api } = createServices(core, options);

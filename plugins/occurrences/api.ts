@@ -1,4 +1,4 @@
-// What the occurrences plugin offers other plugins (server.plugins.occurrences.api):
+// What the occurrences plugin offers other plugins (register's `occurrences` dependency):
 // the reference format and the states an occurrence can be in, read-only.
 // Occurrences are created by other plugins through the forms plugin's
 // hydration target `occurrences.Occurrence`, not through this API.

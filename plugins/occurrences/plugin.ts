@@ -1,9 +1,10 @@
 // Occurrences: citizens report occurrences (public submission with duplicate
 // detection, rate limited), staff work them in a backoffice (list, detail,
-// a per-tenant state graph with recorded transitions). Registers the occurrences.Occurrence hydration target with
-// the forms plugin. Registration only.
+// a per-tenant state graph with recorded transitions). Contributes the
+// occurrences.Occurrence hydration target to the forms plugin's
+// `forms.targets` extension point. Registration only.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
-import type { FormsApi } from '../forms/api.ts';
+import type {} from '../forms/api.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type OccurrencesOptions } from './options.ts';
@@ -20,19 +21,18 @@ import './store/tables.ts';
 export { cli } from './cli.ts';
 export { optionsSchema };
 
-export const plugin = definePlugin<OccurrencesOptions>({
+export const plugin = definePlugin({
   name: 'occurrences',
   version: '0.1.0',
   dependencies: ['tenancy', 'forms'],
-  register(server, options) {
+  register(server, options: OccurrencesOptions, deps) {
     const core = coreOf(server);
-    const forms: FormsApi = server.plugins.forms.api;
-    const services = createServices(core, options, () => forms);
+    const services = createServices(core, options, () => deps.forms);
     const tenantOfPublic = publicTenant(core, options, services.limiters);
     core.events.registerTypes(EVENT_TYPES);
-    forms.registerTarget(occurrenceTarget(services.intake));
+    core.extensions.contribute('forms.targets', occurrenceTarget(services.intake));
     // public_submit takes file tokens: a tenant taking reports takes its citizens' anonymous uploads.
-    forms.allowAnonymousUploads({ plugin: 'occurrences', allows: (trx) => services.intake.takesReports(trx) });
+    deps.forms.allowAnonymousUploads({ plugin: 'occurrences', allows: (trx) => services.intake.takesReports(trx) });
     server.route([
       ...typeRoutes(services.types, tenantOfPublic),
       ...publicRoutes(services.intake, tenantOfPublic),

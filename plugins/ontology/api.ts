@@ -1,4 +1,4 @@
-// What the ontology exposes to other plugins (server.plugins.ontology.api).
+// What the ontology exposes to other plugins (register's `ontology` dependency).
 // Others import only these types.
 export interface OntologyApi {
   /** An entity type at a version (the current one by default), or null. */

@@ -1,4 +1,4 @@
-// What pipelines-ai exposes to other plugins (server.plugins['pipelines-ai'].api):
+// What pipelines-ai exposes to other plugins (register's `pipelines-ai` dependency):
 // the model's column → target mapping suggestions, validated here before they
 // are returned. Others import only these types.
 

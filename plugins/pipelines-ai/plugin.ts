@@ -3,7 +3,6 @@
 // transforms and pipelines plugins before they are returned), publishing a
 // reviewed transform, asynchronous pipeline composition; the api of model
 // mapping suggestions (the ontology's). Registration only.
-import type { Server } from '@hapi/hapi';
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type { PipelinesAiApi } from './api.ts';
 import { optionsSchema, secrets, type AiOptions } from './options.ts';
@@ -22,17 +21,17 @@ declare module '@hapi/hapi' {
   }
 }
 
-export const plugin = definePlugin<AiOptions>({
+export const plugin = definePlugin({
   name: 'pipelines-ai',
   version: '0.1.0',
   dependencies: ['tenancy', 'lakehouse', 'pipelines-sources', 'pipelines-transforms', 'pipelines'],
-  register(server: Server, options) {
+  register(server, options: AiOptions, deps) {
     const core = coreOf(server);
     const { compose, suggest, sql, api } = createServices(core, options, {
-      lake: () => server.plugins.lakehouse.api,
-      transforms: () => server.plugins['pipelines-transforms'].api,
-      pipelines: () => server.plugins.pipelines.api,
-      sources: () => server.plugins['pipelines-sources'].api,
+      lake: () => deps.lakehouse,
+      transforms: () => deps['pipelines-transforms'],
+      pipelines: () => deps.pipelines,
+      sources: () => deps['pipelines-sources'],
     });
     core.jobs.defineLongTask(COMPOSE_TASK, composeTask(compose, options), composeTaskOptions(options));
     core.jobs.defineLongTask(COMPOSE_DEAD_TASK, composeDeadTask(compose), composeDeadTaskOptions);

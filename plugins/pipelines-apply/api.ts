@@ -1,9 +1,9 @@
-// What the pipelines-apply plugin exposes to other plugins
-// (server.plugins['pipelines-apply'].api): the declarative kind registry.
+// What the pipelines-apply plugin offers other plugins: its api (the
+// apiVersion documents carry) and the extension point `pipelines-apply.kinds`.
 // A provider plugin (pipelines-sources, pipelines-transforms, pipelines,
-// ontology, identity) declares `dependencies: ['pipelines-apply']` and calls
-// `registerKind` in its register; POST /apply/dry-run and POST /apply then
-// route each document of that kind to its handler.
+// ontology, identity) contributes the handler of each kind it owns
+// (`core.extensions.contribute('pipelines-apply.kinds', handler)`); POST
+// /apply/dry-run and POST /apply then route each document of that kind to it.
 import type { Principal, TenantTransaction } from 'agent-platform/sdk';
 
 /** One declarative document: `apiVersion: agent-platform/v1`, `kind`, `metadata.name`, `spec`. */
@@ -52,8 +52,13 @@ export interface ApplyKindHandler {
 }
 
 export interface ApplyApi {
-  /** Registers the handler of a kind; a kind registered twice stops the boot. */
-  registerKind(handler: ApplyKindHandler): void;
   /** `agent-platform/v1`: the only apiVersion documents may carry. */
   readonly apiVersion: string;
+}
+
+declare module 'agent-platform/sdk' {
+  interface ExtensionPoints {
+    /** The handler of one declarative kind; a kind contributed twice stops the boot. */
+    'pipelines-apply.kinds': ApplyKindHandler;
+  }
 }

@@ -1,6 +1,6 @@
 // Declarative apply: POST /apply/dry-run and POST /apply over a kind registry
-// that the plugins owning each kind fill (registerKind). Registration only.
-import type { Server } from '@hapi/hapi';
+// that the plugins owning each kind fill (the `pipelines-apply.kinds`
+// extension point). Registration only.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type { ApplyApi } from './api.ts';
 import { optionsSchema, type ApplyOptions } from './options.ts';
@@ -15,12 +15,15 @@ declare module '@hapi/hapi' {
   }
 }
 
-export const plugin = definePlugin<ApplyOptions>({
+export const plugin = definePlugin({
   name: 'pipelines-apply',
   version: '0.1.0',
   dependencies: ['tenancy'],
-  register(server: Server, options) {
-    const { yaml, apply, api } = createServices(coreOf(server));
+  extensionPoints: { 'pipelines-apply.kinds': 'The handler of a declarative kind (kind, plan): POST /apply routes that kind\'s documents to it' },
+  register(server, options: ApplyOptions) {
+    const core = coreOf(server);
+    const { registry, yaml, apply, api } = createServices(core);
+    core.extensions.consume('pipelines-apply.kinds', (handler) => registry.register(handler));
     server.ext('onPostStop', () => yaml.close());
     server.route(applyRoutes(apply, options, yaml));
     server.expose('api', api);

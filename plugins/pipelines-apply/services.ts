@@ -1,5 +1,5 @@
 // The one factory of the apply plugin's services and api: the kind registry
-// (filled by the plugins owning each kind), the YAML reader (worker threads,
+// (filled from the `pipelines-apply.kinds` extension point), the YAML reader (worker threads,
 // closed when the server stops) and the apply service over the registry.
 import type { CoreServices } from 'agent-platform/sdk';
 import type { ApplyApi } from './api.ts';
@@ -10,6 +10,6 @@ import { API_VERSION, createApplyService } from './services/apply.ts';
 export function createServices(core: CoreServices) {
   const registry = createKindRegistry();
   const yaml = createYamlReader();
-  const api: ApplyApi = { registerKind: (handler) => registry.register(handler), apiVersion: API_VERSION };
-  return { yaml, apply: createApplyService(core, registry), api };
+  const api: ApplyApi = { apiVersion: API_VERSION };
+  return { registry, yaml, apply: createApplyService(core, registry), api };
 }

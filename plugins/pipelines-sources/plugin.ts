@@ -1,9 +1,9 @@
 // Pipeline sources: sources made from patterns (connectors), their streams,
 // credentials (vault or legacy_inline), discovery and syncs that land streams
 // in the lakehouse. Registration only.
-import type { Server } from '@hapi/hapi';
 import { addReadinessCheck, coreOf, definePlugin, metricsRegistryOf } from 'agent-platform/sdk';
 import type { PipelineSourcesApi } from './api.ts';
+import type {} from '../pipelines-apply/api.ts';
 import { sourceKind } from './apply/kind.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { resolvers, typeDefs } from './graphql.ts';
@@ -32,15 +32,19 @@ declare module '@hapi/hapi' {
   }
 }
 
-export const plugin = definePlugin<SourcesOptions>({
+export const plugin = definePlugin({
   name: 'pipelines-sources',
   version: '0.1.0',
   dependencies: ['tenancy', 'lakehouse', 'pipelines-apply'],
-  register(server: Server, options) {
+  // The platform_events pattern reads the events plugin's stream when it is loaded.
+  optionalDependencies: ['events'],
+  extensionPoints: { 'pipelines-sources.patterns': 'A source pattern (connector): id, name, configSchema, discover, read' },
+  register(server, options: SourcesOptions, deps) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
     const { context, sources, streams, runs, credentials, files, schedules, registrations, api } =
-      createServices(core, options, () => server.plugins.lakehouse.api, () => server.plugins.events?.api);
+      createServices(core, options, () => deps.lakehouse, () => deps.events);
+    core.extensions.consume('pipelines-sources.patterns', (pattern) => context.patterns.register(pattern));
     const runSync = createSyncRunner(context, sources, createSyncMetrics(metricsRegistryOf(server)));
     const runDiscovery = createDiscoveryRunner(context, sources, streams);
     // A killed worker's sync is retried once its heartbeat stops (core jobs: heartbeatSeconds).
@@ -57,7 +61,7 @@ export const plugin = definePlugin<SourcesOptions>({
     server.route(registrationRoutes(registrations));
     server.ext('onPreStart', () => context.patterns.refresh());
     addReadinessCheck(server, 'source_credentials', credentialPolicyCheck(core));
-    server.plugins['pipelines-apply'].api.registerKind(sourceKind(context, sources, streams));
+    core.extensions.contribute('pipelines-apply.kinds', sourceKind(context, sources, streams));
     server.expose('api', api);
   },
 });

@@ -121,7 +121,7 @@ export const pattern = Joi.object({
   id: Joi.string(),
   name: Joi.string(),
   description: Joi.string(),
-  built_in: Joi.boolean().description('false: added by a plugin (registerPattern) or registered as a preset'),
+  built_in: Joi.boolean().description('false: added by a plugin (the pipelines-sources.patterns extension point) or registered as a preset'),
   base_pattern: Joi.string().allow(null).description('A preset\'s base pattern'),
   config_schema: jsonObject.description('JSON Schema of source_config; credential: true or type: password marks write-only fields'),
   credential_fields: Joi.array().items(Joi.string()),

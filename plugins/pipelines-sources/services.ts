@@ -23,7 +23,7 @@ export function createServices(core: CoreServices, options: SourcesOptions, lake
   const files = createFileService(context);
   const schedules = createScheduleService(context, sources, runs);
   const registrations = createRegistrationService(context);
-  const api: PipelineSourcesApi = { registerPattern: (pattern) => context.patterns.register(pattern), getPattern: (id) => context.patterns.record(id) };
+  const api: PipelineSourcesApi = { getPattern: (id) => context.patterns.record(id) };
   return { context, sources, streams, runs, credentials, files, schedules, registrations, api };
 }
 

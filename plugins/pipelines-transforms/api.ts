@@ -1,5 +1,5 @@
 // What the transforms plugin exposes to other plugins
-// (server.plugins['pipelines-transforms'].api): SQL analysis and review, the
+// (register's `pipelines-transforms` dependency): SQL analysis and review, the
 // materialization every SQL step goes through (transforms, pipeline steps,
 // sandbox runs), and transforms for the declarative apply. Fixed by the
 // pipelines contract: others import only these types.

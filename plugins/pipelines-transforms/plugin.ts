@@ -2,9 +2,9 @@
 // PostgreSQL parser, allowlisted, run as the tenant role under forced RLS),
 // their runs, artifacts and schedules, the SQL library and transform
 // patterns, and generic runs of external orchestrators. Registration only.
-import type { Server } from '@hapi/hapi';
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type { TransformsApi } from './api.ts';
+import type {} from '../pipelines-apply/api.ts';
 import { transformKindHandler } from './apply/kind.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { resolvers, typeDefs } from './graphql.ts';
@@ -29,14 +29,16 @@ declare module '@hapi/hapi' {
   }
 }
 
-export const plugin = definePlugin<TransformsOptions>({
+export const plugin = definePlugin({
   name: 'pipelines-transforms',
   version: '0.1.0',
   dependencies: ['tenancy', 'lakehouse'],
-  register(server: Server, options) {
+  // The declarative Transform kind is contributed when the apply plugin is loaded.
+  optionalDependencies: ['pipelines-apply'],
+  register(server, options: TransformsOptions, deps) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
-    const services = createServices(core, options, () => server.plugins.lakehouse.api);
+    const services = createServices(core, options, () => deps.lakehouse);
     core.jobs.defineLongTask(RUN_TASK, runTask(services.runs, options), runTaskOptions(options));
     core.jobs.defineLongTask(RUN_DEAD_TASK, runDeadTask(services.runs), runDeadTaskOptions);
     core.schedules.define(TRANSFORM_SCHEDULE, transformScheduleKind(services.context, services.runs));
@@ -50,8 +52,8 @@ export const plugin = definePlugin<TransformsOptions>({
       await services.patterns.sync();
     });
     server.expose('api', services.api);
-    // The declarative Transform kind, when the apply plugin is loaded (listed before the providers).
-    const apply = (server.plugins as unknown as Record<string, { api?: { registerKind(handler: unknown): void } } | undefined>)['pipelines-apply']?.api;
-    apply?.registerKind(transformKindHandler(services.transforms, core.withTenant));
+    if (core.extensions.has('pipelines-apply.kinds')) {
+      core.extensions.contribute('pipelines-apply.kinds', transformKindHandler(services.transforms, core.withTenant));
+    }
   },
 });

@@ -1,7 +1,7 @@
 // What the pipelines plugin exposes to other plugins
-// (server.plugins.pipelines.api): DAG validation, pipelines written by the
+// (register's `pipelines` dependency): DAG validation, pipelines written by the
 // declarative apply and the AI composer, sandbox runs. Others import only
-// these types (the contract of /work/briefs/pipelines-contracts.md).
+// these types.
 import type { TenantTransaction } from 'agent-platform/sdk';
 
 /** One problem of a DAG: a stable code, a message, and the steps at fault. */

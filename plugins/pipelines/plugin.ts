@@ -1,9 +1,9 @@
 // Pipelines: DAGs of transform steps with validation, immutable versions,
 // sandbox runs, activation, scheduled and sensor-driven runs (one pg-boss job
 // per step), and the /temporal orchestrator endpoints. Registration only.
-import type { Server } from '@hapi/hapi';
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type { PipelinesApi } from './api.ts';
+import type {} from '../pipelines-apply/api.ts';
 import { pipelineKind } from './apply/pipeline-kind.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { resolvers, typeDefs } from './graphql.ts';
@@ -16,7 +16,6 @@ import { STEP_DEAD_TASK, stepDeadTask, stepDeadTaskOptions } from './tasks/pipel
 import { PIPELINE_SCHEDULE, pipelineScheduleKind } from './triggers/schedule.ts';
 import { runSensor, SENSOR_TASK, type SensorJob } from './triggers/sensor.ts';
 import { createServices } from './services.ts';
-import type { TransformsPort } from './runner/transforms-port.ts';
 import './store/tables.ts';
 
 export { optionsSchema };
@@ -28,18 +27,19 @@ declare module '@hapi/hapi' {
   }
 }
 
-export const plugin = definePlugin<PipelinesOptions>({
+export const plugin = definePlugin({
   name: 'pipelines',
   version: '0.1.0',
   dependencies: ['tenancy', 'lakehouse', 'pipelines-apply'],
-  register(server: Server, options) {
+  // Without transforms, steps naming one fail with TRANSFORMS_UNAVAILABLE; without events, sensors see none.
+  optionalDependencies: ['pipelines-transforms', 'events'],
+  register(server, options: PipelinesOptions, deps) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
-    const plugins = server.plugins as unknown as Record<string, { api?: unknown } | undefined>;
     const { context, pipelines, runs, runStep, abandonStep, describe, workflows, api } = createServices(core, options, {
-      lake: () => server.plugins.lakehouse.api,
-      transforms: () => plugins['pipelines-transforms']?.api as TransformsPort | undefined,
-      events: () => server.plugins.events?.api,
+      lake: () => deps.lakehouse,
+      transforms: () => deps['pipelines-transforms'],
+      events: () => deps.events,
     });
     core.jobs.defineLongTask(STEP_TASK, (data: StepJob, job) => runStep(data, job.signal), {
       retryLimit: options.stepRetryLimit, retryDelaySeconds: 1, expireInSeconds: options.stepTimeoutSeconds + 60, heartbeatSeconds: 10, concurrency: 4,
@@ -49,7 +49,7 @@ export const plugin = definePlugin<PipelinesOptions>({
     core.jobs.defineTask(SENSOR_TASK, (job: SensorJob) => runSensor(context, job, runs.startSensed));
     server.route([...pipelineRoutes(pipelines), ...runRoutes(context, runs), ...temporalRoutes(describe, workflows)]);
     core.graphql.extend({ typeDefs, resolvers: resolvers(pipelines, runs) });
-    server.plugins['pipelines-apply'].api.registerKind(pipelineKind(context, pipelines));
+    core.extensions.contribute('pipelines-apply.kinds', pipelineKind(context, pipelines));
     server.expose('api', api);
   },
 });

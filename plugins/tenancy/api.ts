@@ -1,4 +1,4 @@
-// What the tenancy plugin exposes to other plugins (server.plugins.tenancy.api);
+// What the tenancy plugin exposes to other plugins (register's `tenancy` dependency);
 // they import only these types.
 
 /** A service account's credential for the client_credentials grant (POST /oauth/token). */

@@ -12,16 +12,16 @@ import { PRUNE_CRON, PRUNE_TASK, pruneHandler } from './tasks/webhooks.prune.ts'
 export { cli } from './cli.ts';
 export { optionsSchema, secrets };
 
-export const plugin = definePlugin<WebhooksOptions>({
+export const plugin = definePlugin({
   name: 'webhooks',
   version: '0.1.0',
   // Signals reach workflows through the workflows plugin's API; events go
   // through the core hub, so the events plugin is not a dependency.
   dependencies: ['tenancy', 'workflows'],
-  async register(server, options) {
+  async register(server, options: WebhooksOptions, deps) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
-    const { webhooks: service, resume, receiver } = createServices(core, options, () => server.plugins.workflows.api);
+    const { webhooks: service, resume, receiver } = createServices(core, options, () => deps.workflows);
     server.route(webhooksRoutes(service, resume, receiver));
     core.jobs.defineLongTask(PRUNE_TASK, pruneHandler(core, () => core.clock.now().getTime()), { retryLimit: 1 });
     await core.jobs.schedule(PRUNE_TASK, PRUNE_TASK, PRUNE_CRON);

@@ -1,4 +1,4 @@
-// What the workflows plugin exposes to other plugins (server.plugins.workflows.api):
+// What the workflows plugin exposes to other plugins (register's `workflows` dependency):
 // the events plugin starts workflows from triggers, the webhooks plugin
 // delivers signed-resume signals.
 import type { Actor, TenantTransaction } from 'agent-platform/sdk';
@@ -84,7 +84,7 @@ export interface WorkflowsApi {
   signal(tenantId: string, executionId: string, signal: SignalInput): Promise<boolean>;
   /**
    * Registers the handler of a gate step type (`approval`: APPROVAL steps).
-   * Call it in an onPreStart extension (workflows may register after you).
+   * Call it in your register, with workflows among your (optional) dependencies.
    */
   registerGate(kind: 'approval', gate: WorkflowGate): void;
   /**

@@ -1,7 +1,7 @@
 // Workflows: definitions, executions driven by the pure engine
 // (workflows/engine) through graphile-worker jobs, the built-in ACTION
 // functions (log, emit_event, http_request), REST, GraphQL and CLI. Exposes
-// WorkflowsApi (start, signal) to other plugins as server.plugins.workflows.api.
+// WorkflowsApi (start, signal, gates) to the plugins that depend on it.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import { EVENT_TYPES } from './event-types.ts';
 import { optionsSchema, type WorkflowsOptions } from './options.ts';
@@ -19,11 +19,11 @@ import { httpRequestFunction } from './functions/http-request.ts';
 export { cli } from './cli.ts';
 export { optionsSchema };
 
-export const plugin = definePlugin<WorkflowsOptions>({
+export const plugin = definePlugin({
   name: 'workflows',
   version: '0.1.0',
   dependencies: ['tenancy'],
-  register(server, options) {
+  register(server, options: WorkflowsOptions) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
     const { runner, workflows: service, api } = createServices(core, options);

@@ -1,7 +1,7 @@
 // The one owner of a chat turn's life. It starts a turn (a new question) and
 // runs it in this process (runner.ts is the agent loop), suspends it on a
 // tool that waits for a person (ask_user, and the suspending tools other
-// plugins register: request_approval), takes it up again with that tool's
+// plugins contribute: request_approval), takes it up again with that tool's
 // result, cancels it, and ends it: whoever ends a turn (its runner, a cancel
 // while it waits, the sweep after its runner died) writes the end through
 // ending.ts. Ownership of sessions is the caller's (services/turns.ts).

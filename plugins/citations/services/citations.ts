@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import { type CoreServices, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { ChunkRecord, DocumentSummary, IngestionApi } from '../../ingestion/api.ts';
-import type { ChatApi } from '../../chat/api.ts';
+import type { ContextOwners } from './context-owners.ts';
 import type { Citation, CitationEntry, ChunkRef, ExecutionContext, ResolvedEntry, VerificationStatus } from '../api.ts';
 import { parseBlock } from '../block/parse.ts';
 import { citationsStore, type CitationFilter } from '../store/citations.ts';
@@ -30,8 +30,8 @@ export const STATUSES: readonly VerificationStatus[] = ['verified', 'failed', 'p
 export interface CitationsDeps {
   core: Pick<CoreServices, 'withTenant' | 'jobs'>;
   ingestion: () => IngestionApi;
-  /** Chat's api when the chat plugin runs (who owns a session: an embed token's chat status). */
-  chat?: () => ChatApi | undefined;
+  /** Who owns a context (a chat session: an embed token's chat status). */
+  owners: ContextOwners;
   live: Live;
   options: CitationsOptions;
   logger: Logger;
@@ -226,8 +226,7 @@ export function createCitationsService(deps: CitationsDeps) {
 
     /** The chat status for an end user (an embed token): only in a session it owns, else `found: false`. */
     async chatStatusOfOwner(tenantId: string, clientId: number, ownerKey: string, sessionId: string, chunkId: string, revisionId: string) {
-      const owner = await deps.chat?.()?.sessionOwner(tenantId, sessionId);
-      if (owner?.owner_key !== ownerKey) return chatStatusView(undefined);
+      if (await deps.owners.ownerKey(tenantId, 'chat_session', sessionId) !== ownerKey) return chatStatusView(undefined);
       const row = await core.withTenant(tenantId, (trx) =>
         citationsStore.latestInContext(trx, { type: 'chat_session', id: sessionId }, chunkId.toLowerCase(), revisionId));
       return chatStatusView(row && (row.client_id === null || row.client_id === clientId) ? row : undefined);

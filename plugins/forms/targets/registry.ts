@@ -1,5 +1,5 @@
-// The registered hydration targets, by model path. Targets are registered at
-// boot by the plugins that own them; a registration that breaks the contract
+// The registered hydration targets, by model path. The plugins that own them
+// contribute them to the `forms.targets` extension point; one that breaks the contract
 // stops the boot with one line (PluginContractError).
 import { notFound, PluginContractError } from 'agent-platform/sdk';
 import type { HydrationTarget } from '../api.ts';

@@ -1,4 +1,4 @@
-// The implementation of api.ts (server.plugins.ingestion.api), over the
+// The implementation of api.ts (register's `ingestion` dependency), over the
 // caller's tenant transaction.
 import { isUuid } from 'agent-platform/sdk';
 import type { IngestionApi, PrivateUploads } from '../api.ts';

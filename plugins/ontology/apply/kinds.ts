@@ -1,10 +1,8 @@
 // The declarative kinds EntityType and BackingDataset. Planning
 // never writes; `execute` runs in the apply's transaction. A BackingDataset
 // with live_ontology is also checked against its ontology tenant
-// (apply/preflight.ts); an invalid preflight makes the document an error. The
-// handlers are registered with the pipelines-apply registry when that plugin
-// is loaded, and exposed as server.plugins.ontology.applyKinds either way.
-import type { Server } from '@hapi/hapi';
+// (apply/preflight.ts); an invalid preflight makes the document an error.
+// plugin.ts contributes both handlers to the `pipelines-apply.kinds` extension point.
 import type { ApplyContext, ApplyDocument, ApplyKindHandler, ApplyPlan } from '../../pipelines-apply/api.ts';
 import type { OntologyContext } from '../services/context.ts';
 import { createPreflight } from './preflight.ts';
@@ -96,11 +94,4 @@ export function applyKinds(context: OntologyContext, types: EntityTypeService, b
   };
 
   return { entityType, backingDataset };
-}
-
-/** Registers the kinds with pipelines-apply when it is loaded (it registers before its providers). */
-export function registerApplyKinds(server: Server, kinds: ReturnType<typeof applyKinds>): void {
-  const apply = server.plugins['pipelines-apply'].api;
-  apply.registerKind(kinds.entityType);
-  apply.registerKind(kinds.backingDataset);
 }

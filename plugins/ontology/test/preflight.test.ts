@@ -3,7 +3,6 @@
 // every check; a missing property, bad credentials and an unreachable
 // service make it invalid; nothing is created or modified on either side.
 import t from 'tap';
-import type { Principal } from 'agent-platform/sdk';
 import { startTestPlatform, tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
 import { stored } from '../../pipelines-sources/test/helpers.ts';
 import { LIGHTS, lakeOf, lightRows, serviceToken, streetLight, writeLights } from './helpers.ts';
@@ -12,19 +11,24 @@ const remoteType = {
   ...streetLight,
   properties: { type: 'object', properties: { light_id: { type: 'string' }, name: { type: 'string' } } },
 };
-const admin: Principal = { kind: 'user', sub: 'acme-admin', issuer: 'platform', serviceAccount: false, memberships: { acme: { roles: ['admin'] } } };
 
 async function localPlatform(t: Parameters<typeof startTestPlatform>[0], env: Record<string, string>, databaseUrl?: string) {
   const tp = await startTestPlatform(t, { databaseUrl, env: { ONTOLOGY_ALLOW_PRIVATE_NETWORKS: 'true', ONTOLOGY_TENANT_BINDINGS_JSON: JSON.stringify({ acme: 'city' }), ...env } });
   return tp;
 }
 
-function plan(tp: TestPlatform, mappings: { column: string; property: string }[]) {
-  const kinds = tp.platform.server.plugins.ontology.applyKinds;
-  return kinds.backingDataset.plan(
-    { tenantId: 'acme', principal: admin, allowDeprecate: false, liveOntology: true, declared: new Map() },
-    { apiVersion: 'agent-platform/v1', kind: 'BackingDataset', metadata: { name: 'lights' }, spec: { dataset_id: LIGHTS, entity_type: 'street_light', mappings, key_columns: ['id'] } },
-  );
+/** The BackingDataset document's plan, as POST /apply/dry-run with live_ontology answers it to acme's admin. */
+async function plan(tp: TestPlatform, mappings: { column: string; property: string }[]) {
+  const token = (await tp.request({ method: 'POST', url: '/api/admin/users/acme-admin/tokens', token: tp.adminToken })).body.access_token as string;
+  const answer = await tp.request({
+    method: 'POST', url: '/api/v1/apply/dry-run', token, tenant: 'acme',
+    payload: {
+      live_ontology: true,
+      docs: [{ apiVersion: 'agent-platform/v1', kind: 'BackingDataset', metadata: { name: 'lights' }, spec: { dataset_id: LIGHTS, entity_type: 'street_light', mappings, key_columns: ['id'] } }],
+    },
+  });
+  if (answer.status !== 200) throw new Error(`dry-run: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body.results[0] as { action: string; message?: string; execute?: unknown; preflight?: { valid: boolean; checks: { check: string; ok: boolean; message?: string }[] } };
 }
 
 t.test('live preflight against a second platform: valid, missing property, bad credentials, unreachable; nothing changed', async (t) => {

@@ -1,7 +1,6 @@
-// The kind registry: one handler per kind, registered by the plugin that owns
-// the kind (at register time, which runs in dependency order: every provider
-// depends on this plugin). A kind registered twice is a contract break and
-// stops the boot.
+// The kind registry: one handler per kind, contributed by the plugin that owns
+// the kind to the `pipelines-apply.kinds` extension point. A kind contributed
+// twice is a contract break and stops the boot.
 import { PluginContractError } from 'agent-platform/sdk';
 import type { ApplyKindHandler } from '../api.ts';
 

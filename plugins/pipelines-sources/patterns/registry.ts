@@ -1,5 +1,5 @@
 // The patterns sources are made from: the built-in ones and those partner
-// plugins register through the api (registerPattern) while they register.
+// plugins contribute to the `pipelines-sources.patterns` extension point.
 // Each configuration schema is compiled once; its credential fields (declared
 // `credential: true` or `type: "password"`) are found once.
 import { createAjv, notFound, type CoreServices } from 'agent-platform/sdk';

@@ -1,6 +1,6 @@
 // What a source pattern (a connector) is: a configuration schema, discovery of
 // streams, and a reader of one stream. Built-in patterns live beside this
-// file; partner plugins add theirs through the api (registerPattern).
+// file; partner plugins add theirs through the `pipelines-sources.patterns` extension point.
 import type { LakeType, WriteSource } from '../../lakehouse/api.ts';
 
 export type JsonSchemaObject = Record<string, unknown>;

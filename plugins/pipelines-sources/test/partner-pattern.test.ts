@@ -1,4 +1,4 @@
-// A partner plugin's pattern (registerPattern): listed, its `type: password`
+// A partner plugin's pattern (the pipelines-sources.patterns extension point): listed, its `type: password`
 // field write-only, its streams discovered and synced like a built-in's; a
 // pattern without the events plugin (platform_events) fails clearly.
 import t from 'tap';

@@ -5,8 +5,8 @@
 // Planning never writes: it validates and analyzes the SQL exactly as REST
 // does; execute runs in the apply transaction. The types mirror the apply
 // plugin's api.ts (plugins/pipelines-apply) structurally, so this file
-// type-checks without it; plugin.ts registers the handler when that plugin is
-// loaded (it is listed before the providers in the manifest).
+// type-checks without it; plugin.ts contributes the handler to the
+// `pipelines-apply.kinds` extension point when that plugin is loaded.
 import type { Principal, TenantTransaction } from 'agent-platform/sdk';
 import type { TransformService } from '../services/transforms.ts';
 import { transformsStore, type TransformValues } from '../store/transforms.ts';
