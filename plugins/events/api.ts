@@ -24,3 +24,10 @@ export interface EventsApi {
    */
   after(tenantId: string, afterSeq: number, limit: number, type?: string, trx?: TenantTransaction): Promise<StreamEvent[]>;
 }
+
+// What this plugin exposes as `api` (what a plugin declaring it receives in register).
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    events: { api: EventsApi };
+  }
+}

@@ -3,7 +3,6 @@
 // through the workflows plugin. Registration only: the backend, the job
 // handlers, routes, GraphQL, the retention schedule; exposes an api to other plugins.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
-import type { EventsApi } from './api.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { TRIGGER_SCHEDULE, triggerScheduleKind } from './triggers/scheduler.ts';
 import { BACKFILL_TASK, DEADMAN_TASK, DISPATCH_TASK, RETENTION_TASK } from './dispatch/jobs.ts';
@@ -19,12 +18,6 @@ import './store/tables.ts';
 
 export { cli } from './cli.ts';
 export { optionsSchema };
-
-declare module '@hapi/hapi' {
-  interface PluginProperties {
-    events: { api: EventsApi };
-  }
-}
 
 export const plugin = definePlugin({
   name: 'events',

@@ -71,3 +71,10 @@ export interface IdentityApi {
   /** matches records of one tenant (a job's budget: IDENTITY_MATCH_TIMEOUT_SECONDS, past it 422 IDENTITY_MATCH_TIMEOUT); clusters with the rule that matched each pair */
   match(tenantId: string, policy: IdentityPolicyVersion, records: IdentityRecord[]): Promise<IdentityMatch>;
 }
+
+// What this plugin exposes as `api` (what a plugin declaring it receives in register).
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    identity: { api: IdentityApi };
+  }
+}

@@ -3,7 +3,6 @@
 // the tenant schema registry, and the tenant's users. Registration only.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type {} from '../pipelines-apply/api.ts';
-import type { IdentityApi } from './api.ts';
 import { identityPolicyKind } from './apply/policy-kind.ts';
 import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type IdentityOptions } from './options.ts';
@@ -16,12 +15,6 @@ import './store/tables.ts';
 
 export { optionsSchema };
 export { cli } from './cli.ts';
-
-declare module '@hapi/hapi' {
-  interface PluginProperties {
-    identity: { api: IdentityApi };
-  }
-}
 
 export const plugin = definePlugin({
   name: 'identity',

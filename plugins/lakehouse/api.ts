@@ -125,3 +125,10 @@ export interface LakehouseApi {
    */
   asOf(dataset: DatasetInfo, snapshotId?: string): string;
 }
+
+// What this plugin exposes as `api` (what a plugin declaring it receives in register).
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    lakehouse: { api: LakehouseApi };
+  }
+}

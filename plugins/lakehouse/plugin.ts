@@ -4,7 +4,6 @@
 // check; exposes the API the sources, transform and ontology plugins write
 // and read through.
 import { addReadinessCheck, coreOf, definePlugin } from 'agent-platform/sdk';
-import type { LakehouseApi } from './api.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { typeDefs, resolvers } from './graphql.ts';
 import { optionsSchema, type LakehouseOptions } from './options.ts';
@@ -15,12 +14,6 @@ import './store/tables.ts';
 
 export { cli } from './cli.ts';
 export { optionsSchema };
-
-declare module '@hapi/hapi' {
-  interface PluginProperties {
-    lakehouse: { api: LakehouseApi };
-  }
-}
 
 export const plugin = definePlugin({
   name: 'lakehouse',

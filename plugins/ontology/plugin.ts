@@ -4,7 +4,6 @@
 // kinds EntityType and BackingDataset (live_ontology preflight). Registration only.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type {} from '../pipelines-apply/api.ts';
-import type { OntologyApi } from './api.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, secrets, type OntologyOptions } from './options.ts';
@@ -15,12 +14,6 @@ import { createServices } from './services.ts';
 import { SYNC_TASK, type SyncJob } from './tasks/ontology.sync.ts';
 
 export { optionsSchema, secrets };
-
-declare module '@hapi/hapi' {
-  interface PluginProperties {
-    ontology: { api: OntologyApi };
-  }
-}
 
 export const plugin = definePlugin({
   name: 'ontology',

@@ -22,3 +22,10 @@ export interface PipelinesAiApi {
    */
   suggestMappings(tenantId: string, input: { columns: MappingColumn[]; targets: MappingTarget[] }): Promise<{ mappings: ModelMapping[] } | null>;
 }
+
+// What this plugin exposes as `api` (what a plugin declaring it receives in register).
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    'pipelines-ai': { api: PipelinesAiApi };
+  }
+}

@@ -4,7 +4,6 @@
 // reviewed transform, asynchronous pipeline composition; the api of model
 // mapping suggestions (the ontology's). Registration only.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
-import type { PipelinesAiApi } from './api.ts';
 import { optionsSchema, secrets, type AiOptions } from './options.ts';
 import { aiRoutes } from './routes/ai.ts';
 import { createServices } from './services.ts';
@@ -14,12 +13,6 @@ import { COMPOSE_DEAD_TASK, composeDeadTask, composeDeadTaskOptions } from './ta
 import './store/tables.ts';
 
 export { optionsSchema, secrets };
-
-declare module '@hapi/hapi' {
-  interface PluginProperties {
-    'pipelines-ai': { api: PipelinesAiApi };
-  }
-}
 
 export const plugin = definePlugin({
   name: 'pipelines-ai',

@@ -62,3 +62,10 @@ declare module 'agent-platform/sdk' {
     'pipelines-apply.kinds': ApplyKindHandler;
   }
 }
+
+// What this plugin exposes as `api` (what a plugin declaring it receives in register).
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    'pipelines-apply': { api: ApplyApi };
+  }
+}

@@ -2,18 +2,11 @@
 // that the plugins owning each kind fill (the `pipelines-apply.kinds`
 // extension point). Registration only.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
-import type { ApplyApi } from './api.ts';
 import { optionsSchema, type ApplyOptions } from './options.ts';
 import { applyRoutes } from './routes/apply.ts';
 import { createServices } from './services.ts';
 
 export { optionsSchema };
-
-declare module '@hapi/hapi' {
-  interface PluginProperties {
-    'pipelines-apply': { api: ApplyApi };
-  }
-}
 
 export const plugin = definePlugin({
   name: 'pipelines-apply',

@@ -33,3 +33,10 @@ export interface SourcePatternRecord {
   configSchema: Record<string, unknown>;
   credentialFields: string[];
 }
+
+// What this plugin exposes as `api` (what a plugin declaring it receives in register).
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    'pipelines-sources': { api: PipelineSourcesApi };
+  }
+}

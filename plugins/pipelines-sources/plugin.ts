@@ -2,7 +2,6 @@
 // credentials (vault or legacy_inline), discovery and syncs that land streams
 // in the lakehouse. Registration only.
 import { addReadinessCheck, coreOf, definePlugin, metricsRegistryOf } from 'agent-platform/sdk';
-import type { PipelineSourcesApi } from './api.ts';
 import type {} from '../pipelines-apply/api.ts';
 import { sourceKind } from './apply/kind.ts';
 import { EVENT_TYPES } from './event-types.ts';
@@ -25,12 +24,6 @@ import { createSyncRunner, SYNC_TASK, type SyncJob } from './sync/runner.ts';
 import './store/tables.ts';
 
 export { optionsSchema, secrets };
-
-declare module '@hapi/hapi' {
-  interface PluginProperties {
-    'pipelines-sources': { api: PipelineSourcesApi };
-  }
-}
 
 export const plugin = definePlugin({
   name: 'pipelines-sources',

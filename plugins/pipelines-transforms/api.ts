@@ -129,3 +129,10 @@ export interface TransformPatternRecord {
   category: string;
   parametersSchema: Record<string, unknown>;
 }
+
+// What this plugin exposes as `api` (what a plugin declaring it receives in register).
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    'pipelines-transforms': { api: TransformsApi };
+  }
+}

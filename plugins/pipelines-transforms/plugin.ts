@@ -3,7 +3,6 @@
 // their runs, artifacts and schedules, the SQL library and transform
 // patterns, and generic runs of external orchestrators. Registration only.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
-import type { TransformsApi } from './api.ts';
 import type {} from '../pipelines-apply/api.ts';
 import { transformKindHandler } from './apply/kind.ts';
 import { EVENT_TYPES } from './event-types.ts';
@@ -22,12 +21,6 @@ import { TRANSFORM_SCHEDULE, transformScheduleKind } from './tasks/pipelines-tra
 import './store/tables.ts';
 
 export { optionsSchema };
-
-declare module '@hapi/hapi' {
-  interface PluginProperties {
-    'pipelines-transforms': { api: TransformsApi };
-  }
-}
 
 export const plugin = definePlugin({
   name: 'pipelines-transforms',

@@ -29,3 +29,10 @@ export interface PipelinesApi {
   /** starts a sandbox run; returns the workflow id polled at /pipelines/{id}/sandbox/{workflow_id}/status */
   startSandbox(tenantId: string, pipelineId: string): Promise<{ workflowId: string }>;
 }
+
+// What this plugin exposes as `api` (what a plugin declaring it receives in register).
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    pipelines: { api: PipelinesApi };
+  }
+}

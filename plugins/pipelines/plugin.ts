@@ -2,7 +2,6 @@
 // sandbox runs, activation, scheduled and sensor-driven runs (one pg-boss job
 // per step), and the /temporal orchestrator endpoints. Registration only.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
-import type { PipelinesApi } from './api.ts';
 import type {} from '../pipelines-apply/api.ts';
 import { pipelineKind } from './apply/pipeline-kind.ts';
 import { EVENT_TYPES } from './event-types.ts';
@@ -20,12 +19,6 @@ import './store/tables.ts';
 
 export { optionsSchema };
 export { cli } from './cli.ts';
-
-declare module '@hapi/hapi' {
-  interface PluginProperties {
-    pipelines: { api: PipelinesApi };
-  }
-}
 
 export const plugin = definePlugin({
   name: 'pipelines',

@@ -43,3 +43,10 @@ export interface TenantMembers {
   /** null when there is no such user or it is no member of the tenant. */
   get(tenantId: string, sub: string): Promise<TenantMember | null>;
 }
+
+// What this plugin exposes as `api` (what a plugin declaring it receives in register).
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    tenancy: { api: TenancyApi };
+  }
+}

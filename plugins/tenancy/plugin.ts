@@ -3,19 +3,12 @@
 // uses, a platform function, and its api (service accounts, which embed
 // credentials are). The CLI builds the same services from services.ts.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
-import type { TenancyApi } from './api.ts';
 import { createServices } from './services.ts';
 import { tenancyRoutes } from './routes/tenancy.ts';
 import { typeDefs, resolvers } from './graphql.ts';
 import './store/tables.ts';
 
 export { cli } from './cli.ts';
-
-declare module '@hapi/hapi' {
-  interface PluginProperties {
-    tenancy: { api: TenancyApi };
-  }
-}
 
 export const plugin = definePlugin({
   name: 'tenancy',

@@ -1,5 +1,6 @@
-// Every plugin of the repository has the one layout docs/decisions/plugin-layout.md
-// describes (and plugins/README.md teaches partners): a fixed set of top-level
+// Every plugin of the repository, and the partner example plugins/README.md is
+// made of, has the one layout docs/decisions/core-plugin-layout.md describes
+// (and `platform plugin init` scaffolds): a fixed set of top-level
 // files, one folder per kind of module (routes/, services/, store/, tasks/,
 // sql/, test/), domain folders for the rest, and names that say where a
 // module belongs only in the folder of that kind.
@@ -34,15 +35,18 @@ const KIND_FOLDER: Record<string, string> = { service: 'services', services: 'se
 const ROUTE_DECLARATION = /\bmethod:\s*'(GET|POST|PUT|PATCH|DELETE|\*)'[\s\S]{0,200}?\bpath:\s*'\//;
 const SQL = /\.(selectFrom|insertInto|updateTable|deleteFrom)\(|\bsql(<[^>]*>)?`/;
 
-async function pluginNames(): Promise<string[]> {
+/** Each plugin's folder, by the name the problems give it. */
+async function pluginFolders(): Promise<Map<string, string>> {
   const entries = await readdir(PLUGINS, { withFileTypes: true });
-  return entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const folders = new Map(entries.filter((entry) => entry.isDirectory()).map((entry) => [entry.name, path.join(PLUGINS, entry.name)]));
+  folders.set('partner-plugin', path.join(ROOT_DIR, 'test', 'fixtures', 'partner-plugin'));
+  return folders;
 }
 
 t.test('every plugin has plugin.ts, README.md and only the top-level files of the layout', async (t) => {
   const problems: string[] = [];
-  for (const name of await pluginNames()) {
-    const entries = await readdir(path.join(PLUGINS, name), { withFileTypes: true });
+  for (const [name, folder] of await pluginFolders()) {
+    const entries = await readdir(folder, { withFileTypes: true });
     const files = entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
     for (const required of ['plugin.ts', 'README.md']) if (!files.includes(required)) problems.push(`${name}: no ${required}`);
     for (const file of files) if (!TOP_LEVEL_FILES.has(file)) problems.push(`${name}/${file}: not a top-level file of the layout (move it into a folder)`);
@@ -52,8 +56,8 @@ t.test('every plugin has plugin.ts, README.md and only the top-level files of th
 
 t.test('plugin.ts registers through definePlugin', async (t) => {
   const problems: string[] = [];
-  for (const name of await pluginNames()) {
-    const source = await readFile(path.join(PLUGINS, name, 'plugin.ts'), 'utf8');
+  for (const [name, folder] of await pluginFolders()) {
+    const source = await readFile(path.join(folder, 'plugin.ts'), 'utf8');
     if (!/\bdefinePlugin\b/.test(source)) problems.push(`${name}/plugin.ts: does not use definePlugin`);
   }
   t.same(problems, []);
@@ -62,20 +66,22 @@ t.test('plugin.ts registers through definePlugin', async (t) => {
 t.test('services, stores and routes live in services/, store/ and routes/; SQL only in store/; routes only in routes/', async (t) => {
   const problems: string[] = [];
   let files = 0;
-  for await (const file of glob('*/**/*.ts', { cwd: PLUGINS })) {
-    const parts = file.split(path.sep);
-    const [, ...inside] = parts;
-    if (inside[0] === 'test' || inside[0] === 'sql') continue;
-    files++;
-    const base = path.basename(file, '.ts');
-    const folders = inside.slice(0, -1);
-    if (inside.length > 1 || base !== 'services') {
-      const kind = KIND_IN_NAME.exec(base)?.[2];
-      if (kind && !folders.includes(KIND_FOLDER[kind])) problems.push(`${file}: a ${kind} module outside ${KIND_FOLDER[kind]}/`);
+  for (const [name, folder] of await pluginFolders()) {
+    for await (const inFolder of glob('**/*.ts', { cwd: folder })) {
+      const inside = inFolder.split(path.sep);
+      if (inside[0] === 'test' || inside[0] === 'sql' || inside[0] === 'node_modules') continue;
+      files++;
+      const file = `${name}/${inside.join('/')}`;
+      const base = path.basename(inFolder, '.ts');
+      const folders = inside.slice(0, -1);
+      if (inside.length > 1 || base !== 'services') {
+        const kind = KIND_IN_NAME.exec(base)?.[2];
+        if (kind && !folders.includes(KIND_FOLDER[kind])) problems.push(`${file}: a ${kind} module outside ${KIND_FOLDER[kind]}/`);
+      }
+      const source = await readFile(path.join(folder, inFolder), 'utf8');
+      if (SQL.test(source) && !folders.includes('store')) problems.push(`${file}: SQL outside store/`);
+      if (ROUTE_DECLARATION.test(source) && !folders.includes('routes')) problems.push(`${file}: declares routes outside routes/`);
     }
-    const source = await readFile(path.join(PLUGINS, file), 'utf8');
-    if (SQL.test(source) && !folders.includes('store')) problems.push(`${file}: SQL outside store/`);
-    if (ROUTE_DECLARATION.test(source) && !folders.includes('routes')) problems.push(`${file}: declares routes outside routes/`);
   }
   t.ok(files > 300, `${files} files read`);
   t.same(problems, []);
