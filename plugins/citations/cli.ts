@@ -4,7 +4,7 @@
 import { defineCli, UsageError } from 'agent-platform/sdk';
 import { createServices } from './services.ts';
 import { citationsStore } from './store/citations.ts';
-import { citationView } from './view/citation.ts';
+import { citationView } from './views/citation.ts';
 import { STATUSES } from './services/citations.ts';
 import type { VerificationStatus } from './api.ts';
 

@@ -12,7 +12,7 @@ import type { CitationsOptions } from './options.ts';
 import { createCitationsService } from './services/citations.ts';
 import { createContextOwners } from './services/context-owners.ts';
 import { citationsStore } from './store/citations.ts';
-import { citationView } from './view/citation.ts';
+import { citationView } from './views/citation.ts';
 
 const serverOnly = (): IngestionApi => {
   throw new UsageError('verifying citations needs the server (verify_citation or POST /api/citations/verify)');

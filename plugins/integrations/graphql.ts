@@ -10,7 +10,7 @@ import {
   type ConnectionArgs, decodeCursor, type FunctionRegistry, type GraphqlContext, pageSize, requireAdmin, toConnection,
 } from 'agent-platform/sdk';
 import type { CatalogService } from './services/catalog.ts';
-import type { FunctionView, SpecView } from './presentation/view.ts';
+import type { FunctionView, SpecView } from './views/view.ts';
 
 export const typeDefs = /* GraphQL */ `
   enum IntegrationSpecStatus {

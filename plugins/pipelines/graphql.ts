@@ -5,7 +5,7 @@
 import { badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, isUuid, pageSize, requireMember, toConnection } from 'agent-platform/sdk';
 import type { PipelineService } from './services/pipelines.ts';
 import type { RunService } from './services/runs.ts';
-import type { PipelineView, RunView, StepView } from './presentation/view.ts';
+import type { PipelineView, RunView, StepView } from './views/view.ts';
 
 export const typeDefs = /* GraphQL */ `
   enum PipelineState { DRAFT VALIDATED ACTIVE PAUSED }

@@ -14,7 +14,7 @@ import { provenanceStore } from '../store/provenance.ts';
 import { checksProvenance } from '../provenance/walk.ts';
 import { contextColumns, snapshotOf, verdictColumns, type NewCitation } from '../store/records.ts';
 import { verdict } from '../match/verification.ts';
-import { citationView, chatStatusView } from '../view/citation.ts';
+import { citationView, chatStatusView } from '../views/citation.ts';
 import type { CitationRow } from '../store/tables.ts';
 import type { Live } from '../store/live.ts';
 import type { CitationsOptions } from '../options.ts';

@@ -6,7 +6,7 @@ import { definitionEvent } from '../announce/events.ts';
 import type { IntegrationsContext } from './context.ts';
 import { functionsStore, type FunctionFilter } from '../store/functions.ts';
 import { specsStore } from '../store/specs.ts';
-import { functionView, specView } from '../presentation/view.ts';
+import { functionView, specView } from '../views/view.ts';
 
 export function createCatalogService(context: IntegrationsContext) {
   const { withTenant } = context;

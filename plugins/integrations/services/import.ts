@@ -17,7 +17,7 @@ import { fingerprint, sealBound, sealContext } from '../sealing/sealing.ts';
 import { importSettings, type ImportSettings, type ImportSettingsInput } from '../openapi/settings.ts';
 import { functionsStore } from '../store/functions.ts';
 import { specsStore, type SpecRow } from '../store/specs.ts';
-import { authView, changeView, specView } from '../presentation/view.ts';
+import { authView, changeView, specView } from '../views/view.ts';
 
 export interface ImportInput extends ImportSettingsInput {
   source?: string;

@@ -15,7 +15,7 @@ import { functionsStore } from '../store/functions.ts';
 import { specsStore } from '../store/specs.ts';
 import { bindingOf, originChangeWarning } from '../sealing/origin-binding.ts';
 import { checkStoredAuthValue } from '../sealing/stored-auth-value.ts';
-import { specView } from '../presentation/view.ts';
+import { specView } from '../views/view.ts';
 
 export function createSyncService(context: IntegrationsContext) {
   const { withTenant } = context;

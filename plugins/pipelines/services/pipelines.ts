@@ -15,7 +15,7 @@ import { armSchedule, disarmSchedule } from '../triggers/schedule.ts';
 import { armSensor } from '../triggers/sensor.ts';
 import { pipelinesStore, versionsStore, type PipelineChange, type PipelineRow } from '../store/pipelines.ts';
 import { runsStore } from '../store/runs.ts';
-import { pipelineView, versionView } from '../presentation/view.ts';
+import { pipelineView, versionView } from '../views/view.ts';
 
 export interface PipelineInput {
   name?: string;

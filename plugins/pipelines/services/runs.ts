@@ -10,7 +10,7 @@ import type { PipelineService } from './pipelines.ts';
 import { pipelinesStore, versionsStore, type PipelineRow } from '../store/pipelines.ts';
 import { runsStore } from '../store/runs.ts';
 import type { RunKind, RunTrigger } from '../store/tables.ts';
-import { runView } from '../presentation/view.ts';
+import { runView } from '../views/view.ts';
 
 export function createRunService(context: PipelinesContext, pipelines: PipelineService) {
   const { core } = context;

@@ -8,7 +8,7 @@ import { conflict, notFound } from 'agent-platform/sdk';
 import type { PipelinesContext } from '../services/context.ts';
 import type { RunService } from '../services/runs.ts';
 import { workflowsStore, type WorkflowRow } from '../store/workflows.ts';
-import type { RunView } from '../presentation/view.ts';
+import type { RunView } from '../views/view.ts';
 import { matchSchemas, type Column } from './schema-match.ts';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
