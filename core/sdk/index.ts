@@ -77,6 +77,7 @@ export type {
   FireResult, MissedOccurrences, Occurrence, Schedule, ScheduleInput, ScheduleKind, SchedulesApi,
 } from '../schedules/types.ts';
 export { createOwnedSchedules, type OwnedScheduleInput, type OwnedSchedules, type OwnedSchedulesOptions } from '../schedules/owned.ts';
+export { ownedScheduleSchemas, type OwnedScheduleSchemaOptions } from '../schedules/schemas.ts';
 
 // Secrets, outbound HTTP, tenant-written patterns and schemas.
 export type { SecretBox } from '../secrets.ts';

@@ -1,27 +1,6 @@
-// joi schemas of the schedule routes.
-import Joi from 'joi';
+// joi schemas of the source schedule routes.
+import { ownedScheduleSchemas } from 'agent-platform/sdk';
 
-export const schedulePut = Joi.object({
-  cron: Joi.string().min(9).max(200).required().description('Five fields: minute hour day-of-month month day-of-week'),
-  timezone: Joi.string().min(1).max(100).default('UTC').description('IANA time zone of the cron expression'),
-  missed_run_policy: Joi.string().valid('skip', 'catch_up_once').default('skip')
-    .description('Occurrences missed while the platform was down: skip records them; catch_up_once runs once'),
-  paused: Joi.boolean().default(false),
-}).label('SchedulePut');
-
-export const schedule = Joi.object({
-  source_id: Joi.string(),
-  source_name: Joi.string(),
-  cron: Joi.string(),
-  timezone: Joi.string(),
-  missed_run_policy: Joi.string().valid('skip', 'catch_up_once'),
-  paused: Joi.boolean(),
-  next_run_at: Joi.date().allow(null),
-  last_run_at: Joi.date().allow(null),
-  last_outcome: Joi.string().allow(null).description('started, missed (skip policy), busy (a run was still going)'),
-  last_sync_run_id: Joi.string().allow(null),
-  created_at: Joi.date(),
-  updated_at: Joi.date(),
-}).label('SourceSchedule');
-
-export const scheduleList = Joi.object({ items: Joi.array().items(schedule), limit: Joi.number(), offset: Joi.number() }).label('SourceScheduleList');
+export const { schedulePut, schedule, scheduleList } = ownedScheduleSchemas({
+  subject: 'source', runField: 'last_sync_run_id', labels: { put: 'SchedulePut', schedule: 'SourceSchedule', list: 'SourceScheduleList' },
+});
