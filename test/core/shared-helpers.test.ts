@@ -48,6 +48,8 @@ t.test('no module of core or the plugins writes its own UUID pattern or BAD_USER
     for await (const file of glob('**/*.ts', { cwd: path.join(ROOT_DIR, dir) })) {
       const relative = path.join(dir, file);
       if (file.includes(`${path.sep}node_modules${path.sep}`)) continue;
+      // A plugin's tests assert on what ids look like; the rule is for the code.
+      if (dir === 'plugins' && file.split(path.sep)[1] === 'test') continue;
       files++;
       const source = await readFile(path.join(ROOT_DIR, relative), 'utf8');
       source.split('\n').forEach((line, index) => {
