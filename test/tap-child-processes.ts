@@ -1,0 +1,16 @@
+// Preloaded into every test process (.taprc node-arg), after tap's own
+// preloads. tap runs each test file under its process tracker
+// (@tapjs/processinfo, for coverage, which is off here, and `tap --changed`),
+// and passes that tracker on to every process the test starts, through
+// NODE_OPTIONS and a hook on child_process spawning. In the platform's child
+// processes (CLI commands, servers) it costs about half as much again as the
+// command itself. They start without it: the hook is emptied and the option
+// removed.
+const spawnHooks = (globalThis as Record<symbol, { listeners: unknown[] } | undefined>)[Symbol.for('process-on-spawn@*:singletonId')];
+if (spawnHooks) spawnHooks.listeners.length = 0;
+const options = process.env.NODE_OPTIONS;
+if (options?.includes('@tapjs/processinfo')) {
+  const kept = (options.match(/"[^"]*"|\S+/g) ?? []).filter((option) => !option.includes('@tapjs/processinfo'));
+  if (kept.length > 0) process.env.NODE_OPTIONS = kept.join(' ');
+  else delete process.env.NODE_OPTIONS;
+}
