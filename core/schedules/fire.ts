@@ -29,7 +29,7 @@ export const startedOutcome = (missed: number) => (missed > 0 ? `started (${miss
 export async function fireTimer(deps: FireDeps, timer: ScheduleTimer): Promise<void> {
   const definition = deps.kindOf(timer.kind);
   if (!definition) {
-    // Its plugin is not in the manifest: the timer waits for a process that has it.
+    // Its plugin is not in this process's manifest: the timer is dropped (and logged); saving or resuming the schedule arms it again.
     deps.logger.warn({ kind: timer.kind, subject: timer.subject }, 'a schedule timer of an undefined kind was dropped');
     return;
   }
