@@ -67,18 +67,20 @@ async function build(name: string, sources: MigrationSource[]): Promise<void> {
 const templates = new Map<string, Promise<string>>();
 
 /** The template data directory of these migrations, built by the first process that needs it. */
-export async function embeddedTemplate(sources: MigrationSource[]): Promise<string> {
-  const key = `${await sourcesHash(sources)}:${await engineVersions()}`;
-  let template = templates.get(key);
+export function embeddedTemplate(sources: MigrationSource[]): Promise<string> {
+  // Keyed in this process by the sources' folders: their files are read and hashed once per process, not per test.
+  const folders = sources.map((source) => `${source.plugin}=${source.dir}`).join('\n');
+  let template = templates.get(folders);
   if (!template) {
     template = (async () => {
+      const key = `${await sourcesHash(sources)}:${await engineVersions()}`;
       const name = path.join(EMBEDDED_TEST_ROOT, `template-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
       await mkdir(EMBEDDED_TEST_ROOT, { recursive: true });
       if (!(await exists(name))) await build(name, sources);
       return name;
     })();
-    templates.set(key, template);
-    template.catch(() => templates.delete(key));
+    templates.set(folders, template);
+    template.catch(() => templates.delete(folders));
   }
   return template;
 }
