@@ -65,6 +65,7 @@ export * from '../graphql/facade.ts';
 export { filter, Repeater, SlidingBuffer } from '../graphql/live.ts';
 export * from '../graphql/access.ts';
 export * from '../graphql/connection.ts';
+export { schemaStyleViolations, type SchemaStyleOptions } from '../graphql/schema-style.ts';
 export * from '../graphql/errors.ts';
 
 // Schedules: cron in IANA zones (DST-correct walks), the missed-run policy,
