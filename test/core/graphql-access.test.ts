@@ -41,7 +41,7 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
   'Query.citationStats': { access: 'member_or_api_key', rest: 'GET /api/citations/stats', query: '{ citationStats { total } }' },
   'Query.formSubmissions': { access: 'admin', rest: 'GET /api/admin/forms/submissions', query: '{ formSubmissions { edges { node { id payload } } } }' },
   'Query.formSubmission': { access: 'admin', rest: 'GET /api/admin/forms/submissions/{id}', query: `{ formSubmission(id: "${NO_ID}") { id payload } }` },
-  'Query.datasets': { access: 'member', rest: 'GET /api/v1/datasets', query: '{ datasets { edges { node { id snapshots { edges { node { snapshotId } } } } } } }' },
+  'Query.datasets': { access: 'member', rest: 'GET /api/v1/datasets', query: '{ datasets { edges { node { id latestSnapshot { id } snapshots { edges { node { id } } } } } } }' },
   'Query.dataset': { access: 'member', rest: 'GET /api/v1/datasets/{id}', query: '{ dataset(id: "raw.ga.nothing") { id } }' },
   'Query.sources': { access: 'member', rest: 'GET /api/v1/sources', query: '{ sources { edges { node { id sourceConfig streams { name } runs { edges { node { id } } } } } } }' },
   'Query.source': { access: 'member', rest: 'GET /api/v1/sources/{id}', query: `{ source(id: "${NO_ID}") { id } }` },
