@@ -71,10 +71,10 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
   'Query.pipelineRun': { access: 'member', rest: 'GET /api/v1/pipelines/{id}/sandbox/{workflow_id}/status', query: `{ pipelineRun(id: "${NO_ID}") { id } }` },
   'Query.entityTypes': { access: 'member', rest: 'GET /api/v1/ontology/entity-types', query: '{ entityTypes { edges { node { code properties } } } }' },
   'Query.entities': {
-    access: 'member', rest: 'GET /api/v1/ontology (entity read)', query: '{ entities(type: "street_light") { edges { node { key properties } } } }', okError: 'ENTITY_TYPE_NOT_FOUND',
+    access: 'member', rest: 'GET /api/v1/ontology (entity read)', query: '{ entities(filter: { type: "street_light" }) { edges { node { key properties } } } }', okError: 'ENTITY_TYPE_NOT_FOUND',
   },
   'Query.backingDatasetSyncRuns': {
-    access: 'member', rest: 'GET /api/v1/backing-datasets/{id}/sync-history', query: `{ backingDatasetSyncRuns(backingDatasetId: "${NO_ID}") { edges { node { id } } } }`, okError: 'BACKING_DATASET_NOT_FOUND',
+    access: 'member', rest: 'GET /api/v1/backing-datasets/{id}/sync-history', query: `{ backingDatasetSyncRuns(filter: { backingDatasetId: "${NO_ID}" }) { edges { node { id } } } }`, okError: 'BACKING_DATASET_NOT_FOUND',
   },
 };
 
