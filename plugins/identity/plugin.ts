@@ -27,7 +27,7 @@ export const plugin = definePlugin({
     server.route(policyRoutes(policies, dryRun));
     server.route([...libraryRoutes(libraries), ...registryRoutes(registry)]);
     server.route(userRoutes(users));
-    core.graphql.extend({ typeDefs, resolvers: resolvers(policies, registry, libraries) });
+    core.graphql.extend({ typeDefs, resolvers: resolvers(policies, registry, libraries, () => deps.lakehouse) });
     // The IdentityPolicy kind of the declarative apply.
     core.extensions.contribute('pipelines-apply.kinds', identityPolicyKind(policies));
     server.expose('api', api);

@@ -124,7 +124,18 @@ export interface LakehouseApi {
    * security still applies.
    */
   asOf(dataset: DatasetInfo, snapshotId?: string): string;
+  /**
+   * For another plugin's GraphQL field of type `Dataset`: the dataset as the
+   * lakehouse's resolvers read it, under the read rule (403 DATASET_FORBIDDEN
+   * when not readable; null when absent). Opaque: return it as the field's value.
+   */
+  datasetNode(tenantId: string, datasetId: string): Promise<GraphqlNode | null>;
+  /** For a GraphQL field of type `DatasetSnapshot`: a snapshot of a readable dataset, or null when either is absent (or vacuumed). */
+  snapshotNode(tenantId: string, datasetId: string, snapshotId: string): Promise<GraphqlNode | null>;
 }
+
+/** A value the lakehouse's own GraphQL types resolve; other plugins only pass it on. */
+export type GraphqlNode = object;
 
 // What this plugin exposes as `api` (what a plugin declaring it receives in register).
 declare module '@hapi/hapi' {

@@ -40,6 +40,8 @@ export function createServices(core: CoreServices, options: LakehouseOptions) {
       return result;
     },
     readable: (tenantId, datasetId, trx) => datasets.readable(tenantId, datasetId, trx),
+    datasetNode: (tenantId, datasetId) => datasets.findReadable(tenantId, datasetId),
+    snapshotNode: (tenantId, datasetId, snapshotId) => datasets.findSnapshot(tenantId, datasetId, snapshotId),
     asOf: (dataset, snapshotId) => {
       const snapshot = snapshotId ?? dataset.latestSnapshotId;
       const target = { relation: dataset.relation, columns: dataset.columns };

@@ -41,7 +41,7 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
   'Query.citationStats': { access: 'member_or_api_key', rest: 'GET /api/citations/stats', query: '{ citationStats { total } }' },
   'Query.formSubmissions': { access: 'admin', rest: 'GET /api/admin/forms/submissions', query: '{ formSubmissions { edges { node { id payload } } } }' },
   'Query.formSubmission': { access: 'admin', rest: 'GET /api/admin/forms/submissions/{id}', query: `{ formSubmission(id: "${NO_ID}") { id payload } }` },
-  'Query.datasets': { access: 'member', rest: 'GET /api/v1/datasets', query: '{ datasets { edges { node { id snapshots { edges { node { snapshotId } } } } } } }' },
+  'Query.datasets': { access: 'member', rest: 'GET /api/v1/datasets', query: '{ datasets { edges { node { id latestSnapshot { id } snapshots { edges { node { id } } } } } } }' },
   'Query.dataset': { access: 'member', rest: 'GET /api/v1/datasets/{id}', query: '{ dataset(id: "raw.ga.nothing") { id } }' },
   'Query.sources': { access: 'member', rest: 'GET /api/v1/sources', query: '{ sources { edges { node { id sourceConfig streams { name } runs { edges { node { id } } } } } } }' },
   'Query.source': { access: 'member', rest: 'GET /api/v1/sources/{id}', query: `{ source(id: "${NO_ID}") { id } }` },
@@ -63,18 +63,18 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
   'Query.transformRun': { access: 'member', rest: 'GET /api/v1/transform-runs/{id}', query: '{ transformRun(id: "1") { id } }' },
   'Query.identityPolicies': { access: 'member', rest: 'GET /api/v1/identity-policies', query: '{ identityPolicies { edges { node { id rules { kind } } } } }' },
   'Query.identityPolicy': { access: 'member', rest: 'GET /api/v1/identity-policies/{id}', query: `{ identityPolicy(id: "${NO_ID}") { id } }` },
-  'Query.registrySchemas': { access: 'member', rest: 'GET /api/v1/schemas/registry', query: '{ registrySchemas { edges { node { subject schema source } } } }' },
-  'Query.librarySchemas': { access: 'member', rest: 'GET /api/v1/sdm', query: '{ librarySchemas { edges { node { fullId schema } } } }' },
+  'Query.registrySchemas': { access: 'member', rest: 'GET /api/v1/schemas/registry', query: '{ registrySchemas { edges { node { subject schema source dataset { id } } } } }' },
+  'Query.librarySchemas': { access: 'member', rest: 'GET /api/v1/sdm', query: '{ librarySchemas { edges { node { id schema library { id } } } } }' },
   'Query.pipelines': { access: 'member', rest: 'GET /api/v1/pipelines', query: '{ pipelines { edges { node { id steps runs { edges { node { id } } } } } } }' },
   'Query.pipeline': { access: 'member', rest: 'GET /api/v1/pipelines/{id}', query: `{ pipeline(id: "${NO_ID}") { id } }` },
   'Query.pipelineRuns': { access: 'member', rest: 'GET /api/v1/pipelines/{id}/runs', query: '{ pipelineRuns { edges { node { id status steps { stepId snapshotId } } } } }' },
   'Query.pipelineRun': { access: 'member', rest: 'GET /api/v1/pipelines/{id}/sandbox/{workflow_id}/status', query: `{ pipelineRun(id: "${NO_ID}") { id } }` },
   'Query.entityTypes': { access: 'member', rest: 'GET /api/v1/ontology/entity-types', query: '{ entityTypes { edges { node { code properties } } } }' },
   'Query.entities': {
-    access: 'member', rest: 'GET /api/v1/ontology (entity read)', query: '{ entities(type: "street_light") { edges { node { key properties } } } }', okError: 'ENTITY_TYPE_NOT_FOUND',
+    access: 'member', rest: 'GET /api/v1/ontology (entity read)', query: '{ entities(filter: { type: "street_light" }) { edges { node { key properties } } } }', okError: 'ENTITY_TYPE_NOT_FOUND',
   },
   'Query.backingDatasetSyncRuns': {
-    access: 'member', rest: 'GET /api/v1/backing-datasets/{id}/sync-history', query: `{ backingDatasetSyncRuns(backingDatasetId: "${NO_ID}") { edges { node { id } } } }`, okError: 'BACKING_DATASET_NOT_FOUND',
+    access: 'member', rest: 'GET /api/v1/backing-datasets/{id}/sync-history', query: `{ backingDatasetSyncRuns(filter: { backingDatasetId: "${NO_ID}" }) { edges { node { id } } } }`, okError: 'BACKING_DATASET_NOT_FOUND',
   },
 };
 

@@ -1,7 +1,7 @@
 // Identity policies: CRUD with immutable versions (a
 // new version only when the matching spec's fingerprint changes), clone, and
 // the api's getPolicy. Deleting keeps the versions (soft delete).
-import { badRequest, conflict, isUuid, notFound, type TenantTransaction } from 'agent-platform/sdk';
+import { badRequest, conflict, isUuid, type KeysetPage, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { BlockingKey, IdentityPolicyVersion, IdentityRule } from '../api.ts';
 import type { IdentityContext } from './context.ts';
 import { canonicalSpec, fingerprintOf, type PolicySpec } from '../matching/policy-spec.ts';
@@ -89,6 +89,10 @@ export function createPolicyService(context: IdentityContext) {
     list: (tenantId: string, page: { limit: number; offset: number }) => core.withTenant(tenantId, async (trx) => ({
       items: (await policiesStore.list(trx, page)).map(policyView), total: await policiesStore.count(trx), ...page,
     })),
+    /** A keyset page in list order (GraphQL): each view with its key (see policiesStore.page). */
+    page: (tenantId: string, page: KeysetPage<[string, string]>) => core.withTenant(tenantId, async (trx) =>
+      (await policiesStore.page(trx, page)).map((row) => ({ ...policyView(row), createdKey: row.created_key }))),
+    count: (tenantId: string) => core.withTenant(tenantId, (trx) => policiesStore.count(trx)),
     get: (tenantId: string, id: string) => core.withTenant(tenantId, async (trx) => policyView(await find(trx, id))),
     create: (tenantId: string, createdBy: string, input: PolicyInput) => core.withTenant(tenantId, (trx) => createIn(trx, tenantId, createdBy, input)),
     replace: (tenantId: string, id: string, createdBy: string, input: PolicyInput) =>

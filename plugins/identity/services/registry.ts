@@ -4,7 +4,7 @@
 // Schemas come from tenants (register, bulk-register), from a readable
 // dataset's columns (discover-and-register, through the lakehouse api), or
 // from the built-in libraries (sync-catalog, idempotent).
-import { badRequest, conflict, notFound, type TenantTransaction } from 'agent-platform/sdk';
+import { badRequest, conflict, type KeysetPage, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { LakeColumn } from '../../lakehouse/api.ts';
 import type { IdentityContext } from './context.ts';
 import { ALL_SCHEMAS, LIBRARIES } from '../library/index.ts';
@@ -115,6 +115,10 @@ export function createRegistryService(context: IdentityContext) {
     list: (tenantId: string, filter: RegistryFilter, page: { limit: number; offset: number }) => core.withTenant(tenantId, async (trx) => ({
       items: (await registryStore.list(trx, filter, page)).map(registryView), total: await registryStore.count(trx, filter), ...page,
     })),
+    /** A keyset page by subject (GraphQL). */
+    page: (tenantId: string, filter: RegistryFilter, page: KeysetPage<string>) => core.withTenant(tenantId, async (trx) =>
+      (await registryStore.page(trx, filter, page)).map(registryView)),
+    count: (tenantId: string, filter: RegistryFilter) => core.withTenant(tenantId, (trx) => registryStore.count(trx, filter)),
     search: (tenantId: string, query: { q: string; limit: number } & RegistryFilter) => core.withTenant(tenantId, async (trx) => ({
       items: (await registryStore.search(trx, query.q, query, query.limit)).map((row) => ({ ...registryView(row), score: Number(row.score) })),
     })),

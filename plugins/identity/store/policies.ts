@@ -1,5 +1,5 @@
 // SQL of identity policies and their immutable versions (tenant transactions only).
-import { sql, type TenantTransaction } from 'agent-platform/sdk';
+import { type KeysetPage, sql, type TenantTransaction } from 'agent-platform/sdk';
 
 const policyColumns = ['p.id', 'p.name', 'p.description', 'p.current_version', 'p.created_by', 'p.created_at', 'p.updated_at'] as const;
 
@@ -38,6 +38,21 @@ export const policiesStore = {
   byName: (trx: TenantTransaction, name: string) => withCurrent(trx).where('p.name', '=', name).executeTakeFirst() as Promise<PolicyRow | undefined>,
   list: (trx: TenantTransaction, page: { limit: number; offset: number }) =>
     withCurrent(trx).orderBy('p.created_at').orderBy('p.id').limit(page.limit).offset(page.offset).execute() as Promise<PolicyRow[]>,
+  /**
+   * A keyset page in list order (created_at, id), forward or backward as
+   * KeysetPage says; the key is [created_at in microseconds since the epoch
+   * (exact, as text), id], each row's as `created_key`.
+   */
+  page: (trx: TenantTransaction, page: KeysetPage<[string, string]>) => {
+    const forward = page.direction === 'forward';
+    const direction = forward ? 'asc' : 'desc';
+    let query = withCurrent(trx).select(sql<string>`(extract(epoch FROM p.created_at) * 1000000)::bigint::text`.as('created_key'));
+    if (page.cursor !== undefined) {
+      const [micros, id] = page.cursor;
+      query = query.where(sql<boolean>`(p.created_at, p.id) ${sql.raw(forward ? '>' : '<')} (timestamptz 'epoch' + ${micros}::bigint * interval '1 microsecond', ${id}::uuid)`);
+    }
+    return query.orderBy('p.created_at', direction).orderBy('p.id', direction).limit(page.limit).execute() as Promise<(PolicyRow & { created_key: string })[]>;
+  },
   count: async (trx: TenantTransaction) => Number((await trx.selectFrom('identity_policies').select((eb) => eb.fn.countAll<string>().as('n'))
     .where('deleted_at', 'is', null).executeTakeFirstOrThrow()).n),
   nameTaken: async (trx: TenantTransaction, name: string, except?: string) => {

@@ -1,5 +1,5 @@
 // SQL of the tenant schema registry (tenant transactions only).
-import { sql, type TenantTransaction } from 'agent-platform/sdk';
+import { type KeysetPage, sql, type TenantTransaction } from 'agent-platform/sdk';
 import type { RegistrySource } from './tables.ts';
 
 const columns = ['id', 'subject', 'version', 'domain', 'description', 'schema', 'fingerprint', 'source', 'dataset_id', 'created_by', 'created_at'] as const;
@@ -43,6 +43,13 @@ export const registryStore = {
       .returning([...columns]).executeTakeFirstOrThrow() as Promise<RegistryRow>,
   list: (trx: TenantTransaction, filter: RegistryFilter, page: { limit: number; offset: number }) =>
     trx.selectFrom(latest(trx, filter).as('l')).selectAll().orderBy('subject').limit(page.limit).offset(page.offset).execute() as Promise<RegistryRow[]>,
+  /** A keyset page of latest versions by subject, forward or backward as KeysetPage says. */
+  page: (trx: TenantTransaction, filter: RegistryFilter, page: KeysetPage<string>) => {
+    const forward = page.direction === 'forward';
+    let query = trx.selectFrom(latest(trx, filter).as('l')).selectAll();
+    if (page.cursor !== undefined) query = query.where('subject', forward ? '>' : '<', page.cursor);
+    return query.orderBy('subject', forward ? 'asc' : 'desc').limit(page.limit).execute() as Promise<RegistryRow[]>;
+  },
   count: async (trx: TenantTransaction, filter: RegistryFilter) =>
     Number((await trx.selectFrom(latest(trx, filter).as('l')).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n),
   /**

@@ -1,11 +1,11 @@
 // Dataset reads and the deprecated /iceberg/ views,
 // all under the read rule (datasets/read-rule.ts). Knows nothing of HTTP.
-import { forbidden, notFound, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
+import { forbidden, type KeysetPage, notFound, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
 import type { DatasetInfo } from '../api.ts';
 import type { LakehouseOptions } from '../options.ts';
 import { parseDatasetId, qualified } from '../datasets/naming.ts';
 import { readAccess } from '../datasets/read-rule.ts';
-import { datasetsStore, snapshotsStore, type DatasetRow } from '../store/datasets.ts';
+import { datasetsStore, snapshotsStore, type DatasetRow, type SnapshotRow } from '../store/datasets.ts';
 import { rowsStore } from '../store/rows.ts';
 import { datasetView, exactPair, previewRow, snapshotView, columnView } from '../datasets/views.ts';
 import { targetOf } from '../store/writer.ts';
@@ -37,6 +37,14 @@ export function createDatasetService(core: CoreServices, options: LakehouseOptio
     return row;
   }
 
+  /** The dataset under the read rule, or null when it does not exist (403 when not readable). */
+  async function findReadable(tenantId: string, datasetId: string): Promise<DatasetRow | null> {
+    return readableRow(tenantId, datasetId).catch((err) => {
+      if ((err as { output?: { statusCode: number } }).output?.statusCode === 404) return null;
+      throw err;
+    });
+  }
+
   async function snapshotOf(tenantId: string, row: DatasetRow, snapshotId: string | undefined) {
     if (snapshotId === undefined || snapshotId === row.latest_snapshot_id) return row.latest_snapshot_id;
     const found = await core.withTenant(tenantId, (trx) => snapshotsStore.get(trx, row.id, snapshotId));
@@ -59,9 +67,14 @@ export function createDatasetService(core: CoreServices, options: LakehouseOptio
       });
     },
 
-    /** Keyset page by dataset id (GraphQL). */
-    page: (tenantId: string, afterId: string | undefined, limit: number, namespace?: string) =>
-      core.withTenant(tenantId, (trx) => datasetsStore.after(trx, afterId, limit, namespace)),
+    /** A keyset page of the readable datasets by dataset id (GraphQL). */
+    page: (tenantId: string, namespace: string | undefined, page: KeysetPage<string>) =>
+      core.withTenant(tenantId, (trx) => datasetsStore.page(trx, namespace, page)),
+
+    /** How many datasets the tenant reads (of a namespace). */
+    count: (tenantId: string, namespace: string | undefined) => core.withTenant(tenantId, (trx) => datasetsStore.count(trx, { namespace })),
+
+    findReadable,
 
     async get(tenantId: string, datasetId: string) {
       return datasetView(await readableRow(tenantId, datasetId), tenantId);
@@ -91,9 +104,20 @@ export function createDatasetService(core: CoreServices, options: LakehouseOptio
       return { dataset_id: row.dataset_id, ...exactPair('latest_snapshot_id', row.latest_snapshot_id), items: rows.map(snapshotView) };
     },
 
-    /** Snapshots of one dataset for GraphQL (newest first, before a snapshot id). */
-    async snapshotPage(tenantId: string, datasetRef: number, limit: number, before?: string) {
-      return core.withTenant(tenantId, (trx) => snapshotsStore.list(trx, datasetRef, limit, before));
+    /** A keyset page of one dataset's snapshots, newest first (GraphQL); the dataset was read under the read rule. */
+    snapshotPage: (tenantId: string, datasetRef: number, page: KeysetPage<string>) =>
+      core.withTenant(tenantId, (trx) => snapshotsStore.page(trx, datasetRef, page)),
+
+    /** Snapshots of datasets already read under the read rule, by (dataset, snapshot id): one query for a GraphQL batch. */
+    snapshotsByIds: (tenantId: string, keys: readonly { ref: number; snapshotId: string }[]): Promise<SnapshotRow[]> =>
+      core.withTenant(tenantId, (trx) => snapshotsStore.byIds(trx, keys)),
+
+    /** A snapshot of a dataset under the read rule, or null when either does not exist (403 when not readable). */
+    async findSnapshot(tenantId: string, datasetId: string, snapshotId: string): Promise<SnapshotRow | null> {
+      if (!/^\d{1,19}$/.test(snapshotId)) return null;
+      const row = await findReadable(tenantId, datasetId);
+      if (!row) return null;
+      return (await core.withTenant(tenantId, (trx) => snapshotsStore.get(trx, row.id, snapshotId))) ?? null;
     },
 
     /** Deprecated: GET /iceberg/tables. */

@@ -1,7 +1,7 @@
 // The dataset and snapshot registry (lake_datasets, lake_snapshots): tenant
 // transactions, row-level security picks the rows (a tenant's own, and the
 // shared ones for reading). Snapshot ids are read as text: they pass 2^53.
-import { sql, type TenantTransaction } from 'agent-platform/sdk';
+import { type KeysetPage, sql, type TenantTransaction } from 'agent-platform/sdk';
 import './tables.ts';
 
 const datasetColumns = [
@@ -32,12 +32,13 @@ export const datasetsStore = {
     return (await query.executeTakeFirstOrThrow()).n;
   },
 
-  /** Datasets after a dataset id, in id order (GraphQL pages). */
-  after: (trx: TenantTransaction, afterId: string | undefined, limit: number, namespace?: string) => {
+  /** A page of datasets in dataset id order (GraphQL), forward or backward as KeysetPage says. */
+  page: (trx: TenantTransaction, namespace: string | undefined, page: KeysetPage<string>) => {
+    const forward = page.direction === 'forward';
     let query = trx.selectFrom('lake_datasets').select([...datasetColumns, latest, snapshotCount]);
-    if (afterId !== undefined) query = query.where('dataset_id', '>', afterId);
+    if (page.cursor !== undefined) query = query.where('dataset_id', forward ? '>' : '<', page.cursor);
     if (namespace) query = query.where('namespace', '=', namespace);
-    return query.orderBy('dataset_id').limit(limit).execute();
+    return query.orderBy('dataset_id', forward ? 'asc' : 'desc').limit(page.limit).execute();
   },
 
   setLatest: (trx: TenantTransaction, ref: number, snapshotId: string, rowCount: number) =>
@@ -51,7 +52,7 @@ export type DatasetRow = NonNullable<Awaited<ReturnType<typeof datasetsStore.fin
 const snapshotColumns = [
   sql<string>`snapshot_id::text`.as('snapshot_id'),
   sql<string | null>`parent_snapshot_id::text`.as('parent_snapshot_id'),
-  'operation', 'rows_staged', 'rows_added', 'rows_removed', 'row_count', 'summary', 'created_at',
+  'dataset_ref', 'operation', 'rows_staged', 'rows_added', 'rows_removed', 'row_count', 'summary', 'created_at',
 ] as const;
 
 export const snapshotsStore = {
@@ -73,6 +74,23 @@ export const snapshotsStore = {
   get: (trx: TenantTransaction, ref: number, snapshotId: string) =>
     trx.selectFrom('lake_snapshots').select([...snapshotColumns])
       .where('dataset_ref', '=', ref).where('snapshot_id', '=', sql<string>`${snapshotId}::bigint`).executeTakeFirst(),
+
+  /** A page of a dataset's snapshots, newest first (GraphQL), forward or backward as KeysetPage says. */
+  page: (trx: TenantTransaction, ref: number, page: KeysetPage<string>) => {
+    const forward = page.direction === 'forward';
+    let query = trx.selectFrom('lake_snapshots').select([...snapshotColumns]).where('dataset_ref', '=', ref);
+    if (page.cursor !== undefined) query = query.where('snapshot_id', forward ? '<' : '>', sql<string>`${page.cursor}::bigint`);
+    return query.orderBy('snapshot_id', forward ? 'desc' : 'asc').limit(page.limit).execute();
+  },
+
+  /** Snapshots by id, each of the dataset given with it (one query for a GraphQL batch). */
+  byIds: async (trx: TenantTransaction, keys: readonly { ref: number; snapshotId: string }[]) => {
+    if (!keys.length) return [];
+    const rows = await trx.selectFrom('lake_snapshots').select([...snapshotColumns])
+      .where('snapshot_id', '=', sql<string>`ANY(${keys.map((k) => k.snapshotId)}::bigint[])`)
+      .where('dataset_ref', 'in', [...new Set(keys.map((k) => k.ref))]).execute();
+    return rows;
+  },
 
   /** The id of the `keep`-th newest snapshot: versions closed at or before it are needed by no kept snapshot. */
   retentionBoundary: async (trx: TenantTransaction, ref: number, keep: number) =>

@@ -125,18 +125,55 @@ t.test('GraphQL: datasets with snapshots, as REST allows', async (t) => {
   await ordersDataset(lake);
   const a = await lake.write('acme', ORDERS, { mode: 'overwrite', source: records({ id: 1 }) });
   const b = await lake.write('acme', ORDERS, { mode: 'overwrite', source: records({ id: 2 }) });
-  const query = `{ datasets(first: 5) { edges { node { id namespace rowCount latestSnapshotId columns { name type } snapshots(first: 1) { edges { node { snapshotId parentSnapshotId operation rowsAdded } } pageInfo { hasNextPage endCursor } } } } } }`;
+  const query = `{ datasets(first: 5) { edges { node { id namespace rowCount latestSnapshotId latestSnapshot { id rowCount } columns { name type }
+    snapshots(first: 1) { edges { node { id parentSnapshotId parentSnapshot { id parentSnapshot { id } } operation rowsAdded } } pageInfo { hasNextPage endCursor } totalCount } } } totalCount } }`;
   const gql = (token: string, tenant: string, q = query) => tp.request({ method: 'POST', url: '/graphql', token, tenant, payload: { query: q } });
   const response = await gql(acme.token, 'acme');
   t.equal(response.status, 200);
+  t.notOk(response.body.errors, JSON.stringify(response.body.errors));
   const node = response.body.data.datasets.edges[0].node;
-  t.match(node, { id: ORDERS, namespace: 'RAW', rowCount: 1, latestSnapshotId: b.snapshotId });
-  t.same(node.snapshots.edges.map((e: { node: { snapshotId: string } }) => e.node.snapshotId), [b.snapshotId]);
+  t.match(node, { id: ORDERS, namespace: 'RAW', rowCount: 1, latestSnapshotId: b.snapshotId, latestSnapshot: { id: b.snapshotId, rowCount: 1 } });
+  t.same(node.snapshots.edges.map((e: { node: { id: string } }) => e.node.id), [b.snapshotId]);
   t.equal(node.snapshots.edges[0].node.parentSnapshotId, a.snapshotId);
+  t.same(node.snapshots.edges[0].node.parentSnapshot, { id: a.snapshotId, parentSnapshot: null }, 'the parent snapshot as an object');
   t.equal(node.snapshots.pageInfo.hasNextPage, true);
-  const next = await gql(acme.token, 'acme', `{ dataset(id: "${ORDERS}") { snapshots(first: 5, after: "${node.snapshots.pageInfo.endCursor}") { edges { node { snapshotId } } } } }`);
-  t.same(next.body.data.dataset.snapshots.edges.map((e: { node: { snapshotId: string } }) => e.node.snapshotId), [a.snapshotId]);
+  t.equal(node.snapshots.totalCount, 2);
+  t.equal(response.body.data.datasets.totalCount, response.body.data.datasets.edges.length);
+  const next = await gql(acme.token, 'acme', `{ dataset(id: "${ORDERS}") { snapshots(first: 5, after: "${node.snapshots.pageInfo.endCursor}") { edges { node { id } } } } }`);
+  t.same(next.body.data.dataset.snapshots.edges.map((e: { node: { id: string } }) => e.node.id), [a.snapshotId]);
+  t.same((await gql(acme.token, 'acme', '{ dataset(id: "not a dataset id") { id } }')).body.data, { dataset: null }, 'a malformed id is not found');
   const denied = await gql(beta.token, 'beta', `{ dataset(id: "${ORDERS}") { id } }`);
   t.equal(denied.body.errors[0].extensions.code, 'DATASET_FORBIDDEN');
   t.same((await gql(beta.token, 'beta')).body.data.datasets.edges, []);
+});
+
+t.test('GraphQL: backward pages with totalCount (datasets by id, snapshots newest first)', async (t) => {
+  const { tp, acme, lake } = await lakePlatform(t);
+  await ordersDataset(lake);
+  const written: string[] = [];
+  for (const id of [1, 2, 3]) written.push((await lake.write('acme', ORDERS, { mode: 'overwrite', source: records({ id }) })).snapshotId!);
+  for (const table of ['alpha', 'beta_table']) {
+    await lake.ensureDataset('acme', { datasetId: `raw.acme.${table}`, columns: [{ name: 'id', type: 'bigint' }], producer: { kind: 'source_stream', id: 't' } });
+  }
+  const gql = async (query: string) => {
+    const res = await tp.request({ method: 'POST', url: '/graphql', token: acme.token, tenant: 'acme', payload: { query } });
+    t.notOk(res.body.errors, JSON.stringify(res.body.errors));
+    return res.body.data;
+  };
+  const ids = (page: { edges: { node: { id: string } }[] }) => page.edges.map((e) => e.node.id);
+  const all = ids((await gql('{ datasets(first: 100) { edges { node { id } } } }')).datasets);
+  t.same(all, [...all].sort(), 'by id');
+  const end = (await gql('{ datasets(last: 2) { edges { node { id } } pageInfo { hasPreviousPage hasNextPage startCursor } totalCount } }')).datasets;
+  t.same(ids(end), all.slice(-2));
+  t.match(end, { pageInfo: { hasPreviousPage: true, hasNextPage: false }, totalCount: all.length });
+  const before = (await gql(`{ datasets(last: 100, before: "${end.pageInfo.startCursor}") { edges { node { id } } pageInfo { hasPreviousPage hasNextPage } } }`)).datasets;
+  t.same(ids(before), all.slice(0, -2));
+  t.match(before.pageInfo, { hasPreviousPage: false, hasNextPage: true });
+  t.equal((await gql('{ datasets(filter: { namespace: REGISTRY }) { totalCount } }')).datasets.totalCount, 0, 'the filter counts too');
+
+  const snapshots = (await gql(`{ dataset(id: "${ORDERS}") { snapshots(last: 2) { edges { node { id } } pageInfo { hasPreviousPage startCursor } totalCount } } }`)).dataset.snapshots;
+  t.same(ids(snapshots), [written[1], written[0]], 'the oldest two, newest first');
+  t.match(snapshots, { pageInfo: { hasPreviousPage: true }, totalCount: 3 });
+  const newest = (await gql(`{ dataset(id: "${ORDERS}") { snapshots(last: 5, before: "${snapshots.pageInfo.startCursor}") { edges { node { id } } } } }`)).dataset.snapshots;
+  t.same(ids(newest), [written[2]]);
 });

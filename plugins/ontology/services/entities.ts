@@ -2,7 +2,7 @@
 // and on related entities' properties, and relationship traversal. A `where`
 // is an object of property values (JSON containment) in which a key naming a
 // relationship of the type holds a `where` on the related type (one level).
-import { badRequest, type CoreServices } from 'agent-platform/sdk';
+import { badRequest, type CoreServices, type KeysetPage } from 'agent-platform/sdk';
 import { entitiesStore, type EntityFilter, type EntityRow } from '../store/entities.ts';
 import { entityTypesStore, type EntityTypeVersionRow, type Relationship } from '../store/entity-types.ts';
 
@@ -41,19 +41,35 @@ export function createEntityService(core: CoreServices) {
     return filter;
   }
 
-  return {
-    list: (tenantId: string, code: string, where: Record<string, unknown> | undefined, after: string | undefined, limit: number) =>
-      core.withTenant(tenantId, async (trx) => entitiesStore.list(trx, code, await filterOf(trx, await typeOf(trx, code), where), after, limit)),
+  /** The target type, its key and the values an entity's relationship points at (none: nothing to read). */
+  async function traversal(trx: Trx, entity: EntityRow, name: string) {
+    const type = await typeOf(trx, entity.entity_type);
+    const relationship = type.relationships.find((r) => r.name === name);
+    if (!relationship) throw badRequest(`${type.code} has no relationship ${name}`, 'RELATIONSHIP_NOT_FOUND');
+    const value = entity.properties[relationship.via];
+    const values = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
+    return { targetType: relationship.target_type, targetKey: values.length ? await targetKeyOf(trx, relationship) : '', values };
+  }
 
-    /** The entities an entity's relationship points at. */
-    related: (tenantId: string, entity: EntityRow, name: string, after: string | undefined, limit: number) => core.withTenant(tenantId, async (trx) => {
-      const type = await typeOf(trx, entity.entity_type);
-      const relationship = type.relationships.find((r) => r.name === name);
-      if (!relationship) throw badRequest(`${type.code} has no relationship ${name}`, 'RELATIONSHIP_NOT_FOUND');
-      const value = entity.properties[relationship.via];
-      const values = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
-      if (!values.length) return [];
-      return entitiesStore.byProperty(trx, relationship.target_type, await targetKeyOf(trx, relationship), values, after, limit);
+  return {
+    /** A keyset page of a type's entities matching `where`, in key order. */
+    list: (tenantId: string, code: string, where: Record<string, unknown> | undefined, page: KeysetPage<string>) =>
+      core.withTenant(tenantId, async (trx) => entitiesStore.list(trx, code, await filterOf(trx, await typeOf(trx, code), where), page)),
+
+    /** How many of a type's entities match `where`. */
+    count: (tenantId: string, code: string, where: Record<string, unknown> | undefined) =>
+      core.withTenant(tenantId, async (trx) => entitiesStore.countMatching(trx, code, await filterOf(trx, await typeOf(trx, code), where))),
+
+    /** A keyset page of the entities an entity's relationship points at, in key order. */
+    related: (tenantId: string, entity: EntityRow, name: string, page: KeysetPage<string>) => core.withTenant(tenantId, async (trx) => {
+      const { targetType, targetKey, values } = await traversal(trx, entity, name);
+      return values.length ? entitiesStore.byProperty(trx, targetType, targetKey, values, page) : [];
+    }),
+
+    /** How many entities an entity's relationship points at. */
+    relatedCount: (tenantId: string, entity: EntityRow, name: string) => core.withTenant(tenantId, async (trx) => {
+      const { targetType, targetKey, values } = await traversal(trx, entity, name);
+      return values.length ? entitiesStore.countByProperty(trx, targetType, targetKey, values) : 0;
     }),
   };
 }

@@ -3,7 +3,7 @@
 // version; name and description changes too (every version is a whole,
 // frozen definition). Backing datasets that do not pin a version follow the
 // current one, so a new version changes their effective spec.
-import { badRequest, conflict, createAjv, notFound, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
+import { badRequest, conflict, createAjv, type KeysetPage, notFound, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
 import { ENTITY_TYPE_CHANGED } from '../event-types.ts';
 import { actorOf, type OntologyCaller } from '../authorization/policy.ts';
 import { entityTypesStore, type EntityTypeDefinition, type EntityTypeRow, type EntityTypeVersionRow } from '../store/entity-types.ts';
@@ -82,6 +82,11 @@ export function createEntityTypeService(core: CoreServices) {
       const rows = await core.withTenant(tenantId, (trx) => entityTypesStore.list(trx, page.after, page.limit + 1));
       return { items: rows.slice(0, page.limit).map(typeView), next_cursor: rows.length > page.limit ? rows[page.limit - 1]!.code : null };
     },
+
+    /** A keyset page by code (GraphQL). */
+    page: async (tenantId: string, page: KeysetPage<string>) => (await core.withTenant(tenantId, (trx) => entityTypesStore.page(trx, page))).map(typeView),
+
+    count: (tenantId: string) => core.withTenant(tenantId, (trx) => entityTypesStore.count(trx)),
 
     async get(tenantId: string, code: string) {
       const row = await core.withTenant(tenantId, (trx) => entityTypesStore.get(trx, code));

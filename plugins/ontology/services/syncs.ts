@@ -2,7 +2,7 @@
 // with the effective spec it attempts and its fingerprint, and queues the
 // pg-boss job in the same transaction; the worker (sync/runner.ts) decides
 // skip or replay against what the backing dataset last applied.
-import { badRequest, notFound, type TenantTransaction } from 'agent-platform/sdk';
+import { badRequest, type KeysetPage, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { OntologyContext } from './context.ts';
 import { actorOf, type OntologyCaller } from '../authorization/policy.ts';
 import type { BackingDatasetService } from './backing-datasets.ts';
@@ -52,9 +52,12 @@ export function createSyncService(context: OntologyContext, backing: BackingData
       return { items: await runsStore.logs(trx, runId) };
     }),
 
-    /** Runs of a backing dataset for GraphQL (newest first). */
-    page: (tenantId: string, backingDatasetId: string, before: string | undefined, limit: number) =>
-      core.withTenant(tenantId, async (trx) => (await runsStore.list(trx, backingDatasetId, before, limit)).map(exactRun)),
+    /** A keyset page of a backing dataset's runs for GraphQL (newest first; see runsStore.page). */
+    page: (tenantId: string, backingDatasetId: string, page: KeysetPage<string>) =>
+      core.withTenant(tenantId, async (trx) => (await runsStore.page(trx, backingDatasetId, page)).map(exactRun)),
+
+    /** How many runs a backing dataset has. */
+    count: (tenantId: string, backingDatasetId: string) => core.withTenant(tenantId, (trx) => runsStore.count(trx, backingDatasetId)),
   };
 }
 

@@ -2,7 +2,7 @@
 // ON CONFLICT from the lake's as-of SQL with its anti-join DELETE) and the reads
 // of GraphQL. Identifiers are quoted here; values are parameters; the only
 // raw SQL is the lakehouse's own as-of SELECT.
-import { sql, type TenantTransaction } from 'agent-platform/sdk';
+import { type KeysetPage, sql, type TenantTransaction } from 'agent-platform/sdk';
 
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 // Property names are checked identifiers (services/entity-types.ts); quoting is belt and braces.
@@ -66,6 +66,29 @@ function rowsOf(shape: SyncShape): string {
     FROM (${shape.sourceSql}) src WHERE ${notNull}${shape.dedupe ? ` ORDER BY ${key}, ${rowKey}` : ''}`;
 }
 
+const entityColumns = sql`entity_type, key, key_values, properties, backing_dataset_id, dataset_id, snapshot_id::text AS snapshot_id, source_row_key, synced_at`;
+
+/** The keyset condition of a page in key order: after the cursor forward, before it backward. */
+const keyAfter = (page: KeysetPage<string>) =>
+  (page.cursor === undefined ? sql`` : page.direction === 'forward' ? sql`AND key > ${page.cursor}` : sql`AND key < ${page.cursor}`);
+
+/** Entities of a type matching a `where` filter. */
+function matching(entityType: string, filter: EntityFilter) {
+  const related = filter.related.map((r) => {
+    const targets = sql`SELECT t.properties -> ${r.targetKey} FROM ontology_entities t WHERE t.entity_type = ${r.targetType} AND t.properties @> ${JSON.stringify(r.contains)}::jsonb`;
+    return r.many
+      ? sql`AND EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(properties -> ${r.via}) = 'array' THEN properties -> ${r.via} ELSE '[]' END) v WHERE v IN (${targets}))`
+      : sql`AND properties -> ${r.via} IN (${targets})`;
+  });
+  return sql`entity_type = ${entityType}
+    ${filter.contains ? sql`AND properties @> ${JSON.stringify(filter.contains)}::jsonb` : sql``}
+    ${related.length ? sql.join(related, sql` `) : sql``}`;
+}
+
+/** Entities of a type whose property equals one of the values. */
+const havingProperty = (entityType: string, property: string, values: unknown[]) =>
+  sql`entity_type = ${entityType} AND properties -> ${property} = ANY (SELECT jsonb_array_elements(${JSON.stringify(values)}::jsonb))`;
+
 export const entitiesStore = {
   /**
    * One pass over the snapshot: inserts new entities, updates changed ones
@@ -125,32 +148,32 @@ export const entitiesStore = {
     return rows[0]!.n;
   },
 
-  /** A page of a type's entities matching `filter` (properties containment, related entities' containment), after a key. */
-  async list(trx: TenantTransaction, entityType: string, filter: EntityFilter, after: string | undefined, limit: number) {
-    const related = filter.related.map((r) => {
-      const targets = sql`SELECT t.properties -> ${r.targetKey} FROM ontology_entities t WHERE t.entity_type = ${r.targetType} AND t.properties @> ${JSON.stringify(r.contains)}::jsonb`;
-      return r.many
-        ? sql`AND EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(properties -> ${r.via}) = 'array' THEN properties -> ${r.via} ELSE '[]' END) v WHERE v IN (${targets}))`
-        : sql`AND properties -> ${r.via} IN (${targets})`;
-    });
+  /** A keyset page of a type's entities matching `filter` (properties containment, related entities' containment), in key order. */
+  async list(trx: TenantTransaction, entityType: string, filter: EntityFilter, page: KeysetPage<string>) {
     const { rows } = await sql<EntityRow>`
-      SELECT entity_type, key, key_values, properties, backing_dataset_id, dataset_id, snapshot_id::text AS snapshot_id, source_row_key, synced_at
-      FROM ontology_entities WHERE entity_type = ${entityType}
-        ${filter.contains ? sql`AND properties @> ${JSON.stringify(filter.contains)}::jsonb` : sql``}
-        ${related.length ? sql.join(related, sql` `) : sql``}
-        ${after === undefined ? sql`` : sql`AND key > ${after}`}
-      ORDER BY key LIMIT ${limit}`.execute(trx);
+      SELECT ${entityColumns} FROM ontology_entities WHERE ${matching(entityType, filter)} ${keyAfter(page)}
+      ORDER BY key ${sql.raw(page.direction === 'forward' ? 'ASC' : 'DESC')} LIMIT ${page.limit}`.execute(trx);
     return rows;
   },
 
-  /** Entities of a type whose property `property` equals one of `values` (relationship traversal). */
-  async byProperty(trx: TenantTransaction, entityType: string, property: string, values: unknown[], after: string | undefined, limit: number) {
+  /** How many of a type's entities match `filter`. */
+  async countMatching(trx: TenantTransaction, entityType: string, filter: EntityFilter): Promise<number> {
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ontology_entities WHERE ${matching(entityType, filter)}`.execute(trx);
+    return rows[0]!.n;
+  },
+
+  /** A keyset page of a type's entities whose property `property` equals one of `values` (relationship traversal), in key order. */
+  async byProperty(trx: TenantTransaction, entityType: string, property: string, values: unknown[], page: KeysetPage<string>) {
     const { rows } = await sql<EntityRow>`
-      SELECT entity_type, key, key_values, properties, backing_dataset_id, dataset_id, snapshot_id::text AS snapshot_id, source_row_key, synced_at
-      FROM ontology_entities WHERE entity_type = ${entityType} AND properties -> ${property} = ANY (SELECT jsonb_array_elements(${JSON.stringify(values)}::jsonb))
-        ${after === undefined ? sql`` : sql`AND key > ${after}`}
-      ORDER BY key LIMIT ${limit}`.execute(trx);
+      SELECT ${entityColumns} FROM ontology_entities WHERE ${havingProperty(entityType, property, values)} ${keyAfter(page)}
+      ORDER BY key ${sql.raw(page.direction === 'forward' ? 'ASC' : 'DESC')} LIMIT ${page.limit}`.execute(trx);
     return rows;
+  },
+
+  /** How many of a type's entities have property `property` equal to one of `values`. */
+  async countByProperty(trx: TenantTransaction, entityType: string, property: string, values: unknown[]): Promise<number> {
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ontology_entities WHERE ${havingProperty(entityType, property, values)}`.execute(trx);
+    return rows[0]!.n;
   },
 
   /** The first rows of a dataset's snapshot (mapping suggestions look at their values). */

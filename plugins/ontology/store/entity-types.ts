@@ -1,5 +1,5 @@
 // SQL of entity types and their immutable versions (every query in a tenant transaction).
-import { sql, type TenantTransaction } from 'agent-platform/sdk';
+import { type KeysetPage, sql, type TenantTransaction } from 'agent-platform/sdk';
 
 export interface Relationship { name: string; target_type: string; cardinality: 'one' | 'many'; via: string }
 
@@ -40,6 +40,22 @@ export const entityTypesStore = {
   async lock(trx: TenantTransaction, code: string): Promise<boolean> {
     const { rows } = await sql`SELECT 1 FROM ontology_entity_types WHERE code = ${code} FOR UPDATE`.execute(trx);
     return rows.length > 0;
+  },
+
+  /** A keyset page of the types at their current versions by code, forward or backward as KeysetPage says. */
+  async page(trx: TenantTransaction, page: KeysetPage<string>): Promise<EntityTypeRow[]> {
+    const forward = page.direction === 'forward';
+    const { rows } = await sql<EntityTypeRow>`
+      SELECT ${versionColumns}, t.current_version, t.deprecated_at, t.updated_at
+      FROM ontology_entity_types t JOIN ontology_entity_type_versions v ON v.code = t.code AND v.version = t.current_version
+      WHERE ${page.cursor === undefined ? sql`true` : forward ? sql`t.code > ${page.cursor}` : sql`t.code < ${page.cursor}`}
+      ORDER BY t.code ${sql.raw(forward ? 'ASC' : 'DESC')} LIMIT ${page.limit}`.execute(trx);
+    return rows;
+  },
+
+  async count(trx: TenantTransaction): Promise<number> {
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ontology_entity_types`.execute(trx);
+    return rows[0]!.n;
   },
 
   async list(trx: TenantTransaction, after: string | undefined, limit: number): Promise<EntityTypeRow[]> {

@@ -1,5 +1,5 @@
 // SQL of sync runs and their log lines (every query in a tenant transaction).
-import { sql, type TenantTransaction } from 'agent-platform/sdk';
+import { type KeysetPage, sql, type TenantTransaction } from 'agent-platform/sdk';
 import type { EffectiveSpec } from '../sync/fingerprint.ts';
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'skipped' | 'failed';
@@ -52,6 +52,25 @@ export const runsStore = {
       WHERE backing_dataset_id = ${backingDatasetId} ${before === undefined ? sql`` : sql`AND (created_at, id) < (SELECT created_at, id FROM ontology_sync_runs WHERE id = ${before})`}
       ORDER BY created_at DESC, id DESC LIMIT ${limit}`.execute(trx);
     return rows;
+  },
+
+  /**
+   * A keyset page of a backing dataset's runs, newest first (created_at, id
+   * descending); the cursor is a run's id. Forward: older than the cursor's
+   * run; backward: newer, nearest first.
+   */
+  async page(trx: TenantTransaction, backingDatasetId: string, page: KeysetPage<string>): Promise<RunRow[]> {
+    const forward = page.direction === 'forward';
+    const { rows } = await sql<RunRow>`SELECT ${columns} FROM ontology_sync_runs
+      WHERE backing_dataset_id = ${backingDatasetId} ${page.cursor === undefined ? sql``
+        : sql`AND (created_at, id) ${sql.raw(forward ? '<' : '>')} (SELECT created_at, id FROM ontology_sync_runs WHERE id = ${page.cursor})`}
+      ORDER BY created_at ${sql.raw(forward ? 'DESC' : 'ASC')}, id ${sql.raw(forward ? 'DESC' : 'ASC')} LIMIT ${page.limit}`.execute(trx);
+    return rows;
+  },
+
+  async count(trx: TenantTransaction, backingDatasetId: string): Promise<number> {
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ontology_sync_runs WHERE backing_dataset_id = ${backingDatasetId}`.execute(trx);
+    return rows[0]!.n;
   },
 
   async latest(trx: TenantTransaction, backingDatasetId: string): Promise<RunRow | undefined> {

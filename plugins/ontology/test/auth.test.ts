@@ -66,7 +66,7 @@ t.test('production: exact tenant bindings and the ontology:sync capability', asy
   t.equal((await call('GET', await serviceToken(tp, 'svc:etl', { scope: 'ontology:sync' }), 'beta')).body.code, 'ONTOLOGY_TENANT_UNBOUND', 'service tokens need the binding too');
   const status = await tp.request({ url: '/api/v1/ontology/status' });
   t.match(status.body, { tenant_bindings_enforced: true });
-  const gql = await tp.request({ method: 'POST', url: '/graphql', token: beta.token, tenant: 'beta', payload: { query: '{ entities(type: "street_light") { edges { node { key } } } }' } });
+  const gql = await tp.request({ method: 'POST', url: '/graphql', token: beta.token, tenant: 'beta', payload: { query: '{ entities(filter: { type: "street_light" }) { edges { node { key } } } }' } });
   t.equal(gql.body.errors[0].extensions.code, 'ONTOLOGY_TENANT_UNBOUND', 'entity reads on GraphQL too');
 });
 
