@@ -10,7 +10,10 @@ import { schemaStyleViolations } from '../../core/graphql/schema-style.ts';
 import { startTestPlatform } from '../harness.ts';
 
 /** `…Id` fields whose object the graph does not hold, each with why. */
-const BARE_REFERENCES: string[] = [];
+const BARE_REFERENCES: string[] = [
+  // The operationId of an OpenAPI operation inside an imported spec's document: operations are not objects of the graph.
+  'CallableFunction.operationId',
+];
 
 t.test('the introspected schema follows the style', async (t) => {
   const tp = await startTestPlatform(t);
