@@ -31,7 +31,7 @@ export const plugin = definePlugin({
   async register(server, options: IngestionOptions) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
-    const { settings, runDeps, stageDeps, searchDeps, search, collections, documents, status, sync, api } = await createServices(core, options);
+    const { settings, runDeps, stageDeps, searchDeps, search, collections, documents, pages, status, sync, api } = await createServices(core, options);
     warnIncompleteSettings(core, settings);
     await ensureVectorIndexes(core, settings);
     server.ext('onPostStop', () => stageDeps.parsers.close());
@@ -49,7 +49,7 @@ export const plugin = definePlugin({
     core.jobs.defineLongTask(SYNC_TASK, syncTask(sync), syncTaskOptions(settings));
 
     registerFunctions(core, searchDeps);
-    core.graphql.extend(graphqlPart({ collections, documents, status, search }));
+    core.graphql.extend(graphqlPart({ documents, pages, status, search }));
     readinessCheck(server, settings);
     server.expose('api', api);
   },

@@ -11,6 +11,7 @@ import type { StageDeps } from './pipeline/stages.ts';
 import { createIngestionApi } from './services/api.ts';
 import { createCollectionsService } from './services/collections.ts';
 import { createDocumentsService } from './services/documents.ts';
+import { createPagesService } from './services/pages.ts';
 import { createPrivateUploads } from './services/private.ts';
 import { createStatusService } from './services/status.ts';
 import { createSyncService } from './services/sync.ts';
@@ -43,6 +44,7 @@ export async function createServices(core: CoreServices, options: IngestionOptio
     search,
     collections: createCollectionsService(core),
     documents,
+    pages: createPagesService(core),
     privateUploads,
     status: createStatusService(runDeps),
     sync: createSyncService(runDeps),

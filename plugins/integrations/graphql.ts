@@ -1,13 +1,16 @@
-// GraphQL: `specs` (imported specs) and `functions(source)` (callable
-// functions: the platform's and the imported ones, by name; `source` is a
-// spec name or "platform"), as Relay connections keyed by name. Resolvers
-// call the catalog service and the registry, never SQL.
+// GraphQL: `specs` (imported specs) and `functions(filter)` (callable
+// functions: the platform's and the imported ones, by name; `filter.source`
+// is a spec name or "platform"), as Relay connections keyed by name, both
+// ways, with totalCount. A function's `spec` is loaded per request in
+// batches. Resolvers call the catalog service and the registry, never SQL.
 //
 // Access as in REST: the admin role, as GET /api/admin/integrations/specs,
-// …/functions?source= and GET /api/admin/functions (imported specs and
-// functions are tenant configuration). API keys get FORBIDDEN.
+// …/specs/{id}, …/functions?source= and GET /api/admin/functions (imported
+// specs and functions are tenant configuration). API keys get FORBIDDEN.
+import DataLoader from 'dataloader';
+import type { Request } from '@hapi/hapi';
 import {
-  type ConnectionArgs, decodeCursor, type FunctionRegistry, type GraphqlContext, pageSize, requireAdmin, toConnection,
+  type ConnectionArgs, type FunctionRegistry, type GraphqlContext, type KeysetPage, keysetConnection, requireAdmin,
 } from 'agent-platform/sdk';
 import type { CatalogService } from './services/catalog.ts';
 import type { FunctionView, SpecView } from './views/view.ts';
@@ -54,8 +57,8 @@ export const typeDefs = /* GraphQL */ `
     lastError: String
     createdAt: DateTime!
     updatedAt: DateTime!
-    "The spec's functions, by name."
-    functions(status: CallableFunctionStatus, first: Int, after: String): CallableFunctionConnection!
+    "The spec's functions, by name (a filter.source other than the spec's name: none)."
+    functions(filter: CallableFunctionFilter, first: Int, after: String, last: Int, before: String): CallableFunctionConnection!
   }
 
   type IntegrationSpecEdge {
@@ -63,9 +66,12 @@ export const typeDefs = /* GraphQL */ `
     cursor: String!
   }
 
+  "Imported specs, by name."
   type IntegrationSpecConnection {
     edges: [IntegrationSpecEdge!]!
     pageInfo: PageInfo!
+    "How many specs the tenant has imported."
+    totalCount: Int!
   }
 
   "A function agents and workflow ACTION steps can call."
@@ -81,8 +87,12 @@ export const typeDefs = /* GraphQL */ `
     parameterLocations: JSON
     method: String
     path: String
-    operationId: String
+    "Imported functions: the operationId of its operation in the spec's document"
+    operationId: ID
+    "Imported functions: the id of the spec it was imported from"
     specId: ID
+    "Imported functions: the spec it was imported from; null for the platform's"
+    spec: IntegrationSpec
   }
 
   type CallableFunctionEdge {
@@ -90,16 +100,27 @@ export const typeDefs = /* GraphQL */ `
     cursor: String!
   }
 
+  "Callable functions, by name."
   type CallableFunctionConnection {
     edges: [CallableFunctionEdge!]!
     pageInfo: PageInfo!
+    "How many functions the list holds, with its filter."
+    totalCount: Int!
+  }
+
+  "Which callable functions a list holds (GET /api/admin/integrations/functions?source=&status=)."
+  input CallableFunctionFilter {
+    "platform, or the name of an imported spec"
+    source: String
+    "Only functions with this status (the platform's are all ACTIVE)."
+    status: CallableFunctionStatus
   }
 
   extend type Query {
     "Imported OpenAPI specs of the tenant, by name."
-    specs(first: Int, after: String): IntegrationSpecConnection!
-    "Callable functions by name; source: a spec name, or \\"platform\\"."
-    functions(source: String, status: CallableFunctionStatus, first: Int, after: String): CallableFunctionConnection!
+    specs(first: Int, after: String, last: Int, before: String): IntegrationSpecConnection!
+    "Callable functions by name; filter.source: a spec name, or \\"platform\\"."
+    functions(filter: CallableFunctionFilter, first: Int, after: String, last: Int, before: String): CallableFunctionConnection!
   }
 `;
 
@@ -121,44 +142,88 @@ const importedNode = (fn: FunctionView): Node => ({
   parameterLocations: fn.parameters, method: fn.method, path: fn.path, operationId: fn.operation_id, specId: fn.spec_id,
 });
 
-type FunctionsArgs = ConnectionArgs & { source?: string | null; status?: string | null };
+interface FunctionFilterInput {
+  source?: string | null;
+  status?: string | null;
+}
+
+type FunctionsArgs = ConnectionArgs & { filter?: FunctionFilterInput | null };
+
+const byName = (a: Node, b: Node) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const isNameKey = (key: unknown): key is string => typeof key === 'string';
 
 export function resolvers(catalog: CatalogService, registry: FunctionRegistry) {
-  async function platformAfter(tenantId: string, after: string | undefined, limit: number): Promise<Node[]> {
+  async function platformFunctions(tenantId: string): Promise<Node[]> {
     const all = await registry.list(tenantId, { source: 'platform' });
-    return all
-      .filter((fn) => after === undefined || fn.name > after)
-      .slice(0, limit)
-      .map((fn) => ({
-        name: fn.name, description: fn.description, source: 'platform', status: 'ACTIVE', parameters: fn.parameters,
-        parameterLocations: null, method: null, path: null, operationId: null, specId: null,
-      }));
+    return all.map((fn) => ({
+      name: fn.name, description: fn.description, source: 'platform', status: 'ACTIVE', parameters: fn.parameters,
+      parameterLocations: null, method: null, path: null, operationId: null, specId: null,
+    })).sort(byName);
   }
 
-  async function functionsPage(tenantId: string, args: FunctionsArgs, specName?: string) {
-    const size = pageSize(args);
-    const after = decodeCursor<string>(args.after);
-    const status = args.status ? (args.status.toLowerCase() as 'active' | 'removed') : undefined;
-    const source = specName ?? args.source ?? undefined;
+  /** The platform's functions of a keyset page (KeysetPage order: reversed when backward). */
+  function platformPage(all: Node[], page: KeysetPage<string>): Node[] {
+    const forward = page.direction === 'forward';
+    const rows = all.filter((fn) => page.cursor === undefined || (forward ? fn.name > page.cursor : fn.name < page.cursor));
+    return (forward ? rows : rows.reverse()).slice(0, page.limit);
+  }
+
+  function functionsConnection(tenantId: string, args: FunctionsArgs, specName?: string) {
+    const status = args.filter?.status ? (args.filter.status.toLowerCase() as 'active' | 'removed') : undefined;
+    const asked = args.filter?.source ?? undefined;
+    const source = specName ?? asked;
     const onlyPlatform = specName === undefined && source === 'platform';
     const withPlatform = specName === undefined && (source === undefined || onlyPlatform) && status !== 'removed';
-    const imported = onlyPlatform
-      ? []
-      : (await catalog.functionsAfter(tenantId, { source, status }, after, size + 1)).map(importedNode);
-    const platform = withPlatform ? await platformAfter(tenantId, after, size + 1) : [];
-    const rows = [...platform, ...imported].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).slice(0, size + 1);
-    return toConnection(rows, size, (row) => row.name, Boolean(args.after));
+    const withImported = !onlyPlatform && (specName === undefined || asked === undefined || asked === specName);
+    let platform: Promise<Node[]> | undefined;
+    const platformAll = () => (platform ??= withPlatform ? platformFunctions(tenantId) : Promise.resolve([]));
+    return keysetConnection(args, {
+      keyOf: (row: Node) => row.name,
+      validKey: isNameKey,
+      async fetch(page) {
+        const [imported, own] = await Promise.all([
+          withImported ? catalog.functionsPage(tenantId, { source, status }, page).then((rows) => rows.map(importedNode)) : [],
+          platformAll().then((all) => platformPage(all, page)),
+        ]);
+        const merged = [...own, ...imported].sort(byName);
+        return (page.direction === 'forward' ? merged : merged.reverse()).slice(0, page.limit);
+      },
+      async count() {
+        const [imported, own] = await Promise.all([withImported ? catalog.countFunctions(tenantId, { source, status }) : 0, platformAll()]);
+        return imported + own.length;
+      },
+    });
+  }
+
+  // One spec loader per request: a page of functions reads its specs in one query.
+  const specLoaders = new WeakMap<Request, DataLoader<string, SpecView | undefined>>();
+  function specLoader(context: GraphqlContext, tenantId: string) {
+    let loader = specLoaders.get(context.request);
+    if (!loader) {
+      loader = new DataLoader(async (ids: readonly string[]) => {
+        const found = new Map((await catalog.specsByIds(tenantId, ids)).map((spec) => [spec.id, spec]));
+        return ids.map((id) => found.get(id));
+      });
+      specLoaders.set(context.request, loader);
+    }
+    return loader;
   }
 
   return {
     Query: {
-      async specs(_: unknown, args: ConnectionArgs, context: GraphqlContext) {
+      specs(_: unknown, args: ConnectionArgs, context: GraphqlContext) {
         const tenantId = requireAdmin(context);
-        const size = pageSize(args);
-        const rows = await catalog.specsAfter(tenantId, decodeCursor<string>(args.after), size + 1);
-        return toConnection(rows, size, (row) => row.name, Boolean(args.after));
+        return keysetConnection(args, {
+          keyOf: (row: SpecView) => row.name,
+          validKey: isNameKey,
+          fetch: (page) => catalog.specsPage(tenantId, page),
+          count: () => catalog.countSpecs(tenantId),
+        });
       },
-      functions: (_: unknown, args: FunctionsArgs, context: GraphqlContext) => functionsPage(requireAdmin(context), args),
+      functions: (_: unknown, args: FunctionsArgs, context: GraphqlContext) => functionsConnection(requireAdmin(context), args),
+    },
+    CallableFunction: {
+      spec: (fn: Node, _: unknown, context: GraphqlContext) => (fn.specId === null ? null : specLoader(context, requireAdmin(context)).load(fn.specId)),
     },
     IntegrationSpec: {
       sourceKind: (spec: SpecView) => spec.source_kind,
@@ -173,7 +238,7 @@ export function resolvers(catalog: CatalogService, registry: FunctionRegistry) {
       lastError: (spec: SpecView) => spec.last_error,
       createdAt: (spec: SpecView) => spec.created_at,
       updatedAt: (spec: SpecView) => spec.updated_at,
-      functions: (spec: SpecView, args: FunctionsArgs, context: GraphqlContext) => functionsPage(requireAdmin(context), args, spec.name),
+      functions: (spec: SpecView, args: FunctionsArgs, context: GraphqlContext) => functionsConnection(requireAdmin(context), args, spec.name),
     },
     IntegrationAuth: {
       queryParam: (auth: SpecView['auth']) => auth.query_param,

@@ -33,6 +33,9 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
   'Query.documents': { access: 'member', rest: 'GET /api/admin/documents', query: '{ documents { edges { node { name chunks { edges { node { text } } } } } } }' },
   'Query.document': { access: 'member', rest: 'GET /api/admin/documents/{id}', query: `{ document(id: "${NO_ID}") { name } }` },
   'Query.search': { access: 'member', rest: 'GET /api/admin/search', query: '{ search(query: "reactor") { text } }' },
+  'Mutation.reingestDocument': {
+    access: 'admin', rest: 'POST /api/admin/documents/{id}/reingest', query: `mutation { reingestDocument(id: "${NO_ID}") { id } }`, okError: 'DOCUMENT_NOT_FOUND',
+  },
   'Query.specs': { access: 'admin', rest: 'GET /api/admin/integrations/specs', query: '{ specs { edges { node { name baseUrl functions { edges { node { name } } } } } } }' },
   'Query.functions': { access: 'admin', rest: 'GET /api/admin/functions (admin)', query: '{ functions { edges { node { name parameters } } } }' },
   'Query.embedConfig': { access: 'admin', rest: 'GET /api/admin/clients/{id}/embed', query: '{ embedConfig(clientId: 999999) { clientKey } }' },

@@ -3,7 +3,7 @@
 // chunks, delete (search forgets it; revisions and chunks stay for citations),
 // reingest (a new revision; 409 while ingesting; 429 over the quota).
 import { createHash } from 'node:crypto';
-import { badRequest } from 'agent-platform/sdk';
+import { badRequest, type TenantTransaction } from 'agent-platform/sdk';
 import { collectionsStore } from '../store/collections.ts';
 import { documentsStore, blobsStore, type DocumentFilter } from '../store/documents.ts';
 import { revisionsStore, chunksStore } from '../store/revisions.ts';
@@ -12,8 +12,26 @@ import { detectContentType } from '../parsers/content-type.ts';
 import { ingestionErrors } from '../errors.ts';
 import { EVENT_SOURCE } from '../event-types.ts';
 import { beginRun, requireSlot, type RunDeps } from '../pipeline/runs.ts';
-import { documentView, revisionView } from '../views/view.ts';
+import { chunkView, documentView, revisionView } from '../views/view.ts';
 import type { IngestionStatus } from '../store/tables.ts';
+
+/** Which documents a list holds: of a collection (and its sub-collections), by status. */
+export interface DocumentListFilter {
+  collectionId?: number;
+  includeDescendants: boolean;
+  status?: IngestionStatus;
+  includeDeleted?: boolean;
+}
+
+/** The store's filter of a list; 404 when the collection named does not exist. */
+export async function documentFilterOf(trx: TenantTransaction, filter: DocumentListFilter): Promise<DocumentFilter> {
+  const query: DocumentFilter = { status: filter.status, includeDeleted: filter.includeDeleted };
+  if (filter.collectionId !== undefined) {
+    if (!(await collectionsStore.get(trx, filter.collectionId))) throw ingestionErrors.collectionNotFound(filter.collectionId);
+    query.collectionIds = await collectionsStore.expand(trx, [filter.collectionId], filter.includeDescendants);
+  }
+  return query;
+}
 
 export interface UploadInput {
   bytes: Buffer;
@@ -27,6 +45,21 @@ function safeFilename(filename: string | undefined): string {
   const base = (filename ?? '').split(/[\\/]/).pop() ?? '';
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
   return clean || 'document';
+}
+
+/**
+ * The revision whose chunks a document shows: the one numbered
+ * `revisionNumber`, else the latest successful one (undefined when there is
+ * none yet); 404 for an unknown document or revision number.
+ */
+export async function chunkedRevision(trx: TenantTransaction, documentId: string, revisionNumber: number | undefined) {
+  const document = await documentsStore.get(trx, documentId);
+  if (!document) throw ingestionErrors.documentNotFound(documentId);
+  const revision = revisionNumber !== undefined
+    ? await revisionsStore.byNumber(trx, documentId, revisionNumber)
+    : document.latest_revision_id ? await revisionsStore.get(trx, document.latest_revision_id) : undefined;
+  if (revisionNumber !== undefined && !revision) throw ingestionErrors.revisionNotFound(revisionNumber);
+  return revision;
 }
 
 export function createDocumentsService(deps: RunDeps) {
@@ -68,14 +101,9 @@ export function createDocumentsService(deps: RunDeps) {
       });
     },
 
-    async list(tenantId: string, filter: { collectionId?: number; includeDescendants: boolean; status?: IngestionStatus; includeDeleted?: boolean }, skip: number, limit: number) {
+    async list(tenantId: string, filter: DocumentListFilter, skip: number, limit: number) {
       return core.withTenant(tenantId, async (trx) => {
-        const query: DocumentFilter = { status: filter.status, includeDeleted: filter.includeDeleted };
-        if (filter.collectionId !== undefined) {
-          if (!(await collectionsStore.get(trx, filter.collectionId))) throw ingestionErrors.collectionNotFound(filter.collectionId);
-          query.collectionIds = await collectionsStore.expand(trx, [filter.collectionId], filter.includeDescendants);
-        }
-        const { items, total } = await documentsStore.list(trx, query, skip, limit);
+        const { items, total } = await documentsStore.list(trx, await documentFilterOf(trx, filter), skip, limit);
         return { items: items.map(documentView), total, skip, limit };
       });
     },
@@ -92,12 +120,7 @@ export function createDocumentsService(deps: RunDeps) {
     /** Chunks of a revision (the latest successful one unless a number is given). */
     async chunks(tenantId: string, documentId: string, revisionNumber: number | undefined, skip: number, limit: number) {
       return core.withTenant(tenantId, async (trx) => {
-        const document = await documentsStore.get(trx, documentId);
-        if (!document) throw ingestionErrors.documentNotFound(documentId);
-        const revision = revisionNumber !== undefined
-          ? await revisionsStore.byNumber(trx, documentId, revisionNumber)
-          : document.latest_revision_id ? await revisionsStore.get(trx, document.latest_revision_id) : undefined;
-        if (revisionNumber !== undefined && !revision) throw ingestionErrors.revisionNotFound(revisionNumber);
+        const revision = await chunkedRevision(trx, documentId, revisionNumber);
         if (!revision) return { document_id: documentId, revision_id: null, revision_number: null, items: [], total: 0, skip, limit };
         const [rows, total] = await Promise.all([
           chunksStore.ofRevision(trx, revision.id, skip, limit),
@@ -105,11 +128,7 @@ export function createDocumentsService(deps: RunDeps) {
         ]);
         return {
           document_id: documentId, revision_id: revision.id, revision_number: revision.revision_number,
-          items: rows.map((row) => ({
-            chunk_id: row.id, revision_id: revision.id, ordinal: row.ordinal, kind: row.kind, text: row.text, page: row.page,
-            section: row.section, char_start: row.char_start, char_end: row.char_end, token_count: row.token_count,
-            language: row.ts_config, embedding_model: row.embedding_model,
-          })),
+          items: rows.map((row) => chunkView(row, revision.id)),
           total, skip, limit,
         };
       });

@@ -3,10 +3,22 @@
 // store/scoped.ts) are left out of get and list: the tenant's surfaces never
 // see them.
 import { sql } from 'kysely';
-import type { TenantTransaction } from 'agent-platform/sdk';
+import type { KeysetPage, TenantTransaction } from 'agent-platform/sdk';
 import './tables.ts';
 
 type Trx = TenantTransaction;
+
+/** Which collections a list holds: all, the children of one (parentId), or the top-level ones (null). */
+export interface CollectionFilter {
+  parentId?: number | null;
+}
+
+function filtered(trx: Trx, filter: CollectionFilter) {
+  let query = trx.selectFrom('ingestion_collections').where('scope', 'is', null);
+  if (filter.parentId === null) query = query.where('parent_id', 'is', null);
+  else if (filter.parentId !== undefined) query = query.where('parent_id', '=', filter.parentId);
+  return query;
+}
 
 const columns = ['id', 'parent_id', 'name', 'description', 'metadata', 'created_at', 'updated_at'] as const;
 
@@ -22,16 +34,31 @@ export const collectionsStore = {
   get: (trx: Trx, id: number) =>
     trx.selectFrom('ingestion_collections').select([...columns]).where('id', '=', id).where('scope', 'is', null).executeTakeFirst(),
 
-  list: async (trx: Trx, filter: { parentId?: number | null }, skip: number, limit: number) => {
-    let query = trx.selectFrom('ingestion_collections').where('scope', 'is', null);
-    if (filter.parentId === null) query = query.where('parent_id', 'is', null);
-    else if (filter.parentId !== undefined) query = query.where('parent_id', '=', filter.parentId);
+  list: async (trx: Trx, filter: CollectionFilter, skip: number, limit: number) => {
+    const query = filtered(trx, filter);
     const [items, count] = await Promise.all([
       query.select([...columns]).orderBy('id').offset(skip).limit(limit).execute(),
       query.select(trx.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { items, total: Number(count.n) };
   },
+
+  /** A keyset page in id order (KeysetPage: backward reads before the cursor, nearest first). */
+  page: (trx: Trx, filter: CollectionFilter, page: KeysetPage<number>) => {
+    let query = filtered(trx, filter).select([...columns]);
+    const forward = page.direction === 'forward';
+    if (page.cursor !== undefined) query = query.where('id', forward ? '>' : '<', page.cursor);
+    return query.orderBy('id', forward ? 'asc' : 'desc').limit(page.limit).execute();
+  },
+
+  count: async (trx: Trx, filter: CollectionFilter) =>
+    Number((await filtered(trx, filter).select(trx.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+
+  /** Several collections by id (the tenant's own, not private ones); missing ids are left out. */
+  byIds: (trx: Trx, ids: readonly number[]) =>
+    ids.length === 0
+      ? Promise.resolve([])
+      : trx.selectFrom('ingestion_collections').select([...columns]).where('id', 'in', [...ids]).where('scope', 'is', null).execute(),
 
   update: (trx: Trx, id: number, values: { name?: string; description?: string; metadata?: Record<string, unknown>; parent_id?: number | null }) =>
     trx.updateTable('ingestion_collections')

@@ -1,7 +1,7 @@
 // kysely queries for documents and their original bytes. Tenant-owned: every
 // query takes a tenant transaction.
 import { sql } from 'kysely';
-import type { TenantTransaction } from 'agent-platform/sdk';
+import type { KeysetPage, TenantTransaction } from 'agent-platform/sdk';
 import type { IngestionStatus, Stage } from './tables.ts';
 import './tables.ts';
 
@@ -40,6 +40,25 @@ export interface DocumentFilter {
 /** Collections private to one context (store/scoped.ts): their documents are listed to no one. */
 const privateCollections = (trx: Trx) => trx.selectFrom('ingestion_collections').select('id').where('scope', 'is not', null);
 
+function filtered(trx: Trx, filter: DocumentFilter) {
+  let query = trx.selectFrom('ingestion_documents');
+  if (filter.collectionIds) query = query.where('collection_id', 'in', filter.collectionIds.length ? filter.collectionIds : [-1]);
+  else query = query.where('collection_id', 'not in', privateCollections(trx));
+  if (filter.sourceId !== undefined) query = query.where('source_id', '=', filter.sourceId);
+  if (filter.status) query = query.where('ingestion_status', '=', filter.status);
+  if (!filter.includeDeleted) query = query.where('deleted_at', 'is', null);
+  return query;
+}
+
+/**
+ * A document's place in list order (newest first, then id): its creation time
+ * to the microsecond, as UTC ISO 8601 text, and its id.
+ */
+export type DocumentKey = [string, string];
+
+export const DOCUMENT_KEY_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const createdKey = sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
 export const documentsStore = {
   insert: (trx: Trx, values: NewDocument) =>
     trx.insertInto('ingestion_documents')
@@ -54,18 +73,39 @@ export const documentsStore = {
     trx.selectFrom('ingestion_documents').select([...documentColumns]).where('id', '=', id).forUpdate().executeTakeFirst(),
 
   list: async (trx: Trx, filter: DocumentFilter, skip: number, limit: number) => {
-    let query = trx.selectFrom('ingestion_documents');
-    if (filter.collectionIds) query = query.where('collection_id', 'in', filter.collectionIds.length ? filter.collectionIds : [-1]);
-    else query = query.where('collection_id', 'not in', privateCollections(trx));
-    if (filter.sourceId !== undefined) query = query.where('source_id', '=', filter.sourceId);
-    if (filter.status) query = query.where('ingestion_status', '=', filter.status);
-    if (!filter.includeDeleted) query = query.where('deleted_at', 'is', null);
+    const query = filtered(trx, filter);
     const [items, count] = await Promise.all([
       query.select([...documentColumns]).orderBy('created_at', 'desc').orderBy('id').offset(skip).limit(limit).execute(),
       query.select(trx.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { items, total: Number(count.n) };
   },
+
+  /**
+   * A keyset page in list order (newest first, then id), each row with its
+   * `created_key` (DocumentKey's time). KeysetPage: backward reads before the
+   * cursor, nearest first.
+   */
+  page: (trx: Trx, filter: DocumentFilter, page: KeysetPage<DocumentKey>) => {
+    let query = filtered(trx, filter).select([...documentColumns]).select(createdKey.as('created_key'));
+    const forward = page.direction === 'forward';
+    if (page.cursor !== undefined) {
+      const [time, id] = page.cursor;
+      query = forward
+        ? query.where(sql<boolean>`(created_at < ${time}::timestamptz OR (created_at = ${time}::timestamptz AND id > ${id}::uuid))`)
+        : query.where(sql<boolean>`(created_at > ${time}::timestamptz OR (created_at = ${time}::timestamptz AND id < ${id}::uuid))`);
+    }
+    return query.orderBy('created_at', forward ? 'desc' : 'asc').orderBy('id', forward ? 'asc' : 'desc').limit(page.limit).execute();
+  },
+
+  count: async (trx: Trx, filter: DocumentFilter) =>
+    Number((await filtered(trx, filter).select(trx.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+
+  /** Several documents by id (deleted ones included, as `get`); missing ids are left out. */
+  byIds: (trx: Trx, ids: readonly string[]) =>
+    ids.length === 0
+      ? Promise.resolve([])
+      : trx.selectFrom('ingestion_documents').select([...documentColumns]).where('id', 'in', [...ids]).execute(),
 
   /** Moves a document's run forward; only while `runId` is still its run (a stale job changes nothing). */
   progress: async (trx: Trx, id: string, runId: string, values: { stage?: Stage; progress_pct?: number; status?: IngestionStatus; started?: boolean; runRevisionId?: string }) => {

@@ -3,7 +3,7 @@
 // inserted by parse_and_chunk, embedded by enrich, and become `is_current` in
 // finalize's transaction, when the previous revision's chunks stop being so.
 import { sql } from 'kysely';
-import type { TenantTransaction } from 'agent-platform/sdk';
+import type { KeysetPage, TenantTransaction } from 'agent-platform/sdk';
 import type { ChunkKind, PageInfo, SectionInfo } from './tables.ts';
 import './tables.ts';
 
@@ -28,6 +28,8 @@ export interface NewChunk {
   ts_config: string;
 }
 
+const chunkColumns = ['id', 'ordinal', 'kind', 'text', 'page', 'section', 'char_start', 'char_end', 'token_count', 'ts_config', 'embedding_model'] as const;
+
 /** Rows per INSERT: big documents are written in slices (Postgres caps a statement at 65535 parameters). */
 const INSERT_SLICE = 500;
 
@@ -49,6 +51,14 @@ export const revisionsStore = {
   byNumber: (trx: Trx, documentId: string, number: number) =>
     trx.selectFrom('ingestion_revisions').select([...revisionSummary, 'text', 'pages', 'sections'])
       .where('document_id', '=', documentId).where('revision_number', '=', number).executeTakeFirst(),
+
+  /** Several revisions by id, each with its document's latest successful revision (to tell is_latest); missing ids are left out. */
+  byIds: (trx: Trx, ids: readonly string[]) =>
+    ids.length === 0
+      ? Promise.resolve([])
+      : trx.selectFrom('ingestion_revisions as r').innerJoin('ingestion_documents as d', 'd.id', 'r.document_id')
+        .select(revisionSummary.map((column) => `r.${column}` as const)).select('d.latest_revision_id')
+        .where('r.id', 'in', [...ids]).execute(),
 
   listOf: (trx: Trx, documentId: string) =>
     trx.selectFrom('ingestion_revisions').select([...revisionSummary]).where('document_id', '=', documentId)
@@ -163,9 +173,22 @@ export const chunksStore = {
   },
 
   ofRevision: (trx: Trx, revisionId: string, offset: number, limit: number) =>
-    trx.selectFrom('ingestion_chunks')
-      .select(['id', 'ordinal', 'kind', 'text', 'page', 'section', 'char_start', 'char_end', 'token_count', 'ts_config', 'embedding_model'])
+    trx.selectFrom('ingestion_chunks').select([...chunkColumns])
       .where('revision_id', '=', revisionId).orderBy('ordinal').offset(offset).limit(limit).execute(),
+
+  /** A keyset page of a revision's chunks in ordinal order (KeysetPage: backward reads before the cursor, nearest first). */
+  pageOfRevision: (trx: Trx, revisionId: string, page: KeysetPage<number>) => {
+    let query = trx.selectFrom('ingestion_chunks').select([...chunkColumns]).where('revision_id', '=', revisionId);
+    const forward = page.direction === 'forward';
+    if (page.cursor !== undefined) query = query.where('ordinal', forward ? '>' : '<', page.cursor);
+    return query.orderBy('ordinal', forward ? 'asc' : 'desc').limit(page.limit).execute();
+  },
+
+  /** Several chunks by id, with their revision; missing ids are left out. */
+  byIds: (trx: Trx, ids: readonly string[]) =>
+    ids.length === 0
+      ? Promise.resolve([])
+      : trx.selectFrom('ingestion_chunks').select([...chunkColumns, 'revision_id']).where('id', 'in', [...ids]).execute(),
 };
 
 export function toVectorLiteral(values: number[]): string {

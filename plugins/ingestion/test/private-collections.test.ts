@@ -34,7 +34,7 @@ t.test('a private collection is searched only from its context, listed nowhere, 
   const documents = await tp.request({ url: '/api/admin/documents', token });
   t.same(documents.body.items.map((d: { name: string }) => d.name), ['turbine.txt'], 'REST lists none of its documents');
   const gql = await tp.request({ method: 'POST', url: '/graphql', token, payload: { query: '{ collections { edges { node { id } } } documents { edges { node { name } } } }' } });
-  t.same(gql.body.data.collections.edges.map((e: { node: { id: number } }) => e.node.id), [shared]);
+  t.same(gql.body.data.collections.edges.map((e: { node: { id: string } }) => e.node.id), [String(shared)]);
   t.same(gql.body.data.documents.edges.map((e: { node: { name: string } }) => e.node.name), ['turbine.txt']);
   const upload = await uploadTo(tp, token, stored.collection_id, 'more.txt', 'More notes.');
   t.equal(upload.status, 404, 'nothing reaches it by id through the admin routes');

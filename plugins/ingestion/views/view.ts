@@ -3,6 +3,21 @@ import type { CollectionRow } from '../store/collections.ts';
 import type { DocumentRow } from '../store/documents.ts';
 import type { RevisionSummary } from '../store/revisions.ts';
 
+/** A chunk row as the chunk stores read it. */
+interface ChunkRow {
+  id: string;
+  ordinal: number;
+  kind: string;
+  text: string;
+  page: number;
+  section: string | null;
+  char_start: number;
+  char_end: number;
+  token_count: number;
+  ts_config: string;
+  embedding_model: string | null;
+}
+
 const iso = (value: Date | null | undefined) => (value ? new Date(value).toISOString() : null);
 
 export function collectionView(row: NonNullable<CollectionRow>, documentCount?: number) {
@@ -79,5 +94,13 @@ export function revisionView(row: RevisionSummary, latestRevisionId: string | nu
     error: row.error,
     created_at: iso(row.created_at),
     completed_at: iso(row.completed_at),
+  };
+}
+
+export function chunkView(row: ChunkRow, revisionId: string) {
+  return {
+    chunk_id: row.id, revision_id: revisionId, ordinal: row.ordinal, kind: row.kind, text: row.text, page: row.page,
+    section: row.section, char_start: row.char_start, char_end: row.char_end, token_count: row.token_count,
+    language: row.ts_config, embedding_model: row.embedding_model,
   };
 }

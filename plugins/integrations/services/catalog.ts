@@ -1,7 +1,7 @@
 // Reading and editing what was imported: specs (list, get, delete with their
 // functions) and functions (list by source spec and status, get, edit the
 // description, which then survives re-syncs).
-import { isUuid, notFound } from 'agent-platform/sdk';
+import { isUuid, type KeysetPage, notFound } from 'agent-platform/sdk';
 import { definitionEvent } from '../announce/events.ts';
 import type { IntegrationsContext } from './context.ts';
 import { functionsStore, type FunctionFilter } from '../store/functions.ts';
@@ -19,8 +19,15 @@ export function createCatalogService(context: IntegrationsContext) {
       return { items: page.items.map(specView), total: page.total };
     },
 
-    specsAfter: async (tenantId: string, afterName: string | undefined, limit: number) =>
-      (await withTenant(tenantId, (trx) => specsStore.after(trx, afterName, limit))).map(specView),
+    /** A keyset page of specs by name (GraphQL). */
+    specsPage: async (tenantId: string, page: KeysetPage<string>) =>
+      (await withTenant(tenantId, (trx) => specsStore.page(trx, page))).map(specView),
+
+    countSpecs: (tenantId: string) => withTenant(tenantId, (trx) => specsStore.count(trx)),
+
+    /** Several specs by id (GraphQL's batched references); missing or malformed ids are left out. */
+    specsByIds: async (tenantId: string, ids: readonly string[]) =>
+      (await withTenant(tenantId, (trx) => specsStore.byIds(trx, ids.filter(isUuid)))).map(specView),
 
     async getSpec(tenantId: string, id: string) {
       if (!isUuid(id)) throw specMissing(id);
@@ -49,8 +56,11 @@ export function createCatalogService(context: IntegrationsContext) {
       return { items: page.items.map(functionView), total: page.total };
     },
 
-    functionsAfter: async (tenantId: string, filter: FunctionFilter, afterName: string | undefined, limit: number) =>
-      (await withTenant(tenantId, (trx) => functionsStore.after(trx, filter, afterName, limit))).map(functionView),
+    /** A keyset page of imported functions by name (GraphQL). */
+    functionsPage: async (tenantId: string, filter: FunctionFilter, page: KeysetPage<string>) =>
+      (await withTenant(tenantId, (trx) => functionsStore.page(trx, filter, page))).map(functionView),
+
+    countFunctions: (tenantId: string, filter: FunctionFilter) => withTenant(tenantId, (trx) => functionsStore.count(trx, filter)),
 
     async getFunction(tenantId: string, name: string) {
       const row = await withTenant(tenantId, (trx) => functionsStore.get(trx, name));

@@ -1,7 +1,7 @@
 // kysely queries for integration_functions (tenant-owned). Listing joins the
 // spec for its name (the `source` of a function).
 import { sql } from 'kysely';
-import type { TenantTransaction } from 'agent-platform/sdk';
+import type { KeysetPage, TenantTransaction } from 'agent-platform/sdk';
 import type { DerivedFunction } from '../openapi/model.ts';
 import type { ExistingFunction } from '../changes/plan.ts';
 import './tables.ts';
@@ -116,12 +116,16 @@ export const functionsStore = {
     return { items, total: Number(total.n) };
   },
 
-  /** Keyset page by name (GraphQL). */
-  after: (trx: TenantTransaction, filter: FunctionFilter, afterName: string | undefined, limit: number) => {
+  /** A keyset page by name (GraphQL; KeysetPage: backward reads before the cursor, nearest first). */
+  page: (trx: TenantTransaction, filter: FunctionFilter, page: KeysetPage<string>) => {
     let query = joined(trx, filter).select([...viewColumns, valueSet]);
-    if (afterName !== undefined) query = query.where('f.name', '>', afterName);
-    return query.orderBy('f.name').limit(limit).execute();
+    const forward = page.direction === 'forward';
+    if (page.cursor !== undefined) query = query.where('f.name', forward ? '>' : '<', page.cursor);
+    return query.orderBy('f.name', forward ? 'asc' : 'desc').limit(page.limit).execute();
   },
+
+  count: async (trx: TenantTransaction, filter: FunctionFilter) =>
+    Number((await joined(trx, filter).select(trx.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
 
   get: (trx: TenantTransaction, name: string) =>
     joined(trx).select([...viewColumns, valueSet]).where('f.name', '=', name).executeTakeFirst(),

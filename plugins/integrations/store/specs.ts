@@ -1,7 +1,7 @@
 // kysely queries for integration_specs (tenant-owned: every query runs in a
 // tenant transaction). The stored document is read only by re-sync.
 import { sql } from 'kysely';
-import type { TenantTransaction } from 'agent-platform/sdk';
+import type { KeysetPage, TenantTransaction } from 'agent-platform/sdk';
 import type { SpecRecord } from './tables.ts';
 
 const columns = [
@@ -101,12 +101,23 @@ export const specsStore = {
     return { items, total: Number(total.n) };
   },
 
-  /** Keyset page by name (GraphQL). */
-  after: (trx: TenantTransaction, afterName: string | undefined, limit: number) => {
+  /** A keyset page by name (GraphQL; KeysetPage: backward reads before the cursor, nearest first). */
+  page: (trx: TenantTransaction, page: KeysetPage<string>) => {
     let query = trx.selectFrom('integration_specs').select([...columns]).select([counts.as('function_count'), removedCounts.as('removed_count')]);
-    if (afterName !== undefined) query = query.where('name', '>', afterName);
-    return query.orderBy('name').limit(limit).execute();
+    const forward = page.direction === 'forward';
+    if (page.cursor !== undefined) query = query.where('name', forward ? '>' : '<', page.cursor);
+    return query.orderBy('name', forward ? 'asc' : 'desc').limit(page.limit).execute();
   },
+
+  count: async (trx: TenantTransaction) =>
+    Number((await trx.selectFrom('integration_specs').select(trx.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+
+  /** Several specs by id, with their function counts; missing ids are left out. */
+  byIds: (trx: TenantTransaction, ids: readonly string[]) =>
+    ids.length === 0
+      ? Promise.resolve([])
+      : trx.selectFrom('integration_specs').select([...columns]).select([counts.as('function_count'), removedCounts.as('removed_count')])
+        .where('id', 'in', [...ids]).execute(),
 
   /** What a credential for the spec named `name` is bound to when it is entered (undefined: no such spec). */
   bindingSourceByName: (trx: TenantTransaction, name: string) =>

@@ -1,5 +1,5 @@
 // The other ways in: a workflow ACTION step calling an imported function (and
-// failing clearly once it is removed), GraphQL `specs` and `functions(source)`,
+// failing clearly once it is removed), GraphQL `specs` and `functions(filter)`,
 // and the CLI (import-openapi, specs, sync, functions list|call) run as a
 // child process against the platform's database.
 import t from 'tap';
@@ -53,13 +53,13 @@ t.test('a workflow ACTION step calls an imported function; a removed one fails t
   t.match(JSON.stringify(failed), /pet_create_pet was removed/);
 });
 
-t.test('GraphQL: specs and functions(source)', async (t) => {
+t.test('GraphQL: specs and functions(filter), both ways with totalCount, and a function\'s spec', async (t) => {
   const { tp, token } = await integrationsFixture(t);
   const api = await startApiServer(t);
   await imported(tp, token, { spec: petstore(api.url), name: 'pets', prefix: 'pet', auth_value: 'gql-secret' });
   await imported(tp, token, { spec: petstore(api.url), name: 'more', prefix: 'more', include_operations: 'getPet' });
 
-  const specs = await graphql(tp, token, `{ specs { edges { node { name contentHash status functionCount auth { scheme valueSet }
+  const specs = await graphql(tp, token, `{ specs { totalCount edges { node { id name contentHash status functionCount auth { scheme valueSet }
     functions(first: 2) { edges { node { name } } pageInfo { hasNextPage } } } } } }`);
   t.equal(specs.status, 200, JSON.stringify(specs.body));
   t.notOk(specs.body.errors);
@@ -69,19 +69,43 @@ t.test('GraphQL: specs and functions(source)', async (t) => {
     { name: 'pets', functionCount: 7, contentHash: /^sha256:/, auth: { valueSet: true }, functions: { edges: [{ node: { name: 'pet_create_pet' } }, {}], pageInfo: { hasNextPage: true } } },
   ]);
   t.notMatch(JSON.stringify(specs.body), /gql-secret/);
+  t.equal(specs.body.data.specs.totalCount, 2);
 
-  const fns = await graphql(tp, token, `query F($source: String) { functions(source: $source, first: 50) {
-    edges { node { name source status method path parameterLocations } } } }`, { source: 'pets' });
+  const fns = await graphql(tp, token, `query F($source: String) { functions(filter: { source: $source }, first: 50) {
+    totalCount edges { node { name source status method path parameterLocations specId spec { name } } } } }`, { source: 'pets' });
   t.notOk(fns.body.errors, JSON.stringify(fns.body.errors));
   const edges = fns.body.data.functions.edges;
   t.equal(edges.length, 7);
   t.ok(edges.every((e: { node: { source: string } }) => e.node.source === 'pets'));
+  t.equal(fns.body.data.functions.totalCount, 7);
+  const petsId = nodes.find((node: { name: string }) => node.name === 'pets').id;
   t.match(edges.find((e: { node: { name: string } }) => e.node.name === 'pet_get_pet').node, {
-    method: 'GET', path: '/pets/{petId}', status: 'ACTIVE', parameterLocations: { petId: { location: 'path' } },
+    method: 'GET', path: '/pets/{petId}', status: 'ACTIVE', parameterLocations: { petId: { location: 'path' } }, specId: petsId, spec: { name: 'pets' },
   });
-  const platform = await graphql(tp, token, '{ functions(source: "platform") { edges { node { name source } } } }');
-  t.ok(platform.body.data.functions.edges.length > 0);
-  t.ok(platform.body.data.functions.edges.every((e: { node: { source: string } }) => e.node.source === 'platform'));
+  const platform = await graphql(tp, token, '{ functions(filter: { source: "platform" }) { totalCount edges { node { name source spec { name } } } } }');
+  const platformEdges = platform.body.data.functions.edges;
+  t.ok(platformEdges.length > 0);
+  t.ok(platformEdges.every((e: { node: { source: string; spec: unknown } }) => e.node.source === 'platform' && e.node.spec === null), 'platform functions have no spec');
+  t.equal(platform.body.data.functions.totalCount, platformEdges.length);
+
+  // Backward: the end of the list first, then the page before it, in list order.
+  const names = (body: any, list: string) => body.data[list].edges.map((e: { node: { name: string } }) => e.node.name);
+  const lastSpec = await graphql(tp, token, '{ specs(last: 1) { totalCount edges { node { name } } pageInfo { hasPreviousPage startCursor } } }');
+  t.same(names(lastSpec.body, 'specs'), ['pets']);
+  t.equal(lastSpec.body.data.specs.pageInfo.hasPreviousPage, true);
+  const beforeSpec = await graphql(tp, token, 'query($b: String) { specs(last: 5, before: $b) { edges { node { name } } pageInfo { hasPreviousPage hasNextPage } } }', { b: lastSpec.body.data.specs.pageInfo.startCursor });
+  t.same(names(beforeSpec.body, 'specs'), ['more']);
+  t.same(beforeSpec.body.data.specs.pageInfo, { hasPreviousPage: false, hasNextPage: true });
+  const allNames = names(await graphql(tp, token, '{ functions(first: 100) { edges { node { name } } } }').then((r) => r.body), 'functions');
+  const lastThree = await graphql(tp, token, '{ functions(last: 3) { totalCount edges { node { name } } pageInfo { hasPreviousPage startCursor } } }');
+  t.same(names(lastThree.body, 'functions'), allNames.slice(-3), 'platform and imported functions, merged by name');
+  t.equal(lastThree.body.data.functions.totalCount, allNames.length);
+  const beforeThree = await graphql(tp, token, 'query($b: String) { functions(last: 4, before: $b) { edges { node { name } } } }', { b: lastThree.body.data.functions.pageInfo.startCursor });
+  t.same(names(beforeThree.body, 'functions'), allNames.slice(-7, -3));
+  const removed = await graphql(tp, token, '{ functions(filter: { status: REMOVED }) { totalCount } specs { edges { node { name functions(filter: { source: "pets" }) { totalCount } } } } }');
+  t.equal(removed.body.data.functions.totalCount, 0);
+  t.same(removed.body.data.specs.edges.map((e: any) => [e.node.name, e.node.functions.totalCount]), [['more', 0], ['pets', 7]], 'a spec\'s functions of another source: none');
+
   const anonymous = await tp.request({ method: 'POST', url: '/graphql', payload: { query: '{ specs { edges { node { name } } } }' } });
   t.notOk(anonymous.body.data?.specs, 'no data without a token');
   t.match(anonymous.body.errors?.[0]?.message ?? String(anonymous.status), /auth|token|401|tenant/i);
