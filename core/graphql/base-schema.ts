@@ -16,7 +16,8 @@ export const BASE_TYPE_DEFS = /* GraphQL */ `
   type Viewer {
     kind: String!
     sub: String!
-    tenantId: String
+    "The tenant of the request (X-Tenant-ID, or the caller's only tenant); null without one."
+    tenantId: ID
   }
 
   type Query {

@@ -1,4 +1,5 @@
-// GraphQL facade of approvals: the `approvals` connection, `approval(id)`,
+// GraphQL facade of approvals: the `approvals` connection (both ways, with
+// totalCount), `approval(id)`,
 // the `decideApproval` mutation and the `approvalResolved(tenant)`
 // subscription (over SSE). Same principals and rules as REST: any member of
 // the tenant (never an API key), the service deciding what each may see and
@@ -6,12 +7,13 @@
 import { GraphQLError } from 'graphql';
 import { filter } from 'agent-platform/sdk';
 import {
-  badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireMember, requirePrincipal, toConnection,
+  badInput, type ConnectionArgs, type GraphqlContext, isUuid, keysetConnection, requireMember, requirePrincipal,
 } from 'agent-platform/sdk';
 import { maySee } from './access.ts';
 import type { ApprovalCase, Decision } from './api.ts';
 import type { Live } from './services/live.ts';
 import type { ApprovalsService } from './services/approvals.ts';
+import type { CaseKey } from './store/approvals.ts';
 
 export const typeDefs = /* GraphQL */ `
   enum ApprovalStatus {
@@ -59,19 +61,32 @@ export const typeDefs = /* GraphQL */ `
     resolvedAt: DateTime
   }
 
+  "A case in a page of approval cases."
   type ApprovalCaseEdge {
     node: ApprovalCase!
     cursor: String!
   }
 
+  "A page of approval cases, newest first."
   type ApprovalCaseConnection {
     edges: [ApprovalCaseEdge!]!
     pageInfo: PageInfo!
+    "The cases of the filter the caller may list."
+    totalCount: Int!
+  }
+
+  "Which approval cases a list holds."
+  input ApprovalCaseFilter {
+    "Only cases in this status."
+    status: ApprovalStatus
+    "Only cases the caller may decide itself (an admin otherwise lists all)."
+    mine: Boolean
   }
 
   extend type Query {
     "Approval cases the caller may decide (an admin: all, unless mine), newest first."
-    approvals(status: ApprovalStatus, mine: Boolean, first: Int, after: String): ApprovalCaseConnection!
+    approvals(filter: ApprovalCaseFilter, first: Int, after: String, last: Int, before: String): ApprovalCaseConnection!
+    "One case the caller may see; null when there is none."
     approval(id: ID!): ApprovalCase
   }
 
@@ -86,6 +101,14 @@ export const typeDefs = /* GraphQL */ `
   }
 `;
 
+interface FilterInput {
+  status?: string | null;
+  mine?: boolean | null;
+}
+
+const isCaseKey = (key: unknown): boolean => Array.isArray(key) && key.length === 2
+  && typeof key[0] === 'string' && !Number.isNaN(Date.parse(key[0])) && typeof key[1] === 'string' && isUuid(key[1]);
+
 /** A service error (Boom) as a GraphQL error with the REST code. */
 function asGraphql(err: unknown): never {
   const boom = err as { isBoom?: boolean; message: string; output?: { statusCode: number; payload: { code?: string } } };
@@ -98,16 +121,16 @@ function asGraphql(err: unknown): never {
 export function resolvers(service: ApprovalsService, live: Live) {
   return {
     Query: {
-      async approvals(_: unknown, args: ConnectionArgs & { status?: string | null; mine?: boolean | null }, context: GraphqlContext) {
+      approvals(_: unknown, args: ConnectionArgs & { filter?: FilterInput | null }, context: GraphqlContext) {
         const tenantId = requireMember(context);
-        const size = pageSize(args);
-        const skip = decodeCursor<number>(args.after) ?? 0;
-        if (!Number.isSafeInteger(skip) || skip < 0) throw badInput('Malformed cursor');
-        const page = await service.list(tenantId, requirePrincipal(context), {
-          status: args.status?.toLowerCase() as ApprovalCase['status'] | undefined, mine: args.mine ?? false,
-        }, skip, size + 1);
-        const offsets = new Map(page.items.map((row, i) => [row, skip + i + 1]));
-        return toConnection(page.items, size, (row) => offsets.get(row)!, Boolean(args.after));
+        const principal = requirePrincipal(context);
+        const filter = { status: args.filter?.status?.toLowerCase() as ApprovalCase['status'] | undefined, mine: args.filter?.mine ?? false };
+        return keysetConnection(args, {
+          keyOf: (row: ApprovalCase): CaseKey => [row.created_at.toISOString(), row.id],
+          validKey: isCaseKey,
+          fetch: (page) => service.page(tenantId, principal, filter, page),
+          count: () => service.count(tenantId, principal, filter),
+        });
       },
       approval(_: unknown, args: { id: string }, context: GraphqlContext) {
         const tenantId = requireMember(context);

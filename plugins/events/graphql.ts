@@ -1,12 +1,16 @@
 // GraphQL: the stream (`events`, newest first), triggers and one trigger with
-// its dispatches, as Relay connections. Resolvers call the services; the REST
-// views are renamed to GraphQL's camelCase and UPPER_CASE enums here. A
-// trigger list's recentDispatches are loaded in one query per request (DataLoader).
+// its dispatches, as Relay connections both ways with totalCount. Resolvers
+// call the services; the REST views are renamed to GraphQL's camelCase and
+// UPPER_CASE enums here. A trigger list's recentDispatches, and a page of
+// dispatches' events, are loaded in one query per request (DataLoader).
 // Access as in REST (GET /api/admin/triggers[/{name}], GET …/events/recent):
-// a bearer member of the tenant; API keys get FORBIDDEN.
+// a tenant admin; API keys get FORBIDDEN. An event's tenant and a dispatch's
+// execution are read through the top-level field that owns them (Query.tenant,
+// Query.execution), so their own guards apply.
 import DataLoader from 'dataloader';
 import type { Request } from '@hapi/hapi';
-import { type ConnectionArgs, decodeCursor, type GraphqlContext, pageSize, requireAdmin, toConnection } from 'agent-platform/sdk';
+import type { GraphQLResolveInfo } from 'graphql';
+import { badInput, type ConnectionArgs, type GraphqlContext, keysetConnection, requireAdmin } from 'agent-platform/sdk';
 import type { StreamService } from './services/stream.ts';
 import type { TriggerService } from './services/triggers.ts';
 import type { TriggerView, StreamEventView } from './views/view.ts';
@@ -42,14 +46,16 @@ export const typeDefs = /* GraphQL */ `
 
   "A CloudEvents 1.0 event on the tenant's stream."
   type Event {
-    id: String!
+    id: ID!
     "Position in the tenant's stream (gap-free, in commit order)."
     seq: Float!
     specVersion: String!
     type: String!
     source: String!
     time: DateTime!
-    tenantId: String!
+    tenantId: ID!
+    "The tenant whose stream holds the event (as Query.tenant: API keys get FORBIDDEN)."
+    tenant: Tenant
     "Events of a chain of workflows emitting events before this one (the chaindepth extension; 0 when none)."
     chainDepth: Int!
     dataContentType: String!
@@ -58,14 +64,26 @@ export const typeDefs = /* GraphQL */ `
     dispatched: Boolean!
   }
 
+  "An event in a page of events."
   type EventEdge {
     node: Event!
     cursor: String!
   }
 
+  "A page of the stream, newest first."
   type EventConnection {
     edges: [EventEdge!]!
     pageInfo: PageInfo!
+    "The events of the filter."
+    totalCount: Int!
+  }
+
+  "Which events a list holds."
+  input EventFilter {
+    "An event type, or a pattern ending in * (order.*)."
+    type: String
+    "Events whose time is at or after this."
+    timeAfter: DateTime
   }
 
   type ScheduleConfig {
@@ -88,22 +106,32 @@ export const typeDefs = /* GraphQL */ `
     id: ID!
     origin: DispatchOrigin!
     status: DispatchStatus!
-    eventId: String
+    "The event it handled (null for a timer)."
+    eventId: ID
+    "That event, while the stream keeps it."
+    event: Event
     eventSeq: Float
     dedupKey: String
-    executionId: String
+    "The execution it started, if any."
+    executionId: ID
+    "That execution (as Query.execution)."
+    execution: Execution
     error: String
     createdAt: DateTime!
   }
 
+  "A dispatch in a page of dispatches."
   type TriggerDispatchEdge {
     node: TriggerDispatch!
     cursor: String!
   }
 
+  "A page of a trigger's dispatches, newest first."
   type TriggerDispatchConnection {
     edges: [TriggerDispatchEdge!]!
     pageInfo: PageInfo!
+    "Every dispatch of the trigger."
+    totalCount: Int!
   }
 
   type Trigger {
@@ -128,26 +156,66 @@ export const typeDefs = /* GraphQL */ `
     updatedAt: DateTime!
     "The newest dispatches, newest first (batched across a list of triggers)."
     recentDispatches(limit: Int = 10): [TriggerDispatch!]!
-    dispatches(first: Int, after: String): TriggerDispatchConnection!
+    "The trigger's dispatches, newest first."
+    dispatches(first: Int, after: String, last: Int, before: String): TriggerDispatchConnection!
   }
 
+  "A trigger in a page of triggers."
   type TriggerEdge {
     node: Trigger!
     cursor: String!
   }
 
+  "A page of triggers, by name."
   type TriggerConnection {
     edges: [TriggerEdge!]!
     pageInfo: PageInfo!
+    "The triggers of the filter."
+    totalCount: Int!
+  }
+
+  "Which triggers a list holds."
+  input TriggerFilter {
+    "Only active triggers."
+    activeOnly: Boolean
+    "Triggers that listen to this event type (their event_type is it, or a pattern matching it)."
+    eventType: String
   }
 
   extend type Query {
-    "The tenant's events, newest first; type is exact or a pattern ending in *."
-    events(type: String, since: DateTime, first: Int, after: String): EventConnection!
-    triggers(activeOnly: Boolean, eventType: String, first: Int, after: String): TriggerConnection!
+    "The tenant's events, newest first."
+    events(filter: EventFilter, first: Int, after: String, last: Int, before: String): EventConnection!
+    "The tenant's triggers, by name."
+    triggers(filter: TriggerFilter, first: Int, after: String, last: Int, before: String): TriggerConnection!
+    "One trigger; null when there is none of that name."
     trigger(name: String!): Trigger
   }
 `;
+
+interface EventFilterInput {
+  type?: string | null;
+  timeAfter?: Date | null;
+}
+
+interface TriggerFilterInput {
+  activeOnly?: boolean | null;
+  eventType?: string | null;
+}
+
+const isSeq = (key: unknown) => Number.isSafeInteger(key) && (key as number) >= 0;
+const isName = (key: unknown) => typeof key === 'string';
+
+function timeOf(value: Date | null | undefined): Date | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (Number.isNaN(value.getTime())) throw badInput('timeAfter is not a date');
+  return value;
+}
+
+/** A top-level query field resolved for a reference to its object: the owning plugin's resolver, with its guard. */
+function viaQuery(info: GraphQLResolveInfo, field: string, args: Record<string, unknown>, context: GraphqlContext): unknown {
+  const resolve = info.schema.getQueryType()?.getFields()[field]?.resolve;
+  return resolve ? resolve(undefined, args, context, info) : null;
+}
 
 const upper = (value: string) => value.toUpperCase();
 const MAX_RECENT = 100;
@@ -155,6 +223,15 @@ const MAX_RECENT = 100;
 export function resolvers(stream: StreamService, triggers: TriggerService) {
   // One loader per request and limit: a list of triggers asks in one query.
   const loaders = new WeakMap<Request, Map<number, DataLoader<string, DispatchView[]>>>();
+  const eventLoaders = new WeakMap<Request, DataLoader<number, StreamEventView | null>>();
+  function eventLoader(context: GraphqlContext, tenantId: string) {
+    let loader = eventLoaders.get(context.request);
+    if (!loader) {
+      loader = new DataLoader((seqs: readonly number[]) => stream.bySeqs(tenantId, seqs));
+      eventLoaders.set(context.request, loader);
+    }
+    return loader;
+  }
   function recentLoader(context: GraphqlContext, tenantId: string, limit: number) {
     let byLimit = loaders.get(context.request);
     if (!byLimit) loaders.set(context.request, (byLimit = new Map()));
@@ -168,19 +245,25 @@ export function resolvers(stream: StreamService, triggers: TriggerService) {
 
   return {
     Query: {
-      async events(_: unknown, args: ConnectionArgs & { type?: string; since?: Date }, context: GraphqlContext) {
+      events(_: unknown, args: ConnectionArgs & { filter?: EventFilterInput | null }, context: GraphqlContext) {
         const tenantId = requireAdmin(context);
-        const size = pageSize(args);
-        const beforeSeq = decodeCursor<number>(args.after);
-        const rows = await stream.page(tenantId, { type: args.type ?? undefined, since: args.since ?? undefined, beforeSeq, limit: size + 1 });
-        return toConnection(rows, size, (row) => row.seq, Boolean(args.after));
+        const filter = { type: args.filter?.type ?? undefined, timeAfter: timeOf(args.filter?.timeAfter) };
+        return keysetConnection(args, {
+          keyOf: (row: StreamEventView) => row.seq,
+          validKey: isSeq,
+          fetch: (page) => stream.page(tenantId, filter, page),
+          count: () => stream.count(tenantId, filter),
+        });
       },
-      async triggers(_: unknown, args: ConnectionArgs & { activeOnly?: boolean; eventType?: string }, context: GraphqlContext) {
+      triggers(_: unknown, args: ConnectionArgs & { filter?: TriggerFilterInput | null }, context: GraphqlContext) {
         const tenantId = requireAdmin(context);
-        const size = pageSize(args);
-        const afterName = decodeCursor<string>(args.after) ?? '';
-        const rows = await triggers.after(tenantId, { activeOnly: args.activeOnly ?? false, eventType: args.eventType ?? undefined }, afterName, size + 1);
-        return toConnection(rows, size, (row) => row.name, Boolean(args.after));
+        const filter = { activeOnly: args.filter?.activeOnly ?? false, eventType: args.filter?.eventType ?? undefined };
+        return keysetConnection(args, {
+          keyOf: (row: TriggerView) => row.name,
+          validKey: isName,
+          fetch: (page) => triggers.page(tenantId, filter, page),
+          count: () => triggers.count(tenantId, filter),
+        });
       },
       async trigger(_: unknown, args: { name: string }, context: GraphqlContext) {
         const tenantId = requireAdmin(context);
@@ -195,6 +278,7 @@ export function resolvers(stream: StreamService, triggers: TriggerService) {
     Event: {
       specVersion: (event: StreamEventView) => event.specversion,
       tenantId: (event: StreamEventView) => event.tenantid,
+      tenant: (_: StreamEventView, __: unknown, context: GraphqlContext, info: GraphQLResolveInfo) => viaQuery(info, 'tenant', {}, context),
       chainDepth: (event: StreamEventView) => event.chaindepth ?? 0,
       dataContentType: (event: StreamEventView) => event.datacontenttype,
     },
@@ -226,20 +310,27 @@ export function resolvers(stream: StreamService, triggers: TriggerService) {
         const limit = Math.min(Math.max(args.limit ?? 10, 1), MAX_RECENT);
         return recentLoader(context, requireAdmin(context), limit).load(t.name);
       },
-      async dispatches(t: TriggerView, args: ConnectionArgs, context: GraphqlContext) {
-        const size = pageSize(args);
-        const beforeId = decodeCursor<number>(args.after);
-        const rows = await triggers.dispatches(requireAdmin(context), t.name, beforeId, size + 1);
-        return toConnection(rows, size, (row) => row.id, Boolean(args.after));
+      dispatches(t: TriggerView, args: ConnectionArgs, context: GraphqlContext) {
+        const tenantId = requireAdmin(context);
+        return keysetConnection(args, {
+          keyOf: (row: DispatchView) => row.id,
+          validKey: isSeq,
+          fetch: (page) => triggers.dispatches(tenantId, t.name, page),
+          count: () => triggers.countDispatches(tenantId, t.name),
+        });
       },
     },
     TriggerDispatch: {
       origin: (d: DispatchView) => upper(d.origin),
       status: (d: DispatchView) => upper(d.status),
       eventId: (d: DispatchView) => d.event_id,
+      event: (d: DispatchView, _: unknown, context: GraphqlContext) =>
+        (d.event_seq === null ? null : eventLoader(context, requireAdmin(context)).load(Number(d.event_seq))),
       eventSeq: (d: DispatchView) => d.event_seq,
       dedupKey: (d: DispatchView) => d.dedup_key,
       executionId: (d: DispatchView) => d.execution_id,
+      execution: (d: DispatchView, _: unknown, context: GraphqlContext, info: GraphQLResolveInfo) =>
+        (d.execution_id === null ? null : viaQuery(info, 'execution', { id: d.execution_id }, context)),
       createdAt: (d: DispatchView) => d.created_at,
     },
   };

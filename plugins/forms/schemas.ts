@@ -81,7 +81,7 @@ export const useCase = Joi.object({
 const option = Joi.object({ id: Joi.alternatives(Joi.string(), Joi.number()), label: Joi.string() }).label('ConfigOption');
 const configItem = Joi.object({
   key: Joi.string(), label: Joi.string(), type: Joi.string().valid('fk', 'choice', 'boolean', 'text'), required: Joi.boolean(),
-  default: Joi.any(), help_text: Joi.string().allow('', null), options: Joi.array().items(option),
+  default: Joi.any().required().description('null when the item has none'), help_text: Joi.string().allow('', null), options: Joi.array().items(option),
 }).label('ConfigItem');
 export const targetList = Joi.object({
   items: Joi.array().items(Joi.object({
@@ -92,7 +92,7 @@ export const fieldsQuery = Joi.object({ config: Joi.string().max(20_000).descrip
 export const fieldList = Joi.object({
   items: Joi.array().items(Joi.object({
     key: Joi.string(), label: Joi.string(), field_type: Joi.string(), category: Joi.string().valid('required', 'auto_filled', 'optional', 'dynamic'),
-    required: Joi.boolean(), help_text: Joi.string().allow('', null),
+    required: Joi.boolean(), help_text: Joi.string().allow(null).required().description('null when the field has none'),
   }).label('FieldInfo')),
 }).label('FieldInfoList');
 export const suggestionsBody = Joi.object({

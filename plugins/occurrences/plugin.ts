@@ -40,7 +40,7 @@ export const plugin = definePlugin({
       ...templateRoutes(services.templates),
       ...open311Routes(services.open311, tenantOfPublic),
     ]);
-    core.graphql.extend({ typeDefs, resolvers: resolvers(services.backoffice) });
+    core.graphql.extend({ typeDefs, resolvers: resolvers(services.backoffice, services.states) });
     server.expose('api', services.api);
   },
 });

@@ -53,6 +53,10 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
   // Staff fields: role staff or admin; the plain member (no roles) gets ROLE_REQUIRED as for admin fields.
   'Query.occurrences': { access: 'admin', rest: 'GET /api/backoffice/occurrences (staff)', query: '{ occurrences { edges { node { id reporterEmail } } } }' },
   'Query.occurrence': { access: 'admin', rest: 'GET /api/backoffice/occurrences/{id} (staff)', query: '{ occurrence(id: "1") { id reporterEmail } }' },
+  'Mutation.transitionOccurrence': {
+    access: 'admin', rest: 'POST /api/occurrences/{id}/transition_state (staff)',
+    query: 'mutation { transitionOccurrence(id: "987654", input: {toState: "triaged"}) { id } }', okError: 'OCCURRENCE_NOT_FOUND',
+  },
   'Subscription.citationVerified': { access: 'member_or_api_key', rest: 'GET /api/citations (live)', query: 'subscription { citationVerified(tenant: "ga") { id } }' },
   'Query.approvals': { access: 'member', rest: 'GET /api/approvals', query: '{ approvals { edges { node { id title payload } } } }' },
   'Query.approval': { access: 'member', rest: 'GET /api/approvals/{id}', query: `{ approval(id: "${NO_ID}") { id payload } }` },

@@ -1,12 +1,14 @@
 // Approval cases as the routes, GraphQL and the CLI see them: create, list,
 // read, decide, cancel, and decisions by one-time link. Knows nothing of HTTP.
-import { conflict, type CoreServices, forbidden, isUuid, notFound, type Principal, type TenantTransaction } from 'agent-platform/sdk';
+import {
+  conflict, type CoreServices, forbidden, isUuid, type KeysetPage, notFound, type Principal, type TenantTransaction,
+} from 'agent-platform/sdk';
 import { assertMayDecide, deciderOf, eligible, isAdmin, maySee } from '../access.ts';
 import type { ApprovalCase, Decision } from '../api.ts';
 import type { Cases } from './cases.ts';
 import { LINK_KEY_PURPOSE, linkUrl, signLink, verifyLink, type LinkClaims } from '../links/token.ts';
 import type { ApprovalsOptions } from '../options.ts';
-import { casesStore, directoryStore, linkUsesStore, type CaseFilter } from '../store/approvals.ts';
+import { casesStore, directoryStore, linkUsesStore, type CaseFilter, type CaseKey } from '../store/approvals.ts';
 
 const missing = (id: string) => notFound(`Approval case not found: ${id}`, 'APPROVAL_NOT_FOUND');
 
@@ -49,6 +51,17 @@ export function createApprovalsService(core: Pick<CoreServices, 'withTenant' | '
     return claims;
   }
 
+  /** The store's filter of what the caller may list; undefined when it may list nothing. */
+  function scope(tenantId: string, principal: Principal, filter: ListFilter): CaseFilter | undefined {
+    let decidableBy: CaseFilter['decidableBy'];
+    if (filter.mine || !isAdmin(principal, tenantId)) {
+      const decider = deciderOf(principal, tenantId);
+      if ('refused' in decider) return undefined;
+      decidableBy = decider;
+    }
+    return { status: filter.status, source_type: filter.source_type, decidableBy };
+  }
+
   const service = {
     linksOf: linksFor,
 
@@ -61,14 +74,21 @@ export function createApprovalsService(core: Pick<CoreServices, 'withTenant' | '
 
     /** Cases the caller may decide (an admin: all, unless `mine`), newest first. */
     async list(tenantId: string, principal: Principal, filter: ListFilter, skip: number, limit: number) {
-      const admin = isAdmin(principal, tenantId);
-      let decidableBy: CaseFilter['decidableBy'];
-      if (filter.mine || !admin) {
-        const decider = deciderOf(principal, tenantId);
-        if ('refused' in decider) return { items: [], total: 0 };
-        decidableBy = decider;
-      }
-      return withTenant(tenantId, (trx) => casesStore.list(trx, { status: filter.status, source_type: filter.source_type, decidableBy }, skip, limit));
+      const scoped = scope(tenantId, principal, filter);
+      if (!scoped) return { items: [], total: 0 };
+      return withTenant(tenantId, (trx) => casesStore.list(trx, scoped, skip, limit));
+    },
+
+    /** A keyset page of what `list` lists (GraphQL; see casesStore.page). */
+    async page(tenantId: string, principal: Principal, filter: ListFilter, page: KeysetPage<CaseKey>): Promise<ApprovalCase[]> {
+      const scoped = scope(tenantId, principal, filter);
+      return scoped ? withTenant(tenantId, (trx) => casesStore.page(trx, scoped, page)) : [];
+    },
+
+    /** How many cases `list` lists. */
+    async count(tenantId: string, principal: Principal, filter: ListFilter): Promise<number> {
+      const scoped = scope(tenantId, principal, filter);
+      return scoped ? withTenant(tenantId, (trx) => casesStore.count(trx, scoped)) : 0;
     },
 
     async get(tenantId: string, principal: Principal, id: string): Promise<ApprovalCase> {

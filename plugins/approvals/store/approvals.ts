@@ -1,7 +1,7 @@
 // kysely queries for the approvals tables. Every query takes a tenant
 // transaction (row-level security scopes it to the tenant); the users
 // directory (core's global `users` table) is read through the system handle.
-import { sql, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
+import { sql, type CoreServices, type KeysetPage, type TenantTransaction } from 'agent-platform/sdk';
 import type { ApprovalCase, ApprovalSource, Approvers, CaseStatus, Decision } from '../api.ts';
 import './tables.ts';
 
@@ -15,6 +15,26 @@ export interface CaseFilter {
   source_type?: ApprovalSource['type'];
   /** Only cases this person may decide: listed by sub or holding one of the roles. */
   decidableBy?: { sub: string; roles: string[] };
+}
+
+/** A keyset cursor of the list newest first: created_at (to the millisecond, ISO) and id. */
+export type CaseKey = [string, string];
+
+/** created_at to the millisecond: what a cursor can hold, so keyset pages order and compare by it. */
+const createdMs = sql<Date>`date_trunc('milliseconds', created_at)`;
+
+function filtered(trx: TenantTransaction, filter: CaseFilter) {
+  let query = trx.selectFrom('approval_cases');
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.source_type) query = query.where('source_type', '=', filter.source_type);
+  if (filter.decidableBy) {
+    const { sub, roles } = filter.decidableBy;
+    query = query.where((eb) => eb.or([
+      eb(sql`approver_users`, '@>', sql`ARRAY[${sub}]::text[]`),
+      ...(roles.length > 0 ? [eb(sql`approver_roles`, '&&', sql`${roles}::text[]`)] : []),
+    ]));
+  }
+  return query;
 }
 
 export interface InsertCase {
@@ -76,22 +96,32 @@ export const casesStore = {
 
   /** Newest first, a page (skip, limit), with the total of the filter. */
   list: async (trx: TenantTransaction, filter: CaseFilter, skip: number, limit: number) => {
-    let query = trx.selectFrom('approval_cases');
-    if (filter.status) query = query.where('status', '=', filter.status);
-    if (filter.source_type) query = query.where('source_type', '=', filter.source_type);
-    if (filter.decidableBy) {
-      const { sub, roles } = filter.decidableBy;
-      query = query.where((eb) => eb.or([
-        eb(sql`approver_users`, '@>', sql`ARRAY[${sub}]::text[]`),
-        ...(roles.length > 0 ? [eb(sql`approver_roles`, '&&', sql`${roles}::text[]`)] : []),
-      ]));
-    }
+    const query = filtered(trx, filter);
     const [items, count] = await Promise.all([
       query.select([...columns]).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(skip).limit(limit).execute(),
       query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { items, total: Number(count.n) };
   },
+
+  /**
+   * A keyset page of the list newest first (created_at to the millisecond,
+   * then id): forward, the cases after the cursor's, newest first; backward,
+   * those before it, oldest first.
+   */
+  page: (trx: TenantTransaction, filter: CaseFilter, page: KeysetPage<CaseKey>): Promise<ApprovalCase[]> => {
+    const forward = page.direction === 'forward';
+    let query = filtered(trx, filter).select([...columns]);
+    if (page.cursor) {
+      const [at, id] = page.cursor;
+      query = query.where(sql<boolean>`(${createdMs}, id) ${sql.raw(forward ? '<' : '>')} (${new Date(at)}::timestamptz, ${id}::uuid)`);
+    }
+    const direction = forward ? 'desc' : 'asc';
+    return query.orderBy(createdMs, direction).orderBy('id', direction).limit(page.limit).execute();
+  },
+
+  count: async (trx: TenantTransaction, filter: CaseFilter): Promise<number> =>
+    Number((await filtered(trx, filter).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n),
 };
 
 export const linkUsesStore = {

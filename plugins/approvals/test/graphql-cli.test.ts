@@ -36,7 +36,7 @@ t.test('GraphQL: approvals, approval, decideApproval and approvalResolved with R
   const opened = await openCase(tp, admin, { title: 'Buy laptops', payload: { count: 3 }, approvers: { roles: ['finance'] } });
   await openCase(tp, admin, { title: 'Other', approvers: { users: ['bob'] } });
 
-  const listed = await gql(tp, ann, '{ approvals(status: PENDING) { edges { node { id title status sourceType payload approvers { roles users } } } pageInfo { hasNextPage } } }');
+  const listed = await gql(tp, ann, '{ approvals(filter: {status: PENDING}) { edges { node { id title status sourceType payload approvers { roles users } } } pageInfo { hasNextPage } } }');
   t.same(listed.body.data.approvals.edges.map((e: any) => e.node), [{
     id: opened.id, title: 'Buy laptops', status: 'PENDING', sourceType: 'api', payload: { count: 3 }, approvers: { roles: ['finance'], users: [] },
   }], 'an approver lists what it may decide');
@@ -45,6 +45,16 @@ t.test('GraphQL: approvals, approval, decideApproval and approvalResolved with R
   t.equal(all.body.data.approvals.pageInfo.hasNextPage, true, 'an admin sees both, a page at a time');
   const next = await gql(tp, admin, `{ approvals(first: 5, after: "${all.body.data.approvals.pageInfo.endCursor}") { edges { node { title } } pageInfo { hasNextPage } } }`);
   t.same(next.body.data.approvals.edges.map((e: any) => e.node.title), ['Buy laptops']);
+  const end = await gql(tp, admin, '{ approvals(last: 1) { edges { node { title } } pageInfo { hasPreviousPage hasNextPage startCursor } totalCount } }');
+  t.same(end.body.data.approvals.edges.map((e: any) => e.node.title), ['Buy laptops'], 'last: the oldest, the end of the list');
+  t.match(end.body.data.approvals, { pageInfo: { hasPreviousPage: true, hasNextPage: false }, totalCount: 2 });
+  const before = await gql(tp, admin, `{ approvals(last: 5, before: "${end.body.data.approvals.pageInfo.startCursor}") { edges { node { title } } pageInfo { hasPreviousPage } } }`);
+  t.same(before.body.data.approvals.edges.map((e: any) => e.node.title), ['Other']);
+  t.equal(before.body.data.approvals.pageInfo.hasPreviousPage, false);
+  t.equal((await gql(tp, ann, '{ approvals { totalCount } }')).body.data.approvals.totalCount, 1, 'totalCount counts what the caller may list');
+  t.equal((await gql(tp, admin, '{ approvals(filter: {mine: true}) { totalCount } }')).body.data.approvals.totalCount, 0, 'mine: only what the admin may decide itself');
+  t.match((await gql(tp, admin, `{ approvals(first: 1, before: "${end.body.data.approvals.pageInfo.startCursor}") { totalCount } }`)).body.errors,
+    [{ extensions: { code: 'BAD_USER_INPUT' } }], 'one direction at a time');
   t.same((await gql(tp, eve, `{ approval(id: "${opened.id}") { id } }`)).body.data, { approval: null }, 'not an approver: no case');
 
   const refused = await gql(tp, eve, `mutation { decideApproval(id: "${opened.id}", decision: APPROVE) { id } }`);

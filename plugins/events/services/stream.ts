@@ -1,20 +1,15 @@
 // The stream's domain logic: emitting through the API, reading recent events
 // and pages of them, the event type catalogue and custom types. Knows nothing
 // of HTTP; routes, GraphQL and the CLI call it.
-import { conflict, type EventInput, isValidEventType, isValidTypePattern, notFound, type TenantTransaction } from 'agent-platform/sdk';
+import {
+  conflict, type EventInput, isValidEventType, isValidTypePattern, type KeysetPage, notFound, type TenantTransaction,
+} from 'agent-platform/sdk';
 import type { EventsContext } from './context.ts';
 import { customTypesStore, type CustomTypeValues } from '../store/custom-types.ts';
-import { cursorsStore, eventsStore } from '../store/events.ts';
+import { cursorsStore, type EventFilter, eventsStore } from '../store/events.ts';
 import { schemaProblem, schemaViolations } from '../stream/type-registry.ts';
 import { invalid } from '../triggers/validation.ts';
 import { streamEventView } from '../views/view.ts';
-
-export interface EventsPageOptions {
-  type?: string;
-  since?: Date;
-  beforeSeq?: number;
-  limit: number;
-}
 
 function checkTypePattern(type: string | undefined) {
   if (type && !isValidTypePattern(type)) {
@@ -54,12 +49,23 @@ export function createStreamService(context: EventsContext) {
       });
     },
 
-    /** Newest first, keyset-paged by sequence number (GraphQL). */
-    async page(tenantId: string, options: EventsPageOptions) {
-      checkTypePattern(options.type);
+    /** A keyset page of the list newest first, by sequence number (GraphQL; see eventsStore.page). */
+    async page(tenantId: string, filter: EventFilter, page: KeysetPage<number>) {
+      checkTypePattern(filter.type);
       return withTenant(tenantId, async (trx) => {
-        const [rows, cursor] = await Promise.all([eventsStore.newest(trx, options), cursorsStore.get(trx, tenantId)]);
+        const [rows, cursor] = await Promise.all([eventsStore.page(trx, filter, page), cursorsStore.get(trx, tenantId)]);
         return rows.map((row) => streamEventView(row, cursor));
+      });
+    },
+
+    count: (tenantId: string, filter: EventFilter) => withTenant(tenantId, (trx) => eventsStore.countOf(trx, filter)),
+
+    /** The events of these sequence numbers, in their order; null for one no longer kept (a GraphQL DataLoader batch). */
+    async bySeqs(tenantId: string, seqs: readonly number[]) {
+      return withTenant(tenantId, async (trx) => {
+        const [rows, cursor] = await Promise.all([eventsStore.bySeqs(trx, seqs), cursorsStore.get(trx, tenantId)]);
+        const views = new Map(rows.map((row) => [Number(row.seq), streamEventView(row, cursor)]));
+        return seqs.map((seq) => views.get(Number(seq)) ?? null);
       });
     },
 

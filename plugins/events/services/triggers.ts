@@ -2,7 +2,7 @@
 // transaction), the dry run, backfill and dispatch history. Knows nothing of
 // HTTP; routes, GraphQL and the CLI call it.
 import { randomUUID } from 'node:crypto';
-import { conflict, notFound, type Actor, type TenantTransaction } from 'agent-platform/sdk';
+import { conflict, notFound, type Actor, type KeysetPage, type TenantTransaction } from 'agent-platform/sdk';
 import type { CloudEvent } from '../stream/cloudevent.ts';
 import { runBackfill, type BackfillOptions, type BackfillResult } from '../dispatch/backfill.ts';
 import type { EventsContext } from './context.ts';
@@ -90,9 +90,11 @@ export function createTriggerService(context: EventsContext) {
       return { items: page.items.map(triggerView), total: page.total, skip, limit };
     },
 
-    /** Keyset page by name (GraphQL). */
-    after: (tenantId: string, filter: TriggerListFilter, afterName: string, limit: number) =>
-      withTenant(tenantId, async (trx) => (await triggersStore.after(trx, filter, afterName, limit)).map(triggerView)),
+    /** A keyset page by name (GraphQL). */
+    page: (tenantId: string, filter: TriggerListFilter, page: KeysetPage<string>) =>
+      withTenant(tenantId, async (trx) => (await triggersStore.page(trx, filter, page)).map(triggerView)),
+
+    count: (tenantId: string, filter: TriggerListFilter) => withTenant(tenantId, (trx) => triggersStore.count(trx, filter)),
 
     async delete(tenantId: string, name: string) {
       await withTenant(tenantId, async (trx) => {
@@ -132,11 +134,13 @@ export function createTriggerService(context: EventsContext) {
     backfill: (tenantId: string, name: string, options: BackfillOptions): Promise<BackfillResult> =>
       withTenant(tenantId, (trx) => runBackfill(context, trx, tenantId, name, options)),
 
-    /** One trigger's dispatches, newest first, keyset-paged by id. */
-    async dispatches(tenantId: string, name: string, beforeId: number | undefined, limit: number) {
-      const rows = await withTenant(tenantId, (trx) => dispatchesStore.page(trx, name, beforeId, limit));
+    /** One trigger's dispatches, newest first, keyset-paged by id (forward: older than the cursor; backward: newer, oldest first). */
+    async dispatches(tenantId: string, name: string, page: KeysetPage<number>) {
+      const rows = await withTenant(tenantId, (trx) => dispatchesStore.page(trx, name, page));
       return rows.map(dispatchView);
     },
+
+    countDispatches: (tenantId: string, name: string) => withTenant(tenantId, (trx) => dispatchesStore.count(trx, name)),
 
     /** The newest dispatches of several triggers at once (a GraphQL DataLoader batch). */
     async recentDispatchesOf(tenantId: string, names: readonly string[], limit: number) {

@@ -1,7 +1,7 @@
 // kysely queries for the stream: per-tenant counters, the dispatcher's cursor
 // and the events themselves. Every function takes a tenant transaction.
 import { sql } from 'kysely';
-import type { TenantTransaction } from 'agent-platform/sdk';
+import type { KeysetPage, TenantTransaction } from 'agent-platform/sdk';
 import type { EventRow, TriggerRow } from './tables.ts';
 import type { NewDispatch } from './triggers.ts';
 
@@ -30,6 +30,19 @@ function typeCondition(pattern: string | undefined) {
   if (!pattern || pattern === '*') return sql<boolean>`true`;
   if (pattern.endsWith('*')) return sql<boolean>`starts_with(type, ${pattern.slice(0, -1)})`;
   return sql<boolean>`type = ${pattern}`;
+}
+
+/** The conditions of a list of events: a type (pattern) and a lower bound of their time. */
+export interface EventFilter {
+  type?: string;
+  /** At or after this time. */
+  timeAfter?: Date;
+}
+
+function filtered(trx: Trx, filter: EventFilter) {
+  let query = trx.selectFrom('events').where(typeCondition(filter.type));
+  if (filter.timeAfter) query = query.where('time', '>=', filter.timeAfter);
+  return query;
 }
 
 export const streamsStore = {
@@ -136,13 +149,28 @@ export const eventsStore = {
     trx.selectFrom('events').select([...eventColumns]).where('seq', '>', afterSeq).where(typeCondition(type))
       .orderBy('seq').limit(limit).execute(),
 
-  /** Newest first, optionally of a type (pattern), at or after a time, before a sequence number (keyset paging). */
-  newest: (trx: Trx, options: { limit: number; type?: string; since?: Date; beforeSeq?: number }): Promise<EventRow[]> => {
-    let query = trx.selectFrom('events').select([...eventColumns]).where(typeCondition(options.type));
-    if (options.since) query = query.where('time', '>=', options.since);
-    if (options.beforeSeq !== undefined) query = query.where('seq', '<', options.beforeSeq);
-    return query.orderBy('seq', 'desc').limit(options.limit).execute();
+  /** The newest `limit` events, optionally of a type (pattern). */
+  newest: (trx: Trx, options: { limit: number; type?: string }): Promise<EventRow[]> =>
+    trx.selectFrom('events').select([...eventColumns]).where(typeCondition(options.type)).orderBy('seq', 'desc').limit(options.limit).execute(),
+
+  /**
+   * A keyset page of the list newest first (by sequence number): forward,
+   * the events before the cursor's, newest first; backward, those after it,
+   * oldest first.
+   */
+  page: (trx: Trx, filter: EventFilter, page: KeysetPage<number>): Promise<EventRow[]> => {
+    const forward = page.direction === 'forward';
+    let query = filtered(trx, filter).select([...eventColumns]);
+    if (page.cursor !== undefined) query = query.where('seq', forward ? '<' : '>', page.cursor);
+    return query.orderBy('seq', forward ? 'desc' : 'asc').limit(page.limit).execute();
   },
+
+  countOf: async (trx: Trx, filter: EventFilter): Promise<number> =>
+    Number((await filtered(trx, filter).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n),
+
+  /** The events of these sequence numbers (those still kept). */
+  bySeqs: (trx: Trx, seqs: readonly number[]): Promise<EventRow[]> =>
+    seqs.length === 0 ? Promise.resolve([]) : trx.selectFrom('events').select([...eventColumns]).where('seq', 'in', [...seqs]).execute(),
 
   /** Oldest first from a time (backfill scans). */
   from: (trx: Trx, since: Date | undefined, limit: number): Promise<EventRow[]> => {

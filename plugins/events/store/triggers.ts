@@ -1,7 +1,7 @@
 // kysely queries for triggers, their dispatches, dedup windows and CLI
 // backfill requests. Every function takes a tenant transaction.
 import { sql, type Insertable } from 'kysely';
-import type { Actor, TenantTransaction } from 'agent-platform/sdk';
+import type { Actor, KeysetPage, TenantTransaction } from 'agent-platform/sdk';
 import type { DispatchOrigin, DispatchRow, DispatchStatus, TriggerDispatchesTable, TriggerKind, TriggerRow } from './tables.ts';
 
 type Trx = TenantTransaction;
@@ -83,9 +83,16 @@ export const triggersStore = {
     return { items, total: Number(count.n) };
   },
 
-  /** Keyset page by name (GraphQL connections). */
-  after: (trx: Trx, filter: TriggerListFilter, afterName: string, limit: number): Promise<TriggerRow[]> =>
-    listQuery(trx, filter).selectAll().where('name', '>', afterName).orderBy('name').limit(limit).execute(),
+  /** A keyset page by name (GraphQL connections): forward ascending after the cursor, backward descending before it. */
+  page: (trx: Trx, filter: TriggerListFilter, page: KeysetPage<string>): Promise<TriggerRow[]> => {
+    const forward = page.direction === 'forward';
+    let query = listQuery(trx, filter).selectAll();
+    if (page.cursor !== undefined) query = query.where('name', forward ? '>' : '<', page.cursor);
+    return query.orderBy('name', forward ? 'asc' : 'desc').limit(page.limit).execute();
+  },
+
+  count: async (trx: Trx, filter: TriggerListFilter): Promise<number> =>
+    Number((await listQuery(trx, filter).select(trx.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
 
   delete: async (trx: Trx, name: string): Promise<boolean> =>
     (await trx.deleteFrom('triggers').where('name', '=', name).executeTakeFirst()).numDeletedRows > 0n,
@@ -100,11 +107,16 @@ export const dispatchesStore = {
   },
 
   /** Keyset page of one trigger's dispatches, newest first. */
-  page: (trx: Trx, triggerName: string, beforeId: number | undefined, limit: number): Promise<DispatchRow[]> => {
+  page: (trx: Trx, triggerName: string, page: KeysetPage<number>): Promise<DispatchRow[]> => {
+    const forward = page.direction === 'forward';
     let query = trx.selectFrom('trigger_dispatches').selectAll().where('trigger_name', '=', triggerName);
-    if (beforeId !== undefined) query = query.where('id', '<', beforeId);
-    return query.orderBy('id', 'desc').limit(limit).execute();
+    if (page.cursor !== undefined) query = query.where('id', forward ? '<' : '>', page.cursor);
+    return query.orderBy('id', forward ? 'desc' : 'asc').limit(page.limit).execute();
   },
+
+  count: async (trx: Trx, triggerName: string): Promise<number> =>
+    Number((await trx.selectFrom('trigger_dispatches').select(trx.fn.countAll<number>().as('n')).where('trigger_name', '=', triggerName)
+      .executeTakeFirstOrThrow()).n),
 
   /** The newest `limit` dispatches of each of several triggers, in one query (a DataLoader batch). */
   async recentOf(trx: Trx, triggerNames: readonly string[], limit: number): Promise<DispatchRow[]> {

@@ -3,11 +3,12 @@
 // (run its target again: a new attempt, recorded whatever its outcome), and
 // redact one — the only change a submission ever gets: named fields and every
 // file's name and bytes become a tombstone, and the redaction is recorded.
-import { badRequest, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
+import { badRequest, type CoreServices, type KeysetPage, type TenantTransaction } from 'agent-platform/sdk';
 import type { FormValidationError, SubmissionFile } from '../api.ts';
 import { FORM_HYDRATED, FORM_HYDRATION_FAILED } from '../event-types.ts';
 import { formsErrors } from '../errors.ts';
 import { valueAt } from '../hydration/bindings.ts';
+import { definitionsStore } from '../store/definitions.ts';
 import { filesStore } from '../store/files.ts';
 import { submissionsStore, type SubmissionFilter, type SubmissionRow } from '../store/submissions.ts';
 import { useCasesStore } from '../store/use-cases.ts';
@@ -67,9 +68,23 @@ export function createAdminSubmissionsService(core: CoreServices, registry: Targ
       return { items: items.map(submissionView), total };
     }),
 
-    /** Newest first after a `seq` cursor, for GraphQL; rows keep `seq`. */
-    after: (tenantId: string, filter: SubmissionFilter, afterSeq: string | undefined, limit: number) =>
-      core.withTenant(tenantId, (trx) => submissionsStore.after(trx, filter, afterSeq, limit)),
+    /** A keyset page by `seq` for GraphQL (see submissionsStore.page); rows keep `seq`. */
+    page: (tenantId: string, filter: SubmissionFilter, page: KeysetPage<string>) =>
+      core.withTenant(tenantId, (trx) => submissionsStore.page(trx, filter, page)),
+
+    count: (tenantId: string, filter: SubmissionFilter) => core.withTenant(tenantId, (trx) => submissionsStore.count(trx, filter)),
+
+    /** Submissions' use cases (archived included), in the order of `ids`; null for one that does not exist (a DataLoader batch). */
+    useCasesOf: (tenantId: string, ids: readonly string[]) => core.withTenant(tenantId, async (trx) => {
+      const rows = new Map((await useCasesStore.findManyAny(trx, ids)).map((row) => [row.id, row]));
+      return ids.map((id) => rows.get(id) ?? null);
+    }),
+
+    /** Submissions' form definitions (archived included), in the order of `ids`; null for one that does not exist (a DataLoader batch). */
+    definitionsOf: (tenantId: string, ids: readonly string[]) => core.withTenant(tenantId, async (trx) => {
+      const rows = new Map((await definitionsStore.findManyAny(trx, ids)).map((row) => [row.id, row]));
+      return ids.map((id) => rows.get(id) ?? null);
+    }),
 
     find: (tenantId: string, id: string) => core.withTenant(tenantId, (trx) => submissionsStore.find(trx, id)),
 

@@ -52,13 +52,17 @@ export function createTargetsService(core: CoreServices, registry: TargetRegistr
     standardOf,
     config,
 
+    /** The targets as GET /api/admin/forms/targets lists them: every config item carries `default` (null when it has none). */
     list: (tenantId: string) => core.withTenant(tenantId, async (trx) => Promise.all(registry.list().map(async (target) => ({
-      model: target.model, label: target.label, description: target.description, config_schema: await target.configSchema({ tenantId, trx }),
+      model: target.model, label: target.label, description: target.description,
+      config_schema: (await target.configSchema({ tenantId, trx })).map((item) => ({ ...item, default: item.default ?? null })),
     })))),
 
+    /** The target's fields for a config: every one carries `help_text` (null when it has none or it is empty). */
     fields: (tenantId: string, model: string, raw: TargetConfig) => core.withTenant(tenantId, async (trx) => {
       const target = registry.get(model);
-      return target.discoverFields(await config(trx, tenantId, target, raw), { tenantId, trx });
+      const fields = await target.discoverFields(await config(trx, tenantId, target, raw), { tenantId, trx });
+      return fields.map((field) => ({ ...field, help_text: field.help_text || null }));
     }),
 
     standardMappings: (model: string) => standardOf(registry.get(model)),

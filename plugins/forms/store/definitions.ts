@@ -23,6 +23,10 @@ export const definitionsStore = {
     return (forUpdate ? query.forUpdate('d') : query).executeTakeFirst();
   },
 
+  /** The definitions of these ids, archived ones included (submissions' definitions), with `deleted_at`. */
+  findManyAny: (trx: TenantTransaction, ids: readonly string[]) => (ids.length === 0 ? Promise.resolve([])
+    : trx.selectFrom('forms_definitions as d').select([...COLUMNS, 'd.deleted_at']).where('d.id', 'in', [...ids]).execute()),
+
   async list(trx: TenantTransaction, skip: number, limit: number) {
     const rows = await trx.selectFrom('forms_definitions as d').select(COLUMNS).where('d.deleted_at', 'is', null)
       .orderBy('d.created_at', 'desc').orderBy('d.id').offset(skip).limit(limit).execute();

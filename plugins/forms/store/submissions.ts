@@ -1,7 +1,7 @@
 // SQL of submissions, their hydration attempts and redactions; always in a
 // tenant transaction. A submission's hydration status is its latest
 // attempt's; its object is the latest successful attempt's.
-import { sql, type TenantTransaction } from 'agent-platform/sdk';
+import { type KeysetPage, sql, type TenantTransaction } from 'agent-platform/sdk';
 import './tables.ts';
 
 export interface SubmissionFilter {
@@ -58,12 +58,20 @@ export const submissionsStore = {
     return { items, total: Number(total) };
   },
 
-  /** Newest first, after the `seq` cursor (GraphQL connections). */
-  after: (trx: TenantTransaction, filter: SubmissionFilter, afterSeq: string | undefined, limit: number) => {
+  /**
+   * A keyset page of the list newest first (by `seq`, a decimal string):
+   * forward, the submissions before the cursor's, newest first; backward,
+   * those after it, oldest first (GraphQL connections).
+   */
+  page: (trx: TenantTransaction, filter: SubmissionFilter, page: KeysetPage<string>) => {
+    const forward = page.direction === 'forward';
     let query = filtered(trx, filter);
-    if (afterSeq !== undefined) query = query.where('s.seq', '<', afterSeq);
-    return query.orderBy('s.seq', 'desc').limit(limit).execute();
+    if (page.cursor !== undefined) query = query.where('s.seq', forward ? '<' : '>', page.cursor);
+    return query.orderBy('s.seq', forward ? 'desc' : 'asc').limit(page.limit).execute();
   },
+
+  count: async (trx: TenantTransaction, filter: SubmissionFilter) =>
+    Number((await trx.selectFrom(filtered(trx, filter).as('f')).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n),
 
   addHydration: (trx: TenantTransaction, tenantId: string, values: {
     submission_id: string; attempt: number; status: 'hydrated' | 'failed'; target_model: string; object_id: string | null;

@@ -32,6 +32,10 @@ export const useCasesStore = {
   findAny: (trx: TenantTransaction, id: string) =>
     trx.selectFrom('forms_use_cases').select(COLUMNS).where('id', '=', id).executeTakeFirst(),
 
+  /** The use cases of these ids, archived ones included (submissions' use cases), with `deleted_at`. */
+  findManyAny: (trx: TenantTransaction, ids: readonly string[]) => (ids.length === 0 ? Promise.resolve([])
+    : trx.selectFrom('forms_use_cases').select([...COLUMNS, 'deleted_at']).where('id', 'in', [...ids]).execute()),
+
   async list(trx: TenantTransaction, skip: number, limit: number) {
     const items = await trx.selectFrom('forms_use_cases').select(COLUMNS).where('deleted_at', 'is', null)
       .orderBy('created_at', 'desc').orderBy('id').offset(skip).limit(limit).execute();

@@ -163,6 +163,12 @@ t.test('standard mappings without bindings; the target endpoints', async (t) => 
   t.equal(fields.status, 200);
   t.same(fields.body.items.map((field: { key: string; category: string }) => `${field.key}:${field.category}`),
     ['name:required', 'serial_number:optional', 'condition:optional', 'location:optional', 'photos:optional', 'reported_by:auto_filled', 'lamp_type:dynamic']);
+  const [category, needsPhoto] = targets.body.items[0].config_schema;
+  t.ok('default' in category && category.default === null, 'a config item without a default carries default: null');
+  t.equal(needsPhoto.default, false, 'and one with a default carries it');
+  t.equal(fields.body.items[0].help_text, 'Up to 100 characters');
+  t.ok(fields.body.items.slice(1).every((field: Record<string, unknown>) => 'help_text' in field && field.help_text === null),
+    'a field without help text carries help_text: null');
   t.equal((await a.call('GET', `/api/admin/forms/targets/${MODEL}/fields?config=${encodeURIComponent('{"category":"castle"}')}`, auth)).status, 400);
   t.equal((await a.call('GET', `/api/admin/forms/targets/${MODEL}/fields?config=not-json`, auth)).status, 400);
   t.equal((await a.call('GET', '/api/admin/forms/targets/shop.Order/fields', auth)).status, 404);

@@ -89,6 +89,27 @@ t.test('a submission is stored, hydrated and reported; old submissions keep thei
   });
   t.same(next.body.data.formSubmissions.edges.map((edge: { node: { id: string } }) => edge.node.id), [sent.body.id]);
   t.match(gql.body.data.formSubmission, { id: sent.body.id, formVersion: 1, hydratedModel: MODEL, payload: { code: 'LP-012' } });
+  const back = await a.call('POST', '/graphql', auth, {
+    query: `{ formSubmissions(last: 1, filter: {useCaseId: "${useCase.id}", hydrationStatus: HYDRATED, createdAfter: "2000-01-01T00:00:00Z"}) {
+      edges { node { id useCaseId useCase { id name targetModel access active archived } formDefinitionId formDefinition { id name latestVersion archived } } }
+      pageInfo { hasPreviousPage hasNextPage startCursor } totalCount } }`,
+  });
+  t.notOk(back.body.errors, JSON.stringify(back.body.errors));
+  const backPage = back.body.data.formSubmissions;
+  t.same(backPage.edges.map((edge: { node: { id: string } }) => edge.node.id), [sent.body.id], 'last: the oldest one, the end of the list');
+  t.match(backPage, { pageInfo: { hasPreviousPage: true, hasNextPage: false }, totalCount: 2 });
+  t.match(backPage.edges[0].node, {
+    useCaseId: useCase.id, useCase: { id: useCase.id, targetModel: MODEL, active: true, archived: false },
+    formDefinitionId: definition.id, formDefinition: { id: definition.id, latestVersion: 2, archived: false },
+  }, 'its use case and definition as objects');
+  const earlier = await a.call('POST', '/graphql', auth, {
+    query: `{ formSubmissions(last: 5, before: "${backPage.pageInfo.startCursor}") { edges { node { id } } pageInfo { hasPreviousPage } } }`,
+  });
+  t.same(earlier.body.data.formSubmissions.edges.map((edge: { node: { id: string } }) => edge.node.id), [second.body.id]);
+  const none = await a.call('POST', '/graphql', auth, { query: `{ formSubmissions(filter: {createdBefore: "2000-01-01T00:00:00Z"}) { totalCount } }` });
+  t.equal(none.body.data.formSubmissions.totalCount, 0, 'createdBefore bounds them');
+  const badUseCase = await a.call('POST', '/graphql', auth, { query: '{ formSubmissions(filter: {useCaseId: "nope"}) { totalCount } }' });
+  t.match(badUseCase.body.errors, [{ extensions: { code: 'BAD_USER_INPUT' } }]);
 
   // The CLI lists them too, without payloads.
   const cli = await runCli(['forms', 'submissions', '--tenant', 'acme', '--json'], { platform: tp });

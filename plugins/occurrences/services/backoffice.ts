@@ -1,7 +1,7 @@
 // The staff backoffice: the list with its filters, sorting
 // and pagination, and one occurrence with its type, history, messages,
 // attachments and linked duplicates (reporters' contact data included: staff only).
-import type { CoreServices } from 'agent-platform/sdk';
+import type { CoreServices, KeysetPage } from 'agent-platform/sdk';
 import { occurrenceErrors } from '../errors.ts';
 import { messagesStore } from '../store/messages.ts';
 import { occurrencesStore, type ListFilter, type SortKey } from '../store/occurrences.ts';
@@ -15,9 +15,23 @@ export function createBackofficeService(core: CoreServices) {
       return { items: items.map(staffOccurrence), total, skip, limit };
     }),
 
-    /** Newest first, `limit` rows after a cursor id (GraphQL). */
-    page: (tenantId: string, filter: ListFilter, limit: number) => core.withTenant(tenantId, async (trx) =>
-      (await occurrencesStore.page(trx, filter, limit)).map(staffOccurrence)),
+    /** A keyset page of the list newest first (GraphQL; see occurrencesStore.page). */
+    page: (tenantId: string, filter: ListFilter, page: KeysetPage<number>) => core.withTenant(tenantId, async (trx) =>
+      (await occurrencesStore.page(trx, filter, page)).map(staffOccurrence)),
+
+    count: (tenantId: string, filter: ListFilter) => core.withTenant(tenantId, (trx) => occurrencesStore.count(trx, filter)),
+
+    /** The occurrences of these ids, in their order; null for one that does not exist (a GraphQL DataLoader batch). */
+    findMany: (tenantId: string, ids: readonly number[]) => core.withTenant(tenantId, async (trx) => {
+      const rows = new Map((await occurrencesStore.findMany(trx, ids)).map((row) => [row.id, staffOccurrence(row)]));
+      return ids.map((id) => rows.get(id) ?? null);
+    }),
+
+    /** The types of these ids as the occurrence detail shows them ({id, name, code}), in their order; null for one that does not exist. */
+    typesOf: (tenantId: string, ids: readonly number[]) => core.withTenant(tenantId, async (trx) => {
+      const rows = new Map((await typesStore.findMany(trx, ids)).map((row) => [row.id, { id: row.id, name: row.name, code: row.code }]));
+      return ids.map((id) => rows.get(id) ?? null);
+    }),
 
     find: (tenantId: string, id: number) => core.withTenant(tenantId, async (trx) => {
       const row = await occurrencesStore.find(trx, id);

@@ -1,5 +1,5 @@
 // SQL of occurrences, their history and linked duplicates; always in a tenant transaction.
-import { sql, type TenantTransaction } from 'agent-platform/sdk';
+import { type KeysetPage, sql, type TenantTransaction } from 'agent-platform/sdk';
 import { boundingBox } from '../domain/geo.ts';
 import type { OccurrenceSource } from './tables.ts';
 import './tables.ts';
@@ -41,8 +41,6 @@ export interface ListFilter {
   inStates?: string[];
   notInStates?: string[];
   references?: string[];
-  /** Ids after this one (GraphQL cursors, newest first). */
-  beforeId?: number;
 }
 
 export type SortKey = 'created_at' | '-created_at' | 'reference' | '-reference' | 'state' | '-state' | 'title' | '-title';
@@ -70,7 +68,6 @@ function filtered(trx: TenantTransaction, filter: ListFilter) {
       .where(sql<boolean>`2 * 6371008.8 * asin(least(1, sqrt(power(sin(radians(latitude - ${lat}) / 2), 2)
         + cos(radians(${lat})) * cos(radians(latitude)) * power(sin(radians(longitude - ${lon}) / 2), 2)))) <= ${radius}`);
   }
-  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
   return query;
 }
 
@@ -125,9 +122,24 @@ export const occurrencesStore = {
     return { items, total: Number(total) };
   },
 
-  /** Newest first, after a cursor (GraphQL). */
-  page: (trx: TenantTransaction, filter: ListFilter, limit: number) =>
-    filtered(trx, filter).select(COLUMNS).orderBy('id', 'desc').limit(limit).execute(),
+  /**
+   * A keyset page of the list newest first (by id): forward, the
+   * occurrences before the cursor's id, newest first; backward, those after
+   * it, oldest first (GraphQL).
+   */
+  page: (trx: TenantTransaction, filter: ListFilter, page: KeysetPage<number>) => {
+    const forward = page.direction === 'forward';
+    let query = filtered(trx, filter).select(COLUMNS);
+    if (page.cursor !== undefined) query = query.where('id', forward ? '<' : '>', page.cursor);
+    return query.orderBy('id', forward ? 'desc' : 'asc').limit(page.limit).execute();
+  },
+
+  count: async (trx: TenantTransaction, filter: ListFilter) =>
+    Number((await filtered(trx, filter).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n),
+
+  /** The occurrences of these ids (those that exist). */
+  findMany: (trx: TenantTransaction, ids: readonly number[]) =>
+    (ids.length === 0 ? Promise.resolve([]) : trx.selectFrom('occurrences').select(COLUMNS).where('id', 'in', [...ids]).execute()),
 };
 
 export type OccurrenceRow = NonNullable<Awaited<ReturnType<typeof occurrencesStore.find>>>;

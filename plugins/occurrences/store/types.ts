@@ -26,6 +26,10 @@ export const typesStore = {
 
   find: (trx: TenantTransaction, id: number) => trx.selectFrom('occurrence_types').select(COLUMNS).where('id', '=', id).executeTakeFirst(),
 
+  /** The types of these ids (those that exist). */
+  findMany: (trx: TenantTransaction, ids: readonly number[]) =>
+    (ids.length === 0 ? Promise.resolve([]) : trx.selectFrom('occurrence_types').select(COLUMNS).where('id', 'in', [...ids]).execute()),
+
   findByCode: (trx: TenantTransaction, code: string) => trx.selectFrom('occurrence_types').select(COLUMNS).where('code', '=', code).executeTakeFirst(),
 
   codeTaken: async (trx: TenantTransaction, code: string, exceptId?: number) => {

@@ -70,25 +70,45 @@ t.test('staff list occurrences with filters, sorting and pages', async (t) => {
   t.equal((await a.call('GET', '/api/backoffice/occurrences', { token: other.token, tenant: 'acme' })).body.code, 'TENANT_FORBIDDEN');
 });
 
-t.test('GraphQL: occurrences and occurrence for staff only', async (t) => {
+t.test('GraphQL: occurrences and occurrence for staff only, paged both ways', async (t) => {
   const { tp, admin, staff, member } = await occurrencesPlatform(t);
   const a = api(tp);
   const type = await a.type(admin, { duplicate_policy: 'allow' });
   const first = (await a.submit('acme', report(type.id, { title: 'First' }))).body;
   const second = (await a.submit('acme', report(type.id, { title: 'Second' }))).body;
+  const third = (await a.submit('acme', report(type.id, { title: 'Third' }))).body;
   const gql = (query: string, token?: string) => tp.request({ method: 'POST', url: '/graphql', token, tenant: 'acme', payload: { query } });
+  const titles = (body: { data: { occurrences: { edges: { node: { title: string } }[] } } }) => body.data.occurrences.edges.map((e) => e.node.title);
 
-  const page = await gql('{ occurrences(first: 1) { edges { node { id reference title reporterEmail state } } pageInfo { hasNextPage endCursor } } }', staff);
+  const page = await gql('{ occurrences(first: 1) { edges { node { id reference title reporterEmail state } } pageInfo { hasNextPage endCursor } totalCount } }', staff);
   t.notOk(page.body.errors, JSON.stringify(page.body.errors));
-  t.same(page.body.data.occurrences.edges.map((e: { node: { title: string } }) => e.node.title), ['Second']);
+  t.same(titles(page.body), ['Third']);
   t.equal(page.body.data.occurrences.edges[0].node.reporterEmail, 'ana@example.org');
   t.equal(page.body.data.occurrences.pageInfo.hasNextPage, true);
+  t.equal(page.body.data.occurrences.totalCount, 3);
   const next = await gql(`{ occurrences(first: 5, after: "${page.body.data.occurrences.pageInfo.endCursor}") { edges { node { id } } pageInfo { hasNextPage } } }`, staff);
-  t.same(next.body.data.occurrences.edges.map((e: { node: { id: string } }) => Number(e.node.id)), [first.id]);
-  const filtered = await gql('{ occurrences(filter: {text: "first", state: "submitted"}) { edges { node { title } } } }', admin);
-  t.same(filtered.body.data.occurrences.edges.map((e: { node: { title: string } }) => e.node.title), ['First']);
-  const one = await gql(`{ occurrence(id: "${second.id}") { reference occurrenceType latitude } }`, staff);
-  t.same(one.body.data.occurrence, { reference: second.reference, occurrenceType: type.id, latitude: 38.7101 });
+  t.same(next.body.data.occurrences.edges.map((e: { node: { id: string } }) => e.node.id), [String(second.id), String(first.id)], 'ids are strings');
+
+  const end = await gql('{ occurrences(last: 2) { edges { node { title } } pageInfo { hasPreviousPage hasNextPage startCursor } totalCount } }', staff);
+  t.same(titles(end.body), ['Second', 'First'], 'last: the end of the list, in list order');
+  t.match(end.body.data.occurrences.pageInfo, { hasPreviousPage: true, hasNextPage: false });
+  t.equal(end.body.data.occurrences.totalCount, 3);
+  const before = await gql(`{ occurrences(last: 5, before: "${end.body.data.occurrences.pageInfo.startCursor}") { edges { node { title } } pageInfo { hasPreviousPage } } }`, staff);
+  t.same(titles(before.body), ['Third']);
+  t.equal(before.body.data.occurrences.pageInfo.hasPreviousPage, false);
+
+  const filtered = await gql('{ occurrences(filter: {text: "first", state: "submitted"}) { edges { node { title } } totalCount } }', admin);
+  t.same(titles(filtered.body), ['First']);
+  t.equal(filtered.body.data.occurrences.totalCount, 1, 'totalCount counts the filter');
+  const typed = await gql(`{ occurrences(filter: {occurrenceTypeId: "${type.id}", createdAfter: "2000-01-01T00:00:00Z", createdBefore: "2100-01-01T00:00:00Z"}) { totalCount } }`, staff);
+  t.equal(typed.body.data.occurrences.totalCount, 3);
+  const badType = await gql('{ occurrences(filter: {occurrenceTypeId: "x"}) { totalCount } }', staff);
+  t.match(badType.body.errors, [{ message: 'occurrenceTypeId is not a valid occurrence type id', extensions: { code: 'BAD_USER_INPUT' } }]);
+
+  const one = await gql(`{ occurrence(id: "${second.id}") { reference occurrenceTypeId occurrenceType { id name code } latitude duplicateOf { id } } }`, staff);
+  t.same(one.body.data.occurrence, {
+    reference: second.reference, occurrenceTypeId: String(type.id), occurrenceType: { id: String(type.id), name: 'Pothole', code: type.code }, latitude: 38.7101, duplicateOf: null,
+  });
   t.equal((await gql('{ occurrence(id: "nope") { id } }', staff)).body.data.occurrence, null);
 
   t.equal((await gql('{ occurrences { edges { node { id } } } }', member)).body.errors[0].extensions.code, 'ROLE_REQUIRED');

@@ -1,7 +1,7 @@
 // States and transitions: the seeded graph, allowed
 // transitions, transitions allowed, refused (409 with the allowed ones) and
 // stale (409), duplicate needing duplicate_of, history, the event, roles,
-// and the staff-admin graph edit.
+// the staff-admin graph edit, and the same transition through GraphQL.
 import t from 'tap';
 import { api, eventsOf, occurrencesPlatform, report } from './helpers.ts';
 
@@ -112,4 +112,40 @@ t.test('two staff moving one occurrence at once: the row lock orders them, the s
   const detail = (await a.call('GET', `/api/backoffice/occurrences/${one.id}`, { token: staff })).body;
   t.equal(detail.history.length, 2, 'one change recorded');
   t.equal(detail.state, answers.find((r) => r.status === 200)!.body.state);
+});
+
+t.test('GraphQL: transitionOccurrence as the transition_state route', async (t) => {
+  const { tp, admin, staff, member } = await occurrencesPlatform(t);
+  const a = api(tp);
+  const type = await a.type(admin, { duplicate_policy: 'allow' });
+  const first = (await a.submit('acme', report(type.id, { title: 'First' }))).body;
+  const second = (await a.submit('acme', report(type.id, { title: 'Second' }))).body;
+  const gql = (query: string, token?: string) => tp.request({ method: 'POST', url: '/graphql', token, tenant: 'acme', payload: { query } });
+  const move = (id: string | number, input: string, token = staff) =>
+    gql(`mutation { transitionOccurrence(id: "${id}", input: {${input}}) { id state duplicateOfId duplicateOf { id title } } }`, token);
+
+  const moved = await move(first.id, 'toState: "triaged", comment: "seen", expectedState: "submitted"');
+  t.notOk(moved.body.errors, JSON.stringify(moved.body.errors));
+  t.same(moved.body.data.transitionOccurrence, { id: String(first.id), state: 'triaged', duplicateOfId: null, duplicateOf: null });
+  const detail = (await a.call('GET', `/api/backoffice/occurrences/${first.id}`, { token: staff })).body;
+  t.same(detail.history.at(-1), { ...detail.history.at(-1), from_state: 'submitted', to_state: 'triaged', comment: 'seen', actor: 'acme-staff' }, 'recorded in the history');
+
+  const code = (body: { errors?: { extensions: { code: string } }[] }) => body.errors?.[0]?.extensions.code;
+  const refused = await move(first.id, 'toState: "resolved"');
+  t.equal(code(refused.body), 'TRANSITION_NOT_ALLOWED');
+  t.match(refused.body.errors[0].message, /No transition from triaged to resolved/);
+  t.equal(code((await move(first.id, 'toState: "in_progress", expectedState: "submitted"')).body), 'STATE_CHANGED');
+  t.equal(code((await move(second.id, 'toState: "duplicate"')).body), 'VALIDATION_FAILED', 'duplicate needs duplicateOfId');
+  t.equal(code((await move(second.id, `toState: "triaged", duplicateOfId: "${first.id}"`)).body), 'VALIDATION_FAILED');
+  t.equal(code((await move(987654, 'toState: "triaged"')).body), 'OCCURRENCE_NOT_FOUND');
+  t.equal(code((await move('x', 'toState: "triaged"')).body), 'BAD_USER_INPUT', 'an id that is no occurrence id');
+  t.equal(code((await move(second.id, 'toState: "Not A Key"')).body), 'BAD_USER_INPUT');
+
+  const dup = await move(second.id, `toState: "duplicate", duplicateOfId: "${first.id}", comment: "same hole"`, admin);
+  t.same(dup.body.data.transitionOccurrence, { id: String(second.id), state: 'duplicate', duplicateOfId: String(first.id), duplicateOf: { id: String(first.id), title: 'First' } }, 'an admin is staff too');
+  const events = await eventsOf(tp, admin, 'occurrence.state_changed', 2);
+  t.same(events.map((e: { data: { to_state: string; actor: string } }) => [e.data.to_state, e.data.actor]).sort(), [['duplicate', 'acme-admin'], ['triaged', 'acme-staff']], 'the same events');
+
+  t.equal(code((await move(first.id, 'toState: "in_progress"', member)).body), 'ROLE_REQUIRED', 'a member without staff role');
+  t.equal(code((await gql(`mutation { transitionOccurrence(id: "${first.id}", input: {toState: "in_progress"}) { id } }`)).body), 'UNAUTHENTICATED');
 });

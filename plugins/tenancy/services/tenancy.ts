@@ -2,7 +2,7 @@
 // Knows nothing of HTTP; the routes, the CLI and GraphQL all call this.
 import { randomBytes } from 'node:crypto';
 import {
-  badRequest, conflict, type CoreServices, domainError, forbidden, hashSecret, isValidTenantAlias, notFound, type Principal, randomToken, rolesIn, secretMatches, unauthorized,
+  badRequest, conflict, type CoreServices, domainError, type KeysetPage, forbidden, hashSecret, isValidTenantAlias, notFound, type Principal, randomToken, rolesIn, secretMatches, unauthorized,
 } from 'agent-platform/sdk';
 import { apiKeysStore, clientsStore, tenantsStore, usersStore, type Memberships } from '../store/tenancy.ts';
 
@@ -73,8 +73,9 @@ export function createTenancyService(core: Pick<CoreServices, 'db' | 'withTenant
       }
     },
     listClients: (tenantId: string, skip = 0, limit = 50) => withTenant(tenantId, (trx) => clientsStore.list(trx, skip, limit)),
-    clientsAfter: (tenantId: string, afterId: number, limit: number) =>
-      withTenant(tenantId, (trx) => clientsStore.after(trx, afterId, limit)),
+    /** A keyset page of the tenant's clients by id (GraphQL). */
+    clientsPage: (tenantId: string, page: KeysetPage<number>) => withTenant(tenantId, (trx) => clientsStore.page(trx, page)),
+    countClients: (tenantId: string) => withTenant(tenantId, (trx) => clientsStore.count(trx)),
     async getClient(tenantId: string, id: number) {
       const found = await withTenant(tenantId, (trx) => clientsStore.get(trx, id));
       if (!found) throw notFound(`Client not found: ${id}`, 'CLIENT_NOT_FOUND');

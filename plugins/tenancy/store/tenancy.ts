@@ -1,7 +1,7 @@
 // kysely queries for the tenancy tables. Tenant-owned tables (clients,
 // api_keys) take a tenant transaction; tenants and users are global.
 import { sql, type Kysely } from 'kysely';
-import type { Database, TenantTransaction } from 'agent-platform/sdk';
+import type { Database, KeysetPage, TenantTransaction } from 'agent-platform/sdk';
 import './tables.ts';
 
 type Db = Kysely<Database>;
@@ -32,9 +32,14 @@ export const clientsStore = {
     ]);
     return { items, total: Number(count.n) };
   },
-  /** Keyset page for GraphQL connections. */
-  after: (trx: TenantTransaction, afterId: number, limit: number) =>
-    trx.selectFrom('clients').select(['id', 'client_key', 'name', 'created_at']).where('id', '>', afterId).orderBy('id').limit(limit).execute(),
+  /** A keyset page by id (GraphQL connections): forward ascending after the cursor, backward descending before it. */
+  page: (trx: TenantTransaction, page: KeysetPage<number>) => {
+    const forward = page.direction === 'forward';
+    let query = trx.selectFrom('clients').select(['id', 'client_key', 'name', 'created_at']);
+    if (page.cursor !== undefined) query = query.where('id', forward ? '>' : '<', page.cursor);
+    return query.orderBy('id', forward ? 'asc' : 'desc').limit(page.limit).execute();
+  },
+  count: async (trx: TenantTransaction) => Number((await trx.selectFrom('clients').select(trx.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
   get: (trx: TenantTransaction, id: number) =>
     trx.selectFrom('clients').select(['id', 'client_key', 'name', 'created_at']).where('id', '=', id).executeTakeFirst(),
   rename: (trx: TenantTransaction, id: number, name: string) =>

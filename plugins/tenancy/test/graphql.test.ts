@@ -1,5 +1,6 @@
-// The tenancy part of the GraphQL facade: the viewer, the current tenant and
-// its clients as a Relay connection, under the same auth and tenant rules as REST.
+// The tenancy part of the GraphQL facade: the viewer and its tenant, the
+// current tenant and its clients as a Relay connection (both ways, with
+// totalCount), under the same auth and tenant rules as REST.
 import t from 'tap';
 import { startTestPlatform, tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
 
@@ -50,7 +51,7 @@ t.test('a user sees its tenant and pages through its clients', async (t) => {
   const page1 = first.body.data.tenant.clients;
   t.same(
     page1.edges.map((e: { node: unknown }) => e.node),
-    made.slice(0, 2).map((c) => ({ id: c.id, clientKey: c.client_key, name: c.name })),
+    made.slice(0, 2).map((c) => ({ id: String(c.id), clientKey: c.client_key, name: c.name })),
     'the first two clients, in order, with camelCase fields',
   );
   t.ok(page1.edges.every((e: { cursor: unknown }) => typeof e.cursor === 'string' && e.cursor.length > 0), 'every edge has a cursor');
@@ -70,6 +71,17 @@ t.test('a user sees its tenant and pages through its clients', async (t) => {
 
   const literal = await graphql(tp, '{ tenant { clients(first: 10) { edges { node { name } } } } }', {}, { token: a.token });
   t.same(literal.body.data.tenant.clients.edges.map((e: { node: { name: string } }) => e.node.name), ['web', 'mobile', 'kiosk'], 'only the tenant\'s own clients');
+
+  const BACKWARD = `query($last: Int, $before: String) { viewer { tenant { id displayName } }
+    clients(last: $last, before: $before) { edges { node { name } } pageInfo { hasPreviousPage hasNextPage startCursor } totalCount } }`;
+  const end = await graphql(tp, BACKWARD, { last: 2 }, { token: a.token });
+  t.notOk(end.body.errors, JSON.stringify(end.body.errors));
+  t.same(end.body.data.viewer.tenant, { id: 'gq-a', displayName: 'gq-a' }, 'the viewer\'s tenant as an object');
+  t.same(end.body.data.clients.edges.map((e: { node: { name: string } }) => e.node.name), ['mobile', 'kiosk'], 'last: the end of the list, in order');
+  t.match(end.body.data.clients, { pageInfo: { hasPreviousPage: true, hasNextPage: false }, totalCount: 3 });
+  const start = await graphql(tp, BACKWARD, { last: 5, before: end.body.data.clients.pageInfo.startCursor }, { token: a.token });
+  t.same(start.body.data.clients.edges.map((e: { node: { name: string } }) => e.node.name), ['web'], 'before the start cursor: the rest');
+  t.match(start.body.data.clients, { pageInfo: { hasPreviousPage: false, hasNextPage: true }, totalCount: 3 });
 
   const tooMany = await graphql(tp, QUERY, { first: 1000 }, { token: a.token });
   t.equal(tooMany.body.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT', 'first is bounded');
@@ -113,6 +125,9 @@ t.test('without auth, and with an API key', async (t) => {
   const withKey = await graphql(tp, QUERY, { first: 5 }, { apiKey: key });
   t.equal(withKey.status, 200);
   t.match(withKey.body.data.viewer, { kind: 'api_key', tenantId: 'gk-a' }, 'an API key sees who it is');
+  const keyViewerTenant = await graphql(tp, '{ viewer { tenantId tenant { id } } }', {}, { apiKey: key });
+  t.same(keyViewerTenant.body.data.viewer, { tenantId: 'gk-a', tenant: null }, 'but not its tenant object');
+  t.match(keyViewerTenant.body.errors, [{ path: ['viewer', 'tenant'], extensions: { code: 'FORBIDDEN' } }]);
   t.equal(withKey.body.data.tenant, null, 'but not the tenant and its clients (client keys)');
   t.match(withKey.body.errors, [{ path: ['tenant'], extensions: { code: 'FORBIDDEN' } }]);
   const keyClients = await graphql(tp, '{ clients { edges { node { id clientKey } } } }', {}, { apiKey: key });
