@@ -93,9 +93,9 @@ t.test('sandbox run: per-step results, sandbox tables only, then activation and 
   t.ok(one.body.data.pipelineRun.durationMs >= 0 && one.body.data.pipelineRun.steps.every((s: { durationMs: number }) => s.durationMs >= 0));
 
   // runPipeline: the REST twin's service and errors; it answers the run it started.
-  const started = await gql(`mutation { runPipeline(pipelineId: "${id}") { id status trigger kind pipeline { id } } }`);
-  t.notOk(started.body.errors, JSON.stringify(started.body.errors));
-  t.match(started.body.data.runPipeline, { status: 'RUNNING', trigger: 'ORCHESTRATOR', kind: 'PRODUCTION', pipeline: { id } });
+  const rerun = await gql(`mutation { runPipeline(pipelineId: "${id}") { id status trigger kind pipeline { id } } }`);
+  t.notOk(rerun.body.errors, JSON.stringify(rerun.body.errors));
+  t.match(rerun.body.data.runPipeline, { status: 'RUNNING', trigger: 'ORCHESTRATOR', kind: 'PRODUCTION', pipeline: { id } });
   const busy = await gql(`mutation { runPipeline(pipelineId: "${id}") { id } }`);
   const code = busy.body.errors?.[0]?.extensions?.code;
   t.ok(code === 'RUN_IN_PROGRESS' || busy.body.data?.runPipeline, `a second run while one is live is refused with the REST code (${code})`);
