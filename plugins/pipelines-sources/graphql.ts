@@ -1,25 +1,56 @@
-// GraphQL: sources with their streams and sync runs ("runs" are what GraphQL
-// consumers query), as Relay connections. Access as the REST routes: a bearer
-// member of the tenant reads; API keys get FORBIDDEN. Credential values are
-// not in the schema at all; snapshot ids are strings (exact 64-bit).
-import { badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, isUuid, pageSize, requireMember, toConnection } from 'agent-platform/sdk';
+// GraphQL: sources with their pattern, streams and sync runs ("runs" are
+// what GraphQL consumers query), as Relay connections both ways, and the
+// mutation that starts a sync. Access as the REST routes: a bearer member of
+// the tenant reads; starting a sync takes `admin` or `pipeline_editor` (as
+// POST /api/v1/sources/{id}/sync); API keys get FORBIDDEN. Credential values
+// are not in the schema at all; snapshot ids are strings (exact 64-bit).
+import DataLoader from 'dataloader';
+import {
+  badInput, type ConnectionArgs, type GraphqlContext, isUuid, keysetConnection, requireMember, requireRole,
+} from 'agent-platform/sdk';
+import { EDITOR_ROLES } from './access.ts';
+import type { PatternRegistry, RegisteredPattern } from './patterns/registry.ts';
 import type { RunService } from './services/runs.ts';
 import type { SourceService } from './services/sources.ts';
 import type { StreamService } from './services/streams.ts';
+import type { RunFilter } from './store/runs.ts';
+import type { RunStatus } from './store/tables.ts';
 
 export const typeDefs = /* GraphQL */ `
+  "READY until its first sync, ACTIVE after."
   enum SourceState { READY ACTIVE }
+  "How a stream reads: the whole table each run, or the rows past its cursor."
   enum SyncMode { FULL_REFRESH INCREMENTAL }
+  "How a stream's rows land in its dataset."
   enum StreamWriteMode { OVERWRITE APPEND APPEND_DEDUP }
+  "Where a sync run stands (PARTIAL: some streams failed)."
   enum SyncRunStatus { QUEUED RUNNING SUCCEEDED PARTIAL FAILED }
+  "What started a sync run."
   enum SyncRunTrigger { MANUAL SCHEDULE }
+  "Where one stream of a sync run stands."
   enum SyncRunStreamStatus { PENDING SUCCEEDED FAILED }
+
+  "A pattern (connector) sources are made from, with its configuration schema."
+  type SourcePattern {
+    id: ID!
+    name: String!
+    description: String!
+    "false: added by a plugin or registered as a preset."
+    builtIn: Boolean!
+    "A preset's base pattern."
+    basePattern: String
+    "JSON Schema of a source's configuration; credential fields are write-only."
+    configSchema: JSON!
+    credentialFields: [String!]!
+  }
 
   "A source made from a pattern (connector). Credential values are never exposed."
   type Source {
     id: ID!
     name: String!
-    patternId: String!
+    patternId: ID!
+    "The pattern (null when the plugin that registered it is gone)."
+    pattern: SourcePattern
     "The configuration without credential fields."
     sourceConfig: JSON!
     credentialRef: String
@@ -28,12 +59,13 @@ export const typeDefs = /* GraphQL */ `
     credentialFieldsSet: [String!]!
     state: SourceState!
     streams: [Stream!]!
-    "Newest first."
-    runs(first: Int, after: String): SyncRunConnection!
+    "The source's sync runs, newest first (a sourceId in the filter other than this source's selects none)."
+    runs(filter: SyncRunFilter, first: Int, after: String, last: Int, before: String): SyncRunConnection!
     createdAt: DateTime!
     updatedAt: DateTime!
   }
 
+  "A stream of a source: a table or endpoint that lands in one dataset."
   type Stream {
     id: ID!
     name: String!
@@ -51,11 +83,14 @@ export const typeDefs = /* GraphQL */ `
     state: JSON!
   }
 
+  "A sync run of a source: its status, counters, timings and each stream's result."
   type SyncRun {
     id: ID!
     sourceId: ID!
-    "The orchestrator run id (the pg-boss job)."
-    workflowId: String
+    "The source (null once deleted)."
+    source: Source
+    "The job system's id of the run's job (the workflow id of REST)."
+    workflowId: ID
     trigger: SyncRunTrigger!
     status: SyncRunStatus!
     isTerminal: Boolean!
@@ -64,145 +99,236 @@ export const typeDefs = /* GraphQL */ `
     rowsAdded: Float!
     rowsRemoved: Float!
     error: String
+    "The run's streams by name, each with its result."
     streams: [SyncRunStream!]!
     createdAt: DateTime!
     startedAt: DateTime
     finishedAt: DateTime
+    "From start to end; null until it ended."
+    durationMs: Int
   }
 
+  "One stream of a sync run: what it read and wrote."
   type SyncRunStream {
     streamId: ID!
+    "The stream (null once deleted)."
+    stream: Stream
     streamName: String!
     namespace: String
     destination: String!
+    syncMode: SyncMode!
+    writeMode: StreamWriteMode!
     status: SyncRunStreamStatus!
     rowsRead: Float!
     rowsAdded: Float!
     rowsRemoved: Float!
+    "Values that did not fit their column's type (stored as null)."
+    typeErrors: Float!
     "The snapshot the write left the dataset at (exact decimal string)."
-    snapshotId: String
+    snapshotId: ID
+    "Whether this write made a new snapshot."
+    snapshotCreated: Boolean!
     cursorBefore: String
     cursorAfter: String
     error: String
+    finishedAt: DateTime
+  }
+
+  "Conditions on sync runs (AND)."
+  input SyncRunFilter {
+    sourceId: ID
+    status: SyncRunStatus
   }
 
   type SourceEdge { node: Source! cursor: String! }
-  type SourceConnection { edges: [SourceEdge!]! pageInfo: PageInfo! }
+  type SourceConnection {
+    edges: [SourceEdge!]!
+    pageInfo: PageInfo!
+    "Every source of the tenant."
+    totalCount: Int!
+  }
   type SyncRunEdge { node: SyncRun! cursor: String! }
-  type SyncRunConnection { edges: [SyncRunEdge!]! pageInfo: PageInfo! }
+  type SyncRunConnection {
+    edges: [SyncRunEdge!]!
+    pageInfo: PageInfo!
+    "Runs that match the filter."
+    totalCount: Int!
+  }
 
   extend type Query {
-    "The tenant's sources."
-    sources(first: Int, after: String): SourceConnection!
+    "The tenant's sources, oldest first."
+    sources(first: Int, after: String, last: Int, before: String): SourceConnection!
     "A source (null when absent)."
     source(id: ID!): Source
-    "Sync runs, newest first: of one source, or of every source."
-    runs(sourceId: ID, first: Int, after: String): SyncRunConnection!
-    "A sync run (null when absent)."
+    "Sync runs of every source, newest first."
+    runs(filter: SyncRunFilter, first: Int, after: String, last: Int, before: String): SyncRunConnection!
+    "A sync run with its streams (null when absent)."
     run(id: ID!): SyncRun
+  }
+
+  type Mutation {
+    """
+    Start a sync run of a source (its enabled streams, or those named), as
+    POST /api/v1/sources/{id}/sync: admin or pipeline_editor; 409 SYNC_IN_PROGRESS
+    while one is queued or running; 404 SOURCE_NOT_FOUND.
+    """
+    syncSource(sourceId: ID!, streams: [String!]): SyncRun!
   }
 `;
 
 const upper = (value: string) => value.toUpperCase();
 
-function uuidArg(value: string | undefined | null): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (!isUuid(value)) throw badInput('Malformed id');
-  return value;
+type SourceNode = NonNullable<Awaited<ReturnType<SourceService['findMany']>>[number]>;
+type StreamNode = NonNullable<Awaited<ReturnType<StreamService['findMany']>>[number]>;
+type RunNode = Awaited<ReturnType<RunService['page']>>[number] & { streams?: RunStreamNode[] };
+type RunStreamNode = Awaited<ReturnType<RunService['streamsOf']>>[number];
+type RunFilterArg = { sourceId?: string | null; status?: string | null } | null | undefined;
+
+/** The store's filter of a SyncRunFilter; `null` when it can select no run (a source id of another source). */
+function runFilter(filter: RunFilterArg, sourceId?: string): RunFilter | null {
+  const wanted = filter?.sourceId ?? undefined;
+  if (wanted !== undefined && !isUuid(wanted)) throw badInput('filter.sourceId is not a valid source id');
+  if (sourceId !== undefined && wanted !== undefined && wanted !== sourceId) return null;
+  return { sourceId: sourceId ?? wanted, status: filter?.status?.toLowerCase() as RunStatus | undefined };
 }
 
-function runCursor(after: string | null | undefined): { createdAt: string; id: string } | undefined {
-  const value = decodeCursor<string>(after);
-  if (value === undefined) return undefined;
-  const [createdAt, id] = typeof value === 'string' ? value.split('|') : [];
-  if (!createdAt || Number.isNaN(Date.parse(createdAt)) || !id || !isUuid(id)) throw badInput('Malformed cursor');
-  return { createdAt, id };
+const validUuidKey = (key: unknown) => typeof key === 'string' && isUuid(key);
+
+/** Per-request loaders (one set per tenant): a page of runs reads its sources, streams and run streams in one query each. */
+function loaderCache<K, V>(load: (tenantId: string, keys: readonly K[]) => Promise<V[]>) {
+  const cache = new WeakMap<object, Map<string, DataLoader<K, V>>>();
+  return (context: GraphqlContext, tenantId: string) => {
+    let byTenant = cache.get(context.request);
+    if (!byTenant) cache.set(context.request, (byTenant = new Map()));
+    let loader = byTenant.get(tenantId);
+    if (!loader) byTenant.set(tenantId, (loader = new DataLoader((keys: readonly K[]) => load(tenantId, keys))));
+    return loader;
+  };
 }
 
-interface RunNode { id: string; source_id: string; created_at: Date; status: string; trigger: string }
-interface SourceNode { id: string; offset: number; pattern_id: string; state: string }
+export function resolvers(sources: SourceService, streams: StreamService, runs: RunService, patterns: PatternRegistry) {
+  const sourceLoader = loaderCache<string, SourceNode | undefined>((tenantId, ids) => sources.findMany(tenantId, ids));
+  const streamLoader = loaderCache<string, StreamNode | undefined>((tenantId, ids) => streams.findMany(tenantId, ids));
+  const runStreamsLoader = loaderCache<string, RunStreamNode[]>((tenantId, ids) => runs.streamsOfMany(tenantId, ids));
 
-export function resolvers(sources: SourceService, streams: StreamService, runs: RunService) {
-  const runConnection = async (tenantId: string, sourceId: string | undefined, args: ConnectionArgs) => {
-    const size = pageSize(args);
-    const rows = await runs.page(tenantId, sourceId, runCursor(args.after), size + 1);
-    return toConnection(rows, size, (run) => `${run.created_at.toISOString()}|${run.id}`, Boolean(args.after));
+  const runConnection = (tenantId: string, args: ConnectionArgs & { filter?: RunFilterArg }, sourceId?: string) => {
+    const filter = runFilter(args.filter, sourceId);
+    return keysetConnection(args, {
+      keyOf: (run: RunNode) => run.id,
+      validKey: validUuidKey,
+      fetch: (page) => (filter ? runs.page(tenantId, filter, page) : Promise.resolve([])),
+      count: () => (filter ? runs.count(tenantId, filter) : 0),
+    });
   };
-  const nullWhenAbsent = async <T>(work: () => Promise<T>): Promise<T | null> => {
-    try {
-      return await work();
-    } catch (err) {
-      if ((err as { output?: { statusCode: number } }).output?.statusCode === 404) return null;
-      throw err;
-    }
-  };
+
   return {
     Query: {
-      async sources(_: unknown, args: ConnectionArgs, context: GraphqlContext) {
+      sources(_: unknown, args: ConnectionArgs, context: GraphqlContext) {
         const tenantId = requireMember(context);
-        const size = pageSize(args);
-        const offset = decodeCursor<number>(args.after) ?? 0;
-        if (!Number.isInteger(offset) || offset < 0 || offset > 1_000_000) throw badInput('Malformed cursor');
-        return toConnection(await sources.page(tenantId, offset, size + 1), size, (source) => source.offset, Boolean(args.after));
+        return keysetConnection(args, {
+          keyOf: (source: SourceNode) => source.id,
+          validKey: validUuidKey,
+          fetch: (page) => sources.page(tenantId, page),
+          count: () => sources.count(tenantId),
+        });
       },
-      source(_: unknown, args: { id: string }, context: GraphqlContext) {
+      async source(_: unknown, args: { id: string }, context: GraphqlContext) {
         const tenantId = requireMember(context);
-        return nullWhenAbsent(() => sources.get(tenantId, uuidArg(args.id)!));
+        return isUuid(args.id) ? (await sources.findMany(tenantId, [args.id]))[0] ?? null : null;
       },
-      runs(_: unknown, args: ConnectionArgs & { sourceId?: string }, context: GraphqlContext) {
-        return runConnection(requireMember(context), uuidArg(args.sourceId), args);
+      runs(_: unknown, args: ConnectionArgs & { filter?: RunFilterArg }, context: GraphqlContext) {
+        return runConnection(requireMember(context), args);
       },
       run(_: unknown, args: { id: string }, context: GraphqlContext) {
-        return runs.get(requireMember(context), uuidArg(args.id)!);
+        const tenantId = requireMember(context);
+        return isUuid(args.id) ? runs.get(tenantId, args.id) : null;
+      },
+    },
+    Mutation: {
+      async syncSource(_: unknown, args: { sourceId: string; streams?: string[] | null }, context: GraphqlContext) {
+        const tenantId = requireRole(context, EDITOR_ROLES);
+        if (!isUuid(args.sourceId)) throw badInput('sourceId is not a valid source id');
+        const names = args.streams ?? undefined;
+        if (names && (names.length === 0 || names.length > 1000 || new Set(names).size !== names.length || names.some((name) => name.length === 0 || name.length > 200))) {
+          throw badInput('streams names 1 to 1000 streams, each once (names of 1 to 200 characters)');
+        }
+        const started = await runs.start(tenantId, args.sourceId, { streams: names, trigger: 'manual', createdBy: context.principal!.sub });
+        return runs.get(tenantId, started.id);
       },
     },
     Source: {
       patternId: (row: SourceNode) => row.pattern_id,
-      sourceConfig: (row: { source_config: unknown }) => row.source_config,
-      credentialRef: (row: { credential_ref: string | null }) => row.credential_ref,
-      credentialName: (row: { credential_name: string | null }) => row.credential_name,
-      credentialFieldsSet: (row: { credential_fields_set: string[] }) => row.credential_fields_set,
+      pattern(row: SourceNode, _: unknown, context: GraphqlContext) {
+        requireMember(context);
+        return patterns.list().find((found) => found.pattern.id === row.pattern_id) ?? null;
+      },
+      sourceConfig: (row: SourceNode) => row.source_config,
+      credentialRef: (row: SourceNode) => row.credential_ref,
+      credentialName: (row: SourceNode) => row.credential_name,
+      credentialFieldsSet: (row: SourceNode) => row.credential_fields_set,
       state: (row: SourceNode) => upper(row.state),
-      createdAt: (row: { created_at: Date }) => row.created_at,
-      updatedAt: (row: { updated_at: Date }) => row.updated_at,
+      createdAt: (row: SourceNode) => row.created_at,
+      updatedAt: (row: SourceNode) => row.updated_at,
       async streams(row: SourceNode, _: unknown, context: GraphqlContext) {
         return (await streams.list(requireMember(context), row.id)).items;
       },
-      runs: (row: SourceNode, args: ConnectionArgs, context: GraphqlContext) => runConnection(requireMember(context), row.id, args),
+      runs: (row: SourceNode, args: ConnectionArgs & { filter?: RunFilterArg }, context: GraphqlContext) => runConnection(requireMember(context), args, row.id),
+    },
+    SourcePattern: {
+      id: (row: RegisteredPattern) => row.pattern.id,
+      name: (row: RegisteredPattern) => row.pattern.name,
+      description: (row: RegisteredPattern) => row.pattern.description,
+      builtIn: (row: RegisteredPattern) => row.builtIn,
+      basePattern: (row: RegisteredPattern) => row.basePattern ?? null,
+      configSchema: (row: RegisteredPattern) => row.pattern.configSchema,
+      credentialFields: (row: RegisteredPattern) => row.credentialFields,
     },
     Stream: {
-      supportedSyncModes: (row: { supported_sync_modes: string[] }) => row.supported_sync_modes.map(upper),
-      syncMode: (row: { sync_mode: string }) => upper(row.sync_mode),
-      writeMode: (row: { write_mode: string }) => upper(row.write_mode),
-      cursorField: (row: { cursor_field: string | null }) => row.cursor_field,
-      primaryKey: (row: { primary_key: string[] }) => row.primary_key,
+      supportedSyncModes: (row: StreamNode) => row.supported_sync_modes.map(upper),
+      syncMode: (row: StreamNode) => upper(row.sync_mode),
+      writeMode: (row: StreamNode) => upper(row.write_mode),
+      cursorField: (row: StreamNode) => row.cursor_field,
+      primaryKey: (row: StreamNode) => row.primary_key,
     },
     SyncRun: {
       sourceId: (row: RunNode) => row.source_id,
-      workflowId: (row: { workflow_id: string | null }) => row.workflow_id,
+      async source(row: RunNode, _: unknown, context: GraphqlContext) {
+        const tenantId = requireMember(context);
+        return (await sourceLoader(context, tenantId).load(row.source_id)) ?? null;
+      },
+      workflowId: (row: RunNode) => row.workflow_id,
       trigger: (row: RunNode) => upper(row.trigger),
       status: (row: RunNode) => upper(row.status),
-      isTerminal: (row: { is_terminal: boolean }) => row.is_terminal,
-      rowsRead: (row: { rows_read: number }) => row.rows_read,
-      rowsAdded: (row: { rows_added: number }) => row.rows_added,
-      rowsRemoved: (row: { rows_removed: number }) => row.rows_removed,
+      isTerminal: (row: RunNode) => row.is_terminal,
+      rowsRead: (row: RunNode) => row.rows_read,
+      rowsAdded: (row: RunNode) => row.rows_added,
+      rowsRemoved: (row: RunNode) => row.rows_removed,
       createdAt: (row: RunNode) => row.created_at,
-      startedAt: (row: { started_at: Date | null }) => row.started_at,
-      finishedAt: (row: { finished_at: Date | null }) => row.finished_at,
-      async streams(row: RunNode & { streams?: unknown[] }, _: unknown, context: GraphqlContext) {
-        return row.streams ?? runs.streamsOf(requireMember(context), row.id);
+      startedAt: (row: RunNode) => row.started_at,
+      finishedAt: (row: RunNode) => row.finished_at,
+      durationMs: (row: RunNode) => (row.started_at && row.finished_at ? row.finished_at.getTime() - row.started_at.getTime() : null),
+      streams(row: RunNode, _: unknown, context: GraphqlContext) {
+        return row.streams ?? runStreamsLoader(context, requireMember(context)).load(row.id);
       },
     },
     SyncRunStream: {
-      streamId: (row: { stream_id: string }) => row.stream_id,
-      streamName: (row: { stream_name: string }) => row.stream_name,
-      status: (row: { status: string }) => upper(row.status),
-      rowsRead: (row: { rows_read: number }) => row.rows_read,
-      rowsAdded: (row: { rows_added: number }) => row.rows_added,
-      rowsRemoved: (row: { rows_removed: number }) => row.rows_removed,
-      snapshotId: (row: { snapshot_id: string | null }) => row.snapshot_id,
-      cursorBefore: (row: { cursor_before: string | null }) => row.cursor_before,
-      cursorAfter: (row: { cursor_after: string | null }) => row.cursor_after,
+      streamId: (row: RunStreamNode) => row.stream_id,
+      async stream(row: RunStreamNode, _: unknown, context: GraphqlContext) {
+        return (await streamLoader(context, requireMember(context)).load(row.stream_id)) ?? null;
+      },
+      streamName: (row: RunStreamNode) => row.stream_name,
+      syncMode: (row: RunStreamNode) => upper(row.sync_mode),
+      writeMode: (row: RunStreamNode) => upper(row.write_mode),
+      status: (row: RunStreamNode) => upper(row.status),
+      rowsRead: (row: RunStreamNode) => row.rows_read,
+      rowsAdded: (row: RunStreamNode) => row.rows_added,
+      rowsRemoved: (row: RunStreamNode) => row.rows_removed,
+      typeErrors: (row: RunStreamNode) => row.type_errors,
+      snapshotId: (row: RunStreamNode) => row.snapshot_id,
+      snapshotCreated: (row: RunStreamNode) => row.snapshot_created,
+      cursorBefore: (row: RunStreamNode) => row.cursor_before,
+      cursorAfter: (row: RunStreamNode) => row.cursor_after,
+      finishedAt: (row: RunStreamNode) => row.finished_at,
     },
   };
 }

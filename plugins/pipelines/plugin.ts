@@ -5,7 +5,7 @@ import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type {} from '../pipelines-apply/api.ts';
 import { pipelineKind } from './apply/pipeline-kind.ts';
 import { EVENT_TYPES } from './event-types.ts';
-import { resolvers, typeDefs } from './graphql.ts';
+import { resolvers, transformRunResolvers, transformRunTypeDefs, typeDefs } from './graphql.ts';
 import { optionsSchema, type PipelinesOptions } from './options.ts';
 import { pipelineRoutes } from './routes/pipelines.ts';
 import { runRoutes } from './routes/runs.ts';
@@ -42,6 +42,7 @@ export const plugin = definePlugin({
     core.jobs.defineTask(SENSOR_TASK, (job: SensorJob) => runSensor(context, job, runs.startSensed));
     server.route([...pipelineRoutes(pipelines), ...runRoutes(context, runs), ...temporalRoutes(describe, workflows)]);
     core.graphql.extend({ typeDefs, resolvers: resolvers(pipelines, runs) });
+    if (deps['pipelines-transforms']) core.graphql.extend({ typeDefs: transformRunTypeDefs, resolvers: transformRunResolvers(runs) });
     core.extensions.contribute('pipelines-apply.kinds', pipelineKind(context, pipelines));
     server.expose('api', api);
   },

@@ -24,7 +24,7 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
   'Query.viewer': { access: 'anyone', rest: 'GET /api/me', query: '{ viewer { kind sub tenantId } }' },
   'Query.tenant': { access: 'member', rest: 'GET /api/admin/tenants/{id}', query: '{ tenant { id clients { edges { node { clientKey } } } } }' },
   'Query.clients': { access: 'member', rest: 'GET /api/admin/clients', query: '{ clients { edges { node { id clientKey } } } }' },
-  'Query.executions': { access: 'admin', rest: 'GET /api/admin/executions', query: '{ executions { edges { node { id context } } } }' },
+  'Query.executions': { access: 'admin', rest: 'GET /api/admin/executions', query: '{ executions { edges { node { id context wait { kind } bufferedSignals { data } } } totalCount } }' },
   'Query.execution': { access: 'admin', rest: 'GET /api/admin/executions/{id}', query: `{ execution(id: "${NO_ID}") { id context } }` },
   'Query.events': { access: 'admin', rest: 'GET /api/admin/triggers/events/recent', query: '{ events { edges { node { id data } } } }' },
   'Query.triggers': { access: 'admin', rest: 'GET /api/admin/triggers', query: '{ triggers { edges { node { name inputMapping } } } }' },
@@ -48,7 +48,7 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
   'Query.dataset': { access: 'member', rest: 'GET /api/v1/datasets/{id}', query: '{ dataset(id: "raw.ga.nothing") { id } }' },
   'Query.sources': { access: 'member', rest: 'GET /api/v1/sources', query: '{ sources { edges { node { id sourceConfig streams { name } runs { edges { node { id } } } } } } }' },
   'Query.source': { access: 'member', rest: 'GET /api/v1/sources/{id}', query: `{ source(id: "${NO_ID}") { id } }` },
-  'Query.runs': { access: 'member', rest: 'GET /api/v1/sources/{id}/sync-history', query: '{ runs { edges { node { id status streams { snapshotId } } } } }' },
+  'Query.runs': { access: 'member', rest: 'GET /api/v1/sources/{id}/sync-history', query: '{ runs { edges { node { id status source { id } streams { snapshotId stream { id } } } } totalCount } }' },
   'Query.run': { access: 'member', rest: 'GET /api/v1/sources/sync-runs/{id}/streams', query: `{ run(id: "${NO_ID}") { id } }` },
   // Staff fields: role staff or admin; the plain member (no roles) gets ROLE_REQUIRED as for admin fields.
   'Query.occurrences': { access: 'admin', rest: 'GET /api/backoffice/occurrences (staff)', query: '{ occurrences { edges { node { id reporterEmail } } } }' },
@@ -66,7 +66,7 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
   'Subscription.approvalResolved': { access: 'member', rest: 'GET /api/approvals (live)', query: 'subscription { approvalResolved(tenant: "ga") { id } }' },
   'Query.transforms': { access: 'member', rest: 'GET /api/v1/transforms', query: '{ transforms { edges { node { id sql runs { edges { node { id snapshotId } } } } } } }' },
   'Query.transform': { access: 'member', rest: 'GET /api/v1/transforms/{id}', query: `{ transform(id: "${NO_ID}") { id } }` },
-  'Query.transformRuns': { access: 'member', rest: 'GET /api/v1/transform-runs', query: '{ transformRuns { edges { node { id status error { code } } } } }' },
+  'Query.transformRuns': { access: 'member', rest: 'GET /api/v1/transform-runs', query: '{ transformRuns { edges { node { id status error { code } transform { id } pipelineRun { id } logs { message } } } totalCount } }' },
   'Query.transformRun': { access: 'member', rest: 'GET /api/v1/transform-runs/{id}', query: '{ transformRun(id: "1") { id } }' },
   'Query.identityPolicies': { access: 'member', rest: 'GET /api/v1/identity-policies', query: '{ identityPolicies { edges { node { id rules { kind } } } } }' },
   'Query.identityPolicy': { access: 'member', rest: 'GET /api/v1/identity-policies/{id}', query: `{ identityPolicy(id: "${NO_ID}") { id } }` },
@@ -74,8 +74,21 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
   'Query.librarySchemas': { access: 'member', rest: 'GET /api/v1/sdm', query: '{ librarySchemas { edges { node { id schema library { id } } } } }' },
   'Query.pipelines': { access: 'member', rest: 'GET /api/v1/pipelines', query: '{ pipelines { edges { node { id steps runs { edges { node { id } } } } } } }' },
   'Query.pipeline': { access: 'member', rest: 'GET /api/v1/pipelines/{id}', query: `{ pipeline(id: "${NO_ID}") { id } }` },
-  'Query.pipelineRuns': { access: 'member', rest: 'GET /api/v1/pipelines/{id}/runs', query: '{ pipelineRuns { edges { node { id status steps { stepId snapshotId } } } } }' },
+  'Query.pipelineRuns': { access: 'member', rest: 'GET /api/v1/pipelines/{id}/runs', query: '{ pipelineRuns { edges { node { id status pipeline { id } steps { stepId snapshotId } } } totalCount } }' },
   'Query.pipelineRun': { access: 'member', rest: 'GET /api/v1/pipelines/{id}/sandbox/{workflow_id}/status', query: `{ pipelineRun(id: "${NO_ID}") { id } }` },
+  // Starting runs takes admin or pipeline_editor, as the REST actions: the plain member (no roles) gets ROLE_REQUIRED.
+  'Mutation.runPipeline': {
+    access: 'admin', rest: 'POST /api/v1/temporal/workflows/pipeline (pipeline editor)', query: `mutation { runPipeline(pipelineId: "${NO_ID}") { id } }`, okError: 'PIPELINE_NOT_FOUND',
+  },
+  'Mutation.runPipelineSandbox': {
+    access: 'admin', rest: 'POST /api/v1/pipelines/{id}/sandbox (pipeline editor)', query: `mutation { runPipelineSandbox(pipelineId: "${NO_ID}") { id } }`, okError: 'PIPELINE_NOT_FOUND',
+  },
+  'Mutation.syncSource': {
+    access: 'admin', rest: 'POST /api/v1/sources/{id}/sync (pipeline editor)', query: `mutation { syncSource(sourceId: "${NO_ID}") { id } }`, okError: 'SOURCE_NOT_FOUND',
+  },
+  'Mutation.materializeTransform': {
+    access: 'admin', rest: 'POST /api/v1/transforms/{id}/materialize (pipeline editor)', query: `mutation { materializeTransform(transformId: "${NO_ID}") { id } }`, okError: 'TRANSFORM_NOT_FOUND',
+  },
   'Query.entityTypes': { access: 'member', rest: 'GET /api/v1/ontology/entity-types', query: '{ entityTypes { edges { node { code properties } } } }' },
   'Query.entities': {
     access: 'member', rest: 'GET /api/v1/ontology (entity read)', query: '{ entities(filter: { type: "street_light" }) { edges { node { key properties } } } }', okError: 'ENTITY_TYPE_NOT_FOUND',

@@ -1,10 +1,10 @@
 // Syncs and discoveries as the API sees them: starting one (a row and its
 // pg-boss job in one transaction), and reading runs, their streams, logs,
 // statistics and the snapshot refs they made.
-import { notFound, type TenantTransaction } from 'agent-platform/sdk';
+import { type KeysetPage, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { SourcesContext } from './context.ts';
 import type { SourceService } from './sources.ts';
-import { discoveriesStore, logsStore, runStreamsStore, runsStore, type RunRow, type RunStreamRow } from '../store/runs.ts';
+import { discoveriesStore, logsStore, runStreamsStore, runsStore, type RunFilter, type RunRow, type RunStreamRow } from '../store/runs.ts';
 import { DISCOVER_TASK } from '../sync/discovery.ts';
 import { isLive, startRun, type StartRun } from '../sync/start.ts';
 import type { RunStatus } from '../store/tables.ts';
@@ -35,9 +35,17 @@ export function createRunService(context: SourcesContext, sources: SourceService
       return viewRun(await startRun(context, trx, tenantId, sourceId, input));
     }),
 
-    /** Runs newest first after a (created_at, id) cursor, of one source or all (GraphQL). */
-    page: (tenantId: string, sourceId: string | undefined, after: { createdAt: string; id: string } | undefined, limit: number) =>
-      core.withTenant(tenantId, async (trx) => (await runsStore.page(trx, sourceId, after, limit)).map(viewRun)),
+    /** A keyset page of runs, newest first, of one source or all (GraphQL; see runsStore.page). */
+    page: (tenantId: string, filter: RunFilter, page: KeysetPage<string>) =>
+      core.withTenant(tenantId, async (trx) => (await runsStore.page(trx, filter, page)).map(viewRun)),
+
+    count: (tenantId: string, filter: RunFilter) => core.withTenant(tenantId, (trx) => runsStore.count(trx, filter)),
+
+    /** The streams of each of these runs, in their order (GraphQL batches a page's). */
+    streamsOfMany: (tenantId: string, runIds: readonly string[]) => core.withTenant(tenantId, async (trx) => {
+      const rows = await runStreamsStore.listMany(trx, [...new Set(runIds)]);
+      return runIds.map((id) => rows.filter((row) => row.run_id === id).map(viewRunStream));
+    }),
 
     get: (tenantId: string, runId: string) => core.withTenant(tenantId, async (trx) => {
       const run = await runsStore.find(trx, runId);

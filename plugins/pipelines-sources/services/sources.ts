@@ -2,7 +2,7 @@
 // configuration and credentials in the tenant's credential mode. Readback
 // never carries a credential value: only which declared fields are set.
 import { randomUUID } from 'node:crypto';
-import { actorOf, badRequest, notFound, type Principal, type TenantTransaction } from 'agent-platform/sdk';
+import { actorOf, badRequest, type KeysetPage, notFound, type Principal, type TenantTransaction } from 'agent-platform/sdk';
 import type { SourcesContext } from './context.ts';
 import { isSealed, splitStored } from '../credentials/inline.ts';
 import { checkCredentialFields, validatedConfig } from '../patterns/source-config.ts';
@@ -192,10 +192,19 @@ export function createSourceService(context: SourcesContext) {
       return { items: await Promise.all(rows.map((row) => view(trx, row))), total: await sourcesStore.count(trx), ...page };
     }),
 
-    /** A page of sources for GraphQL (offset cursors: sources are few). */
-    page: (tenantId: string, offset: number, limit: number) => core.withTenant(tenantId, async (trx) => {
-      const rows = await sourcesStore.list(trx, { limit, offset });
-      return Promise.all(rows.map(async (row, index) => ({ ...(await view(trx, row)), offset: offset + index + 1 })));
+    /** A keyset page of sources (GraphQL; see sourcesStore.page). */
+    page: (tenantId: string, page: KeysetPage<string>) => core.withTenant(tenantId, async (trx) => {
+      const rows = await sourcesStore.page(trx, page);
+      return Promise.all(rows.map((row) => view(trx, row)));
+    }),
+
+    count: (tenantId: string) => core.withTenant(tenantId, (trx) => sourcesStore.count(trx)),
+
+    /** The sources of these ids, in their order (undefined where absent). */
+    findMany: (tenantId: string, ids: readonly string[]) => core.withTenant(tenantId, async (trx) => {
+      const rows = await sourcesStore.findMany(trx, [...new Set(ids)]);
+      const views = new Map(await Promise.all(rows.map(async (row) => [row.id, await view(trx, row)] as const)));
+      return ids.map((id) => views.get(id));
     }),
 
     async update(tenantId: string, id: string, input: SourceInput, by: Principal) {

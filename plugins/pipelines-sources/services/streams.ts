@@ -88,6 +88,12 @@ export function createStreamService(context: SourcesContext, sources: SourceServ
       streamsStore.insert(trx, { tenant_id: tenantId, source_id: sourceId, name: input.name, namespace: input.namespace ?? null, ...settings }),
     patchIn: patchStream,
 
+    /** The streams of these ids, in their order (undefined where absent). */
+    findMany: (tenantId: string, ids: readonly string[]) => core.withTenant(tenantId, async (trx) => {
+      const rows = new Map((await streamsStore.findMany(trx, [...new Set(ids)])).map((row) => [row.id, viewStream(row)]));
+      return ids.map((id) => rows.get(id));
+    }),
+
     list: (tenantId: string, sourceId: string) => core.withTenant(tenantId, async (trx) => {
       await sources.find(trx, sourceId);
       return { items: (await streamsStore.list(trx, sourceId)).map(viewStream) };

@@ -1,6 +1,6 @@
 // SQL of sync runs, their per-stream rows and their log lines, in tenant
 // transactions. Snapshot ids are read as text: they pass 2^53.
-import { sql, type TenantTransaction } from 'agent-platform/sdk';
+import { type KeysetPage, sql, type TenantTransaction } from 'agent-platform/sdk';
 import type { RunStatus } from './tables.ts';
 import './tables.ts';
 
@@ -22,6 +22,19 @@ export interface RunStreamResult {
   snapshot_id: string | null;
   snapshot_created: boolean;
   cursor_after: string | null;
+}
+
+/** Conditions on runs (AND). */
+export interface RunFilter {
+  sourceId?: string;
+  status?: RunStatus;
+}
+
+function filtered(trx: TenantTransaction, filter: RunFilter) {
+  let query = trx.selectFrom('pipeline_sync_runs');
+  if (filter.sourceId) query = query.where('source_id', '=', filter.sourceId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  return query;
 }
 
 export const runsStore = {
@@ -49,13 +62,25 @@ export const runsStore = {
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
   },
 
-  /** Runs after a cursor (created_at, id), newest first (GraphQL pages). */
-  page: (trx: TenantTransaction, sourceId: string | undefined, after: { createdAt: string; id: string } | undefined, limit: number) => {
-    let query = trx.selectFrom('pipeline_sync_runs').select(runColumns);
-    if (sourceId) query = query.where('source_id', '=', sourceId);
-    if (after) query = query.where(sql<boolean>`(created_at, id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`);
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  /**
+   * A keyset page of runs, newest first (GraphQL): forward, those older than
+   * the cursor run; backward, the newer ones, nearest first. The cursor row's
+   * timestamp is compared in SQL (a JavaScript Date drops microseconds).
+   */
+  page: (trx: TenantTransaction, filter: RunFilter, page: KeysetPage<string>) => {
+    const forward = page.direction === 'forward';
+    let query = filtered(trx, filter).select(runColumns);
+    if (page.cursor !== undefined) {
+      const cursor = sql`(SELECT c.created_at, c.id FROM pipeline_sync_runs c WHERE c.id = ${page.cursor}::uuid)`;
+      query = query.where(forward ? sql<boolean>`(created_at, id) < ${cursor}` : sql<boolean>`(created_at, id) > ${cursor}`);
+    }
+    const order = forward ? 'desc' : 'asc';
+    return query.orderBy('created_at', order).orderBy('id', order).limit(page.limit).execute();
   },
+
+  /** How many runs the filter selects. */
+  count: async (trx: TenantTransaction, filter: RunFilter) =>
+    (await filtered(trx, filter).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n,
 
   stats: async (trx: TenantTransaction, sourceId: string) => (await sql<{
     total: number; succeeded: number; partial: number; failed: number; running: number; rows_read: number; rows_added: number;
@@ -95,6 +120,11 @@ export const runStreamsStore = {
 
   list: (trx: TenantTransaction, runId: string) =>
     trx.selectFrom('pipeline_sync_run_streams').select(streamColumns).where('run_id', '=', runId).orderBy('stream_name').execute(),
+
+  /** The streams of these runs, by stream name within a run. */
+  listMany: (trx: TenantTransaction, runIds: string[]) =>
+    runIds.length === 0 ? Promise.resolve([])
+      : trx.selectFrom('pipeline_sync_run_streams').select(streamColumns).where('run_id', 'in', runIds).orderBy('stream_name').execute(),
 
   succeeded: (trx: TenantTransaction, runId: string, streamId: string, result: RunStreamResult) =>
     trx.updateTable('pipeline_sync_run_streams')

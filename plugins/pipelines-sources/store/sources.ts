@@ -1,5 +1,5 @@
 // SQL of sources (pipeline_sources), in tenant transactions.
-import { sql, type Actor, type TenantTransaction } from 'agent-platform/sdk';
+import { sql, type Actor, type KeysetPage, type TenantTransaction } from 'agent-platform/sdk';
 import './tables.ts';
 
 const columns = ['id', 'tenant_id', 'name', 'pattern_id', 'source_config', 'credential_ref', 'state', 'created_by', 'acts_for', 'created_at', 'updated_at'] as const;
@@ -32,6 +32,27 @@ export const sourcesStore = {
 
   list: (trx: TenantTransaction, page: { limit: number; offset: number }) =>
     trx.selectFrom('pipeline_sources').select(columns).orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset).execute(),
+
+  /**
+   * A keyset page in list order (oldest first, by id within a timestamp):
+   * forward, the sources after the cursor source; backward, those before it,
+   * nearest first. The cursor row's timestamp is compared in SQL (a
+   * JavaScript Date drops Postgres' microseconds).
+   */
+  page: (trx: TenantTransaction, page: KeysetPage<string>) => {
+    const forward = page.direction === 'forward';
+    let query = trx.selectFrom('pipeline_sources').select(columns);
+    if (page.cursor !== undefined) {
+      const cursor = sql`(SELECT c.created_at, c.id FROM pipeline_sources c WHERE c.id = ${page.cursor}::uuid)`;
+      query = query.where(forward ? sql<boolean>`(created_at, id) > ${cursor}` : sql<boolean>`(created_at, id) < ${cursor}`);
+    }
+    const order = forward ? 'asc' : 'desc';
+    return query.orderBy('created_at', order).orderBy('id', order).limit(page.limit).execute();
+  },
+
+  /** The sources of these ids (those that exist). */
+  findMany: (trx: TenantTransaction, ids: string[]) =>
+    ids.length === 0 ? Promise.resolve([]) : trx.selectFrom('pipeline_sources').select(columns).where('id', 'in', ids).execute(),
 
   count: async (trx: TenantTransaction) =>
     (await trx.selectFrom('pipeline_sources').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n,

@@ -37,6 +37,10 @@ export const streamsStore = {
   findByDestination: (trx: TenantTransaction, destination: string) =>
     trx.selectFrom('pipeline_streams').select(columns).where('destination', '=', destination).executeTakeFirst(),
 
+  /** The streams of these ids, of any source (those that exist). */
+  findMany: (trx: TenantTransaction, ids: string[]) =>
+    ids.length === 0 ? Promise.resolve([]) : trx.selectFrom('pipeline_streams').select(columns).where('id', 'in', ids).execute(),
+
   find: (trx: TenantTransaction, sourceId: string, id: string) =>
     trx.selectFrom('pipeline_streams').select(columns).where('source_id', '=', sourceId).where('id', '=', id).executeTakeFirst(),
 

@@ -10,12 +10,12 @@
 // attempt's statement if it still runs, and materializes again (the write is
 // one transaction: a dead attempt wrote nothing). Only the attempt that owns
 // the row ends it, once; a job out of attempts (dead letter) fails it.
-import { conflict, notFound, type TenantTransaction } from 'agent-platform/sdk';
+import { conflict, type KeysetPage, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { TransformsContext } from './context.ts';
 import { EVENT_SOURCE, RUN_COMPLETED, RUN_FAILED } from '../event-types.ts';
 import { cancelledError } from '../materialization/materialize.ts';
 import { artifactsStore } from '../store/artifacts.ts';
-import { runsStore, type LogLine, type RunRow } from '../store/runs.ts';
+import { runsStore, type LogLine, type RunFilter, type RunRow } from '../store/runs.ts';
 import { tenantSqlStore } from '../store/tenant-sql.ts';
 import { transformsStore, type TransformRow } from '../store/transforms.ts';
 import type { RunTrigger } from '../store/tables.ts';
@@ -202,8 +202,10 @@ export function createRunService(context: TransformsContext) {
     list: (tenantId: string, filter: { transformId?: string; status?: string; limit: number; offset: number }) =>
       core.withTenant(tenantId, async (trx) => ({ items: (await runsStore.list(trx, filter)).map(runView), limit: filter.limit, offset: filter.offset })),
 
-    page: (tenantId: string, beforeId: string | undefined, limit: number, transformId?: string) =>
-      core.withTenant(tenantId, (trx) => runsStore.before(trx, beforeId, limit, transformId)),
+    /** A keyset page of runs, newest first (GraphQL; see runsStore.page). */
+    page: (tenantId: string, filter: RunFilter, page: KeysetPage<string>) => core.withTenant(tenantId, (trx) => runsStore.page(trx, filter, page)),
+
+    count: (tenantId: string, filter: RunFilter) => core.withTenant(tenantId, (trx) => runsStore.count(trx, filter)),
 
     logs: (tenantId: string, id: string) => core.withTenant(tenantId, async (trx) => {
       await findRun(trx, id);

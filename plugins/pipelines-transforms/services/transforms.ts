@@ -5,7 +5,7 @@
 // (analysis_errors) so that a transform can be declared before its source
 // lands. Hard delete removes the runs, generic runs, artifacts and schedule
 // it triggered (cascade); archive keeps them.
-import { badRequest, conflict, isUuid, notFound, Joi, type TenantTransaction } from 'agent-platform/sdk';
+import { badRequest, conflict, isUuid, type KeysetPage, notFound, Joi, type TenantTransaction } from 'agent-platform/sdk';
 import type { TransformRecord } from '../api.ts';
 import type { TransformsContext } from './context.ts';
 import { transformCreate, transformPatch } from '../schemas.ts';
@@ -144,7 +144,16 @@ export function createTransformService(context: TransformsContext) {
       items: (await transformsStore.list(trx, filter)).map(transformView), total: await transformsStore.count(trx, filter), limit: filter.limit, offset: filter.offset,
     })),
 
-    page: (tenantId: string, afterId: string | undefined, limit: number) => core.withTenant(tenantId, (trx) => transformsStore.after(trx, afterId, limit)),
+    /** A keyset page of transforms by id (GraphQL; see transformsStore.page). */
+    page: (tenantId: string, page: KeysetPage<string>) => core.withTenant(tenantId, (trx) => transformsStore.page(trx, page)),
+
+    count: (tenantId: string) => core.withTenant(tenantId, (trx) => transformsStore.count(trx, {})),
+
+    /** The transforms of these ids, in their order (undefined where absent). */
+    findMany: (tenantId: string, ids: readonly string[]) => core.withTenant(tenantId, async (trx) => {
+      const rows = new Map((await transformsStore.findMany(trx, [...new Set(ids)])).map((row) => [row.id, row]));
+      return ids.map((id) => rows.get(id));
+    }),
 
     /** api.listTransforms: records by id after a cursor (a malformed cursor is a 400). */
     listRecords: async (tenantId: string, page: { first?: number; after?: string | null } = {}) => {

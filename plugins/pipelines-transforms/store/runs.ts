@@ -1,5 +1,5 @@
 // SQL of transform runs: tenant transactions only. Ids and snapshot ids as text.
-import { sql, type TenantTransaction } from 'agent-platform/sdk';
+import { type KeysetPage, sql, type TenantTransaction } from 'agent-platform/sdk';
 import type { RunStatus, RunTrigger } from './tables.ts';
 import './tables.ts';
 
@@ -14,6 +14,19 @@ export interface LogLine {
   at: string;
   level: 'info' | 'error';
   message: string;
+}
+
+/** Conditions on runs (AND). */
+export interface RunFilter {
+  transformId?: string;
+  status?: RunStatus;
+}
+
+function filtered(trx: TenantTransaction, filter: RunFilter) {
+  let query = trx.selectFrom('transform_runs');
+  if (filter.transformId) query = query.where('transform_runs.transform_id', '=', filter.transformId);
+  if (filter.status) query = query.where('transform_runs.status', '=', filter.status);
+  return query;
 }
 
 export const runsStore = {
@@ -42,13 +55,20 @@ export const runsStore = {
     return query.orderBy('transform_runs.id', 'desc').limit(filter.limit).offset(filter.offset).execute();
   },
 
-  /** Runs before an id, newest first (GraphQL pages). */
-  before: (trx: TenantTransaction, beforeId: string | undefined, limit: number, transformId?: string) => {
-    let query = trx.selectFrom('transform_runs').select([...columns]);
-    if (beforeId !== undefined) query = query.where('transform_runs.id', '<', sql<string>`${beforeId}::bigint`);
-    if (transformId) query = query.where('transform_runs.transform_id', '=', transformId);
-    return query.orderBy('transform_runs.id', 'desc').limit(limit).execute();
+  /**
+   * A keyset page of runs, newest (highest id) first (GraphQL): forward, those
+   * older than the cursor id; backward, the newer ones, nearest first.
+   */
+  page: (trx: TenantTransaction, filter: RunFilter, page: KeysetPage<string>) => {
+    const forward = page.direction === 'forward';
+    let query = filtered(trx, filter).select([...columns]);
+    if (page.cursor !== undefined) query = query.where('transform_runs.id', forward ? '<' : '>', sql<string>`${page.cursor}::bigint`);
+    return query.orderBy('transform_runs.id', forward ? 'desc' : 'asc').limit(page.limit).execute();
   },
+
+  /** How many runs the filter selects. */
+  count: async (trx: TenantTransaction, filter: RunFilter) =>
+    (await filtered(trx, filter).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n,
 
   live: async (trx: TenantTransaction, transformId: string) =>
     !!(await trx.selectFrom('transform_runs').select('id').where('transform_id', '=', transformId)

@@ -1,5 +1,5 @@
 // SQL of the transforms table: tenant transactions only.
-import { sql, type TenantTransaction } from 'agent-platform/sdk';
+import { type KeysetPage, sql, type TenantTransaction } from 'agent-platform/sdk';
 import './tables.ts';
 
 export interface TransformValues {
@@ -59,6 +59,18 @@ export const transformsStore = {
     if (afterId !== undefined) query = query.where('id', '>', afterId);
     return query.orderBy('id').limit(limit).execute();
   },
+
+  /** A keyset page by id (GraphQL): forward, the ids after the cursor; backward, those before it, nearest first. */
+  page: (trx: TenantTransaction, page: KeysetPage<string>) => {
+    const forward = page.direction === 'forward';
+    let query = trx.selectFrom('transforms').selectAll();
+    if (page.cursor !== undefined) query = query.where('id', forward ? '>' : '<', page.cursor);
+    return query.orderBy('id', forward ? 'asc' : 'desc').limit(page.limit).execute();
+  },
+
+  /** The transforms of these ids (those that exist). */
+  findMany: (trx: TenantTransaction, ids: string[]) =>
+    ids.length === 0 ? Promise.resolve([]) : trx.selectFrom('transforms').selectAll().where('id', 'in', ids).execute(),
 
   /** The names of transforms, by id. */
   names: async (trx: TenantTransaction, ids: string[]) => new Map(ids.length === 0 ? [] : (

@@ -5,7 +5,7 @@
 // validated pipeline a draft again (an active or paused one keeps its state:
 // it runs its activated version until activated again).
 import { createHash } from 'node:crypto';
-import { badRequest, canonicalTimeZone, conflict, cronProblem, domainError, notFound, type TenantTransaction } from 'agent-platform/sdk';
+import { badRequest, canonicalTimeZone, conflict, cronProblem, domainError, type KeysetPage, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { DagValidation } from '../api.ts';
 import type { PipelinesContext } from './context.ts';
 import type { StepSpec } from '../dag/types.ts';
@@ -134,6 +134,17 @@ export function createPipelineService(context: PipelinesContext) {
     list: (tenantId: string, page: { limit: number; offset: number }) => core.withTenant(tenantId, async (trx) => ({
       items: (await pipelinesStore.list(trx, page)).map(pipelineView), total: await pipelinesStore.count(trx), ...page,
     })),
+
+    /** A keyset page of pipelines (GraphQL; see pipelinesStore.page). */
+    page: (tenantId: string, page: KeysetPage<string>) => core.withTenant(tenantId, async (trx) => (await pipelinesStore.page(trx, page)).map(pipelineView)),
+
+    count: (tenantId: string) => core.withTenant(tenantId, (trx) => pipelinesStore.count(trx)),
+
+    /** The pipelines of these ids, in their order (undefined where absent). */
+    findMany: (tenantId: string, ids: readonly string[]) => core.withTenant(tenantId, async (trx) => {
+      const rows = new Map((await pipelinesStore.findMany(trx, [...new Set(ids)])).map((row) => [row.id, pipelineView(row)]));
+      return ids.map((id) => rows.get(id));
+    }),
 
     update: (tenantId: string, id: string, input: PipelineInput) => core.withTenant(tenantId, async (trx) => {
       await update(trx, tenantId, id, input);

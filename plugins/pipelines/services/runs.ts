@@ -1,7 +1,7 @@
 // Runs of pipelines: sandbox runs (the whole DAG of a version into the
 // sandbox namespace), production runs (manual through /temporal, scheduled,
 // sensor-driven), their status with per-step results, cancellation.
-import { conflict, notFound, type TenantTransaction } from 'agent-platform/sdk';
+import { conflict, type KeysetPage, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { PipelinesContext } from './context.ts';
 import { EVENT_SOURCE, RUN_FAILED } from '../event-types.ts';
 import { runningSteps } from '../runner/step.ts';
@@ -88,6 +88,15 @@ export function createRunService(context: PipelinesContext, pipelines: PipelineS
         total: await runsStore.count(trx, filter), ...page,
       };
     }),
+
+    /** A keyset page of runs with their steps (GraphQL; see runsStore.page). */
+    page: (tenantId: string, filter: { pipelineId?: string; kind?: RunKind }, page: KeysetPage<string>) => core.withTenant(tenantId, async (trx) => {
+      const runs = await runsStore.page(trx, filter, page);
+      const steps = await runsStore.stepsOfRuns(trx, runs.map((run) => run.id));
+      return runs.map((run) => runView(run, steps.filter((step) => step.run_id === run.id)));
+    }),
+
+    count: (tenantId: string, filter: { pipelineId?: string; kind?: RunKind }) => core.withTenant(tenantId, (trx) => runsStore.count(trx, filter)),
 
     /**
      * Pending steps never start; a running step's statement is cancelled

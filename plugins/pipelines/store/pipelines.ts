@@ -1,5 +1,5 @@
 // SQL of pipelines and their versions, in tenant transactions.
-import { sql, type TenantTransaction } from 'agent-platform/sdk';
+import { type KeysetPage, sql, type TenantTransaction } from 'agent-platform/sdk';
 import type { StepSpec } from '../dag/types.ts';
 import type { PipelineState } from './tables.ts';
 import './tables.ts';
@@ -39,6 +39,27 @@ export const pipelinesStore = {
 
   list: (trx: TenantTransaction, page: { limit: number; offset: number }) =>
     trx.selectFrom('pipelines').select([...columns, latestVersion]).orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset).execute(),
+
+  /**
+   * A keyset page in list order (oldest first, by id within a timestamp):
+   * forward, the pipelines after the cursor pipeline; backward, those before
+   * it, nearest first. The cursor row's timestamp is compared in SQL (a
+   * JavaScript Date drops Postgres' microseconds).
+   */
+  page: (trx: TenantTransaction, page: KeysetPage<string>) => {
+    const forward = page.direction === 'forward';
+    let query = trx.selectFrom('pipelines').select([...columns, latestVersion]);
+    if (page.cursor !== undefined) {
+      const cursor = sql`(SELECT c.created_at, c.id FROM pipelines c WHERE c.id = ${page.cursor}::uuid)`;
+      query = query.where(forward ? sql<boolean>`(created_at, id) > ${cursor}` : sql<boolean>`(created_at, id) < ${cursor}`);
+    }
+    const order = forward ? 'asc' : 'desc';
+    return query.orderBy('created_at', order).orderBy('id', order).limit(page.limit).execute();
+  },
+
+  /** The pipelines of these ids (those that exist). */
+  findMany: (trx: TenantTransaction, ids: string[]) =>
+    ids.length === 0 ? Promise.resolve([]) : trx.selectFrom('pipelines').select([...columns, latestVersion]).where('id', 'in', ids).execute(),
 
   count: async (trx: TenantTransaction) =>
     (await trx.selectFrom('pipelines').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n,

@@ -1,5 +1,5 @@
 // SQL of pipeline runs and their steps, in tenant transactions.
-import { sql, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
+import { type KeysetPage, sql, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
 import type { RunKind, RunStatus, RunTrigger, StepStatus } from './tables.ts';
 import './tables.ts';
 
@@ -48,6 +48,25 @@ export const runsStore = {
     if (filter.pipelineId) query = query.where('pipeline_id', '=', filter.pipelineId);
     if (filter.kind) query = query.where('kind', '=', filter.kind);
     return query.orderBy('started_at', 'desc').orderBy('id').limit(page.limit).offset(page.offset).execute();
+  },
+
+  /**
+   * A keyset page in list order (newest start first, by id within a start):
+   * forward, the runs after the cursor run; backward, those before it,
+   * nearest first. The cursor row's start is read in SQL (microseconds kept).
+   */
+  page: (trx: TenantTransaction, filter: { pipelineId?: string; kind?: RunKind }, page: KeysetPage<string>) => {
+    const forward = page.direction === 'forward';
+    let query = trx.selectFrom('pipeline_runs').selectAll();
+    if (filter.pipelineId) query = query.where('pipeline_id', '=', filter.pipelineId);
+    if (filter.kind) query = query.where('kind', '=', filter.kind);
+    if (page.cursor !== undefined) {
+      const start = sql`(SELECT c.started_at FROM pipeline_runs c WHERE c.id = ${page.cursor}::uuid)`;
+      query = query.where(forward
+        ? sql<boolean>`(started_at < ${start} OR (started_at = ${start} AND id > ${page.cursor}::uuid))`
+        : sql<boolean>`(started_at > ${start} OR (started_at = ${start} AND id < ${page.cursor}::uuid))`);
+    }
+    return query.orderBy('started_at', forward ? 'desc' : 'asc').orderBy('id', forward ? 'asc' : 'desc').limit(page.limit).execute();
   },
 
   count: async (trx: TenantTransaction, filter: { pipelineId?: string; kind?: RunKind }) => {

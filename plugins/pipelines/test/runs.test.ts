@@ -75,11 +75,43 @@ t.test('sandbox run: per-step results, sandbox tables only, then activation and 
   t.same(runs.body.items.map((r: { kind: string }) => r.kind), ['production', 'sandbox', 'sandbox']);
   const graph = await tp.request({
     method: 'POST', url: '/graphql', token: acme.token, tenant: 'acme',
-    payload: { query: `{ pipeline(id: "${id}") { name state activeVersion runs(kind: PRODUCTION) { edges { node { status trigger steps { stepId status snapshotId rows } } } } } }` },
+    payload: { query: `{ pipeline(id: "${id}") { name state activeVersion runs(filter: { kind: PRODUCTION }) { edges { node { status trigger steps { stepId status snapshotId rows } } } totalCount } } }` },
   });
   t.same(graph.body.data.pipeline.runs.edges[0].node.steps.map((s: { stepId: string; snapshotId: string }) => [s.stepId, s.snapshotId]),
     steps.map((s: { step_id: string; snapshot_id_exact: string }) => [s.step_id, s.snapshot_id_exact]), 'GraphQL: the run with its step results');
-  t.match(graph.body.data.pipeline, { state: 'ACTIVE', activeVersion: 1 });
+  t.match(graph.body.data.pipeline, { state: 'ACTIVE', activeVersion: 1, runs: { totalCount: 1 } });
+
+  const gql = (query: string, variables: Record<string, unknown> = {}) =>
+    tp.request({ method: 'POST', url: '/graphql', token: acme.token, tenant: 'acme', payload: { query, variables } });
+  // One query: a run with its pipeline and its steps' statuses, outputs and timings.
+  const RUN = `query($id: ID!) { pipelineRun(id: $id) { id status kind durationMs pipeline { id name }
+    steps { stepId status dependsOn outputDataset snapshotId rows startedAt finishedAt durationMs sqlMs } } }`;
+  const one = await gql(RUN, { id: run.body.workflow_id });
+  t.notOk(one.body.errors, JSON.stringify(one.body.errors));
+  t.match(one.body.data.pipelineRun, { id: run.body.workflow_id, status: 'SUCCEEDED', kind: 'PRODUCTION', pipeline: { id, name: 'orders_flow' } });
+  t.same(one.body.data.pipelineRun.steps.map((s: { stepId: string; status: string }) => [s.stepId, s.status]), steps.map((s: { step_id: string }) => [s.step_id, 'SUCCEEDED']));
+  t.ok(one.body.data.pipelineRun.durationMs >= 0 && one.body.data.pipelineRun.steps.every((s: { durationMs: number }) => s.durationMs >= 0));
+
+  // runPipeline: the REST twin's service and errors; it answers the run it started.
+  const rerun = await gql(`mutation { runPipeline(pipelineId: "${id}") { id status trigger kind pipeline { id } } }`);
+  t.notOk(rerun.body.errors, JSON.stringify(rerun.body.errors));
+  t.match(rerun.body.data.runPipeline, { status: 'RUNNING', trigger: 'ORCHESTRATOR', kind: 'PRODUCTION', pipeline: { id } });
+  const busy = await gql(`mutation { runPipeline(pipelineId: "${id}") { id } }`);
+  const code = busy.body.errors?.[0]?.extensions?.code;
+  t.ok(code === 'RUN_IN_PROGRESS' || busy.body.data?.runPipeline, `a second run while one is live is refused with the REST code (${code})`);
+  t.match((await gql('mutation { runPipeline(pipelineId: "nope") { id } }')).body.errors, [{ extensions: { code: 'BAD_USER_INPUT' } }]);
+  await until(async () => (await asAcme('GET', `/api/v1/pipelines/${id}/runs`)).body.items.every((r: { status: string }) => terminal(r.status)), 'the runs end', 60_000);
+
+  // Runs page backwards: last alone is the oldest run (the first sandbox).
+  const BACK = `query($before: String) { pipelineRuns(filter: { pipelineId: "${id}" }, last: 2, before: $before) {
+    edges { node { id kind } } pageInfo { hasPreviousPage startCursor } totalCount } }`;
+  const end = await gql(BACK);
+  t.notOk(end.body.errors, JSON.stringify(end.body.errors));
+  const all = (await asAcme('GET', `/api/v1/pipelines/${id}/runs?limit=50`)).body.items.map((r: { id: string }) => r.id);
+  t.equal(end.body.data.pipelineRuns.totalCount, all.length);
+  t.same(end.body.data.pipelineRuns.edges.map((e: { node: { id: string } }) => e.node.id), all.slice(-2), 'the two oldest, in list order');
+  const before = await gql(BACK, { before: end.body.data.pipelineRuns.pageInfo.startCursor });
+  t.same(before.body.data.pipelineRuns.edges.map((e: { node: { id: string } }) => e.node.id), all.slice(-4, -2), 'the page before');
 });
 
 t.test('a failing step fails the run and skips only what depends on it; activation refuses a failed sandbox', async (t) => {

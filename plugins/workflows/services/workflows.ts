@@ -1,14 +1,14 @@
 // Workflows domain logic: definitions (validated by the engine, versioned,
 // announced with definition.* events) and executions (read here, driven by
 // the runner). Knows nothing of HTTP; routes, GraphQL and the CLI call this.
-import { badRequest, conflict, type CoreServices, notFound } from 'agent-platform/sdk';
+import { badRequest, conflict, type CoreServices, type KeysetPage, notFound } from 'agent-platform/sdk';
 import { validateDefinition, type ExecutionStatus, type Step } from '../../../workflows/engine/index.ts';
 import type { WorkflowOrigin } from '../api.ts';
 import type { GateRegistry } from '../execution/gates.ts';
 import { EVENT_SOURCE } from '../execution/events.ts';
 import type { Runner } from '../execution/runner.ts';
 import { definitionsStore, executionsStore, type ExecutionFilter } from '../store/workflows.ts';
-import { executionView, summaryView } from '../views/view.ts';
+import { executionGraphView, executionView, summaryView } from '../views/view.ts';
 
 export interface DefinitionInput {
   name: string;
@@ -103,10 +103,10 @@ export function createWorkflowsService(core: Pick<CoreServices, 'withTenant' | '
       return executionView(row);
     },
 
-    /** The execution or null (GraphQL's nullable field). */
+    /** The execution or null, as GraphQL reads it (GraphQL's nullable field). */
     findExecution: async (tenantId: string, id: string) => {
       const row = await withTenant(tenantId, (trx) => executionsStore.get(trx, id));
-      return row ? executionView(row) : null;
+      return row ? executionGraphView(row) : null;
     },
 
     async pendingEvents(tenantId: string, id: string) {
@@ -119,9 +119,11 @@ export function createWorkflowsService(core: Pick<CoreServices, 'withTenant' | '
       return { items: page.items.map(summaryView), total: page.total };
     },
 
-    /** Keyset page for GraphQL: up to `limit` executions after the execution `afterId`, newest first. */
-    executionsAfter: async (tenantId: string, filter: ExecutionFilter, afterId: string | undefined, limit: number) =>
-      (await withTenant(tenantId, (trx) => executionsStore.after(trx, filter, afterId, limit))).map(executionView),
+    /** A keyset page of executions as GraphQL reads them (see executionsStore.page). */
+    executionPage: async (tenantId: string, filter: ExecutionFilter, page: KeysetPage<string>) =>
+      (await withTenant(tenantId, (trx) => executionsStore.page(trx, filter, page))).map(executionGraphView),
+
+    countExecutions: (tenantId: string, filter: ExecutionFilter) => withTenant(tenantId, (trx) => executionsStore.count(trx, filter)),
 
     async cancelExecution(tenantId: string, id: string) {
       const result = await runner.cancel(tenantId, id);

@@ -1,7 +1,7 @@
 // kysely queries for the workflows tables. Both are tenant-owned: every query
 // takes a tenant transaction (row-level security scopes it to the tenant).
 import { sql } from 'kysely';
-import type { TenantTransaction } from 'agent-platform/sdk';
+import type { KeysetPage, TenantTransaction } from 'agent-platform/sdk';
 import type { ExecutionState, ExecutionStatus, Step, WorkflowDefinition } from '../../../workflows/engine/index.ts';
 import type { WorkflowOrigin } from '../api.ts';
 import './tables.ts';
@@ -137,17 +137,24 @@ export const executionsStore = {
   },
 
   /**
-   * Newest first, keyset paging after the execution `afterId` (GraphQL). The
-   * cursor row's own timestamp is compared in SQL: a JavaScript Date would drop
-   * Postgres' microseconds and skip rows created in the same millisecond.
+   * A keyset page of executions, newest first (GraphQL): forward, those older
+   * than the cursor execution; backward, the newer ones, nearest first (that
+   * is oldest first). The cursor row's own timestamp is compared in SQL: a
+   * JavaScript Date would drop Postgres' microseconds and skip rows created in
+   * the same millisecond.
    */
-  after: (trx: TenantTransaction, filter: ExecutionFilter, afterId: string | undefined, limit: number) => {
+  page: (trx: TenantTransaction, filter: ExecutionFilter, page: KeysetPage<string>) => {
+    const forward = page.direction === 'forward';
     let query = filtered(trx, filter).select([...fullColumns]);
-    if (afterId) {
-      query = query.where(
-        sql<boolean>`(created_at, id) < (SELECT c.created_at, c.id FROM workflow_executions c WHERE c.id = ${afterId}::uuid)`,
-      );
+    if (page.cursor !== undefined) {
+      const cursor = sql`(SELECT c.created_at, c.id FROM workflow_executions c WHERE c.id = ${page.cursor}::uuid)`;
+      query = query.where(forward ? sql<boolean>`(created_at, id) < ${cursor}` : sql<boolean>`(created_at, id) > ${cursor}`);
     }
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    const order = forward ? 'desc' : 'asc';
+    return query.orderBy('created_at', order).orderBy('id', order).limit(page.limit).execute();
   },
+
+  /** How many executions the filter selects. */
+  count: async (trx: TenantTransaction, filter: ExecutionFilter) =>
+    Number((await filtered(trx, filter).select(trx.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
 };

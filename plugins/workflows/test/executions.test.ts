@@ -223,17 +223,28 @@ t.test('lists filter by status and workflow; GraphQL pages executions and shows 
   const gql = (query: string, variables: Record<string, unknown> = {}) =>
     tp.request({ method: 'POST', url: '/graphql', token: a.token, payload: { query, variables }, headers: { 'content-type': 'application/json' } });
   const LIST = `query($after: String) {
-    executions(status: COMPLETED, workflow: "quick", first: 2, after: $after) {
-      edges { cursor node { id workflowName status } } pageInfo { hasNextPage endCursor } } }`;
+    executions(filter: { status: COMPLETED, workflowName: "quick" }, first: 2, after: $after) {
+      edges { cursor node { id workflowName status } } pageInfo { hasNextPage endCursor } totalCount } }`;
   const page1 = await gql(LIST);
   t.notOk(page1.body.errors);
   t.same(page1.body.data.executions.edges.map((e: { node: unknown }) => e.node), [
     { id: quick[2], workflowName: 'quick', status: 'COMPLETED' }, { id: quick[1], workflowName: 'quick', status: 'COMPLETED' },
   ]);
   t.equal(page1.body.data.executions.pageInfo.hasNextPage, true);
+  t.equal(page1.body.data.executions.totalCount, 3, 'totalCount: every execution the filter selects');
   const page2 = await gql(LIST, { after: page1.body.data.executions.pageInfo.endCursor });
   t.same(page2.body.data.executions.edges.map((e: { node: { id: string } }) => e.node.id), [quick[0]]);
   t.equal(page2.body.data.executions.pageInfo.hasNextPage, false);
+
+  const BACK = `query($before: String) {
+    executions(last: 2, before: $before) { edges { node { id } } pageInfo { hasPreviousPage hasNextPage startCursor } totalCount } }`;
+  const end = await gql(BACK);
+  t.notOk(end.body.errors);
+  t.same(end.body.data.executions.edges.map((e: { node: { id: string } }) => e.node.id), [quick[1], quick[0]], 'last alone: the oldest two, in list order');
+  t.match(end.body.data.executions, { pageInfo: { hasPreviousPage: true, hasNextPage: false }, totalCount: 4 });
+  const before = await gql(BACK, { before: end.body.data.executions.pageInfo.startCursor });
+  t.same(before.body.data.executions.edges.map((e: { node: { id: string } }) => e.node.id), [held, quick[2]], 'the page before: the newest two');
+  t.match(before.body.data.executions.pageInfo, { hasPreviousPage: false, hasNextPage: true });
 
   const ONE = `query($id: ID!) { execution(id: $id) {
     id status currentStep pendingEvents context finishedAt
@@ -242,10 +253,10 @@ t.test('lists filter by status and workflow; GraphQL pages executions and shows 
   t.notOk(one.body.errors);
   t.match(one.body.data.execution, {
     id: quick[0], status: 'COMPLETED', currentStep: null, pendingEvents: [], context: { inputs: { i: 0 } },
-    steps: [{ stepId: 'say', type: 'ACTION', status: 'completed', startedAt: isoTime, finishedAt: isoTime, error: null }],
+    steps: [{ stepId: 'say', type: 'ACTION', status: 'COMPLETED', startedAt: isoTime, finishedAt: isoTime, error: null }],
   });
   const waitingOne = await gql(ONE, { id: held });
-  t.match(waitingOne.body.data.execution, { status: 'WAITING', currentStep: 'hold', pendingEvents: ['go'], steps: [{ stepId: 'hold', status: 'waiting', finishedAt: null, durationMs: null }] });
+  t.match(waitingOne.body.data.execution, { status: 'WAITING', currentStep: 'hold', pendingEvents: ['go'], steps: [{ stepId: 'hold', status: 'WAITING', finishedAt: null, durationMs: null }] });
   t.equal((await gql(ONE, { id: 'not-a-uuid' })).body.data.execution, null);
   const badCursor = await gql(LIST, { after: 'garbage' });
   t.equal(badCursor.body.errors[0].extensions.code, 'BAD_USER_INPUT');
@@ -363,4 +374,40 @@ t.test('a stale step job from an earlier pass of a loop is ignored', async (t) =
     'work:completed', 'again:signal', 'check:else', 'work:completed', 'again:signal', 'check:then',
   ], 'two passes, nothing applied out of turn');
   t.equal((await probeCalls(tp, 'loop-work')).length, 2, 'the stale job did not call the function');
+});
+
+t.test('one GraphQL query reads an execution\'s steps, what it waits for and the signals it holds', async (t) => {
+  const tp = await startWorkflowsPlatform(t);
+  const a = await tenantWithAdmin(tp, 'wf-graph');
+  const api = tp.platform.server.plugins.workflows.api;
+  await defineWorkflow(tp, a.token, {
+    name: 'gate',
+    steps: [
+      { id: 'say', type: 'ACTION', handler: 'log', arguments: { message: 'hi' } },
+      waitStep('nap', { timeout_seconds: 1 }),
+      waitStep('hold', { event_type: 'go', event_filter: { approved: [true] }, timeout_seconds: 600 }),
+    ],
+  });
+  const id = await execute(tp, a.token, 'gate');
+  await until(async () => (await getExecution(tp, a.token, id)).current_step === 'hold', 'the execution waits at hold', 30_000);
+  t.equal(await api.signal('wf-graph', id, { event_type: 'go', data: { approved: false }, sender: 'api' }), true, 'a signal the filter refuses is buffered');
+
+  const query = `query($id: ID!) { execution(id: $id) {
+    status bufferedSignalCount
+    wait { stepId kind eventType eventFilter deadline step { stepId status startedAt } }
+    bufferedSignals { eventType data sender receivedAt }
+    steps { stepId type status startedAt finishedAt durationMs } } }`;
+  const response = await tp.request({ method: 'POST', url: '/graphql', token: a.token, payload: { query, variables: { id } } });
+  t.notOk(response.body.errors, JSON.stringify(response.body.errors));
+  const execution = response.body.data.execution;
+  const rest = await getExecution(tp, a.token, id);
+  t.match(execution, {
+    status: 'WAITING', bufferedSignalCount: rest.buffered_signals,
+    wait: { stepId: 'hold', kind: 'EVENT', eventType: 'go', eventFilter: { approved: [true] }, deadline: rest.wait.deadline, step: { stepId: 'hold', status: 'WAITING' } },
+    bufferedSignals: [{ eventType: 'go', data: { approved: false }, sender: 'api', receivedAt: isoTime }],
+  });
+  t.equal(execution.bufferedSignalCount, 1);
+  t.same(execution.steps.map((step: { stepId: string; type: string; status: string }) => [step.stepId, step.type, step.status]),
+    [['say', 'ACTION', 'COMPLETED'], ['nap', 'WAIT', 'TIMEOUT'], ['hold', 'WAIT', 'WAITING']], 'the history: the timer resumed by its deadline');
+  t.ok(execution.steps[1].durationMs >= 1000, 'the timer\'s step lasted until its deadline');
 });

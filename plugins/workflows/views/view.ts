@@ -52,3 +52,36 @@ export function executionView(row: ExecutionRow) {
     steps: (state?.history ?? []).map(stepView),
   };
 }
+
+type ExecutionState = NonNullable<ExecutionRow['state']>;
+
+/**
+ * What a waiting execution waits for, in full: an event (its type and
+ * filter), a timer, or an approval gate, each with its deadline.
+ */
+export function waitView(wait: NonNullable<ExecutionState['wait']>) {
+  return {
+    step_id: wait.step_id,
+    kind: wait.gate === 'approval' ? 'approval' : wait.event_type ? 'event' : 'timer',
+    event_type: wait.event_type ?? null,
+    event_filter: wait.event_filter,
+    deadline: iso(wait.deadline)!,
+  };
+}
+
+/** A signal received and not yet taken by a wait (offered to later waits, oldest first). */
+export function signalView(signal: ExecutionState['buffered'][number]) {
+  return { event_type: signal.event_type, data: signal.data, sender: signal.sender, received_at: iso(signal.received_at)! };
+}
+
+export type ExecutionGraphView = ReturnType<typeof executionGraphView>;
+
+/** The execution as GraphQL reads it: the REST view, with the wait in full and the buffered signals themselves. */
+export function executionGraphView(row: ExecutionRow) {
+  const state = row.state;
+  return {
+    ...executionView(row),
+    wait_detail: state?.wait ? waitView(state.wait) : null,
+    signals: (state?.buffered ?? []).map(signalView),
+  };
+}
