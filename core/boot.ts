@@ -2,6 +2,7 @@
 // migrations, queues: core/services.ts, shared with the CLI), the hapi server
 // with the core's cross-cutting parts, then the feature plugins in dependency
 // order.
+import path from 'node:path';
 import Hapi, { type Server } from '@hapi/hapi';
 import Joi from 'joi';
 import type { DestinationStream } from 'pino';
@@ -92,7 +93,7 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
     registerTextGuard(server);
     registerAuth(server, { tokens: core.auth.tokens, adminTokenHash, resolveApiKey: handle.apiKeyResolver });
     registerTenantContext(server, (id) => core.tenants.exists(id));
-    await registerOpenApi(server, VERSION);
+    registerOpenApi(server, { version: VERSION, readmePath: path.join(config.rootDir, 'README.md') });
     registerOps(server, {
       pool: database.pool, version: VERSION, plugins: plugins.map((plugin) => plugin.module.plugin.name),
       migrations: migrationSourcesOf(plugins), masterKeyPresent: () => masterKey.length === 32,

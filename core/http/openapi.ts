@@ -1,30 +1,65 @@
-// OpenAPI for every REST route tagged 'api', generated from the joi schemas
-// by hapi-swagger, with the interactive UI at /docs.
+// The OpenAPI 3.1 document of every REST route tagged 'api', generated from
+// the route table and the joi schemas (core/http/openapi/) once, when the
+// server starts (onPreStart: every plugin has registered its routes by
+// then), and served as the same bytes with an ETag at /docs/openapi.json;
+// the interactive reference at /docs.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import type { Server } from '@hapi/hapi';
-import Inert from '@hapi/inert';
-import Vision from '@hapi/vision';
-import HapiSwagger from 'hapi-swagger';
+import { buildDocument } from './openapi/document.ts';
+import { pluginTable, type Tag } from './openapi/tags.ts';
+import { uiRoutes } from './openapi/ui.ts';
 
-export async function registerOpenApi(server: Server, version: string): Promise<void> {
-  await server.register([
-    Inert,
-    Vision,
-    {
-      plugin: HapiSwagger,
-      options: {
-        info: { title: 'Agent Platform API', version },
-        documentationPath: '/docs',
-        jsonPath: '/docs/openapi.json',
-        swaggerUIPath: '/docs/ui/',
-        routesBasePath: '/docs/ui/',
-        grouping: 'tags',
-        securityDefinitions: {
-          bearer: { type: 'apiKey', name: 'Authorization', in: 'header', description: 'Bearer <token>' },
-          apiKey: { type: 'apiKey', name: 'X-API-Key', in: 'header' },
-        },
-        security: [{ bearer: [] }],
-        auth: false,
-      },
+const TITLE = 'Agent Platform API';
+
+export interface OpenApiOptions {
+  version: string;
+  /** The README whose plugin table names, describes and orders the plugin tags. */
+  readmePath: string;
+}
+
+interface Built { json: string; gzip: Buffer; etag: string; modified: Date; buildMs: number }
+
+function readTags(readmePath: string): Tag[] {
+  try {
+    return pluginTable(readFileSync(readmePath, 'utf8'));
+  } catch {
+    return [];
+  }
+}
+
+export function registerOpenApi(server: Server, options: OpenApiOptions): void {
+  let built: Built | undefined;
+  server.ext('onPreStart', () => {
+    const started = performance.now();
+    const document = buildDocument(server.table(), { title: TITLE, version: options.version, pluginTags: readTags(options.readmePath) });
+    const json = JSON.stringify(document);
+    built = {
+      json, gzip: gzipSync(json), etag: createHash('sha256').update(json).digest('base64url').slice(0, 27), modified: new Date(),
+      buildMs: 0,
+    };
+    built.buildMs = performance.now() - started;
+    server.app.openApiBuildMs = built.buildMs;
+  });
+  server.route({
+    method: 'GET', path: '/docs/openapi.json', options: { auth: false },
+    handler: (request, h) => {
+      if (!built) return h.response({ statusCode: 503, error: 'Service Unavailable', message: 'The server has not started' }).code(503);
+      const wantsGzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+      const response = h.response(wantsGzip ? built.gzip : built.json)
+        .type('application/json; charset=utf-8').etag(built.etag, { vary: true, weak: false }).header('last-modified', built.modified.toUTCString())
+        .header('cache-control', 'public, no-cache');
+      if (wantsGzip) response.compressed('gzip');
+      return response;
     },
-  ]);
+  });
+  server.route(uiRoutes(TITLE));
+}
+
+declare module '@hapi/hapi' {
+  interface ServerApplicationState {
+    /** How long building the OpenAPI document took at start, in milliseconds. */
+    openApiBuildMs?: number;
+  }
 }

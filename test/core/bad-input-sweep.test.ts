@@ -8,9 +8,15 @@ import { startTestPlatform, tenantWithAdmin } from '../harness.ts';
 
 interface Parameter {
   name: string;
-  in: 'path' | 'query' | 'body' | 'formData' | 'header';
-  type?: string;
-  schema?: { $ref?: string; properties?: Record<string, { type?: string }> };
+  in: 'path' | 'query' | 'header';
+  schema?: { type?: string | string[] };
+}
+
+interface BodySchema { $ref?: string; properties?: Record<string, { type?: string }> }
+
+interface Operation {
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema?: BodySchema }> };
 }
 
 interface Case {
@@ -22,8 +28,9 @@ interface Case {
 }
 
 // What each declared type gets when a parameter is not the one under test.
-function filler(type: string | undefined): string {
-  return type === 'integer' || type === 'number' ? '987654' : 'sweep-missing';
+function filler(type: string | string[] | undefined): string {
+  const types = [type ?? []].flat();
+  return types.includes('integer') || types.includes('number') ? '987654' : 'sweep-missing';
 }
 
 const HUGE = 'x'.repeat(20_000);
@@ -98,21 +105,21 @@ function bodyVariants(properties: Record<string, { type?: string }>): [string, s
   return variants;
 }
 
-function resolveSchema(doc: any, schema: Parameter['schema']): Record<string, { type?: string }> {
+function resolveSchema(doc: any, schema: BodySchema | undefined): Record<string, { type?: string }> {
   if (!schema) return {};
   if (schema.$ref) {
-    const name = schema.$ref.replace('#/definitions/', '');
-    return doc.definitions?.[name]?.properties ?? {};
+    const name = schema.$ref.replace('#/components/schemas/', '');
+    return doc.components?.schemas?.[name]?.properties ?? {};
   }
   return schema.properties ?? {};
 }
 
-function casesFor(doc: any, path: string, method: string, op: { parameters?: Parameter[] }): Case[] {
+function casesFor(doc: any, path: string, method: string, op: Operation): Case[] {
   const parameters = op.parameters ?? [];
   const pathParams = parameters.filter((p) => p.in === 'path');
   const queryParams = parameters.filter((p) => p.in === 'query');
   const fill = (overrides: Record<string, string>) =>
-    path.replace(/\{([^}*]+)\*?\}/g, (_m, name: string) => overrides[name] ?? filler(pathParams.find((p) => p.name === name)?.type));
+    path.replace(/\{([^}*]+)\*?\}/g, (_m, name: string) => overrides[name] ?? filler(pathParams.find((p) => p.name === name)?.schema?.type));
   const upper = method.toUpperCase();
   const cases: Case[] = [];
   for (const param of pathParams) {
@@ -124,15 +131,15 @@ function casesFor(doc: any, path: string, method: string, op: { parameters?: Par
   for (const [label, query] of BAD_QUERIES) cases.push({ method: upper, url: `${base}?${query}`, what: `query: ${label}` });
   for (const param of queryParams) {
     for (const [label, value] of [
-      ['NUL', '%00'], ['invalid UTF-8', '%FF'], ['huge', HUGE], ['wrong type', param.type === 'string' ? 'a%5B%5D' : 'abc'],
+      ['NUL', '%00'], ['invalid UTF-8', '%FF'], ['huge', HUGE], ['wrong type', [param.schema?.type].flat().includes('string') ? 'a%5B%5D' : 'abc'],
       ['negative', '-99999999999999999999'], ['fraction', '0.5'], ['empty', ''],
     ]) {
       cases.push({ method: upper, url: `${base}?${param.name}=${value}`, what: `query ${param.name}: ${label}` });
     }
   }
   if (upper !== 'GET' && upper !== 'HEAD') {
-    const body = parameters.find((p) => p.in === 'body');
-    for (const [label, payload, contentType] of bodyVariants(resolveSchema(doc, body?.schema))) {
+    const body = op.requestBody?.content?.['application/json']?.schema;
+    for (const [label, payload, contentType] of bodyVariants(resolveSchema(doc, body))) {
       cases.push({ method: upper, url: base, payload, contentType: contentType ?? 'application/json', what: `body: ${label}` });
     }
   }
@@ -154,15 +161,15 @@ t.test('no route answers malformed input with a 5xx', async (t) => {
   const doc = docs.body;
 
   const all: Case[] = [];
-  for (const [path, methods] of Object.entries<Record<string, { parameters?: Parameter[] }>>(doc.paths)) {
+  for (const [path, methods] of Object.entries<Record<string, Operation>>(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
       all.push(...casesFor(doc, path, method, op));
     }
   }
   // GraphQL is the one API route outside the OpenAPI document.
-  all.push(...casesFor(doc, '/graphql', 'post', { parameters: [{ name: 'body', in: 'body', schema: { properties: { query: { type: 'string' }, variables: { type: 'object' } } } }] }));
-  all.push(...casesFor(doc, '/graphql', 'get', { parameters: [{ name: 'query', in: 'query', type: 'string' }] }));
+  all.push(...casesFor(doc, '/graphql', 'post', { requestBody: { content: { 'application/json': { schema: { properties: { query: { type: 'string' }, variables: { type: 'object' } } } } } } }));
+  all.push(...casesFor(doc, '/graphql', 'get', { parameters: [{ name: 'query', in: 'query', schema: { type: 'string' } }] }));
   t.ok(all.length > 500, `${all.length} cases over ${Object.keys(doc.paths).length} paths`);
 
   const principals = [

@@ -23,6 +23,7 @@ t.test('health, readiness, metrics and docs', async (t) => {
   t.equal(docs.status, 200);
   t.ok(docs.body.paths['/api/admin/clients'], 'OpenAPI lists the tenancy routes');
   t.ok(docs.body.paths['/api/admin/functions/{name}/call'], 'OpenAPI lists the core routes');
+  t.equal(docs.body.openapi, '3.1.0');
   const ui = await tp.request({ url: '/docs' });
   t.equal(ui.status, 200);
   t.match(ui.body, /swagger/i);

@@ -16,6 +16,6 @@ t.test('the OpenAPI document lists the chat routes and describes the frames', as
   ]) t.ok(paths[path], path);
   const chat = JSON.stringify(paths['/api/chat/{session_id}'].post);
   for (const word of ['awaiting_input', 'widget_type', 'looking_up', 'citations', 'done']) t.match(chat, word);
-  const request = JSON.stringify([docs.body.definitions.ChatRequest, docs.body.definitions.capability_keys]);
+  const request = JSON.stringify(docs.body.components.schemas.ChatRequest);
   for (const key of ['map_widget', 'report_widget', 'webxr_widget', 'generate_widget', 'widget_stream', 'ask_user']) t.match(request, key);
 });

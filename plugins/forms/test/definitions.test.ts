@@ -141,6 +141,6 @@ t.test('the OpenAPI document lists every forms route, tagged, with labelled resp
     for (const method of methods) t.ok(paths[path]?.[method]?.tags?.includes('forms'), `${method} ${path} is tagged forms`);
   }
   for (const label of ['FormDefinition', 'UseCase', 'FieldBindings', 'HydrationTargetList', 'FormSubmitted', 'FormSubmission', 'FormFileToken']) {
-    t.ok(docs.body.definitions[label], `${label} is a named schema`);
+    t.ok(docs.body.components.schemas[label], `${label} is a named schema`);
   }
 });
