@@ -9,7 +9,7 @@ import { isRequired, keysOf, nameOf, toJsonSchema } from './joi-schema.ts';
 import type { JsonSchema } from './json-schema.ts';
 import { requestName, responseName, type OperationNaming } from './names.ts';
 
-/** Route options the document reads under `plugins.openapi` (`plugins['hapi-swagger']` is read too, for routes written for it). */
+/** Route options the document reads under `plugins.openapi`. */
 export interface RouteDocOptions {
   deprecated?: boolean;
   /** The body schema to document when the route validates its body itself (`parse: false`). */
@@ -21,7 +21,6 @@ export interface RouteDocOptions {
 declare module '@hapi/hapi' {
   interface PluginSpecificConfiguration {
     openapi?: RouteDocOptions;
-    'hapi-swagger'?: RouteDocOptions;
   }
 }
 
@@ -32,8 +31,7 @@ const SKIPPED_HEADERS = new Set(['authorization', 'content-type', 'accept', 'x-a
 const FILE_TYPES = /^(multipart\/form-data|application\/octet-stream)$/;
 
 export function docOptionsOf(route: RequestRoute): RouteDocOptions {
-  const plugins = (route.settings.plugins ?? {}) as Record<string, RouteDocOptions | undefined>;
-  return { ...plugins['hapi-swagger'], ...plugins.openapi };
+  return route.settings.plugins?.openapi ?? {};
 }
 
 function joiOf(value: unknown): Schema | undefined {

@@ -55,7 +55,7 @@ export function lakehouseRoutes(datasets: DatasetService): ServerRoute[] {
       method: 'GET', path: '/api/v1/iceberg/tables',
       options: {
         auth: 'bearer', tags: deprecated, description: 'Deprecated: the datasets as tables (use GET /api/v1/datasets)',
-        plugins: { platform: member, 'hapi-swagger': { deprecated: true } }, validate: { query: s.listQuery }, response: { schema: s.icebergTables },
+        plugins: { platform: member, openapi: { deprecated: true } }, validate: { query: s.listQuery }, response: { schema: s.icebergTables },
       },
       handler: async (request, h) => deprecatedResponse(h, await datasets.icebergTables(tenantOf(request), request.query as never), '/api/v1/datasets'),
     },
@@ -63,7 +63,7 @@ export function lakehouseRoutes(datasets: DatasetService): ServerRoute[] {
       method: 'GET', path: '/api/v1/iceberg/snapshots/{table}',
       options: {
         auth: 'bearer', tags: deprecated, description: 'Deprecated: a table\'s snapshots with snapshot_id_exact (use GET /api/v1/datasets/{dataset_id}/snapshots)',
-        plugins: { platform: member, 'hapi-swagger': { deprecated: true } },
+        plugins: { platform: member, openapi: { deprecated: true } },
         validate: { params: s.icebergTableParams, query: s.icebergSnapshotsQuery }, response: { schema: s.icebergSnapshots },
       },
       handler: async (request, h) => {

@@ -29,7 +29,7 @@ export function applyRoutes(service: ApplyService, options: ApplyOptions, yaml: 
   };
   const routeOptions = (description: string, notes: string) => ({
     auth: 'bearer', tags, description, notes,
-    plugins: { platform: editor, 'hapi-swagger': { validate: { payload: envelope } } },
+    plugins: { platform: editor, openapi: { validate: { payload: envelope } } },
     payload: { parse: false, output: 'data' as const, allow: BODY_TYPES, maxBytes: options.maxBodyBytes },
     ext: { onPostAuth: { method: toEnvelope } },
     response: { schema: s.applyResult },
