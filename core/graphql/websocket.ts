@@ -100,6 +100,8 @@ export function serveWebSocket(
   (listener as typeof listener & { shouldUpgradeCallback: (request: IncomingMessage) => boolean }).shouldUpgradeCallback = (request) =>
     isGraphqlPath(request.url) && String(request.headers.upgrade ?? '').toLowerCase() === 'websocket';
   listener.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // A client gone mid-handshake is ordinary traffic (as listener.ts treats broken connections).
+    socket.on('error', () => socket.destroy());
     if (!wss || stopping) {
       socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;

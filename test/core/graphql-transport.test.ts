@@ -139,6 +139,16 @@ t.test('WebSocket: citationVerified pushes a verification of the tenant; stoppin
   t.comment(`verification to WebSocket event: ${(arrivedAt[before] - sentAt).toFixed(1)} ms`);
   t.notOk(ids().includes(foreign.id), 'never another tenant\'s');
 
+  // GraphiQL's subscriptions: GET with Accept: text/event-stream, a stream that starts at once.
+  const sse = new AbortController();
+  const query = encodeURIComponent('subscription { citationVerified { id } }');
+  const stream = await fetch(tp.url(`/graphql?query=${query}`), {
+    signal: sse.signal, headers: { accept: 'text/event-stream', authorization: `Bearer ${admins[0].token}`, 'x-tenant-id': 'acme' },
+  });
+  t.equal(stream.status, 200, 'a GET subscription over SSE');
+  t.match(stream.headers.get('content-type'), /text\/event-stream/);
+  sse.abort();
+
   const stopping = performance.now();
   await tp.stop();
   const took = performance.now() - stopping;
