@@ -10,7 +10,10 @@ import { schemaStyleViolations } from '../../core/graphql/schema-style.ts';
 import { startTestPlatform } from '../harness.ts';
 
 /** `…Id` fields whose object the graph does not hold, each with why. */
-const BARE_REFERENCES: string[] = [];
+const BARE_REFERENCES: string[] = [
+  // The tenant the call acts in: the Tenant type is the tenancy plugin's, which the core's Viewer cannot name.
+  'Viewer.tenantId',
+];
 
 t.test('the introspected schema follows the style', async (t) => {
   const tp = await startTestPlatform(t);
