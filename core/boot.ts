@@ -91,7 +91,7 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
     registerRequestLogging(server, logger);
     registerErrorRendering(server);
     registerTextGuard(server);
-    registerAuth(server, { tokens: core.auth.tokens, adminTokenHash, resolveApiKey: handle.apiKeyResolver });
+    const authenticator = registerAuth(server, { tokens: core.auth.tokens, adminTokenHash, resolveApiKey: handle.apiKeyResolver });
     registerTenantContext(server, (id) => core.tenants.exists(id));
     registerOpenApi(server, { version: VERSION, readmePath: path.join(config.rootDir, 'README.md') });
     registerOps(server, {
@@ -100,7 +100,7 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
     });
     registerMetrics(server, () => jobs.counts(), config.metricsToken);
     registerFunctionRoutes(server, core.functions, core.withTenant, logger);
-    core.graphql.registerRoute(server);
+    core.graphql.registerRoute(server, { authenticator, tenantExists: (id) => core.tenants.exists(id), logger });
     await server.register({
       plugin: {
         name: 'core', version: VERSION,

@@ -20,6 +20,7 @@ import { EventHub } from './events.ts';
 import { FunctionRegistry } from './functions/registry.ts';
 import { GraphqlFacade } from './graphql/facade.ts';
 import { graphqlLimitsFrom } from './graphql/limits.ts';
+import { graphiqlEnabledFrom } from './graphql/graphiql.ts';
 import { TokenService } from './auth/tokens.ts';
 import type { ApiKeyResolver } from './auth/index.ts';
 import { TenantDirectory } from './tenants.ts';
@@ -144,7 +145,7 @@ export async function createCoreServices(config: PlatformConfig, options: CoreSe
       events,
       extensions: extensions.forPlugin('core'),
       functions: new FunctionRegistry({ db: database.db }),
-      graphql: new GraphqlFacade(graphqlLimitsFrom(config.env)),
+      graphql: new GraphqlFacade(graphqlLimitsFrom(config.env), { graphiql: graphiqlEnabledFrom(config.env) }),
       auth: {
         tokens,
         setApiKeyResolver(resolver) {

@@ -16,24 +16,57 @@ export interface AuthDeps {
   resolveApiKey: () => ApiKeyResolver | undefined;
 }
 
-function bearerToken(request: Request): string | undefined {
-  const header = request.headers.authorization;
-  if (!header) return undefined;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(String(header));
-  return match?.[1];
+/**
+ * Verifies the credentials the two strategies read. Shared by the hapi
+ * schemes and the GraphQL WebSocket (whose credentials come from its
+ * connection parameters), so that both accept exactly the same callers.
+ */
+export interface Authenticator {
+  /** An Authorization header's principal; 401 INVALID_TOKEN when it is not "Bearer <valid token>". */
+  bearer(header: string): Promise<Principal>;
+  /** An X-API-Key's principal; 401 INVALID_API_KEY when the key is unknown. */
+  apiKey(key: string): Promise<Principal>;
 }
 
-export function registerAuth(server: Server, deps: AuthDeps): void {
+export function createAuthenticator(deps: AuthDeps): Authenticator {
+  return {
+    async bearer(header) {
+      const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+      if (!token) throw unauthorized('Authorization header must be "Bearer <token>"', 'INVALID_TOKEN');
+      if (token.split('.').length === 3) return deps.tokens.verify(token);
+      if (secretMatches(token, deps.adminTokenHash)) return { kind: 'super_admin', sub: 'super-admin' };
+      throw unauthorized('Invalid token', 'INVALID_TOKEN');
+    },
+    async apiKey(key) {
+      const resolver = deps.resolveApiKey();
+      const principal = resolver ? await resolver(key) : undefined;
+      if (!principal) throw unauthorized('Invalid API key', 'INVALID_API_KEY');
+      return principal;
+    },
+  };
+}
+
+/**
+ * What a route with `auth: { strategies: ['bearer', 'api-key'], mode: 'optional' }`
+ * makes of a caller's credentials: an Authorization header decides alone
+ * (valid, or 401), else an API key (valid, or 401), else anonymous.
+ */
+export async function optionalBearerOrApiKey(
+  authenticator: Authenticator, credentials: { authorization?: string; apiKey?: string },
+): Promise<Principal | undefined> {
+  if (credentials.authorization) return authenticator.bearer(credentials.authorization);
+  if (credentials.apiKey) return authenticator.apiKey(credentials.apiKey);
+  return undefined;
+}
+
+/** Registers the 'bearer' and 'api-key' strategies; returns their verifier for other transports. */
+export function registerAuth(server: Server, deps: AuthDeps): Authenticator {
+  const authenticator = createAuthenticator(deps);
   server.auth.scheme('platform-bearer', () => ({
     async authenticate(request: Request, h: ResponseToolkit) {
       const header = request.headers.authorization;
       if (!header) throw Boom.unauthorized(null, 'Bearer');
-      const token = bearerToken(request);
-      if (!token) throw unauthorized('Authorization header must be "Bearer <token>"', 'INVALID_TOKEN');
-      let credentials: Principal;
-      if (token.split('.').length === 3) credentials = await deps.tokens.verify(token);
-      else if (secretMatches(token, deps.adminTokenHash)) credentials = { kind: 'super_admin', sub: 'super-admin' };
-      else throw unauthorized('Invalid token', 'INVALID_TOKEN');
+      const credentials = await authenticator.bearer(String(header));
       return h.authenticated({ credentials: credentials as never });
     },
   }));
@@ -42,15 +75,14 @@ export function registerAuth(server: Server, deps: AuthDeps): void {
     async authenticate(request: Request, h: ResponseToolkit) {
       const key = request.headers['x-api-key'];
       if (!key) throw Boom.unauthorized(null, 'ApiKey');
-      const resolver = deps.resolveApiKey();
-      const principal = resolver ? await resolver(String(key)) : undefined;
-      if (!principal) throw unauthorized('Invalid API key', 'INVALID_API_KEY');
+      const principal = await authenticator.apiKey(String(key));
       return h.authenticated({ credentials: principal as never });
     },
   }));
 
   server.auth.strategy('bearer', 'platform-bearer');
   server.auth.strategy('api-key', 'platform-api-key');
+  return authenticator;
 }
 
 export function principalOf(request: Request): Principal {

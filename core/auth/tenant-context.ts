@@ -60,42 +60,61 @@ function requestedTenant(request: Request): unknown {
   return params.tenant_id ?? query.tenant_id ?? request.headers['x-tenant-id'];
 }
 
+/**
+ * Checks that `principal` may call a route of `access` and resolves its
+ * tenant from `requested` (what the request names, if anything): the tenant,
+ * or undefined where the route lets it be absent. Throws the refusal (Boom:
+ * 400, 403, 404). The onPostAuth check of every route, and the GraphQL
+ * WebSocket's check of its connection parameters.
+ */
+export async function tenantForPrincipal(
+  principal: Principal,
+  requested: unknown,
+  access: RouteAccess,
+  deps: { tenantExists: (id: string) => Promise<boolean>; warn: (fields: Record<string, unknown>, message: string) => void },
+): Promise<string | undefined> {
+  if (access.superAdmin && principal.kind !== 'super_admin') {
+    throw forbidden('This operation needs the super-admin token', 'SUPER_ADMIN_REQUIRED');
+  }
+  if (principal.kind === 'embed' && !access.endUser) {
+    throw forbidden('Embed tokens reach only the end-user chat surfaces', 'EMBED_TOKEN_NOT_ALLOWED');
+  }
+  const mode = access.tenant ?? 'required';
+  if (mode === 'none') return undefined;
+
+  const allowed = principalTenants(principal);
+  if (principal.kind === 'user' && principal.memberships === null) {
+    deps.warn({ sub: principal.sub, event: 'tenant_membership_missing' }, 'tenant_membership_missing');
+    throw forbidden('The token carries no organization membership claim', 'TENANT_MEMBERSHIP_MISSING');
+  }
+  let tenantId = requested;
+  if (tenantId === undefined || tenantId === '') {
+    if (allowed !== 'any' && allowed.length === 1 && !access.explicitTenant) tenantId = allowed[0];
+    else if (mode === 'optional' || (access.serviceMayOmitTenant && principal.kind === 'service')) return undefined;
+    else throw badRequest('A tenant is required: send X-Tenant-ID', 'TENANT_REQUIRED');
+  }
+  if (!isValidTenantAlias(tenantId)) {
+    throw badRequest('Tenant alias is malformed: up to 64 lowercase characters [a-z0-9-], or a UUID', 'TENANT_INVALID');
+  }
+  if (allowed !== 'any' && !allowed.includes(tenantId)) {
+    throw forbidden(`Not a member of tenant ${tenantId}`, 'TENANT_FORBIDDEN');
+  }
+  if (access.role && !holdsRole(rolesIn(principal, tenantId), access.role)) {
+    throw forbidden(`This operation needs ${describeRole(access.role)} in tenant ${tenantId}`, 'ROLE_REQUIRED');
+  }
+  if (!(await deps.tenantExists(tenantId))) throw notFound(`Tenant not found: ${tenantId}`, 'TENANT_NOT_FOUND');
+  return tenantId;
+}
+
 export function registerTenantContext(server: Server, tenantExists: (id: string) => Promise<boolean>): void {
   server.ext('onPostAuth', async (request: Request, h: ResponseToolkit) => {
     if (!request.auth.isAuthenticated) return h.continue;
     const access = request.route.settings.plugins?.platform ?? {};
     const principal = request.auth.credentials as unknown as Principal;
-    if (access.superAdmin && principal.kind !== 'super_admin') {
-      throw forbidden('This operation needs the super-admin token', 'SUPER_ADMIN_REQUIRED');
-    }
-    if (principal.kind === 'embed' && !access.endUser) {
-      throw forbidden('Embed tokens reach only the end-user chat surfaces', 'EMBED_TOKEN_NOT_ALLOWED');
-    }
-    const mode = access.tenant ?? 'required';
-    if (mode === 'none') return h.continue;
-
-    const allowed = principalTenants(principal);
-    if (principal.kind === 'user' && principal.memberships === null) {
-      request.logger.warn({ sub: principal.sub, event: 'tenant_membership_missing' }, 'tenant_membership_missing');
-      throw forbidden('The token carries no organization membership claim', 'TENANT_MEMBERSHIP_MISSING');
-    }
-    let tenantId = requestedTenant(request);
-    if (tenantId === undefined || tenantId === '') {
-      if (allowed !== 'any' && allowed.length === 1 && !access.explicitTenant) tenantId = allowed[0];
-      else if (mode === 'optional' || (access.serviceMayOmitTenant && principal.kind === 'service')) return h.continue;
-      else throw badRequest('A tenant is required: send X-Tenant-ID', 'TENANT_REQUIRED');
-    }
-    if (!isValidTenantAlias(tenantId)) {
-      throw badRequest('Tenant alias is malformed: up to 64 lowercase characters [a-z0-9-], or a UUID', 'TENANT_INVALID');
-    }
-    if (allowed !== 'any' && !allowed.includes(tenantId)) {
-      throw forbidden(`Not a member of tenant ${tenantId}`, 'TENANT_FORBIDDEN');
-    }
-    if (access.role && !holdsRole(rolesIn(principal, tenantId), access.role)) {
-      throw forbidden(`This operation needs ${describeRole(access.role)} in tenant ${tenantId}`, 'ROLE_REQUIRED');
-    }
-    if (!(await tenantExists(tenantId))) throw notFound(`Tenant not found: ${tenantId}`, 'TENANT_NOT_FOUND');
-    request.app.tenantId = tenantId;
+    const tenantId = await tenantForPrincipal(principal, requestedTenant(request), access, {
+      tenantExists, warn: (fields, message) => request.logger.warn(fields, message),
+    });
+    if (tenantId !== undefined) request.app.tenantId = tenantId;
     return h.continue;
   });
 }

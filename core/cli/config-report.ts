@@ -1,5 +1,5 @@
 // What `platform config` prints: the effective configuration of this process,
-// the core's settings (loadConfig, the GraphQL limits, the connection guard)
+// the core's settings (loadConfig, the GraphQL settings, the connection guard)
 // and every loaded plugin's options as its optionsSchema validated them, with
 // the secrets each plugin reads from the environment. Secrets never appear:
 // a setting whose name ends in secret, key, token or password shows `***`
@@ -8,6 +8,7 @@
 import type { PlatformConfig } from '../config.ts';
 import { configuredGuard } from '../db/connection-guard.ts';
 import { graphqlLimitsFrom } from '../graphql/limits.ts';
+import { graphiqlEnabledFrom } from '../graphql/graphiql.ts';
 import type { ResolvedPlugin } from '../plugin-loader.ts';
 
 export const REDACTED = '***';
@@ -48,7 +49,9 @@ export interface ConfigReport {
 export function configReport(config: PlatformConfig, plugins: ResolvedPlugin[]): ConfigReport {
   const { env, ...settings } = config;
   return {
-    core: redactAll({ ...settings, ...graphqlSettings(graphqlLimitsFrom(env)), connectionGuard: configuredGuard() }),
+    core: redactAll({
+      ...settings, ...graphqlSettings({ ...graphqlLimitsFrom(env), graphiql: graphiqlEnabledFrom(env) }), connectionGuard: configuredGuard(),
+    }),
     plugins: Object.fromEntries(plugins.map((plugin) => [plugin.name, {
       options: redactAll(plugin.options),
       secrets: redactAll(Object.fromEntries((plugin.module.secrets ?? []).map(({ variable }) => [variable, env[variable]]))),

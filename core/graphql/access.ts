@@ -47,9 +47,9 @@ export function requirePrincipal(context: GraphqlContext): Principal {
 }
 
 /**
- * The tenant the caller acts in: the request's tenant, or `explicitTenant`
- * (a subscription's argument), which gets the same membership check as the
- * route gives X-Tenant-ID.
+ * The tenant the caller acts in: the request's tenant (X-Tenant-ID, or the
+ * WebSocket's connection parameters), or `explicitTenant` (a record's own
+ * tenant), which gets the same membership check as the route gives X-Tenant-ID.
  */
 function actingTenant(context: GraphqlContext, principal: Principal, explicitTenant?: string): string {
   if (explicitTenant === undefined) {

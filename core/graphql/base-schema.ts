@@ -13,10 +13,13 @@ export const BASE_TYPE_DEFS = /* GraphQL */ `
     endCursor: String
   }
 
+  "Who is calling: the principal the request authenticated as."
   type Viewer {
+    "The kind of principal: user, super_admin, service, api_key or embed."
     kind: String!
+    "The principal's subject: a token's sub claim; super-admin for the super-admin token."
     sub: String!
-    "The tenant of the request (X-Tenant-ID, or the caller's only tenant); null without one."
+    "The tenant the call acts in (X-Tenant-ID, or the caller's only tenant); null when none."
     tenantId: ID
   }
 

@@ -10,14 +10,39 @@ import { PassThrough, Readable } from 'node:stream';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import type { Server, Request, ResponseToolkit } from '@hapi/hapi';
+import type { Logger } from 'pino';
+import { optionalBearerOrApiKey, type Authenticator } from '../auth/index.ts';
 import type { Principal } from '../auth/principal.ts';
+import { tenantForPrincipal, type RouteAccess } from '../auth/tenant-context.ts';
 import { BASE_TYPE_DEFS, baseResolvers } from './base-schema.ts';
 import type { GraphqlContext } from './context.ts';
 import { DEFAULT_GRAPHQL_LIMITS, useQueryLimits, type GraphqlLimits } from './limits.ts';
+import { GRAPHIQL_OPTIONS, renderGraphiql } from './graphiql.ts';
+import { useClearAnswers } from './http-answers.ts';
+import { serveWebSocket } from './websocket.ts';
 
 export type { GraphqlContext };
 
 type Resolvers = Record<string, any>;
+
+/**
+ * Who may call /graphql, over HTTP and WebSocket: anyone (the fields guard
+ * themselves), a tenant optional; embed tokens may ask (viewer says who it
+ * is), and every field guard of access.ts refuses them tenant data.
+ */
+const ROUTE_ACCESS: RouteAccess = { tenant: 'optional', endUser: true };
+
+/** What the route needs of the server: the auth strategies' verifier, the tenant directory, a logger. */
+export interface GraphqlRouteDeps {
+  authenticator: Authenticator;
+  tenantExists: (id: string) => Promise<boolean>;
+  logger: Logger;
+}
+
+export interface GraphqlOptions {
+  /** GraphiQL for browsers at GET /graphql (GRAPHQL_GRAPHIQL). */
+  graphiql: boolean;
+}
 
 export class GraphqlFacade {
   private readonly typeDefs: string[] = [BASE_TYPE_DEFS];
@@ -25,9 +50,11 @@ export class GraphqlFacade {
   private yoga: YogaServerInstance<GraphqlContext, {}> | undefined;
   private building: Promise<void> | undefined;
   private readonly limits: GraphqlLimits;
+  private readonly options: GraphqlOptions;
 
-  constructor(limits: GraphqlLimits = DEFAULT_GRAPHQL_LIMITS) {
+  constructor(limits: GraphqlLimits = DEFAULT_GRAPHQL_LIMITS, options: GraphqlOptions = { graphiql: true }) {
     this.limits = limits;
+    this.options = options;
   }
 
   extend(part: { typeDefs: string; resolvers?: Resolvers }): void {
@@ -50,21 +77,26 @@ export class GraphqlFacade {
     this.yoga = createYoga<GraphqlContext>({
       schema: createSchema<GraphqlContext>({ typeDefs: this.typeDefs, resolvers: mergeResolvers(this.resolvers) }),
       graphqlEndpoint: '/graphql',
-      graphiql: false,
+      graphiql: this.options.graphiql ? GRAPHIQL_OPTIONS : false,
+      renderGraphiQL: () => renderGraphiql(),
       landingPage: false,
       maskedErrors: { maskError: maskUnexpected },
       logging: false,
-      plugins: [useQueryLimits(this.limits)],
+      plugins: [useQueryLimits(this.limits), useClearAnswers({ graphiql: this.options.graphiql, maxTokens: this.limits.maxTokens })],
     });
   }
 
-  registerRoute(server: Server): void {
+  private async built(): Promise<YogaServerInstance<GraphqlContext, {}>> {
+    if (!this.yoga) await this.build();
+    return this.yoga!;
+  }
+
+  registerRoute(server: Server, deps: GraphqlRouteDeps): void {
     const shared = {
       auth: { strategies: ['bearer', 'api-key'], mode: 'optional' as const },
-      // endUser: an embed token may ask (viewer says who it is); every field
-      // guard of access.ts refuses it tenant data.
-      plugins: { platform: { tenant: 'optional' as const, endUser: true } },
-      description: 'GraphQL facade (see the schema by introspection)',
+      plugins: { platform: ROUTE_ACCESS },
+      description: 'GraphQL facade: GET and POST, subscriptions over SSE (Accept: text/event-stream) or WebSocket '
+        + '(graphql-transport-ws); GraphiQL for browsers. See docs/graphql.md and the schema by introspection',
     };
     const handler = (request: Request, h: ResponseToolkit) => this.handle(request, h);
     server.route([
@@ -76,16 +108,22 @@ export class GraphqlFacade {
         handler,
       },
     ]);
+    serveWebSocket(server, () => this.built(), {
+      authenticate: (credentials) => optionalBearerOrApiKey(deps.authenticator, credentials),
+      tenant: (principal, requested) => tenantForPrincipal(principal, requested, ROUTE_ACCESS, {
+        tenantExists: deps.tenantExists, warn: (fields, message) => deps.logger.warn(fields, message),
+      }),
+    }, deps.logger);
   }
 
   private async handle(request: Request, h: ResponseToolkit) {
-    if (!this.yoga) await this.build();
+    const yoga = await this.built();
     const url = new URL(request.url.pathname + request.url.search, 'http://platform.local');
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) headers.set(name, String(value));
     const payload = request.payload as Buffer | undefined;
     const body = request.method === 'get' || !payload ? undefined : new Uint8Array(payload);
-    const response = await this.yoga!.fetch(new globalThis.Request(url, { method: request.method.toUpperCase(), headers, body }), {
+    const response = await yoga.fetch(new globalThis.Request(url, { method: request.method.toUpperCase(), headers, body }), {
       principal: request.auth.isAuthenticated ? (request.auth.credentials as unknown as Principal) : undefined,
       tenantId: request.app.tenantId,
       request,

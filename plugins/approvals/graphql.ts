@@ -1,7 +1,7 @@
 // GraphQL facade of approvals: the `approvals` connection (both ways, with
-// totalCount), `approval(id)`,
-// the `decideApproval` mutation and the `approvalResolved(tenant)`
-// subscription (over SSE). Same principals and rules as REST: any member of
+// totalCount), `approval(id)`, the `decideApproval` mutation and the
+// `approvalResolved` subscription (over SSE or WebSocket; the tenant of
+// X-Tenant-ID). Same principals and rules as REST: any member of
 // the tenant (never an API key), the service deciding what each may see and
 // do; a subscriber gets only the cases it may see.
 import { GraphQLError } from 'graphql';
@@ -96,8 +96,8 @@ export const typeDefs = /* GraphQL */ `
   }
 
   type Subscription {
-    "Each case of the tenant the caller may see, when it is settled (over SSE: Accept: text/event-stream)."
-    approvalResolved(tenant: String!): ApprovalCase!
+    "Each case of the tenant (X-Tenant-ID) the caller may see, when it is settled (over SSE with Accept: text/event-stream, or WebSocket)."
+    approvalResolved: ApprovalCase!
   }
 `;
 
@@ -147,8 +147,8 @@ export function resolvers(service: ApprovalsService, live: Live) {
     },
     Subscription: {
       approvalResolved: {
-        subscribe(_: unknown, args: { tenant: string }, context: GraphqlContext) {
-          const tenantId = requireMember(context, args.tenant);
+        subscribe(_: unknown, __: unknown, context: GraphqlContext) {
+          const tenantId = requireMember(context);
           const principal = requirePrincipal(context);
           return filter((row: ApprovalCase) => maySee(row, principal, tenantId))(live.subscribe(tenantId));
         },

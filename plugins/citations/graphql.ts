@@ -2,8 +2,8 @@
 // (a Relay connection, newest first, keyset-paged on creation order so pages
 // stay stable while citations are added), `citation(id)` with the cited
 // chunk's text and the document as it is now (DataLoader-batched), and
-// `citationStats(filter)`; the subscription `citationVerified(tenant)` (over
-// SSE) pushes each completed verification. Resolvers call the service.
+// `citationStats(filter)`; the subscription `citationVerified` (over SSE or
+// WebSocket; the tenant of X-Tenant-ID) pushes each completed verification. Resolvers call the service.
 //
 // Access as in REST (GET /api/citations[/{id}|/stats]: a bearer member of the
 // tenant, or an API key of the tenant), with an API key narrowed to its own
@@ -128,8 +128,8 @@ export const typeDefs = /* GraphQL */ `
   }
 
   type Subscription {
-    "Each citation of the tenant whose verification completes (over SSE: Accept: text/event-stream)."
-    citationVerified(tenant: String!): Citation!
+    "Each citation of the tenant (X-Tenant-ID) whose verification completes (over SSE with Accept: text/event-stream, or WebSocket)."
+    citationVerified: Citation!
   }
 `;
 
@@ -227,8 +227,8 @@ export function resolvers(service: CitationsService, live: Live) {
     },
     Subscription: {
       citationVerified: {
-        subscribe(_: unknown, args: { tenant: string }, context: GraphqlContext) {
-          const scope = requireMemberOrApiKey(context, args.tenant);
+        subscribe(_: unknown, __: unknown, context: GraphqlContext) {
+          const scope = requireMemberOrApiKey(context);
           const verified = live.subscribe(scope.tenantId);
           return scope.clientId === undefined ? verified : filter((citation: Citation) => inScope(scope, citation.client_id))(verified);
         },

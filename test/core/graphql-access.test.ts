@@ -57,13 +57,13 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
     access: 'admin', rest: 'POST /api/occurrences/{id}/transition_state (staff)',
     query: 'mutation { transitionOccurrence(id: "987654", input: {toState: "triaged"}) { id } }', okError: 'OCCURRENCE_NOT_FOUND',
   },
-  'Subscription.citationVerified': { access: 'member_or_api_key', rest: 'GET /api/citations (live)', query: 'subscription { citationVerified(tenant: "ga") { id } }' },
+  'Subscription.citationVerified': { access: 'member_or_api_key', rest: 'GET /api/citations (live)', query: 'subscription { citationVerified { id } }' },
   'Query.approvals': { access: 'member', rest: 'GET /api/approvals', query: '{ approvals { edges { node { id title payload } } } }' },
   'Query.approval': { access: 'member', rest: 'GET /api/approvals/{id}', query: `{ approval(id: "${NO_ID}") { id payload } }` },
   'Mutation.decideApproval': {
     access: 'member', rest: 'POST /api/approvals/{id}/decision', query: `mutation { decideApproval(id: "${NO_ID}", decision: APPROVE) { id } }`, okError: 'APPROVAL_NOT_FOUND',
   },
-  'Subscription.approvalResolved': { access: 'member', rest: 'GET /api/approvals (live)', query: 'subscription { approvalResolved(tenant: "ga") { id } }' },
+  'Subscription.approvalResolved': { access: 'member', rest: 'GET /api/approvals (live)', query: 'subscription { approvalResolved { id } }' },
   'Query.transforms': { access: 'member', rest: 'GET /api/v1/transforms', query: '{ transforms { edges { node { id sql runs { edges { node { id snapshotId } } } } } } }' },
   'Query.transform': { access: 'member', rest: 'GET /api/v1/transforms/{id}', query: `{ transform(id: "${NO_ID}") { id } }` },
   'Query.transformRuns': { access: 'member', rest: 'GET /api/v1/transform-runs', query: '{ transformRuns { edges { node { id status error { code } transform { id } pipelineRun { id } logs { message } } } totalCount } }' },
@@ -258,15 +258,15 @@ t.test('an API key sees only its own client\'s citations, and no chunk or docume
   const nestedMember = await gql(tp, NESTED, auth.member);
   t.match(nestedMember.body.data.citation, { chunk: { text: TEXT }, document: { name: 'Reactor Log.txt' } }, 'a member reads them');
 
-  // Live: subscriptions of another tenant's admin, of a key for another tenant, are refused.
-  const SUB = (tenant: string, fields = 'id') => `subscription { citationVerified(tenant: "${tenant}") { ${fields} } }`;
-  t.equal(await refusal(tp, SUB('ga'), { token: (await tenantWithAdmin(tp, 'gc')).token }), 'TENANT_FORBIDDEN', 'another tenant\'s admin naming this tenant');
-  t.equal(await refusal(tp, SUB('gb'), auth.apiKey), 'TENANT_FORBIDDEN', 'an API key naming another tenant');
+  // Live: subscriptions of another tenant's admin, of a key for another tenant (X-Tenant-ID), are refused by the route.
+  const SUB = (fields = 'id') => `subscription { citationVerified { ${fields} } }`;
+  t.equal(await refusal(tp, SUB(), { token: (await tenantWithAdmin(tp, 'gc')).token, tenant: 'ga' }), 'HTTP 403 TENANT_FORBIDDEN', 'another tenant\'s admin naming this tenant');
+  t.equal(await refusal(tp, SUB(), { ...auth.apiKey, tenant: 'gb' }), 'HTTP 403 TENANT_FORBIDDEN', 'an API key naming another tenant');
 
   const controller = new AbortController();
   t.teardown(() => controller.abort());
   const open = async (principal: Principal | 'keyB', fields?: string) => {
-    const { response, events } = await subscribe(tp, SUB('ga', fields), principal === 'keyB' ? { apiKey: keyB.key } : auth[principal], controller.signal);
+    const { response, events } = await subscribe(tp, SUB(fields), principal === 'keyB' ? { apiKey: keyB.key } : auth[principal], controller.signal);
     t.equal(response.status, 200, `${principal} subscribes`);
     const seen: any[] = [];
     void (async () => {

@@ -159,8 +159,8 @@ t.test('citationVerified over SSE: pushed when a verification completes, only th
   const foreignCitation = await callFunction(tp, 'globex', 'resolve_citation', { chunk_id: theirs.chunks[0].chunk_id, quoted_text: 'inspected weekly' });
 
   const denied = await fetch(tp.url('/graphql'), {
-    method: 'POST', headers: { authorization: `Bearer ${globex.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({ query: 'subscription { citationVerified(tenant: "acme") { id } }' }),
+    method: 'POST', headers: { authorization: `Bearer ${globex.token}`, 'x-tenant-id': 'acme', 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ query: 'subscription { citationVerified { id } }' }),
   });
   const deniedText = await denied.text();
   t.match(deniedText, /Not a member of tenant acme/, 'another tenant cannot subscribe');
@@ -170,7 +170,7 @@ t.test('citationVerified over SSE: pushed when a verification completes, only th
   const response = await fetch(tp.url('/graphql'), {
     method: 'POST', signal: controller.signal,
     headers: { authorization: `Bearer ${acme.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({ query: 'subscription { citationVerified(tenant: "acme") { id verificationStatus matchType matchedSpanStart chunk { text } } }' }),
+    body: JSON.stringify({ query: 'subscription { citationVerified { id verificationStatus matchType matchedSpanStart chunk { text } } }' }),
   });
   t.equal(response.status, 200);
   t.match(response.headers.get('content-type'), /text\/event-stream/);
@@ -212,7 +212,7 @@ t.test('citationVerified across processes: a verification in one server reaches 
   const response = await fetch(second.url('/graphql'), {
     method: 'POST', signal: controller.signal,
     headers: { authorization: `Bearer ${admins[0].token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({ query: 'subscription { citationVerified(tenant: "acme") { id verificationStatus } }' }),
+    body: JSON.stringify({ query: 'subscription { citationVerified { id verificationStatus } }' }),
   });
   t.equal(response.status, 200);
   const events = sseData(response);
