@@ -38,6 +38,8 @@ export function createServices(core: CoreServices, options: CitationsOptions, in
     recordShown: (tenantId, context, chunks) => citations.recordShown(tenantId, context, chunks),
     resolve: (tenantId, input, context) => citations.resolve(tenantId, input, context),
     verify: (tenantId, citationId, context) => citations.verify(tenantId, citationId, context),
+    assignMessage: (trx, citationIds, messageId) => citations.assignMessage(trx, citationIds, messageId),
+    ofMessages: (tenantId, messageIds, clientId) => citations.ofMessages(tenantId, messageIds, clientId),
   };
   return { live, owners, citations, api };
 }

@@ -199,10 +199,24 @@ export function createCitationsService(deps: CitationsDeps) {
       });
     },
 
-    /** Keyset page, newest first, for GraphQL: `seq` of each row is its cursor. */
-    async page(tenantId: string, filter: CitationFilter, beforeSeq: number | undefined, limit: number) {
-      const rows = await core.withTenant(tenantId, (trx) => citationsStore.page(trx, filter, beforeSeq, limit));
+    /** Keyset page of the list (newest first) for GraphQL, in either direction: `seq` of each row is its cursor. */
+    async page(tenantId: string, filter: CitationFilter, page: { direction: 'forward' | 'backward'; seq: number | undefined; limit: number }) {
+      const rows = await core.withTenant(tenantId, (trx) => citationsStore.page(trx, filter, page));
       return rows.map((row) => ({ ...citationView(row), seq: Number(row.seq) }));
+    },
+
+    count: (tenantId: string, filter: CitationFilter): Promise<number> =>
+      core.withTenant(tenantId, (trx) => citationsStore.count(trx, filter)),
+
+    assignMessage: (trx: TenantTransaction, citationIds: readonly string[], messageId: number): Promise<void> =>
+      citationsStore.assignMessage(trx, citationIds, messageId),
+
+    /** The citations of each message, in creation order (of one client only, when clientId is given). */
+    async ofMessages(tenantId: string, messageIds: readonly number[], clientId?: number): Promise<Map<number, Citation[]>> {
+      const rows = await core.withTenant(tenantId, (trx) => citationsStore.ofMessages(trx, [...new Set(messageIds)], clientId));
+      const byMessage = new Map<number, Citation[]>(messageIds.map((id) => [id, []]));
+      for (const row of rows) byMessage.get(Number(row.message_id))?.push(citationView(row));
+      return byMessage;
     },
 
     async stats(tenantId: string, filter: CitationFilter = {}): Promise<CitationStats> {

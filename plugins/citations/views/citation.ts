@@ -29,6 +29,7 @@ export function citationView(row: CitationRow): Citation {
     client_id: row.client_id,
     verified_by_context_type: row.verified_by_context_type,
     verified_by_context_id: row.verified_by_context_id,
+    message_id: row.message_id,
   };
 }
 
