@@ -16,7 +16,7 @@ import type { Request } from '@hapi/hapi';
 import {
   badInput, type ConnectionArgs, type GraphqlContext, isUuid, keysetConnection, requireMember, requireMemberOrApiKey, type TenantScope,
 } from 'agent-platform/sdk';
-import type { Citation, CitationsApi } from '../citations/api.ts';
+import type { CitationRecord, CitationsApi } from '../citations/api.ts';
 import { actorOf, type Actor, VISITOR_HEADER } from './sessions/caller.ts';
 import type { ChatReads, ListedSession, MessageRow, SessionMessage, SessionRow } from './services/reads.ts';
 
@@ -118,7 +118,7 @@ type WithSession = MessageRow & { session?: SessionRow };
 
 interface Loaders {
   messages: DataLoader<number, SessionMessage | undefined>;
-  citations: DataLoader<number, Citation[]>;
+  citations: DataLoader<number, CitationRecord[]>;
 }
 
 const isMessageKey = (key: unknown) => Number.isSafeInteger(key);
@@ -217,8 +217,9 @@ export function chatGraphql(reads: ChatReads, citations: CitationsApi | undefine
     return m.role === 'assistant' ? loaders(context, scope.tenantId, actor, scope).citations.load(Number(m.id)) : [];
   };
   resolvers.Citation = {
-    messageId: (c: Citation) => c.message_id,
-    async message(c: Citation, _: unknown, context: GraphqlContext) {
+    // A citation made in this request's own resolve (a function's result) may come without it: none yet.
+    messageId: (c: Partial<CitationRecord>) => c.message_id ?? null,
+    async message(c: CitationRecord, _: unknown, context: GraphqlContext) {
       if (c.message_id === null || c.message_id === undefined) return null;
       const { scope, actor } = caller(context);
       // A citation pushed to a subscription belongs to the request's tenant; any other is not this caller's.

@@ -48,6 +48,10 @@ export interface Citation {
   /** The context that last verified it (resolve_citation's caller, or verify_citation's). */
   verified_by_context_type: string | null;
   verified_by_context_id: string | null;
+}
+
+/** A citation with the message it was made in (GraphQL; the api's ofMessages). */
+export interface CitationRecord extends Citation {
   /** The message the citation was made in (a chat answer: chat_messages.id), when known. */
   message_id: number | null;
 }
@@ -117,7 +121,7 @@ export interface CitationsApi {
    * The citations made in each of these messages, in creation order; of one
    * client only when `clientId` is given (what an API key of the client may see).
    */
-  ofMessages(tenantId: string, messageIds: readonly number[], clientId?: number): Promise<Map<number, Citation[]>>;
+  ofMessages(tenantId: string, messageIds: readonly number[], clientId?: number): Promise<Map<number, CitationRecord[]>>;
 }
 
 /** Who owns the contexts of one type (`chat_session`): the chat citation status answers an end user only in a context it owns. */

@@ -240,7 +240,7 @@ export function resolvers(service: CitationsService, live: Live) {
         const scope = requireMemberOrApiKey(context);
         const filter = scopedFilter(args.filter, scope);
         return keysetConnection(args, {
-          keyOf: (row) => row.seq,
+          keyOf: (row: Citation & { seq: number }) => row.seq,
           validKey: (key) => Number.isSafeInteger(key),
           fetch: (page) => service.page(scope.tenantId, filter, { direction: page.direction, seq: page.cursor, limit: page.limit }),
           count: () => service.count(scope.tenantId, filter),

@@ -67,7 +67,6 @@ export const citation = Joi.object({
   client_id: Joi.number().integer().allow(null),
   verified_by_context_type: Joi.string().allow(null),
   verified_by_context_id: Joi.string().allow(null),
-  message_id: Joi.number().integer().allow(null).description('The message the citation was made in (a chat answer), when known'),
 }).label('Citation');
 
 export const citationList = Joi.object({
