@@ -1,15 +1,18 @@
 // Chat and agents: agent definitions, sessions and messages, the SSE chat
-// turn (capability keys, widgets, tools, ask_user, cancel, resume), feedback.
+// turn (capability keys, widgets, tools, ask_user, cancel, resume), feedback,
+// GraphQL (sessions, messages and their citations).
 // Registration only: the logic is in services/, sessions/ and turn/.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type {} from '../citations/api.ts';
 import { EVENT_TYPES } from './event-types.ts';
+import { chatGraphql } from './graphql.ts';
 import { optionsSchema, secrets, type ChatOptions } from './options.ts';
 import { agentRoutes } from './routes/agents.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { StreamSlots } from './routes/stream-slots.ts';
 import { createServices } from './services.ts';
+import { createReads } from './services/reads.ts';
 import { askUserTimeoutTask } from './tasks/chat.ask_user_timeout.ts';
 import { SWEEP_CRON, SWEEP_TASK, sweepHandler } from './tasks/chat.sweep.ts';
 import { askUserFunction } from './tools/ask-user.ts';
@@ -44,6 +47,8 @@ export const plugin = definePlugin({
 
     core.functions.register('ask_user', askUserFunction);
     server.route([...agentRoutes(agents), ...sessionRoutes(sessions), ...chatRoutes(sessions, turns, new StreamSlots(limits.maxStreamsPerTenant))]);
+    // Sessions and messages in the graph; a message's citations (and a citation's message) when citations is loaded.
+    core.graphql.extend(chatGraphql(createReads(core), deps.citations));
     core.jobs.defineTask(ASK_USER_TIMEOUT_TASK, askUserTimeoutTask(() => turns));
     core.jobs.defineLongTask(SWEEP_TASK, sweepHandler(core, options, emit), { retryLimit: 1 });
     await core.jobs.schedule(SWEEP_TASK, SWEEP_TASK, SWEEP_CRON);

@@ -2,7 +2,7 @@
 import Joi from 'joi';
 import { CAPABILITY_KEYS } from './turn/capabilities.ts';
 
-const timestamp = Joi.string().description('UTC, without a zone suffix (read as UTC); with `Z` for embed tokens');
+const timestamp = Joi.string().description('UTC, without a zone suffix (read as UTC), for every caller');
 const nullableTimestamp = timestamp.allow(null);
 
 export const agentName = Joi.string().pattern(/^[a-z0-9][a-z0-9_-]{0,63}$/)

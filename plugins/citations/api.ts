@@ -3,6 +3,7 @@
 // <citations> block through resolveReply) and the extension point
 // `citations.context-owners`, through which the plugin owning an execution
 // context type tells who owns a context of it (chat: a session's owner).
+import type { TenantTransaction } from 'agent-platform/sdk';
 
 export type VerificationStatus = 'verified' | 'failed' | 'pending' | 'unverified' | 'out_of_provenance';
 export type MatchType = 'exact' | 'normalized' | 'fuzzy' | 'not_found';
@@ -47,6 +48,12 @@ export interface Citation {
   /** The context that last verified it (resolve_citation's caller, or verify_citation's). */
   verified_by_context_type: string | null;
   verified_by_context_id: string | null;
+}
+
+/** A citation with the message it was made in (GraphQL; the api's ofMessages). */
+export interface CitationRecord extends Citation {
+  /** The message the citation was made in (a chat answer: chat_messages.id), when known. */
+  message_id: number | null;
 }
 
 /** One entry of a <citations> block. */
@@ -105,6 +112,16 @@ export interface CitationsApi {
   resolve(tenantId: string, input: { chunk_id: string; quoted_text?: string }, context: ExecutionContext): Promise<Citation>;
   /** verify_citation for plugins. */
   verify(tenantId: string, citationId: string, context: ExecutionContext): Promise<Citation>;
+  /**
+   * Records the message these citations were made in (chat: the stored answer
+   * whose <citations> block resolveReply resolved), in the caller's transaction.
+   */
+  assignMessage(trx: TenantTransaction, citationIds: readonly string[], messageId: number): Promise<void>;
+  /**
+   * The citations made in each of these messages, in creation order; of one
+   * client only when `clientId` is given (what an API key of the client may see).
+   */
+  ofMessages(tenantId: string, messageIds: readonly number[], clientId?: number): Promise<Map<number, CitationRecord[]>>;
 }
 
 /** Who owns the contexts of one type (`chat_session`): the chat citation status answers an end user only in a context it owns. */

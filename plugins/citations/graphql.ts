@@ -1,9 +1,10 @@
-// GraphQL for consumers who query citations: `citations(filter, first, after)`
-// (a Relay connection, newest first, keyset-paged on creation order so pages
-// stay stable while citations are added), `citation(id)` with the cited
-// chunk's text and the document as it is now (DataLoader-batched), and
-// `citationStats(filter)`; the subscription `citationVerified` (over SSE or
-// WebSocket; the tenant of X-Tenant-ID) pushes each completed verification. Resolvers call the service.
+// GraphQL for consumers who query citations: `citations(filter, first,
+// after, last, before)` (a Relay connection, newest first, keyset-paged on
+// creation order so pages stay stable while citations are added, with
+// totalCount), `citation(id)` with the cited chunk's text and the document as
+// it is now (DataLoader-batched), and `citationStats(filter)`; the
+// subscription `citationVerified` (over SSE or WebSocket; the tenant of
+// X-Tenant-ID) pushes each completed verification. Resolvers call the service.
 //
 // Access as in REST (GET /api/citations[/{id}|/stats]: a bearer member of the
 // tenant, or an API key of the tenant), with an API key narrowed to its own
@@ -15,7 +16,7 @@ import DataLoader from 'dataloader';
 import { filter } from 'agent-platform/sdk';
 import type { Request } from '@hapi/hapi';
 import {
-  badInput, type ConnectionArgs, decodeCursor, type GraphqlContext, inScope, isUuid, pageSize, requireMember, requireMemberOrApiKey, type TenantScope, toConnection,
+  badInput, type ConnectionArgs, type GraphqlContext, inScope, isUuid, keysetConnection, requireMember, requireMemberOrApiKey, type TenantScope,
 } from 'agent-platform/sdk';
 import type { ChunkRecord, DocumentSummary } from '../ingestion/api.ts';
 import type { Citation, VerificationStatus } from './api.ts';
@@ -24,6 +25,7 @@ import type { CitationsService } from './services/citations.ts';
 import type { Live } from './store/live.ts';
 
 export const typeDefs = /* GraphQL */ `
+  "How a citation's quote compares with its chunk (pending: a job verifies it; outOfProvenance: the chunk was never shown to its context)."
   enum CitationVerificationStatus {
     VERIFIED
     FAILED
@@ -32,6 +34,7 @@ export const typeDefs = /* GraphQL */ `
     OUT_OF_PROVENANCE
   }
 
+  "How the quote matched the chunk's text."
   enum CitationMatchType {
     EXACT
     NORMALIZED
@@ -41,22 +44,29 @@ export const typeDefs = /* GraphQL */ `
 
   "The filters of GET /api/citations."
   input CitationFilter {
+    "Citations of this document."
     documentId: ID
-    collectionId: Int
+    "Citations of documents in this collection (BAD_USER_INPUT when it is not a collection id)."
+    collectionId: ID
+    "Citations made in contexts of this type (chat_session, workflow_execution, function_call)."
     executionContextType: String
-    executionContextId: String
+    "Citations made in this context (a chat session's id, an execution's id)."
+    executionContextId: ID
     verificationStatus: CitationVerificationStatus
     "Case-insensitive partial match on the snapshot of the document name."
     documentName: String
-    "Bounds on createdAt, inclusive."
-    dateFrom: DateTime
-    dateTo: DateTime
+    "Citations created at or after this instant."
+    createdAfter: DateTime
+    "Citations created at or before this instant."
+    createdBefore: DateTime
   }
 
   "The cited chunk at its revision, as indexed."
   type CitedChunk {
-    chunkId: ID!
-    revisionId: String!
+    "The chunk's id."
+    id: ID!
+    "The document revision the chunk belongs to."
+    revisionId: ID!
     revisionNumber: Int!
     "The chunk text: matchedSpanStart/End are offsets into it."
     text: String!
@@ -67,24 +77,34 @@ export const typeDefs = /* GraphQL */ `
 
   "The cited document as it is now."
   type CitedDocument {
-    documentId: ID!
+    "The document's id."
+    id: ID!
     name: String!
-    collectionId: Int!
+    "The collection the document is in."
+    collectionId: ID!
     contentType: String!
-    ingestionStatus: String!
+    ingestionStatus: IngestionStatus!
   }
 
+  "A citation of a document chunk, made by an execution context (a chat answer, a workflow execution, a function call)."
   type Citation {
     id: ID!
+    "The cited chunk's id (see chunk)."
     chunkId: ID!
-    revisionId: String!
+    "The revision of the document the citation quotes."
+    revisionId: ID!
+    "The cited document's id (see document); null when the chunk was unknown when cited."
     documentId: ID
-    collectionId: Int
+    "The cited document's collection, when known."
+    collectionId: ID
     "Snapshot of the name when cited (kept after the document is deleted)."
     documentName: String!
-    tenantId: String!
+    "The tenant the citation belongs to (the request's)."
+    tenantId: ID!
+    "What made the citation: chat_session, workflow_execution or function_call."
     executionContextType: String!
-    executionContextId: String!
+    "The id of the context that made it (a chat session's id for chat_session)."
+    executionContextId: ID!
     quotedText: String
     page: Int
     section: String
@@ -101,16 +121,21 @@ export const typeDefs = /* GraphQL */ `
     document: CitedDocument
   }
 
+  "One citation of a page, with its cursor."
   type CitationEdge {
     node: Citation!
     cursor: String!
   }
 
+  "A page of citations (Relay), newest first."
   type CitationConnection {
     edges: [CitationEdge!]!
     pageInfo: PageInfo!
+    "Citations matching the filter, in every page."
+    totalCount: Int!
   }
 
+  "Citations per verification status, for the filter."
   type CitationStats {
     verified: Int!
     failed: Int!
@@ -121,8 +146,9 @@ export const typeDefs = /* GraphQL */ `
   }
 
   extend type Query {
-    "The tenant's citations, newest first."
-    citations(filter: CitationFilter, first: Int, after: String): CitationConnection!
+    "The tenant's citations, newest first (an API key: its own client's)."
+    citations(filter: CitationFilter, first: Int, after: String, last: Int, before: String): CitationConnection!
+    "One citation; null when it is not found (or, for an API key, another client's)."
     citation(id: ID!): Citation
     citationStats(filter: CitationFilter): CitationStats!
   }
@@ -135,14 +161,16 @@ export const typeDefs = /* GraphQL */ `
 
 interface FilterInput {
   documentId?: string | null;
-  collectionId?: number | null;
+  collectionId?: string | null;
   executionContextType?: string | null;
   executionContextId?: string | null;
   verificationStatus?: string | null;
   documentName?: string | null;
-  dateFrom?: Date | null;
-  dateTo?: Date | null;
+  createdAfter?: Date | null;
+  createdBefore?: Date | null;
 }
+
+const COLLECTION_ID = /^[1-9][0-9]{0,9}$/;
 
 const upper = (value: string | null) => (value === null ? null : value.toUpperCase());
 
@@ -156,16 +184,19 @@ export function filterFrom(input: FilterInput | null | undefined): CitationFilte
   const filter: CitationFilter = {};
   if (!input) return filter;
   if (input.documentId != null) {
-    if (!isUuid(input.documentId)) throw badInput('documentId must be a UUID');
+    if (!isUuid(input.documentId)) throw badInput('documentId is not a valid document id');
     filter.document_id = input.documentId.toLowerCase();
   }
-  if (input.collectionId != null) filter.collection_id = input.collectionId;
+  if (input.collectionId != null) {
+    if (!COLLECTION_ID.test(input.collectionId) || Number(input.collectionId) > 2147483647) throw badInput('collectionId is not a valid collection id');
+    filter.collection_id = Number(input.collectionId);
+  }
   if (input.executionContextType != null) filter.execution_context_type = input.executionContextType;
   if (input.executionContextId != null) filter.execution_context_id = input.executionContextId;
   if (input.verificationStatus != null) filter.verification_status = input.verificationStatus.toLowerCase() as VerificationStatus;
   if (input.documentName != null) filter.document_name = input.documentName;
-  filter.date_from = validDate(input.dateFrom, 'dateFrom');
-  filter.date_to = validDate(input.dateTo, 'dateTo');
+  filter.date_from = validDate(input.createdAfter, 'createdAfter');
+  filter.date_to = validDate(input.createdBefore, 'createdBefore');
   if (filter.date_from === undefined) delete filter.date_from;
   if (filter.date_to === undefined) delete filter.date_to;
   return filter;
@@ -207,11 +238,13 @@ export function resolvers(service: CitationsService, live: Live) {
     Query: {
       async citations(_: unknown, args: ConnectionArgs & { filter?: FilterInput }, context: GraphqlContext) {
         const scope = requireMemberOrApiKey(context);
-        const size = pageSize(args);
-        const beforeSeq = decodeCursor<number>(args.after);
-        if (beforeSeq !== undefined && !Number.isSafeInteger(beforeSeq)) throw badInput('Malformed cursor');
-        const rows = await service.page(scope.tenantId, scopedFilter(args.filter, scope), beforeSeq, size + 1);
-        return toConnection(rows, size, (row) => row.seq, Boolean(args.after));
+        const filter = scopedFilter(args.filter, scope);
+        return keysetConnection(args, {
+          keyOf: (row: Citation & { seq: number }) => row.seq,
+          validKey: (key) => Number.isSafeInteger(key),
+          fetch: (page) => service.page(scope.tenantId, filter, { direction: page.direction, seq: page.cursor, limit: page.limit }),
+          count: () => service.count(scope.tenantId, filter),
+        });
       },
       async citation(_: unknown, args: { id: string }, context: GraphqlContext) {
         const scope = requireMemberOrApiKey(context);
@@ -265,16 +298,16 @@ export function resolvers(service: CitationsService, live: Live) {
       },
     },
     CitedChunk: {
-      chunkId: (c: ChunkRecord) => c.chunk_id,
+      id: (c: ChunkRecord) => c.chunk_id,
       revisionId: (c: ChunkRecord) => c.revision_id,
       revisionNumber: (c: ChunkRecord) => c.revision_number,
       isLatestRevision: (c: ChunkRecord) => c.is_latest_revision,
     },
     CitedDocument: {
-      documentId: (d: DocumentSummary) => d.document_id,
+      id: (d: DocumentSummary) => d.document_id,
       collectionId: (d: DocumentSummary) => d.collection_id,
       contentType: (d: DocumentSummary) => d.content_type,
-      ingestionStatus: (d: DocumentSummary) => d.ingestion_status,
+      ingestionStatus: (d: DocumentSummary) => d.ingestion_status.toUpperCase(),
     },
   };
 }

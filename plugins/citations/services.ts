@@ -12,7 +12,7 @@ import type { CitationsOptions } from './options.ts';
 import { createCitationsService } from './services/citations.ts';
 import { createContextOwners } from './services/context-owners.ts';
 import { citationsStore } from './store/citations.ts';
-import { citationView } from './views/citation.ts';
+import { citationRecord } from './views/citation.ts';
 
 const serverOnly = (): IngestionApi => {
   throw new UsageError('verifying citations needs the server (verify_citation or POST /api/citations/verify)');
@@ -27,7 +27,7 @@ export function createServices(core: CoreServices, options: CitationsOptions, in
     // The embedded default (no DATABASE_URL) is one process whose NOTIFY does not cross connections.
     crossProcess: core.config.databaseUrl !== undefined,
     load: async (tenantId, ids) =>
-      (await core.withTenant(tenantId, (trx) => citationsStore.getMany(trx, ids))).map(citationView),
+      (await core.withTenant(tenantId, (trx) => citationsStore.getMany(trx, ids))).map(citationRecord),
   });
   const owners = createContextOwners();
   const citations = createCitationsService({ core, ingestion, owners, live, options, logger });
@@ -38,6 +38,8 @@ export function createServices(core: CoreServices, options: CitationsOptions, in
     recordShown: (tenantId, context, chunks) => citations.recordShown(tenantId, context, chunks),
     resolve: (tenantId, input, context) => citations.resolve(tenantId, input, context),
     verify: (tenantId, citationId, context) => citations.verify(tenantId, citationId, context),
+    assignMessage: (trx, citationIds, messageId) => citations.assignMessage(trx, citationIds, messageId),
+    ofMessages: (tenantId, messageIds, clientId) => citations.ofMessages(tenantId, messageIds, clientId),
   };
   return { live, owners, citations, api };
 }

@@ -3,7 +3,7 @@
 // come from the schema by introspection (default manifest: every plugin), and
 // ACCESS below must name each one: a new field without a rule fails this test.
 // Each field is asked by a tenant admin, a plain member (no roles), an API key
-// of the tenant, an admin of another tenant sending this tenant's id, anonymous
+// of the tenant (naming a visitor, as the chat routes require), an admin of another tenant sending this tenant's id, anonymous
 // and the super-admin. Then an API key's citations: only its own client's,
 // nothing through a citation's chunk or document, subscriptions included.
 import t from 'tap';
@@ -42,6 +42,8 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
   'Query.citations': { access: 'member_or_api_key', rest: 'GET /api/citations', query: '{ citations { edges { node { id quotedText } } } }' },
   'Query.citation': { access: 'member_or_api_key', rest: 'GET /api/citations/{id}', query: `{ citation(id: "${NO_ID}") { id } }` },
   'Query.citationStats': { access: 'member_or_api_key', rest: 'GET /api/citations/stats', query: '{ citationStats { total } }' },
+  'Query.chatSession': { access: 'member_or_api_key', rest: 'GET /api/sessions/{id}', query: `{ chatSession(id: "${NO_ID}") { id messages { edges { node { id } } } } }` },
+  'Query.chatSessions': { access: 'member_or_api_key', rest: 'GET /api/sessions', query: '{ chatSessions { totalCount edges { node { id title } } } }' },
   'Query.formSubmissions': { access: 'admin', rest: 'GET /api/admin/forms/submissions', query: '{ formSubmissions { edges { node { id payload } } } }' },
   'Query.formSubmission': { access: 'admin', rest: 'GET /api/admin/forms/submissions/{id}', query: `{ formSubmission(id: "${NO_ID}") { id payload } }` },
   'Query.datasets': { access: 'member', rest: 'GET /api/v1/datasets', query: '{ datasets { edges { node { id latestSnapshot { id } snapshots { edges { node { id } } } } } } }' },
@@ -121,10 +123,10 @@ async function fixture(t: Tap) {
   const member = (await tp.request({ method: 'POST', url: '/api/admin/users/ga-member/tokens', token: tp.adminToken })).body.access_token as string;
   const keyA = await apiKey(tp, admin.token, 'ga', 'widget-a');
   const keyB = await apiKey(tp, admin.token, 'ga', 'widget-b');
-  const auth: Record<Principal, { token?: string; apiKey?: string; tenant?: string }> = {
+  const auth: Record<Principal, { token?: string; apiKey?: string; tenant?: string; headers?: Record<string, string> }> = {
     admin: { token: admin.token },
     member: { token: member },
-    apiKey: { apiKey: keyA.key },
+    apiKey: { apiKey: keyA.key, headers: { 'x-visitor-id': 'visitor-graphql' } },
     foreignAdmin: { token: foreign.token, tenant: 'ga' },
     anonymous: { tenant: 'ga' },
     superAdmin: { token: tp.adminToken, tenant: 'ga' },
@@ -133,7 +135,7 @@ async function fixture(t: Tap) {
 }
 type Tap = Parameters<typeof startTestPlatform>[0];
 
-async function gql(tp: TestPlatform, query: string, auth: { token?: string; apiKey?: string; tenant?: string }) {
+async function gql(tp: TestPlatform, query: string, auth: { token?: string; apiKey?: string; tenant?: string; headers?: Record<string, string> }) {
   const response = await tp.request({ method: 'POST', url: '/graphql', payload: { query }, ...auth });
   return response as { status: number; body: any };
 }

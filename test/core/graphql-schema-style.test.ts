@@ -28,6 +28,12 @@ const BARE_REFERENCES: string[] = [
   'SyncRun.workflowId',
   // An external orchestrator's own run id (free text sent to /execute): nothing of the platform.
   'TransformRun.orchestratorRunId',
+  // The request's own tenant (X-Tenant-ID), which Query.tenant reads.
+  'Citation.tenantId',
+  // A context of the kind executionContextType names (a chat session, a workflow execution, a function call): no one type.
+  'Citation.executionContextId',
+  // Ingestion offers other plugins no collection or revision lookup; Query.collections and Document.revisions hold them.
+  'Citation.collectionId', 'Citation.revisionId', 'CitedChunk.revisionId', 'CitedDocument.collectionId',
 ];
 
 t.test('the introspected schema follows the style', async (t) => {

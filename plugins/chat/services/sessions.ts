@@ -5,7 +5,7 @@ import type { Emit } from '../events/emitter.ts';
 import { agentsStore } from '../store/agents.ts';
 import { feedbackStore, messagesStore, sessionsStore } from '../store/sessions.ts';
 import { assertOwns, resolveCaller, type Caller, type SelectedClient } from '../sessions/caller.ts';
-import { messageView, sessionView, utc, zoneFor } from '../sessions/view.ts';
+import { messageView, sessionView, utc } from '../sessions/view.ts';
 
 export interface SessionsDeps {
   emit: Emit;
@@ -72,30 +72,29 @@ export function createSessionsService(core: Pick<CoreServices, 'withTenant'>, de
           agent_name: input.agent_name ?? null, title: input.title ?? '',
         });
         await deps.emit(trx, tenantId, 'chat.session.created', { session_id: row.id, ...eventActor(caller), agent_name: row.agent_name });
-        return sessionView(row, zoneFor(principal));
+        return sessionView(row);
       });
     },
 
     async list(tenantId: string, principal: Principal, selected: SelectedClient, skip: number, limit: number) {
       return withTenant(tenantId, async (trx) => {
         const caller = await resolveCaller(trx, tenantId, principal, selected);
-        const zone = zoneFor(principal);
         if (caller.onlySession !== undefined) {
           // A token minted for one session lists that session, when it is its user's.
           const only = await sessionsStore.get(trx, caller.onlySession);
-          const items = only && only.owner_key === caller.owner && only.client_id === caller.clientId && skip === 0 ? [sessionView(only, zone)] : [];
+          const items = only && only.owner_key === caller.owner && only.client_id === caller.clientId && skip === 0 ? [sessionView(only)] : [];
           return { items, total: items.length, skip, limit };
         }
         const page = await sessionsStore.listOwned(trx, caller.clientId, caller.owner, skip, limit);
-        return { items: page.items.map((row) => sessionView(row, zone)), total: page.total, skip, limit };
+        return { items: page.items.map((row) => sessionView(row)), total: page.total, skip, limit };
       });
     },
 
     get: (tenantId: string, principal: Principal, selected: SelectedClient, sessionId: string) =>
-      owned(tenantId, principal, selected, sessionId, async (_trx, _caller, session) => sessionView(session, zoneFor(principal))),
+      owned(tenantId, principal, selected, sessionId, async (_trx, _caller, session) => sessionView(session)),
 
     rename: (tenantId: string, principal: Principal, selected: SelectedClient, sessionId: string, title: string) =>
-      owned(tenantId, principal, selected, sessionId, async (trx) => sessionView((await sessionsStore.rename(trx, sessionId, title))!, zoneFor(principal))),
+      owned(tenantId, principal, selected, sessionId, async (trx) => sessionView((await sessionsStore.rename(trx, sessionId, title))!)),
 
     async remove(tenantId: string, principal: Principal, selected: SelectedClient, sessionId: string) {
       await owned(tenantId, principal, selected, sessionId, async (trx, caller) => {
@@ -112,7 +111,7 @@ export function createSessionsService(core: Pick<CoreServices, 'withTenant'>, de
         const page = rows.slice(0, limit);
         const feedback = new Map((await messagesStore.feedbackOf(trx, page.map((m) => m.id))).map((f) => [f.message_id, f]));
         return {
-          items: page.map((row) => messageView(row, feedback.get(row.id), zoneFor(principal))),
+          items: page.map((row) => messageView(row, feedback.get(row.id))),
           next_after: rows.length > limit ? page.at(-1)!.id : null,
           limit,
         };
@@ -132,7 +131,7 @@ export function createSessionsService(core: Pick<CoreServices, 'withTenant'>, de
           created: row.inserted,
           feedback: {
             message_id: row.message_id, session_id: row.session_id, rating: row.rating, comment: row.comment,
-            created_at: utc(row.created_at, zoneFor(principal)), updated_at: utc(row.updated_at, zoneFor(principal)),
+            created_at: utc(row.created_at), updated_at: utc(row.updated_at),
           },
         };
       }),

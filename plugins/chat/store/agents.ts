@@ -73,6 +73,9 @@ export const clientsStore = {
     trx.selectFrom('clients').select(['id', 'client_key', 'name']).where('id', '=', id).executeTakeFirst(),
   byKey: (trx: TenantTransaction, key: string) =>
     trx.selectFrom('clients').select(['id', 'client_key', 'name']).where('client_key', '=', key).executeTakeFirst(),
+  /** The client's row as the tenancy plugin's GraphQL Client shows it. */
+  record: (trx: TenantTransaction, id: number) =>
+    trx.selectFrom('clients').select(['id', 'client_key', 'name', 'created_at']).where('id', '=', id).executeTakeFirst(),
   /** The tenant's default client: its oldest. */
   oldest: (trx: TenantTransaction) =>
     trx.selectFrom('clients').select(['id', 'client_key', 'name']).orderBy('id').limit(1).executeTakeFirst(),

@@ -6,6 +6,14 @@ import './tables.ts';
 const sessionColumns = ['id', 'client_id', 'owner_sub', 'owner_key', 'agent_name', 'title', 'is_active', 'created_at', 'last_active'] as const;
 const messageColumns = ['id', 'session_id', 'turn_id', 'role', 'content', 'tool_metadata', 'created_at'] as const;
 
+/** The owner's active sessions on a client: what GET /api/sessions lists. */
+const ownedActive = (trx: TenantTransaction, clientId: number, ownerKey: string) =>
+  trx.selectFrom('chat_sessions')
+    .where('client_id', '=', clientId).where('owner_key', '=', ownerKey).where('deleted_at', 'is', null).where('is_active', '=', true);
+
+/** last_active in whole microseconds since the epoch: exact, unlike a JavaScript Date. */
+const activeKey = sql<number>`(extract(epoch FROM last_active) * 1000000)::bigint`;
+
 export const sessionsStore = {
   insert: (trx: TenantTransaction, values: { tenant_id: string; client_id: number; owner_sub: string; owner_key: string; agent_name: string | null; title: string }) =>
     trx.insertInto('chat_sessions').values(values).returning([...sessionColumns]).executeTakeFirstOrThrow(),
@@ -25,6 +33,31 @@ export const sessionsStore = {
     ]);
     return { items, total: Number(count.n) };
   },
+
+  /**
+   * A keyset page of the owner's sessions on a client as GET /api/sessions
+   * lists them (active, most recent activity first), on (last_active in
+   * microseconds, id). Forward: after the key in that order; backward: before
+   * it, nearest first (the reverse order).
+   */
+  pageOwned: (trx: TenantTransaction, clientId: number, ownerKey: string, page: { direction: 'forward' | 'backward'; key: [number, string] | undefined; limit: number }) => {
+    const forward = page.direction === 'forward';
+    let query = ownedActive(trx, clientId, ownerKey).select([...sessionColumns, activeKey.as('active_key')]);
+    if (page.key) {
+      const [micros, id] = page.key;
+      const at = sql`(timestamptz 'epoch' + ${micros} * interval '1 microsecond')`;
+      query = query.where(sql<boolean>`(last_active, id) ${sql.raw(forward ? '<' : '>')} (${at}, ${id}::uuid)`);
+    }
+    const direction = forward ? 'desc' : 'asc';
+    return query.orderBy('last_active', direction).orderBy('id', direction).limit(page.limit).execute();
+  },
+
+  countOwned: async (trx: TenantTransaction, clientId: number, ownerKey: string) =>
+    Number((await ownedActive(trx, clientId, ownerKey).select(trx.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+
+  /** Sessions by id (deleted ones left out). */
+  getMany: (trx: TenantTransaction, ids: readonly string[]) =>
+    ids.length === 0 ? Promise.resolve([]) : trx.selectFrom('chat_sessions').select([...sessionColumns]).where('id', 'in', [...ids]).where('deleted_at', 'is', null).execute(),
 
   rename: (trx: TenantTransaction, id: string, title: string) =>
     trx.updateTable('chat_sessions').set({ title }).where('id', '=', id).where('deleted_at', 'is', null)
@@ -64,6 +97,20 @@ export const messagesStore = {
   page: (trx: TenantTransaction, sessionId: string, afterId: number, limit: number) =>
     trx.selectFrom('chat_messages').select([...messageColumns])
       .where('session_id', '=', sessionId).where('id', '>', afterId).orderBy('id').limit(limit).execute(),
+
+  /**
+   * A keyset page of a session's messages (oldest first) on id. Forward:
+   * after `id`; backward: before it, newest first (the reverse order).
+   */
+  keyset: (trx: TenantTransaction, sessionId: string, page: { direction: 'forward' | 'backward'; id: number | undefined; limit: number }) => {
+    const forward = page.direction === 'forward';
+    let query = trx.selectFrom('chat_messages').select([...messageColumns]).where('session_id', '=', sessionId);
+    if (page.id !== undefined) query = query.where('id', forward ? '>' : '<', page.id);
+    return query.orderBy('id', forward ? 'asc' : 'desc').limit(page.limit).execute();
+  },
+
+  getMany: (trx: TenantTransaction, ids: readonly number[]) =>
+    ids.length === 0 ? Promise.resolve([]) : trx.selectFrom('chat_messages').select([...messageColumns]).where('id', 'in', [...ids]).execute(),
 
   count: async (trx: TenantTransaction, sessionId: string) =>
     Number((await trx.selectFrom('chat_messages').select(trx.fn.countAll<number>().as('n')).where('session_id', '=', sessionId).executeTakeFirstOrThrow()).n),

@@ -2,6 +2,7 @@
 // citations plugin when it is loaded (each entry's match_type filled in and
 // the block rewritten with it); without the plugin, the entries are read and
 // written back here (the same attributes), unverified.
+import type { TenantTransaction } from 'agent-platform/sdk';
 import type { CitationsApi, CitationEntry, WritableEntry } from '../../citations/api.ts';
 
 const ATTR = /([a-z_]+)\s*=\s*"([^"]*)"/g;
@@ -48,6 +49,8 @@ export interface ResolvedCitations {
   /** What the `citations` frame carries. */
   entries: Record<string, unknown>[];
   verified: boolean;
+  /** Records the stored answer as the message the citations were made in (when the citations plugin made them). */
+  assignMessage?: (trx: TenantTransaction, messageId: number) => Promise<void>;
 }
 
 export async function resolveCitations(
@@ -59,7 +62,12 @@ export async function resolveCitations(
     // A reply carries one block; several are merged into one.
     const merged = blocks.length === 1 ? blocks[0] : writeEntries(blocks.flatMap((block) => citations.parseBlock(block).entries));
     const { entries } = await citations.resolveReply(tenantId, merged, context);
-    return { block: citations.writeBlock(entries), entries: entries as unknown as Record<string, unknown>[], verified: true };
+    return {
+      block: citations.writeBlock(entries),
+      entries: entries as unknown as Record<string, unknown>[],
+      verified: true,
+      assignMessage: (trx, messageId) => citations.assignMessage(trx, entries.map((entry) => entry.citation_id), messageId),
+    };
   }
   const entries = blocks.flatMap(readEntries);
   if (entries.length === 0) return undefined;

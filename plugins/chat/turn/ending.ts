@@ -77,6 +77,7 @@ export async function writeTurnEnd(
   const message = await messagesStore.insert(trx, {
     tenant_id: tenantId, session_id: sessionId, turn_id: turnId, role: 'assistant', content, tool_metadata: metadata,
   });
+  await citations?.assignMessage?.(trx, message.id);
   const frames: Frame[] = [];
   if (error) frames.push({ type: 'error', code: error.code, message: error.message });
   if (citations) frames.push({ type: 'citations', citations: citations.entries });

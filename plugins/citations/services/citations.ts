@@ -7,14 +7,14 @@ import type { Logger } from 'pino';
 import { type CoreServices, notFound, type TenantTransaction } from 'agent-platform/sdk';
 import type { ChunkRecord, DocumentSummary, IngestionApi } from '../../ingestion/api.ts';
 import type { ContextOwners } from './context-owners.ts';
-import type { Citation, CitationEntry, ChunkRef, ExecutionContext, ResolvedEntry, VerificationStatus } from '../api.ts';
+import type { Citation, CitationEntry, CitationRecord, ChunkRef, ExecutionContext, ResolvedEntry, VerificationStatus } from '../api.ts';
 import { parseBlock } from '../block/parse.ts';
 import { citationsStore, type CitationFilter } from '../store/citations.ts';
 import { provenanceStore } from '../store/provenance.ts';
 import { checksProvenance } from '../provenance/walk.ts';
 import { contextColumns, snapshotOf, verdictColumns, type NewCitation } from '../store/records.ts';
 import { verdict } from '../match/verification.ts';
-import { citationView, chatStatusView } from '../views/citation.ts';
+import { citationRecord, citationView, chatStatusView } from '../views/citation.ts';
 import type { CitationRow } from '../store/tables.ts';
 import type { Live } from '../store/live.ts';
 import type { CitationsOptions } from '../options.ts';
@@ -85,7 +85,7 @@ export function createCitationsService(deps: CitationsDeps) {
       const saved = await citationsStore.update(trx, row.id, verdictColumns(result, verifier));
       if (!saved) continue;
       updated.push(saved);
-      if (result.checked) verified.push(citationView(saved));
+      if (result.checked) verified.push(citationRecord(saved));
     }
     return updated;
   }
@@ -187,9 +187,9 @@ export function createCitationsService(deps: CitationsDeps) {
       return citationView(row);
     },
 
-    async find(tenantId: string, id: string): Promise<Citation | null> {
+    async find(tenantId: string, id: string): Promise<CitationRecord | null> {
       const row = await core.withTenant(tenantId, (trx) => citationsStore.get(trx, id));
-      return row ? citationView(row) : null;
+      return row ? citationRecord(row) : null;
     },
 
     async list(tenantId: string, filter: CitationFilter, skip: number, limit: number) {
@@ -199,10 +199,24 @@ export function createCitationsService(deps: CitationsDeps) {
       });
     },
 
-    /** Keyset page, newest first, for GraphQL: `seq` of each row is its cursor. */
-    async page(tenantId: string, filter: CitationFilter, beforeSeq: number | undefined, limit: number) {
-      const rows = await core.withTenant(tenantId, (trx) => citationsStore.page(trx, filter, beforeSeq, limit));
-      return rows.map((row) => ({ ...citationView(row), seq: Number(row.seq) }));
+    /** Keyset page of the list (newest first) for GraphQL, in either direction: `seq` of each row is its cursor. */
+    async page(tenantId: string, filter: CitationFilter, page: { direction: 'forward' | 'backward'; seq: number | undefined; limit: number }) {
+      const rows = await core.withTenant(tenantId, (trx) => citationsStore.page(trx, filter, page));
+      return rows.map((row) => ({ ...citationRecord(row), seq: Number(row.seq) }));
+    },
+
+    count: (tenantId: string, filter: CitationFilter): Promise<number> =>
+      core.withTenant(tenantId, (trx) => citationsStore.count(trx, filter)),
+
+    assignMessage: (trx: TenantTransaction, citationIds: readonly string[], messageId: number): Promise<void> =>
+      citationsStore.assignMessage(trx, citationIds, messageId),
+
+    /** The citations of each message, in creation order (of one client only, when clientId is given). */
+    async ofMessages(tenantId: string, messageIds: readonly number[], clientId?: number): Promise<Map<number, CitationRecord[]>> {
+      const rows = await core.withTenant(tenantId, (trx) => citationsStore.ofMessages(trx, [...new Set(messageIds)], clientId));
+      const byMessage = new Map<number, CitationRecord[]>(messageIds.map((id) => [id, []]));
+      for (const row of rows) byMessage.get(Number(row.message_id))?.push(citationRecord(row));
+      return byMessage;
     },
 
     async stats(tenantId: string, filter: CitationFilter = {}): Promise<CitationStats> {

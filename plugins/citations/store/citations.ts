@@ -74,11 +74,29 @@ export const citationsStore = {
   list: (trx: TenantTransaction, filter: CitationFilter, skip: number, limit: number): Promise<CitationRow[]> =>
     filtered(trx, filter).selectAll().orderBy('seq', 'desc').offset(skip).limit(limit).execute(),
 
-  /** Newest first, keyset paging after `beforeSeq` (GraphQL): stable while citations are added. */
-  page: (trx: TenantTransaction, filter: CitationFilter, beforeSeq: number | undefined, limit: number): Promise<CitationRow[]> => {
+  /**
+   * A keyset page of the list, newest first (GraphQL), on `seq`: stable while
+   * citations are added. Forward: older than `seq`, newest first; backward:
+   * newer than `seq`, oldest first (the reverse of the list's order).
+   */
+  page: (trx: TenantTransaction, filter: CitationFilter, page: { direction: 'forward' | 'backward'; seq: number | undefined; limit: number }): Promise<CitationRow[]> => {
     let query = filtered(trx, filter).selectAll();
-    if (beforeSeq !== undefined) query = query.where('seq', '<', beforeSeq);
-    return query.orderBy('seq', 'desc').limit(limit).execute();
+    const forward = page.direction === 'forward';
+    if (page.seq !== undefined) query = query.where('seq', forward ? '<' : '>', page.seq);
+    return query.orderBy('seq', forward ? 'desc' : 'asc').limit(page.limit).execute();
+  },
+
+  /** Records the message the citations were made in. */
+  assignMessage: async (trx: TenantTransaction, ids: readonly string[], messageId: number): Promise<void> => {
+    if (ids.length > 0) await trx.updateTable('citations').set({ message_id: messageId }).where('id', 'in', [...ids]).execute();
+  },
+
+  /** The citations of these messages, in creation order (of one client only, when clientId is given). */
+  ofMessages: (trx: TenantTransaction, messageIds: readonly number[], clientId?: number): Promise<CitationRow[]> => {
+    if (messageIds.length === 0) return Promise.resolve([]);
+    let query = trx.selectFrom('citations').selectAll().where('message_id', 'in', [...messageIds]);
+    if (clientId !== undefined) query = query.where('client_id', '=', clientId);
+    return query.orderBy('seq').execute();
   },
 
   count: async (trx: TenantTransaction, filter: CitationFilter): Promise<number> => {

@@ -1,4 +1,4 @@
-// kysely types of the citations tables (sql/0001_init.sql), added to the
+// kysely types of the citations tables (sql/), added to the
 // core Database interface by declaration merging.
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { MatchType, VerificationStatus } from '../api.ts';
@@ -30,6 +30,8 @@ export interface CitationsTable {
   verified_at: Nullable<Date>;
   verified_by_context_type: Nullable<string>;
   verified_by_context_id: Nullable<string>;
+  /** The message the citation was made in (a chat answer), when known. */
+  message_id: Nullable<number>;
   created_at: CreatedAt;
 }
 

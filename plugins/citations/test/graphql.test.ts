@@ -1,5 +1,5 @@
 // GraphQL: the citations connection (filters, cursor pages stable while
-// citations are added), citation(id) with the chunk text and the current
+// citations are added, backward pages with totalCount), citation(id) with the chunk text and the current
 // document (null once deleted), citationStats, bad input, and the
 // citationVerified subscription over SSE on a real loopback server (only the
 // subscribed tenant's verifications arrive).
@@ -15,10 +15,11 @@ async function gql(tp: TestPlatform, token: string, query: string, variables: Re
   return res.body as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] };
 }
 
-const PAGE = `query($first: Int, $after: String, $filter: CitationFilter) {
-  citations(first: $first, after: $after, filter: $filter) {
+const PAGE = `query($first: Int, $after: String, $last: Int, $before: String, $filter: CitationFilter) {
+  citations(first: $first, after: $after, last: $last, before: $before, filter: $filter) {
     edges { cursor node { id documentName verificationStatus matchType chunk { text } } }
-    pageInfo { hasNextPage hasPreviousPage endCursor }
+    pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+    totalCount
   }
 }`;
 
@@ -55,6 +56,17 @@ t.test('citations: a cursor connection stable under inserts, with filters', asyn
   }
   t.same(seen, [made[4], made[3], made[2], made[1], made[0]]);
 
+  // Backward: the end of the list (the oldest), then the page before it, in list order (newest first).
+  const end = (await gql(tp, token, PAGE, { last: 2 })).data.citations;
+  t.same(end.edges.map((e: any) => e.node.id), [made[1], made[0]]);
+  t.match(end.pageInfo, { hasNextPage: false, hasPreviousPage: true });
+  t.equal(end.totalCount, 7, 'every citation, the two added meanwhile included');
+  const before = (await gql(tp, token, PAGE, { last: 2, before: end.pageInfo.startCursor })).data.citations;
+  t.same(before.edges.map((e: any) => e.node.id), [made[3], made[2]]);
+  t.match(before.pageInfo, { hasNextPage: true, hasPreviousPage: true });
+  const mixed = await gql(tp, token, PAGE, { first: 2, before: end.pageInfo.startCursor });
+  t.match(mixed.errors, [{ extensions: { code: 'BAD_USER_INPUT' } }], 'one direction at a time');
+
   // DataLoader: a page of citations reads its chunks in one batch, not one query per citation.
   const ingestion = tp.platform.server.plugins.ingestion.api;
   const original = ingestion.getChunks;
@@ -71,13 +83,21 @@ t.test('citations: a cursor connection stable under inserts, with filters', asyn
 
   const verified = (await gql(tp, token, PAGE, { first: 50, filter: { verificationStatus: 'VERIFIED', documentName: 'reactor', executionContextId: 'wf-gql' } })).data.citations;
   t.equal(verified.edges.length, 4);
-  const none = (await gql(tp, token, PAGE, { filter: { documentId: doc.document_id, dateFrom: '2099-01-01T00:00:00Z' } })).data.citations;
+  t.equal(verified.totalCount, 4, 'totalCount with the same filter');
+  const none = (await gql(tp, token, PAGE, { filter: { documentId: doc.document_id, createdAfter: '2099-01-01T00:00:00Z' } })).data.citations;
   t.same(none.edges, []);
+  t.equal(none.totalCount, 0);
+  const bounded = (await gql(tp, token, PAGE, { first: 50, filter: { createdAfter: '2000-01-01T00:00:00Z', createdBefore: '2099-01-01T00:00:00Z' } })).data.citations;
+  t.equal(bounded.edges.length, 7, 'createdAfter and createdBefore bound createdAt');
+  const inCollection = (await gql(tp, token, PAGE, { first: 50, filter: { collectionId: String(doc.collection_id) } })).data.citations;
+  t.equal(inCollection.totalCount, 7, 'collectionId as an ID');
+  const badCollection = await gql(tp, token, PAGE, { filter: { collectionId: 'policies' } });
+  t.match(badCollection.errors, [{ message: 'collectionId is not a valid collection id', extensions: { code: 'BAD_USER_INPUT' } }]);
 
   const bad = await gql(tp, token, PAGE, { first: 500 });
   t.match(bad.errors, [{ message: /first must be between 0 and 100/, extensions: { code: 'BAD_USER_INPUT' } }]);
   const badId = await gql(tp, token, PAGE, { filter: { documentId: 'nope' } });
-  t.match(badId.errors, [{ message: /documentId must be a UUID/, extensions: { code: 'BAD_USER_INPUT' } }]);
+  t.match(badId.errors, [{ message: 'documentId is not a valid document id', extensions: { code: 'BAD_USER_INPUT' } }]);
   const badCursor = await gql(tp, token, PAGE, { after: 'not-a-cursor' });
   t.match(badCursor.errors, [{ extensions: { code: 'BAD_USER_INPUT' } }]);
   const badStatus = await gql(tp, token, PAGE, { filter: { verificationStatus: 'verified' } });
@@ -96,16 +116,17 @@ t.test('citation(id): chunk text and current document through DataLoader; null w
   const ONE = `query($id: ID!) { citation(id: $id) {
     id chunkId revisionId documentId collectionId documentName tenantId executionContextType executionContextId quotedText
     verificationStatus matchType matchScore matchedSpanStart matchedSpanEnd verifiedAt createdAt
-    chunk { chunkId revisionId revisionNumber text page isLatestRevision }
-    document { documentId name collectionId contentType ingestionStatus }
+    chunk { id revisionId revisionNumber text page isLatestRevision }
+    document { id name collectionId contentType ingestionStatus }
   } }`;
   const one = (await gql(tp, acme.token, ONE, { id: a.id })).data.citation;
   t.match(one, {
     id: a.id, chunkId: doc.chunks[0].chunk_id, revisionId: doc.revision_id, documentId: doc.document_id, documentName: 'Reactor Log.txt',
     tenantId: 'acme', executionContextType: 'CHAT_SESSION'.toLowerCase(), quotedText: 'the inspection log is kept', verificationStatus: 'VERIFIED',
     matchType: 'EXACT', matchScore: 1, verifiedAt: String, createdAt: String,
-    chunk: { chunkId: doc.chunks[0].chunk_id, revisionId: doc.revision_id, revisionNumber: 1, text: TEXT, page: 0, isLatestRevision: true },
-    document: { documentId: doc.document_id, name: 'Reactor Log.txt', collectionId: doc.collection_id, contentType: 'text/plain', ingestionStatus: 'ready' },
+    collectionId: String(doc.collection_id),
+    chunk: { id: doc.chunks[0].chunk_id, revisionId: doc.revision_id, revisionNumber: 1, text: TEXT, page: 0, isLatestRevision: true },
+    document: { id: doc.document_id, name: 'Reactor Log.txt', collectionId: String(doc.collection_id), contentType: 'text/plain', ingestionStatus: 'READY' },
   });
   t.equal(one.chunk.text.slice(one.matchedSpanStart, one.matchedSpanEnd), 'the inspection log is kept');
   t.equal((await gql(tp, acme.token, ONE, { id: b.id })).data.citation.verificationStatus, 'OUT_OF_PROVENANCE');

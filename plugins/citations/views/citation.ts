@@ -1,6 +1,6 @@
 // How a citation row is shown (REST, functions, the plugin API): the fields
 // of the Citation contract, timestamps as ISO 8601 strings.
-import type { Citation } from '../api.ts';
+import type { Citation, CitationRecord } from '../api.ts';
 import type { CitationRow } from '../store/tables.ts';
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -30,6 +30,11 @@ export function citationView(row: CitationRow): Citation {
     verified_by_context_type: row.verified_by_context_type,
     verified_by_context_id: row.verified_by_context_id,
   };
+}
+
+/** The citation with the message it was made in (GraphQL, live pushes, the api's ofMessages). */
+export function citationRecord(row: CitationRow): CitationRecord {
+  return { ...citationView(row), message_id: row.message_id };
 }
 
 /** GET /api/chat/{session_id}/citation/{chunk_id}/{revision_id}/status. */

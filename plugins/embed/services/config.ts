@@ -34,6 +34,9 @@ export function createConfigService(core: Pick<CoreServices, 'db' | 'withTenant'
   return {
     clientOf,
 
+    /** The tenant's client as a whole row (GraphQL's EmbedConfig.client); undefined when there is none. */
+    client: (tenantId: string, clientId: number) => core.withTenant(tenantId, (trx) => clientsStore.record(trx, clientId)),
+
     get: (tenantId: string, clientId: number) => core.withTenant(tenantId, async (trx) => {
       const client = await clientOf(trx, clientId);
       return configView(client.client_key, client.id, await configsStore.get(trx, clientId));

@@ -91,4 +91,7 @@ export const clientsStore = {
   /** A client of the tenant (the core's clients table, under the tenant's row-level security). */
   get: (trx: TenantTransaction, clientId: number) =>
     trx.selectFrom('clients').select(['id', 'client_key']).where('id', '=', clientId).executeTakeFirst(),
+  /** The client's row as the tenancy plugin's GraphQL Client shows it. */
+  record: (trx: TenantTransaction, clientId: number) =>
+    trx.selectFrom('clients').select(['id', 'client_key', 'name', 'created_at']).where('id', '=', clientId).executeTakeFirst(),
 };

@@ -80,11 +80,16 @@ t.test('GET and PUT the configuration', async (t) => {
   t.equal((await tp.request({ method: 'PUT', url, token: memberToken, payload: { enabled: false } })).status, 403);
   t.equal((await tp.request({ url: '/api/admin/clients/999999/embed', token })).status, 404);
 
-  const gql = await tp.request({ method: 'POST', url: '/graphql', token, payload: { query: `{ embedConfig(clientId: ${clientId}) { clientKey enabled allowedOrigins defaultMode features { voice } serviceAccountClientId } }` } });
+  const QUERY = (id: string) => `{ embedConfig(clientId: "${id}") { clientId client { clientKey } clientKey enabled allowedOrigins defaultMode features { voice } serviceAccountSubject } }`;
+  const gql = await tp.request({ method: 'POST', url: '/graphql', token, payload: { query: QUERY(String(clientId)) } });
   t.same(gql.body.data.embedConfig, {
+    clientId: String(clientId), client: { clientKey: f.clientKey },
     clientKey: f.clientKey, enabled: true, allowedOrigins: ['https://shop.example', 'https://other.example:8443'], defaultMode: 'LAUNCHER',
-    features: { voice: true }, serviceAccountClientId: f.credential.service_account_client_id,
+    features: { voice: true }, serviceAccountSubject: f.credential.service_account_client_id,
   });
+  for (const id of ['999999', 'not-a-client', '0', '-1']) {
+    t.same((await tp.request({ method: 'POST', url: '/graphql', token, payload: { query: QUERY(id) } })).body, { data: { embedConfig: null } }, `${id}: not found`);
+  }
   const asMember = await tp.request({ method: 'POST', url: '/graphql', token: memberToken, payload: { query: `{ embedConfig(clientId: ${clientId}) { clientKey } }` } });
   t.equal(asMember.body.errors?.[0]?.extensions?.code, 'ROLE_REQUIRED');
 });

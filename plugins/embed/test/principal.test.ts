@@ -5,8 +5,8 @@
 // routes or GraphQL tenant data; expired 401. With X-Platform-Embed: 1 the
 // client's origin policy applies (host tokens too), with CORS headers and
 // preflight for allowlisted origins. Sessions list active ones, most recent
-// first, with UTC timestamps carrying Z; session events name client and
-// external user.
+// first, with UTC timestamps without a zone suffix (sessions and messages, as
+// for every caller); session events name client and external user.
 import t from 'tap';
 import { SignJWT, decodeJwt } from 'jose';
 import { until } from 'agent-platform/sdk/testing';
@@ -25,14 +25,15 @@ t.test('an embed token on the end-user surfaces', async (t) => {
   t.equal(created.status, 201);
   t.equal(created.headers['access-control-allow-origin'], ORIGIN, 'CORS for the allowlisted origin');
   t.match(String(created.headers.vary), /origin/i);
-  t.match(created.body.created_at, /Z$/, 'UTC with Z');
+  const NO_ZONE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/;
+  t.match(created.body.created_at, NO_ZONE, 'UTC without a zone suffix, as for a user token');
   const second = await req(ada, 'POST', `/api/sessions?${q}`, { title: 'Second' });
   const third = await req(ada, 'POST', `/api/sessions?${q}`, { title: 'Third' });
   t.equal((await req(ada, 'DELETE', `/api/sessions/${third.body.id}?${q}`)).status, 204);
   const list = await req(ada, 'GET', `/api/sessions?${q}`);
   t.equal(list.status, 200);
   t.same(list.body.items.map((s: { title: string }) => s.title), ['Second', 'First'], 'active only, most recent first');
-  for (const session of list.body.items) t.match(session.last_active, /Z$/);
+  for (const session of list.body.items) t.match(session.last_active, NO_ZONE);
 
   // Another external user: not told the session exists.
   t.equal((await req(bob, 'GET', `/api/sessions/${created.body.id}/messages?${q}`)).status, 404);
@@ -55,6 +56,10 @@ t.test('an embed token on the end-user surfaces', async (t) => {
   t.equal(asked.status, 200);
   t.equal(asked.headers['access-control-allow-origin'], ORIGIN);
   t.match(String(asked.body), /"type":"done"/);
+  const messages = await req(ada, 'GET', `/api/sessions/${created.body.id}/messages?${q}`);
+  t.equal(messages.status, 200);
+  t.ok(messages.body.items.length >= 2, 'the question and its answer');
+  for (const message of messages.body.items) t.match(message.created_at, NO_ZONE, 'a message\'s timestamp without a zone suffix');
   const cancel = await req(ada, 'POST', `/api/chat/${created.body.id}/cancel?${q}`);
   t.equal(cancel.status, 200);
   t.equal(cancel.body.status, 'no_active_turn');

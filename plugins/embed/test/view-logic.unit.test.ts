@@ -132,4 +132,6 @@ t.test('options: attributes as their types; what is missing; the manifest under 
   const provider = () => 'token';
   t.equal(tokenProviderOf({ getAccessToken: provider }), provider, 'the prop first');
   t.equal(tokenProviderOf({ tokenProvider: 'named' }), undefined, 'no window here: no named or global provider');
+  t.equal(tokenProviderOf({ tokenProvider: 'named', tokenProviders: { named: provider } }), provider, 'a named provider of the tokenProviders prop');
+  t.equal(tokenProviderOf({ tokenProvider: 'other', tokenProviders: { named: provider } }), undefined, 'a name the prop lacks');
 });

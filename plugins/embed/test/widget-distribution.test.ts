@@ -1,7 +1,8 @@
 // The widget in a real browser, host pages on another origin: each
 // distribution (custom element, ES module mount/destroy, React and Vue
 // wrappers), the launcher (lazy panel, open/close, default-open, keyboard
-// only), theme tokens and ::part(), both breakpoints, a token attribute
+// only), theme tokens and ::part(), both breakpoints, named token providers
+// (the page global and the tokenProviders prop), a token attribute
 // ignored, a disallowed origin's error state, Portuguese, and axe-core with no
 // violations. Screenshots: .tap/screenshots/widget/.
 import t from 'tap';
@@ -221,6 +222,21 @@ window.chat = mountPlatformChat(document.getElementById('root'), { apiUrl: '${f.
     t.equal(await inWidget(page, '[part="message-body"]').first().textContent(), 'Welcome to the shop');
     t.equal(await inWidget(page, 'textarea').getAttribute('placeholder'), 'Type here');
     t.equal(await inWidget(page, '[role="alert"]').count(), 0, 'signed in through the named provider');
+    await page.close();
+  });
+
+  t.test('tokenProviders as a prop: the named provider comes from the element, with no page global', async (t) => {
+    const user = newVisitor();
+    const html = `<!doctype html><html lang="en"><head><title>Provider prop</title>
+<script type="module" src="${f.apiUrl}/embed/v1/platform-chat.ce.js"></script></head><body>
+<platform-chat api-url="${f.apiUrl}" client-key="${f.clientKey}" token-provider="shop" launcher="false"></platform-chat>
+<script>window.calls = 0; document.querySelector('platform-chat').tokenProviders = { shop: () => { window.calls += 1; return fetch('/embed-token?user=${user}').then((r) => r.text()); } };</script>
+</body></html>`;
+    const page = await openPage(f, '/provider-prop', html);
+    await inWidget(page, '[role="log"]').waitFor();
+    t.equal(await inWidget(page, '[role="alert"]').count(), 0, 'signed in through the prop\'s provider');
+    t.ok(await page.evaluate(() => (window as unknown as { calls: number }).calls) > 0, 'the prop\'s provider was called');
+    t.equal(await page.evaluate(() => typeof (window as { PlatformChat?: unknown }).PlatformChat), 'undefined', 'no window.PlatformChat');
     await page.close();
   });
 }

@@ -64,6 +64,7 @@ export class PlatformChatElement extends LitElement {
   declare stylesheetUrl: string | undefined;
   /** Props only: never attributes (a function, and tokens never go through HTML). */
   declare getAccessToken: TokenProvider | undefined;
+  declare tokenProviders: Record<string, TokenProvider> | undefined;
   declare autoStart: boolean | undefined;
   declare open: boolean;
   declare manifest: Manifest | null;
@@ -83,7 +84,7 @@ export class PlatformChatElement extends LitElement {
   /** The options as given (props and attributes), for the panel and the wrappers. */
   get options(): PlatformChatOptions {
     const options: Record<string, unknown> = {};
-    for (const name of [...Object.values(ATTRIBUTES), 'getAccessToken', 'autoStart'] as (keyof PlatformChatOptions)[]) {
+    for (const name of [...Object.values(ATTRIBUTES), 'getAccessToken', 'tokenProviders', 'autoStart'] as (keyof PlatformChatOptions)[]) {
       const value = (this as unknown as Record<string, unknown>)[name];
       if (value !== undefined && value !== null && value !== '') options[name] = value;
     }

@@ -15,8 +15,10 @@ export interface PlatformChatOptions {
   selectedClientId?: string | number;
   /** Returns a host or embed token; called before each request. Default: window.PlatformChat.getAccessToken. */
   getAccessToken?: TokenProvider;
-  /** Name of a provider in window.PlatformChat.tokenProviders (attribute `token-provider`). */
+  /** Name of a provider in tokenProviders, else in window.PlatformChat.tokenProviders (attribute `token-provider`). */
   tokenProvider?: string;
+  /** Named token providers (a prop only: functions never go through HTML); `tokenProvider` picks one. */
+  tokenProviders?: Record<string, TokenProvider>;
   title?: string;
   welcomeMessage?: string;
   placeholder?: string;
@@ -89,11 +91,15 @@ export function missingOption(options: PlatformChatOptions): string | null {
   return null;
 }
 
-/** The token provider: the prop, else a named provider, else window.PlatformChat.getAccessToken. Looked up per request. */
+/**
+ * The token provider: the getAccessToken prop, else the named provider (from
+ * the tokenProviders prop, else window.PlatformChat.tokenProviders), else
+ * window.PlatformChat.getAccessToken. Looked up per request.
+ */
 export function tokenProviderOf(options: PlatformChatOptions): TokenProvider | undefined {
   if (options.getAccessToken) return options.getAccessToken;
   const global = typeof window === 'undefined' ? undefined : window.PlatformChat;
-  if (options.tokenProvider) return global?.tokenProviders?.[options.tokenProvider];
+  if (options.tokenProvider) return options.tokenProviders?.[options.tokenProvider] ?? global?.tokenProviders?.[options.tokenProvider];
   return global?.getAccessToken;
 }
 

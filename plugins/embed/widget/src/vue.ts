@@ -10,7 +10,11 @@ for (const name of names) props[name] = { type: null as unknown as PropType<unkn
 
 export const PlatformChat = defineComponent({
   name: 'PlatformChat',
-  props: { ...props, getAccessToken: { type: Function as PropType<TokenProvider>, default: undefined } },
+  props: {
+    ...props,
+    getAccessToken: { type: Function as PropType<TokenProvider>, default: undefined },
+    tokenProviders: { type: Object as PropType<Record<string, TokenProvider>>, default: undefined },
+  },
   setup(componentProps) {
     definePlatformChat();
     const element = ref<PlatformChatElement | null>(null);

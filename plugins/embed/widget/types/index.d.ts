@@ -8,6 +8,8 @@ export interface PlatformChatOptions {
   selectedClientId?: string | number;
   getAccessToken?: TokenProvider;
   tokenProvider?: string;
+  /** Named token providers (a prop only); `tokenProvider` picks one before window.PlatformChat.tokenProviders. */
+  tokenProviders?: Record<string, TokenProvider>;
   title?: string;
   welcomeMessage?: string;
   placeholder?: string;
