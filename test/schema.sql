@@ -485,6 +485,7 @@ CREATE TABLE public.citations (
     verified_by_context_type text,
     verified_by_context_id text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    message_id bigint,
     CONSTRAINT citations_check CHECK (((matched_span_start IS NULL) = (matched_span_end IS NULL))),
     CONSTRAINT citations_check1 CHECK (((matched_span_start IS NULL) OR ((matched_span_start >= 0) AND (matched_span_end >= matched_span_start)))),
     CONSTRAINT citations_match_type_check CHECK ((match_type = ANY (ARRAY['exact'::text, 'normalized'::text, 'fuzzy'::text, 'not_found'::text]))),
@@ -2564,6 +2565,8 @@ CREATE INDEX citations_created_idx ON public.citations USING btree (tenant_id, c
 CREATE INDEX citations_document_idx ON public.citations USING btree (tenant_id, document_id, seq DESC);
 
 CREATE INDEX citations_document_name_idx ON public.citations USING gin (document_name public.gin_trgm_ops);
+
+CREATE INDEX citations_message_idx ON public.citations USING btree (tenant_id, message_id, seq) WHERE (message_id IS NOT NULL);
 
 CREATE UNIQUE INDEX citations_seq_idx ON public.citations USING btree (tenant_id, seq DESC);
 
