@@ -15,9 +15,11 @@ export interface CitationFilter {
   verification_status?: VerificationStatus;
   /** Case-insensitive partial match. */
   document_name?: string;
-  /** Inclusive bounds on created_at. */
+  /** Inclusive bounds on created_at (REST's date_from / date_to). */
   date_from?: Date;
   date_to?: Date;
+  /** Exclusive upper bound on created_at (GraphQL's createdBefore). */
+  created_before?: Date;
   /** Only citations recorded for this client (what an API key of the client may see). */
   client_id?: number;
 }
@@ -40,6 +42,7 @@ function filtered(trx: TenantTransaction, filter: CitationFilter) {
   if (filter.document_name !== undefined) query = query.where('document_name', 'ilike', containing(filter.document_name));
   if (filter.date_from !== undefined) query = query.where('created_at', '>=', filter.date_from);
   if (filter.date_to !== undefined) query = query.where('created_at', '<=', filter.date_to);
+  if (filter.created_before !== undefined) query = query.where('created_at', '<', filter.created_before);
   if (filter.client_id !== undefined) query = query.where('client_id', '=', filter.client_id);
   return query;
 }
