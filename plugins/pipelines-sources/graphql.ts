@@ -3,12 +3,15 @@
 // mutation that starts a sync. Access as the REST routes: a bearer member of
 // the tenant reads; starting a sync takes `admin` or `pipeline_editor` (as
 // POST /api/v1/sources/{id}/sync); API keys get FORBIDDEN. Credential values
-// are not in the schema at all; snapshot ids are strings (exact 64-bit).
+// are not in the schema at all; snapshot ids are strings (exact 64-bit); a
+// stream's snapshot is the lake's, under the lakehouse's read rule.
 import DataLoader from 'dataloader';
 import {
   badInput, type ConnectionArgs, type GraphqlContext, isUuid, keysetConnection, requireMember, requireRole,
 } from 'agent-platform/sdk';
+import type { LakehouseApi } from '../lakehouse/api.ts';
 import { EDITOR_ROLES } from './access.ts';
+import { snapshotLoader } from './graphql/snapshots.ts';
 import type { PatternRegistry, RegisteredPattern } from './patterns/registry.ts';
 import type { RunService } from './services/runs.ts';
 import type { SourceService } from './services/sources.ts';
@@ -126,6 +129,8 @@ export const typeDefs = /* GraphQL */ `
     typeErrors: Float!
     "The snapshot the write left the dataset at (exact decimal string)."
     snapshotId: ID
+    "The snapshot the write left the destination dataset at (under the lakehouse's read rule; null when none, or vacuumed by retention)."
+    snapshot: DatasetSnapshot
     "Whether this write made a new snapshot."
     snapshotCreated: Boolean!
     cursorBefore: String
@@ -206,7 +211,8 @@ function loaderCache<K, V>(load: (tenantId: string, keys: readonly K[]) => Promi
   };
 }
 
-export function resolvers(sources: SourceService, streams: StreamService, runs: RunService, patterns: PatternRegistry) {
+export function resolvers(sources: SourceService, streams: StreamService, runs: RunService, patterns: PatternRegistry, lake: () => LakehouseApi) {
+  const snapshotOf = snapshotLoader(lake);
   const sourceLoader = loaderCache<string, SourceNode | undefined>((tenantId, ids) => sources.findMany(tenantId, ids));
   const streamLoader = loaderCache<string, StreamNode | undefined>((tenantId, ids) => streams.findMany(tenantId, ids));
   const runStreamsLoader = loaderCache<string, RunStreamNode[]>((tenantId, ids) => runs.streamsOfMany(tenantId, ids));
@@ -325,6 +331,7 @@ export function resolvers(sources: SourceService, streams: StreamService, runs: 
       rowsRemoved: (row: RunStreamNode) => row.rows_removed,
       typeErrors: (row: RunStreamNode) => row.type_errors,
       snapshotId: (row: RunStreamNode) => row.snapshot_id,
+      snapshot: (row: RunStreamNode, _: unknown, context: GraphqlContext) => snapshotOf(context, row.destination, row.snapshot_id),
       snapshotCreated: (row: RunStreamNode) => row.snapshot_created,
       cursorBefore: (row: RunStreamNode) => row.cursor_before,
       cursorAfter: (row: RunStreamNode) => row.cursor_after,

@@ -50,7 +50,7 @@ export const plugin = definePlugin({
     server.route(fileRoutes(files, options.maxUploadBytes));
     core.schedules.define(SOURCE_SCHEDULE, sourceScheduleKind(context));
     server.route(scheduleRoutes(schedules));
-    core.graphql.extend({ typeDefs, resolvers: resolvers(sources, streams, runs, context.patterns) });
+    core.graphql.extend({ typeDefs, resolvers: resolvers(sources, streams, runs, context.patterns, () => deps.lakehouse) });
     server.route(registrationRoutes(registrations));
     server.ext('onPreStart', () => context.patterns.refresh());
     addReadinessCheck(server, 'source_credentials', credentialPolicyCheck(core));

@@ -3,12 +3,15 @@
 // a transform. Access as the REST routes: a bearer member of the tenant reads;
 // materializing takes `admin` or `pipeline_editor` (as POST
 // /api/v1/transforms/{id}/materialize); API keys get FORBIDDEN. Run and
-// snapshot ids are strings (exact 64-bit).
+// snapshot ids are strings (exact 64-bit); a run's snapshot is the lake's,
+// under the lakehouse's read rule.
 import DataLoader from 'dataloader';
 import {
   badInput, type ConnectionArgs, type GraphqlContext, isUuid, keysetConnection, requireMember, requireRole,
 } from 'agent-platform/sdk';
+import type { LakehouseApi } from '../lakehouse/api.ts';
 import { EDITOR_ROLES } from './access.ts';
+import { snapshotLoader } from './graphql/snapshots.ts';
 import type { ExecutionService } from './services/execution.ts';
 import type { RunService } from './services/runs.ts';
 import type { TransformService } from './services/transforms.ts';
@@ -79,6 +82,8 @@ export const typeDefs = /* GraphQL */ `
     rows: Float
     "The snapshot it wrote (exact decimal string)."
     snapshotId: ID
+    "The snapshot it wrote, of outputDataset (under the lakehouse's read rule; null when none, or vacuumed by retention)."
+    snapshot: DatasetSnapshot
     columns: [TransformColumn!]
     error: TransformRunError
     createdAt: DateTime!
@@ -136,6 +141,9 @@ const RUN_ID = /^\d{1,19}$/;
 const upper = (value: string) => value.toUpperCase();
 
 type RunNode = RunRow & { snapshot_id_exact?: string | null };
+/** The run's snapshot id as a decimal string (a run row of the service carries it exact). */
+const snapshotIdOf = (row: RunNode) => (row.snapshot_id_exact !== undefined ? row.snapshot_id_exact : row.snapshot_id);
+
 type RunFilterArg = { transformId?: string | null; status?: string | null } | null | undefined;
 
 /** The store's filter of a TransformRunFilter; `null` when it can select no run (a transform id of another transform). */
@@ -154,7 +162,8 @@ function checkParameters(value: unknown): Record<string, unknown> | undefined {
   return value as Record<string, unknown>;
 }
 
-export function resolvers(transforms: TransformService, runs: RunService, execution: ExecutionService) {
+export function resolvers(transforms: TransformService, runs: RunService, execution: ExecutionService, lake: () => LakehouseApi) {
+  const snapshotOf = snapshotLoader(lake);
   // One loader per request and tenant: a page of runs reads its transforms in one query.
   const loaders = new WeakMap<object, Map<string, DataLoader<string, TransformRow | undefined>>>();
   const transformOf = (context: GraphqlContext, tenantId: string, id: string) => {
@@ -232,7 +241,8 @@ export function resolvers(transforms: TransformService, runs: RunService, execut
       trigger: (row: RunNode) => upper(row.trigger),
       status: (row: RunNode) => upper(row.status),
       outputDataset: (row: RunNode) => row.output_dataset,
-      snapshotId: (row: RunNode) => (row.snapshot_id_exact !== undefined ? row.snapshot_id_exact : row.snapshot_id),
+      snapshotId: snapshotIdOf,
+      snapshot: (row: RunNode, _: unknown, context: GraphqlContext) => snapshotOf(context, row.output_dataset, snapshotIdOf(row)),
       createdAt: (row: RunNode) => row.created_at,
       startedAt: (row: RunNode) => row.started_at,
       finishedAt: (row: RunNode) => row.finished_at,

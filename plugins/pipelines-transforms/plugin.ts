@@ -38,7 +38,7 @@ export const plugin = definePlugin({
     server.route([...transformRoutes(services), ...transformRunRoutes(services.runs), ...scheduleRoutes(services.schedules)]);
     server.route([...genericRunRoutes(services.genericRuns), ...artifactRoutes(services.artifacts)]);
     server.route(libraryRoutes(services.library, services.patterns));
-    core.graphql.extend({ typeDefs, resolvers: resolvers(services.transforms, services.runs, services.execution) });
+    core.graphql.extend({ typeDefs, resolvers: resolvers(services.transforms, services.runs, services.execution, () => deps.lakehouse) });
     // The built-in catalogs are (re)loaded at start; idempotent, by checksum.
     server.ext('onPreStart', async () => {
       await services.library.sync();

@@ -3,12 +3,15 @@
 // mutations that start a run. Access as the REST routes: a bearer member of
 // the tenant reads; starting a run takes `admin` or `pipeline_editor` (as
 // POST /api/v1/temporal/workflows/pipeline and /pipelines/{id}/sandbox);
-// API keys get FORBIDDEN. Snapshot ids are strings (exact 64-bit).
+// API keys get FORBIDDEN. Snapshot ids are strings (exact 64-bit); a step's
+// snapshot is the lake's, under the lakehouse's read rule.
 import DataLoader from 'dataloader';
 import {
   badInput, type ConnectionArgs, type GraphqlContext, isUuid, keysetConnection, requireMember, requireRole,
 } from 'agent-platform/sdk';
+import type { LakehouseApi } from '../lakehouse/api.ts';
 import { EDITOR_ROLES } from './access.ts';
+import { snapshotLoader } from './graphql/snapshots.ts';
 import type { PipelineService } from './services/pipelines.ts';
 import type { RunService } from './services/runs.ts';
 import type { RunKind } from './store/tables.ts';
@@ -81,6 +84,8 @@ export const typeDefs = /* GraphQL */ `
     outputDataset: String
     "The snapshot the step wrote (exact decimal string)."
     snapshotId: ID
+    "The snapshot the step wrote, of outputDataset (under the lakehouse's read rule; null when none, or vacuumed by retention)."
+    snapshot: DatasetSnapshot
     rows: Float
     schema: JSON
     sampleRows: JSON
@@ -167,7 +172,8 @@ function pipelineIdArg(value: string): string {
   return value;
 }
 
-export function resolvers(pipelines: PipelineService, runs: RunService) {
+export function resolvers(pipelines: PipelineService, runs: RunService, lake: () => LakehouseApi) {
+  const snapshotOf = snapshotLoader(lake);
   // One loader per request and tenant: a page of runs reads its pipelines in one query.
   const loaders = new WeakMap<object, Map<string, DataLoader<string, PipelineView | undefined>>>();
   const pipelineOf = (context: GraphqlContext, tenantId: string, id: string) => {
@@ -253,6 +259,7 @@ export function resolvers(pipelines: PipelineService, runs: RunService) {
       dependsOn: (row: StepView) => row.depends_on,
       outputDataset: (row: StepView) => row.output_dataset,
       snapshotId: (row: StepView) => row.snapshot_id_exact,
+      snapshot: (row: StepView, _: unknown, context: GraphqlContext) => snapshotOf(context, row.output_dataset, row.snapshot_id_exact),
       sampleRows: (row: StepView) => row.sample_rows,
       startedAt: (row: StepView) => row.started_at,
       finishedAt: (row: StepView) => row.finished_at,

@@ -41,7 +41,7 @@ export const plugin = definePlugin({
     core.schedules.define(PIPELINE_SCHEDULE, pipelineScheduleKind(context, runs.startScheduled));
     core.jobs.defineTask(SENSOR_TASK, (job: SensorJob) => runSensor(context, job, runs.startSensed));
     server.route([...pipelineRoutes(pipelines), ...runRoutes(context, runs), ...temporalRoutes(describe, workflows)]);
-    core.graphql.extend({ typeDefs, resolvers: resolvers(pipelines, runs) });
+    core.graphql.extend({ typeDefs, resolvers: resolvers(pipelines, runs, () => deps.lakehouse) });
     if (deps['pipelines-transforms']) core.graphql.extend({ typeDefs: transformRunTypeDefs, resolvers: transformRunResolvers(runs) });
     core.extensions.contribute('pipelines-apply.kinds', pipelineKind(context, pipelines));
     server.expose('api', api);

@@ -20,10 +20,6 @@ const BARE_REFERENCES: string[] = [
   // A step's id within the definition (a workflow's or a pipeline version's) the run ran: steps are JSON of their definition, not objects.
   'ExecutionStep.stepId',
   'PipelineStepResult.stepId',
-  // Snapshot ids: the lakehouse has no lookup of a snapshot by its id (a dataset's snapshots are read through Dataset.snapshots).
-  'PipelineStepResult.snapshotId',
-  'SyncRunStream.snapshotId',
-  'TransformRun.snapshotId',
   // The job system's id of a sync run's job: jobs are not in the graph.
   'SyncRun.workflowId',
   // An external orchestrator's own run id (free text sent to /execute): nothing of the platform.

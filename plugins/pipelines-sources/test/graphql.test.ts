@@ -22,7 +22,7 @@ t.test('sources, streams and runs through GraphQL', async (t) => {
   const gql = (query: string, who = acme) => tp.request({ method: 'POST', url: '/graphql', token: who.token, tenant: who.alias, payload: { query } });
   const response = await gql(`{ sources(first: 5) { edges { node { id name patternId state sourceConfig credentialRef credentialFieldsSet
     streams { name namespace syncMode writeMode supportedSyncModes primaryKey destination state }
-    runs(first: 1) { edges { node { id status trigger rowsRead streams { streamName status snapshotId } } } pageInfo { hasNextPage endCursor } } } } } }`);
+    runs(first: 1) { edges { node { id status trigger rowsRead streams { streamName status snapshotId snapshot { id rowCount } } } } pageInfo { hasNextPage endCursor } } } } } }`);
   t.equal(response.status, 200);
   t.notOk(response.body.errors, JSON.stringify(response.body.errors));
   const source = response.body.data.sources.edges[0].node;
@@ -32,6 +32,7 @@ t.test('sources, streams and runs through GraphQL', async (t) => {
   t.equal(source.runs.pageInfo.hasNextPage, true);
   t.match(source.runs.edges[0].node, { status: 'SUCCEEDED', trigger: 'MANUAL', rowsRead: 2, streams: [{ streamName: 'orders', status: 'SUCCEEDED' }] });
   t.match(source.runs.edges[0].node.streams[0].snapshotId, /^\d+$/);
+  t.same(source.runs.edges[0].node.streams[0].snapshot, { id: source.runs.edges[0].node.streams[0].snapshotId, rowCount: 2 }, 'the snapshot the run left, read from the lake');
   t.notMatch(JSON.stringify(response.body), SECRET);
 
   const next = await gql(`{ runs(filter: { sourceId: "${sourceId}" }, first: 5, after: "${source.runs.pageInfo.endCursor}") { edges { node { id } } } }`);

@@ -85,11 +85,13 @@ t.test('sandbox run: per-step results, sandbox tables only, then activation and 
     tp.request({ method: 'POST', url: '/graphql', token: acme.token, tenant: 'acme', payload: { query, variables } });
   // One query: a run with its pipeline and its steps' statuses, outputs and timings.
   const RUN = `query($id: ID!) { pipelineRun(id: $id) { id status kind durationMs pipeline { id name }
-    steps { stepId status dependsOn outputDataset snapshotId rows startedAt finishedAt durationMs sqlMs } } }`;
+    steps { stepId status dependsOn outputDataset snapshotId snapshot { id rowCount } rows startedAt finishedAt durationMs sqlMs } } }`;
   const one = await gql(RUN, { id: run.body.workflow_id });
   t.notOk(one.body.errors, JSON.stringify(one.body.errors));
   t.match(one.body.data.pipelineRun, { id: run.body.workflow_id, status: 'SUCCEEDED', kind: 'PRODUCTION', pipeline: { id, name: 'orders_flow' } });
   t.same(one.body.data.pipelineRun.steps.map((s: { stepId: string; status: string }) => [s.stepId, s.status]), steps.map((s: { step_id: string }) => [s.step_id, 'SUCCEEDED']));
+  t.same(one.body.data.pipelineRun.steps.map((s: { snapshot: { id: string; rowCount: number } }) => s.snapshot),
+    steps.map((s: { snapshot_id_exact: string; rows: number }) => ({ id: s.snapshot_id_exact, rowCount: s.rows })), 'each step\'s snapshot, read from the lake');
   t.ok(one.body.data.pipelineRun.durationMs >= 0 && one.body.data.pipelineRun.steps.every((s: { durationMs: number }) => s.durationMs >= 0));
 
   // runPipeline: the REST twin's service and errors; it answers the run it started.
