@@ -9,16 +9,18 @@
 // Access as in REST (GET /api/citations[/{id}|/stats]: a bearer member of the
 // tenant, or an API key of the tenant), with an API key narrowed to its own
 // client: it sees only citations recorded for its client (others are not
-// found, and not counted), subscriptions included. A citation's `chunk` and
-// `document` are ingestion's data (GET /api/admin/documents/…: members only):
-// an API key gets FORBIDDEN on them.
+// found, and not counted), subscriptions included. A citation's `chunk`,
+// `document`, `collection` and `revision` (and those of its chunk and
+// document) are ingestion's data (GET /api/admin/collections, /documents/…:
+// members only): an API key gets FORBIDDEN on them. The collection and the
+// revision are ingestion's own GraphQL objects, lent through its api.
 import DataLoader from 'dataloader';
 import { filter } from 'agent-platform/sdk';
 import type { Request } from '@hapi/hapi';
 import {
   badInput, type ConnectionArgs, type GraphqlContext, inScope, isUuid, keysetConnection, requireMember, requireMemberOrApiKey, type TenantScope,
 } from 'agent-platform/sdk';
-import type { ChunkRecord, DocumentSummary } from '../ingestion/api.ts';
+import type { ChunkRecord, DocumentSummary, IngestionApi } from '../ingestion/api.ts';
 import type { Citation, VerificationStatus } from './api.ts';
 import type { CitationFilter } from './store/citations.ts';
 import type { CitationsService } from './services/citations.ts';
@@ -65,8 +67,10 @@ export const typeDefs = /* GraphQL */ `
   type CitedChunk {
     "The chunk's id."
     id: ID!
-    "The document revision the chunk belongs to."
+    "The id of the document revision the chunk belongs to (see revision)."
     revisionId: ID!
+    "The document revision the chunk belongs to (members only); null when it no longer exists."
+    revision: DocumentRevision
     revisionNumber: Int!
     "The chunk text: matchedSpanStart/End are offsets into it."
     text: String!
@@ -80,8 +84,10 @@ export const typeDefs = /* GraphQL */ `
     "The document's id."
     id: ID!
     name: String!
-    "The collection the document is in."
+    "The id of the collection the document is in (see collection)."
     collectionId: ID!
+    "The collection the document is in (members only); null when it is gone."
+    collection: Collection
     contentType: String!
     ingestionStatus: IngestionStatus!
   }
@@ -91,12 +97,16 @@ export const typeDefs = /* GraphQL */ `
     id: ID!
     "The cited chunk's id (see chunk)."
     chunkId: ID!
-    "The revision of the document the citation quotes."
+    "The id of the revision of the document the citation quotes (see revision)."
     revisionId: ID!
+    "The revision of the document the citation quotes (members only); null when it no longer exists."
+    revision: DocumentRevision
     "The cited document's id (see document); null when the chunk was unknown when cited."
     documentId: ID
-    "The cited document's collection, when known."
+    "The id of the cited document's collection, when known (see collection)."
     collectionId: ID
+    "The cited document's collection (members only); null when unknown or gone."
+    collection: Collection
     "Snapshot of the name when cited (kept after the document is deleted)."
     documentName: String!
     "The tenant the citation belongs to (the request's)."
@@ -209,12 +219,15 @@ function scopedFilter(input: FilterInput | null | undefined, scope: TenantScope)
   return filter;
 }
 
+/** A chunk or document read for a citation, with the citation's tenant (what its own references are read in). */
+type OfTenant<T> = T & { tenant_id: string };
+
 interface Loaders {
   chunks: DataLoader<string, ChunkRecord | undefined>;
   documents: DataLoader<string, DocumentSummary | undefined>;
 }
 
-export function resolvers(service: CitationsService, live: Live) {
+export function resolvers(service: CitationsService, live: Live, ingestion: () => IngestionApi) {
   // One pair of loaders per request and tenant: a page of citations reads its chunks in one query.
   const perRequest = new WeakMap<Request, Loaders>();
   function loaders(context: GraphqlContext, tenantId: string): Loaders {
@@ -288,24 +301,34 @@ export function resolvers(service: CitationsService, live: Live) {
       async chunk(c: Citation, _: unknown, context: GraphqlContext) {
         // A subscription's payload may reach a request of another tenant's context: use the citation's own tenant.
         const chunk = await loaders(context, requireMember(context, c.tenant_id)).chunks.load(c.chunk_id);
-        return chunk && chunk.revision_id === c.revision_id ? chunk : null;
+        return chunk && chunk.revision_id === c.revision_id ? { ...chunk, tenant_id: c.tenant_id } : null;
       },
       async document(c: Citation, _: unknown, context: GraphqlContext) {
         const tenantId = requireMember(context, c.tenant_id);
         if (!c.document_id) return null;
         const document = await loaders(context, tenantId).documents.load(c.document_id);
-        return document && !document.deleted ? document : null;
+        return document && !document.deleted ? { ...document, tenant_id: c.tenant_id } : null;
       },
+      collection: (c: Citation, _: unknown, context: GraphqlContext) => {
+        const tenantId = requireMember(context, c.tenant_id);
+        return c.collection_id === null ? null : ingestion().collectionNode(context, tenantId, c.collection_id);
+      },
+      revision: (c: Citation, _: unknown, context: GraphqlContext) =>
+        ingestion().revisionNode(context, requireMember(context, c.tenant_id), c.revision_id),
     },
     CitedChunk: {
       id: (c: ChunkRecord) => c.chunk_id,
       revisionId: (c: ChunkRecord) => c.revision_id,
+      revision: (c: OfTenant<ChunkRecord>, _: unknown, context: GraphqlContext) =>
+        ingestion().revisionNode(context, requireMember(context, c.tenant_id), c.revision_id),
       revisionNumber: (c: ChunkRecord) => c.revision_number,
       isLatestRevision: (c: ChunkRecord) => c.is_latest_revision,
     },
     CitedDocument: {
       id: (d: DocumentSummary) => d.document_id,
       collectionId: (d: DocumentSummary) => d.collection_id,
+      collection: (d: OfTenant<DocumentSummary>, _: unknown, context: GraphqlContext) =>
+        ingestion().collectionNode(context, requireMember(context, d.tenant_id), d.collection_id),
       contentType: (d: DocumentSummary) => d.content_type,
       ingestionStatus: (d: DocumentSummary) => d.ingestion_status.toUpperCase(),
     },

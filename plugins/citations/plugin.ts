@@ -43,7 +43,7 @@ export const plugin = definePlugin({
     await core.jobs.schedule(PRUNE_TASK, PRUNE_TASK, PRUNE_CRON);
 
     server.route(citationsRoutes(service));
-    core.graphql.extend({ typeDefs, resolvers: resolvers(service, live) });
+    core.graphql.extend({ typeDefs, resolvers: resolvers(service, live, () => deps.ingestion) });
     // Open subscriptions end before the server waits for its connections to close.
     server.ext('onPreStop', () => live.close());
 

@@ -2,9 +2,11 @@
 // The citations plugin reads chunks through it (a citation outlives its
 // document: it keeps a snapshot of the name, and reads the chunk text of the
 // cited revision, which stays after a reingest); the chat plugin's offline
-// responder searches through it. Every call runs in the caller's tenant
-// transaction (withTenant), so row-level security applies.
-import type { TenantTransaction } from 'agent-platform/sdk';
+// responder searches through it. Every call but the GraphQL nodes runs in the
+// caller's tenant transaction (withTenant), so row-level security applies; the
+// nodes (collectionNode, revisionNode) give other plugins' GraphQL fields
+// ingestion's own `Collection` and `DocumentRevision` objects.
+import type { GraphqlContext, TenantTransaction } from 'agent-platform/sdk';
 
 /** A chunk as it was indexed, at its revision. */
 export interface ChunkRecord {
@@ -105,7 +107,24 @@ export interface IngestionApi {
   /** Hybrid search over the latest successful revisions of documents not deleted. */
   search(trx: TenantTransaction, request: SearchRequest): Promise<SearchHit[]>;
   privateUploads: PrivateUploads;
+  /**
+   * For another plugin's GraphQL field of type `Collection`: the tenant's
+   * collection as ingestion's resolvers read it (batched per request), or null
+   * when absent (or private to an execution context). Guarded as GET
+   * /api/admin/collections: a member of the tenant, FORBIDDEN for an API key.
+   * Opaque: return it as the field's value.
+   */
+  collectionNode(context: GraphqlContext, tenantId: string, collectionId: number): Promise<GraphqlNode | null>;
+  /**
+   * For a GraphQL field of type `DocumentRevision`: a revision (of a deleted
+   * document too: its revisions stay), batched per request, or null when
+   * absent. Guarded as GET /api/admin/documents: a member of the tenant.
+   */
+  revisionNode(context: GraphqlContext, tenantId: string, revisionId: string): Promise<GraphqlNode | null>;
 }
+
+/** A value ingestion's own GraphQL types resolve; other plugins only pass it on. */
+export type GraphqlNode = object;
 
 declare module '@hapi/hapi' {
   interface PluginProperties {

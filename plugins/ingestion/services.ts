@@ -36,6 +36,7 @@ export async function createServices(core: CoreServices, options: IngestionOptio
   const search: SearchService = (tenantId, request) => searchDocuments(core.withTenant, searchDeps, tenantId, request);
   const documents = createDocumentsService(runDeps);
   const privateUploads = createPrivateUploads(runDeps, documents);
+  const pages = createPagesService(core);
   return {
     settings,
     runDeps,
@@ -44,10 +45,10 @@ export async function createServices(core: CoreServices, options: IngestionOptio
     search,
     collections: createCollectionsService(core),
     documents,
-    pages: createPagesService(core),
+    pages,
     privateUploads,
     status: createStatusService(runDeps),
     sync: createSyncService(runDeps),
-    api: createIngestionApi(searchDeps, privateUploads),
+    api: createIngestionApi(searchDeps, privateUploads, pages),
   };
 }

@@ -28,8 +28,6 @@ const BARE_REFERENCES: string[] = [
   'Citation.tenantId',
   // A context of the kind executionContextType names (a chat session, a workflow execution, a function call): no one type.
   'Citation.executionContextId',
-  // Ingestion offers other plugins no collection or revision lookup; Query.collections and Document.revisions hold them.
-  'Citation.collectionId', 'Citation.revisionId', 'CitedChunk.revisionId', 'CitedDocument.collectionId',
 ];
 
 t.test('the introspected schema follows the style', async (t) => {

@@ -1,11 +1,12 @@
 // GraphQL: the citations connection (filters, cursor pages stable while
 // citations are added, backward pages with totalCount), citation(id) with the chunk text and the current
-// document (null once deleted), citationStats, bad input, and the
+// document (null once deleted), its collection and revision as ingestion's objects (FORBIDDEN to an API
+// key, as the chunk and the document), citationStats, bad input, and the
 // citationVerified subscription over SSE on a real loopback server (only the
 // subscribed tenant's verifications arrive).
 import t from 'tap';
 import { startTestPlatform } from 'agent-platform/sdk/testing';
-import { MANIFEST, callFunction, citationsFixture, deleteDocument, purgeChunks, seedDocument, showChunksFunction } from './helpers.ts';
+import { MANIFEST, apiKey, callFunction, citationsFixture, deleteDocument, purgeChunks, seedDocument, showChunksFunction } from './helpers.ts';
 import type { TestPlatform } from 'agent-platform/sdk/testing';
 
 const TEXT = 'The reactor is inspected weekly; the inspection log is kept in the control room.';
@@ -17,7 +18,7 @@ async function gql(tp: TestPlatform, token: string, query: string, variables: Re
 
 const PAGE = `query($first: Int, $after: String, $last: Int, $before: String, $filter: CitationFilter) {
   citations(first: $first, after: $after, last: $last, before: $before, filter: $filter) {
-    edges { cursor node { id documentName verificationStatus matchType chunk { text } } }
+    edges { cursor node { id documentName verificationStatus matchType chunk { text } collection { name } revision { id } } }
     pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
     totalCount
   }
@@ -80,6 +81,7 @@ t.test('citations: a cursor connection stable under inserts, with filters', asyn
   t.equal(withChunks.edges.length, 7);
   t.ok(withChunks.edges.every((e: any) => e.node.chunk.text === TEXT));
   t.same(batches, [1], 'one batched lookup (of the one distinct chunk) for seven citations');
+  t.ok(withChunks.edges.every((e: any) => e.node.collection.name === 'docs' && e.node.revision.id === chunk.revision_id), 'each with its collection and revision');
 
   const verified = (await gql(tp, token, PAGE, { first: 50, filter: { verificationStatus: 'VERIFIED', documentName: 'reactor', executionContextId: 'wf-gql' } })).data.citations;
   t.equal(verified.edges.length, 4);
@@ -116,8 +118,10 @@ t.test('citation(id): chunk text and current document through DataLoader; null w
   const ONE = `query($id: ID!) { citation(id: $id) {
     id chunkId revisionId documentId collectionId documentName tenantId executionContextType executionContextId quotedText
     verificationStatus matchType matchScore matchedSpanStart matchedSpanEnd verifiedAt createdAt
-    chunk { id revisionId revisionNumber text page isLatestRevision }
-    document { id name collectionId contentType ingestionStatus }
+    chunk { id revisionId revisionNumber text page isLatestRevision revision { id isLatest } }
+    document { id name collectionId contentType ingestionStatus collection { id name } }
+    collection { id name documentCount }
+    revision { id revisionNumber status isLatest }
   } }`;
   const one = (await gql(tp, acme.token, ONE, { id: a.id })).data.citation;
   t.match(one, {
@@ -126,8 +130,14 @@ t.test('citation(id): chunk text and current document through DataLoader; null w
     matchType: 'EXACT', matchScore: 1, verifiedAt: String, createdAt: String,
     collectionId: String(doc.collection_id),
     chunk: { id: doc.chunks[0].chunk_id, revisionId: doc.revision_id, revisionNumber: 1, text: TEXT, page: 0, isLatestRevision: true },
-    document: { id: doc.document_id, name: 'Reactor Log.txt', collectionId: String(doc.collection_id), contentType: 'text/plain', ingestionStatus: 'READY' },
+    document: {
+      id: doc.document_id, name: 'Reactor Log.txt', collectionId: String(doc.collection_id), contentType: 'text/plain', ingestionStatus: 'READY',
+      collection: { id: String(doc.collection_id), name: 'docs' },
+    },
+    collection: { id: String(doc.collection_id), name: 'docs', documentCount: 2 },
+    revision: { id: doc.revision_id, revisionNumber: 1, status: 'READY', isLatest: true },
   });
+  t.same(one.chunk.revision, { id: doc.revision_id, isLatest: true });
   t.equal(one.chunk.text.slice(one.matchedSpanStart, one.matchedSpanEnd), 'the inspection log is kept');
   t.equal((await gql(tp, acme.token, ONE, { id: b.id })).data.citation.verificationStatus, 'OUT_OF_PROVENANCE');
 
@@ -140,8 +150,11 @@ t.test('citation(id): chunk text and current document through DataLoader; null w
   t.equal(deleted.document, null, 'the document is null once deleted');
   t.equal(deleted.documentName, 'Reactor Log.txt', 'the snapshot name stays');
   t.equal(deleted.chunk.text, TEXT, 'the cited revision\'s chunk stays');
+  t.match(deleted, { collection: { id: String(doc.collection_id), name: 'docs' }, revision: { id: doc.revision_id } }, 'so do the collection and the revision');
   await purgeChunks(tp, 'acme', doc.revision_id);
-  t.equal((await gql(tp, acme.token, ONE, { id: a.id })).data.citation.chunk, null);
+  const purged = (await gql(tp, acme.token, ONE, { id: a.id })).data.citation;
+  t.equal(purged.chunk, null);
+  t.equal(purged.revision.id, doc.revision_id, 'the revision outlives its chunks');
 
   const stats = await gql(tp, acme.token, '{ citationStats { verified failed pending unverified outOfProvenance total } }');
   t.same(stats.data.citationStats, { verified: 1, failed: 0, pending: 0, unverified: 0, outOfProvenance: 1, total: 2 });
@@ -152,6 +165,35 @@ t.test('citation(id): chunk text and current document through DataLoader; null w
   t.match(anonymous.body.errors, [{ extensions: { code: 'UNAUTHENTICATED' } }]);
   const foreign = await tp.request({ method: 'POST', url: '/graphql', token: globex.token, tenant: 'acme', payload: { query: '{ citationStats { total } }' } });
   t.equal(foreign.status, 403);
+});
+
+t.test('an API key reads its citation but not the collection or revision behind it (ingestion\'s data: members only)', async (t) => {
+  const { tp, admins } = await citationsFixture(t);
+  const doc = await seedDocument(tp, 'acme', 'Reactor Log.txt', [TEXT]);
+  const key = await apiKey(tp, admins[0].token, 'acme');
+  const context = { type: 'chat_session', id: 'gql-key' };
+  const cited = await callFunction(tp, 'acme', 'resolve_citation', { chunk_id: doc.chunks[0].chunk_id, quoted_text: 'inspected weekly' }, context, key.clientId);
+  const query = `{ citation(id: "${cited.id}") {
+    id collectionId revisionId collection { id name } revision { id }
+    chunk { revision { id } } document { collection { id } }
+  } }`;
+
+  const asKey = (await tp.request({ method: 'POST', url: '/graphql', apiKey: key.key, tenant: 'acme', payload: { query } })).body;
+  t.match(asKey.data.citation, {
+    id: cited.id, collectionId: String(doc.collection_id), revisionId: doc.revision_id, collection: null, revision: null, chunk: null, document: null,
+  }, 'the ids answer, the objects do not');
+  t.same(asKey.errors.map((e: { path: string[]; extensions: { code: string } }) => [e.path.join('.'), e.extensions.code]).sort(), [
+    ['citation.chunk', 'FORBIDDEN'], ['citation.collection', 'FORBIDDEN'], ['citation.document', 'FORBIDDEN'], ['citation.revision', 'FORBIDDEN'],
+  ]);
+  t.notMatch(JSON.stringify(asKey), '"docs"', 'no collection name in the answer');
+
+  const asMember = await gql(tp, admins[0].token, query);
+  t.notOk(asMember.errors);
+  t.same(asMember.data.citation, {
+    id: cited.id, collectionId: String(doc.collection_id), revisionId: doc.revision_id,
+    collection: { id: String(doc.collection_id), name: 'docs' }, revision: { id: doc.revision_id },
+    chunk: { revision: { id: doc.revision_id } }, document: { collection: { id: String(doc.collection_id) } },
+  }, 'a member reads them, through the chunk and the document too');
 });
 
 /** Reads SSE `data:` payloads from a streamed response as they come. */
@@ -191,7 +233,7 @@ t.test('citationVerified over SSE: pushed when a verification completes, only th
   const response = await fetch(tp.url('/graphql'), {
     method: 'POST', signal: controller.signal,
     headers: { authorization: `Bearer ${acme.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({ query: 'subscription { citationVerified { id verificationStatus matchType matchedSpanStart chunk { text } } }' }),
+    body: JSON.stringify({ query: 'subscription { citationVerified { id verificationStatus matchType matchedSpanStart chunk { text } collection { name } } }' }),
   });
   t.equal(response.status, 200);
   t.match(response.headers.get('content-type'), /text\/event-stream/);
@@ -207,8 +249,11 @@ t.test('citationVerified over SSE: pushed when a verification completes, only th
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   t.ok(arrived, 'an event arrived');
-  t.match(arrived?.value, { data: { citationVerified: { id: citation.id, verificationStatus: 'VERIFIED', matchType: 'EXACT', chunk: { text: TEXT } } } });
+  t.match(arrived?.value, { data: { citationVerified: { id: citation.id, verificationStatus: 'VERIFIED', matchType: 'EXACT', chunk: { text: TEXT }, collection: { name: 'docs' } } } });
 
+  // The subscription lives on while the collection is renamed: later events read it as it is then.
+  const renamed = await tp.request({ method: 'PATCH', url: `/api/admin/collections/${mine.collection_id}`, token: acme.token, tenant: 'acme', payload: { name: 'Renamed' } });
+  t.equal(renamed.status, 200);
   // Drain what the retries produced, then: another tenant's verification, then ours.
   await callFunction(tp, 'globex', 'verify_citation', { citation_id: foreignCitation.id });
   const next = await callFunction(tp, 'acme', 'resolve_citation', { chunk_id: mine.chunks[0].chunk_id, quoted_text: 'kept in the control room' });
@@ -218,7 +263,7 @@ t.test('citationVerified over SSE: pushed when a verification completes, only th
     t.not(event.value?.data?.citationVerified?.id, foreignCitation.id, 'never another tenant\'s');
     if (event.value?.data?.citationVerified?.id === next.id) found = event.value.data.citationVerified;
   }
-  t.match(found, { id: next.id, verificationStatus: 'VERIFIED', matchType: 'EXACT', matchedSpanStart: TEXT.indexOf('kept in the control room') });
+  t.match(found, { id: next.id, verificationStatus: 'VERIFIED', matchType: 'EXACT', matchedSpanStart: TEXT.indexOf('kept in the control room'), collection: { name: 'Renamed' } });
   controller.abort();
 });
 

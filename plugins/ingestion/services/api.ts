@@ -1,14 +1,17 @@
 // The implementation of api.ts (register's `ingestion` dependency), over the
-// caller's tenant transaction.
+// caller's tenant transaction; the GraphQL nodes are graphql-nodes.ts's.
 import { isUuid } from 'agent-platform/sdk';
 import type { IngestionApi, PrivateUploads } from '../api.ts';
 import { chunkRecords } from '../store/chunk-records.ts';
 import { documentsStore } from '../store/documents.ts';
 import { hybridSearch, type SearchDeps } from '../search/search.ts';
+import { graphqlNodes } from './graphql-nodes.ts';
+import type { PagesService } from './pages.ts';
 
-export function createIngestionApi(deps: SearchDeps, privateUploads: PrivateUploads): IngestionApi {
+export function createIngestionApi(deps: SearchDeps, privateUploads: PrivateUploads, pages: PagesService): IngestionApi {
   return {
     privateUploads,
+    ...graphqlNodes(pages),
     async getChunk(trx, chunkId) {
       return (await chunkRecords(trx, [chunkId]))[0];
     },
