@@ -59,7 +59,7 @@ export const typeDefs = /* GraphQL */ `
     documentName: String
     "Citations created at or after this instant."
     createdAfter: DateTime
-    "Citations created at or before this instant."
+    "Citations created before this instant (not at it)."
     createdBefore: DateTime
   }
 
@@ -206,7 +206,7 @@ export function filterFrom(input: FilterInput | null | undefined): CitationFilte
   if (input.verificationStatus != null) filter.verification_status = input.verificationStatus.toLowerCase() as VerificationStatus;
   if (input.documentName != null) filter.document_name = input.documentName;
   filter.date_from = validDate(input.createdAfter, 'createdAfter');
-  filter.date_to = validDate(input.createdBefore, 'createdBefore');
+  filter.created_before = validDate(input.createdBefore, 'createdBefore');
   if (filter.date_from === undefined) delete filter.date_from;
   if (filter.date_to === undefined) delete filter.date_to;
   return filter;

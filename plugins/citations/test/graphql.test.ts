@@ -5,6 +5,7 @@
 // citationVerified subscription over SSE on a real loopback server (only the
 // subscribed tenant's verifications arrive).
 import t from 'tap';
+import pg from 'pg';
 import { startTestPlatform } from 'agent-platform/sdk/testing';
 import { MANIFEST, apiKey, callFunction, citationsFixture, deleteDocument, purgeChunks, seedDocument, showChunksFunction } from './helpers.ts';
 import type { TestPlatform } from 'agent-platform/sdk/testing';
@@ -91,6 +92,16 @@ t.test('citations: a cursor connection stable under inserts, with filters', asyn
   t.equal(none.totalCount, 0);
   const bounded = (await gql(tp, token, PAGE, { first: 50, filter: { createdAfter: '2000-01-01T00:00:00Z', createdBefore: '2099-01-01T00:00:00Z' } })).data.citations;
   t.equal(bounded.edges.length, 7, 'createdAfter and createdBefore bound createdAt');
+  // The seven citations at one exact instant: …After includes it, …Before excludes it.
+  const client = new pg.Client({ connectionString: tp.databaseUrl });
+  await client.connect();
+  await client.query(`UPDATE citations SET created_at = '2026-03-01T12:00:00Z' WHERE tenant_id = 'acme' AND document_id = $1`, [doc.document_id]);
+  await client.end();
+  const instant = '2026-03-01T12:00:00.000Z';
+  const from = (await gql(tp, token, PAGE, { first: 50, filter: { documentId: doc.document_id, createdAfter: instant } })).data.citations;
+  t.equal(from.totalCount, 7, 'createdAfter includes its own instant');
+  const upTo = (await gql(tp, token, PAGE, { first: 50, filter: { documentId: doc.document_id, createdBefore: instant } })).data.citations;
+  t.equal(upTo.totalCount, 0, 'createdBefore excludes its own instant');
   const inCollection = (await gql(tp, token, PAGE, { first: 50, filter: { collectionId: String(doc.collection_id) } })).data.citations;
   t.equal(inCollection.totalCount, 7, 'collectionId as an ID');
   const badCollection = await gql(tp, token, PAGE, { filter: { collectionId: 'policies' } });
