@@ -46,7 +46,7 @@ t.test('a workflow re-emitting into its own trigger stops after 8 links with a d
     t.equal(parsed.type, 'loop.ping');
     if (event.chaindepth) t.equal((parsed as unknown as Record<string, unknown>).chaindepth, event.chaindepth, 'the extension survives a CloudEvents parse');
   }
-  const graphql = await tp.request({ method: 'POST', url: '/graphql', token, payload: { query: '{ events(type: "loop.ping", first: 20) { edges { node { chainDepth } } } }' } });
+  const graphql = await tp.request({ method: 'POST', url: '/graphql', token, payload: { query: '{ events(filter: { type: "loop.ping" }, first: 20) { edges { node { chainDepth } } } }' } });
   t.same(graphql.body.data.events.edges.map((e: any) => e.node.chainDepth), [8, 7, 6, 5, 4, 3, 2, 1, 0], 'GraphQL shows the depth, newest first');
   // workflow.completed of a chained execution is a link of the chain too.
   const completed = await eventsOfType(tp, token, 'workflow.completed');
