@@ -13,6 +13,11 @@
 // tenant the caller is not a member of), 4400/4404 a malformed or unknown
 // tenant; the close reason carries the REST code and message.
 //
+// The credentials are checked again before each operation and every minute
+// while the socket is open: an expired token, a revoked API key or a tenant
+// left closes it with the same codes (a subscription does not outlive the
+// caller's rights by more than a minute).
+//
 // Limits: a message is at most 1 MiB (the HTTP body cap); `connection_init`
 // must come within 5 seconds; sockets are pinged every 12 seconds and dropped
 // when they stop answering. On server stop every socket is closed (1001) and,
@@ -27,7 +32,9 @@ import type { WebSocket, WebSocketServer } from 'ws';
 import type { Principal } from '../auth/principal.ts';
 import type { GraphqlContext } from './context.ts';
 
-export const WEBSOCKET_LIMITS = { maxPayloadBytes: 1024 * 1024, connectionInitTimeoutMs: 5000, keepAliveMs: 12_000, closeGraceMs: 1000 };
+export const WEBSOCKET_LIMITS = {
+  maxPayloadBytes: 1024 * 1024, connectionInitTimeoutMs: 5000, keepAliveMs: 12_000, closeGraceMs: 1000, recheckMs: 60_000,
+};
 
 export interface WebSocketAuth {
   /** The principal of these credentials as the route's strategies see them (undefined: none sent); throws their 401. */
@@ -39,6 +46,9 @@ export interface WebSocketAuth {
 interface Session {
   principal: Principal | undefined;
   tenantId: string | undefined;
+  /** Checks the connection's credentials again; closes the socket (and resolves false) when they no longer hold. */
+  recheck(): Promise<boolean>;
+  timer: NodeJS.Timeout | undefined;
 }
 
 type Enveloped = Pick<ReturnType<YogaServerInstance<GraphqlContext, {}>['getEnveloped']>, 'execute' | 'subscribe'>;
@@ -120,22 +130,49 @@ export function serveWebSocket(
       async onConnect(ctx) {
         const { socket, request } = ctx.extra;
         const { tenant, ...credentials } = presented(ctx.connectionParams, request);
-        try {
+        const check = async () => {
           const principal = await auth.authenticate(credentials);
-          const tenantId = principal ? await auth.tenant(principal, tenant) : undefined;
-          sessions.set(ctx, { principal, tenantId });
-          return true;
-        } catch (err) {
+          return { principal, tenantId: principal ? await auth.tenant(principal, tenant) : undefined };
+        };
+        const refuse = (err: unknown) => {
           const close = closeFor(err);
           if (!close) logger.error({ err }, 'GraphQL WebSocket: connection check failed');
           else logger.debug({ code: close.code, reason: close.reason }, 'GraphQL WebSocket refused');
           // Closed here, with the reason; graphql-ws's own close that follows `false` is then a no-op.
           socket.close(close?.code ?? 4500, close?.reason ?? 'Internal server error');
+        };
+        try {
+          const session: Session = {
+            ...await check(),
+            timer: undefined,
+            async recheck() {
+              try {
+                await check();
+                return true;
+              } catch (err) {
+                refuse(err);
+                return false;
+              }
+            },
+          };
+          if (session.principal) {
+            session.timer = setInterval(() => void session.recheck(), WEBSOCKET_LIMITS.recheckMs);
+            session.timer.unref();
+          }
+          sessions.set(ctx, session);
+          return true;
+        } catch (err) {
+          refuse(err);
           return false;
         }
       },
+      onClose(ctx) {
+        clearInterval(sessions.get(ctx)?.timer);
+      },
       async onSubscribe(ctx, _id, payload) {
-        const session = sessions.get(ctx) ?? { principal: undefined, tenantId: undefined };
+        const session = sessions.get(ctx);
+        if (!session) return [new GraphQLError('The connection is not initialised')];
+        if (session.principal && !(await session.recheck())) return [new GraphQLError('The connection\'s credentials no longer hold')];
         const context: GraphqlContext = {
           principal: session.principal, tenantId: session.tenantId,
           // Per operation, as over HTTP (where it is yoga's request): what per-request caches are keyed on.

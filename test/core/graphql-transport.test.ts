@@ -95,6 +95,23 @@ t.test('WebSocket: queries with the tenant from connection parameters or headers
   const guarded = await once(client(t, tp), '{ citationStats { total } }');
   t.match(guarded, { errors: [{ extensions: { code: 'UNAUTHENTICATED' } }] }, 'the field guards apply');
 
+  // Credentials are checked again before each operation: a revoked API key closes the socket.
+  const clientRow = await tp.request({ method: 'POST', url: '/api/admin/clients', token: acme.token, tenant: 'acme', payload: { name: 'ws-revoked' } });
+  const created = await tp.request({ method: 'POST', url: '/api/admin/api-keys', token: acme.token, tenant: 'acme', payload: { name: 'ws', client_id: clientRow.body.id } });
+  const closed: number[] = [];
+  const keyed = createClient({
+    url: wsUrl(tp), connectionParams: { 'x-api-key': created.body.key }, retryAttempts: 0, lazy: false,
+    webSocketImpl: WebSocket, on: { closed: (event) => closed.push((event as { code: number }).code) },
+  });
+  t.teardown(() => keyed.dispose());
+  t.same(await once(keyed, '{ viewer { kind tenantId } }'), { data: { viewer: { kind: 'api_key', tenantId: 'acme' } } }, 'an API key connects');
+  const revoked = await tp.request({ method: 'DELETE', url: `/api/admin/api-keys/${created.body.id}`, token: acme.token, tenant: 'acme' });
+  t.equal(revoked.status, 204);
+  const after = await once(keyed, '{ viewer { kind } }').catch((err) => ({ closedWith: (err as { code?: number }).code }));
+  t.notOk((after as { data?: unknown }).data, 'the next operation does not run');
+  await until(async () => closed.length > 0, 'the socket closes');
+  t.same(closed, [4401], 'closed 4401 once the key is revoked');
+
   // An upgrade of any other path is an ordinary request for hapi.
   const other = await new Promise<number>((resolve, reject) => {
     const socket = new WebSocket(tp.url('/api/nothing-here').replace(/^http/, 'ws'), 'graphql-transport-ws');
