@@ -1,8 +1,9 @@
 // The OpenAPI 3.1 document of every REST route tagged 'api', generated from
-// the route table and the joi schemas (core/http/openapi/) once, when the
-// server starts (onPreStart: every plugin has registered its routes by
-// then), and served as the same bytes with an ETag at /docs/openapi.json;
-// the interactive reference at /docs.
+// the route table and the joi schemas (core/http/openapi/) once: when the
+// server starts listening (onPostStart, before start() resolves: every plugin
+// has registered its routes by then), or at the first request of a server
+// that only initializes (tests that inject); served as the same bytes with
+// an ETag at /docs/openapi.json; the interactive reference at /docs.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -31,24 +32,26 @@ function readTags(readmePath: string): Tag[] {
 
 export function registerOpenApi(server: Server, options: OpenApiOptions): void {
   let built: Built | undefined;
-  server.ext('onPreStart', () => {
+  const build = (): Built => {
+    if (built) return built;
     const started = performance.now();
     const document = buildDocument(server.table(), { title: TITLE, version: options.version, pluginTags: readTags(options.readmePath) });
     const json = JSON.stringify(document);
-    built = {
-      json, gzip: gzipSync(json), etag: createHash('sha256').update(json).digest('base64url').slice(0, 27), modified: new Date(),
-      buildMs: 0,
-    };
-    built.buildMs = performance.now() - started;
+    const etag = createHash('sha256').update(json).digest('base64url').slice(0, 27);
+    built = { json, gzip: gzipSync(json), etag, modified: new Date(), buildMs: performance.now() - started };
     server.app.openApiBuildMs = built.buildMs;
+    return built;
+  };
+  server.ext('onPostStart', () => {
+    build();
   });
   server.route({
     method: 'GET', path: '/docs/openapi.json', options: { auth: false },
     handler: (request, h) => {
-      if (!built) return h.response({ statusCode: 503, error: 'Service Unavailable', message: 'The server has not started' }).code(503);
+      const document = build();
       const wantsGzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
-      const response = h.response(wantsGzip ? built.gzip : built.json)
-        .type('application/json; charset=utf-8').etag(built.etag, { vary: true, weak: false }).header('last-modified', built.modified.toUTCString())
+      const response = h.response(wantsGzip ? document.gzip : document.json)
+        .type('application/json; charset=utf-8').etag(document.etag, { vary: true, weak: false }).header('last-modified', document.modified.toUTCString())
         .header('cache-control', 'public, no-cache');
       if (wantsGzip) response.compressed('gzip');
       return response;
@@ -59,7 +62,7 @@ export function registerOpenApi(server: Server, options: OpenApiOptions): void {
 
 declare module '@hapi/hapi' {
   interface ServerApplicationState {
-    /** How long building the OpenAPI document took at start, in milliseconds. */
+    /** How long building the OpenAPI document took, in milliseconds (set once it is built). */
     openApiBuildMs?: number;
   }
 }
