@@ -5,7 +5,9 @@
 // best chunks. Both are HTTP clients of the server (its workers do the
 // ingestion), so they need no database: --url (default PLATFORM_URL or
 // http://127.0.0.1:$PORT), --token (default PLATFORM_TOKEN or ADMIN_TOKEN),
-// --tenant.
+// --tenant. `platform models pull|list|status` manage the pulled embedding
+// models in the data directory (services/models.ts): they run on the
+// database (status counts every tenant's chunks), not through the server.
 import { glob, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { defineCli, UsageError } from 'agent-platform/sdk';
@@ -107,6 +109,22 @@ async function ingestFiles(client: Client, files: string[], collectionId: number
 }
 
 export const cli = defineCli(createServices, (command) => [
+  command({
+    name: 'models pull',
+    description: 'Download an embedding model from the hub (MODELS_HUB_URL) into the data directory, check it embeds, and make it the embedding model (after a restart)',
+    positionals: ['name'],
+    run: (services, { positionals, progress }) => services.models.pull(positionals[0], progress),
+  }),
+  command({
+    name: 'models list',
+    description: 'The pulled embedding models: name, size, dimension, and which one is in use',
+    run: async (services) => services.models.list(),
+  }),
+  command({
+    name: 'models status',
+    description: 'The embedding model in use and how many current chunks are embedded by it or left to re-embed, per tenant',
+    run: (services) => services.models.status(),
+  }),
   command({
     name: 'ingest',
     description: 'Upload files (a path, a folder or a glob) into a collection through the server and follow their ingestion',

@@ -17,8 +17,9 @@ export interface IngestionOptions {
   chunkSize: number;
   chunkOverlap: number;
   tokenizer: (typeof TOKENIZERS)[number];
-  /** auto: local with a model path, else endpoint with a base URL, else none (keyword search only). */
+  /** auto: local with a model path, else endpoint with a base URL, else local with a pulled model, else none (keyword search only). */
   embeddingProvider: (typeof EMBEDDING_PROVIDERS)[number];
+  /** The endpoint's model; or the name of a pulled model (`platform models pull`), which the local embedder then loads. */
   embeddingModel: string;
   embeddingModelPath?: string;
   embeddingBaseUrl?: string;
@@ -66,6 +67,8 @@ export interface IngestionOptions {
   syncConcurrency: number;
   /** Heap limit of a parser child process (--max-old-space-size): a document whose parse needs more fails, not the server. */
   parserMaxMemoryMb: number;
+  /** The Hugging Face compatible hub `platform models pull` downloads from. */
+  modelsHubUrl: string;
 }
 
 /** A string option that also takes what YAML typed as a number or boolean (`${VAR}` values are typed by YAML). */
@@ -99,9 +102,8 @@ const settings = {
   tokenizer: ['INGESTION_TOKENIZER', oneOf(TOKENIZERS).default('cl100k_base')],
   embeddingProvider: ['INGESTION_EMBEDDING_PROVIDER', oneOf(EMBEDDING_PROVIDERS).default('auto')],
   embeddingModel: ['INGESTION_EMBEDDING_MODEL', text().default('text-embedding-3-small')],
-  embeddingModelPath: ['INGESTION_EMBEDDING_MODEL_PATH', text().when('embeddingProvider', { is: 'local', then: Joi.required() })
-    .messages({ 'any.required': '{{#label}} is needed with embeddingProvider (INGESTION_EMBEDDING_PROVIDER) local' })
-    .description('A local transformers.js (ONNX) embedding model directory; nothing is ever downloaded')],
+  embeddingModelPath: ['INGESTION_EMBEDDING_MODEL_PATH', text()
+    .description('A local transformers.js (ONNX) embedding model directory; unset: the model `platform models pull` installed (or INGESTION_EMBEDDING_MODEL naming a pulled one), if any')],
   embeddingBaseUrl: ['INGESTION_EMBEDDING_BASE_URL', url().when('embeddingProvider', { is: 'endpoint', then: Joi.required() })
     .messages({ 'any.required': '{{#label}} is needed with embeddingProvider (INGESTION_EMBEDDING_PROVIDER) endpoint' })
     .description(EMBEDDING_ENDPOINT_DESCRIPTION)],
@@ -139,6 +141,8 @@ const settings = {
   syncAllowPrivateNetworks: ['INGESTION_SYNC_ALLOW_PRIVATE_NETWORKS', flag().default(false)],
   syncConcurrency: ['INGESTION_SYNC_CONCURRENCY', int(1, 64).default(4)],
   parserMaxMemoryMb: ['INGESTION_PARSER_MAX_MEMORY_MB', int(64, 65_536).default(1024)],
+  modelsHubUrl: ['MODELS_HUB_URL', url().default('https://huggingface.co')
+    .description('The Hugging Face compatible hub `platform models pull` downloads embedding models from (`<hub>/<name>/resolve/main/<file>`)')],
 } satisfies Record<keyof IngestionOptions, [string, Joi.Schema]>;
 
 /** The environment variable of each option (what manifests pass as `${VARIABLE:default}`). */

@@ -10,7 +10,9 @@ import { collectionRoutes } from './routes/collections.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { statusRoutes } from './routes/status.ts';
 import { syncRoutes } from './routes/sync.ts';
-import { RECONCILE_TASK, STAGE_TASK, SYNC_TASK, scheduleTask } from './tasks/payloads.ts';
+import { embeddingProblem } from './config/settings.ts';
+import { enqueueTask, RECONCILE_TASK, REEMBED_TASK, STAGE_TASK, SYNC_TASK, scheduleTask } from './tasks/payloads.ts';
+import { reembedTask, reembedTaskOptions } from './tasks/ingestion.reembed.ts';
 import { stageTask, stageTaskOptions } from './tasks/ingestion.stage.ts';
 import { RECONCILE_CRON, reconcileTask, reconcileTaskOptions } from './tasks/ingestion.reconcile.ts';
 import { syncTask, syncTaskOptions } from './tasks/ingestion.sync.ts';
@@ -32,6 +34,8 @@ export const plugin = definePlugin({
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
     const { settings, runDeps, stageDeps, searchDeps, search, collections, documents, pages, status, sync, api } = await createServices(core, options);
+    const problem = embeddingProblem(settings);
+    if (problem) throw new Error(problem);
     warnIncompleteSettings(core, settings);
     await ensureVectorIndexes(core, settings);
     server.ext('onPostStop', () => stageDeps.parsers.close());
@@ -47,6 +51,9 @@ export const plugin = definePlugin({
     core.jobs.defineLongTask(RECONCILE_TASK, reconcileTask(runDeps), reconcileTaskOptions);
     await scheduleTask(core, RECONCILE_TASK, RECONCILE_TASK, RECONCILE_CRON, {});
     core.jobs.defineLongTask(SYNC_TASK, syncTask(sync), syncTaskOptions(settings));
+    core.jobs.defineLongTask(REEMBED_TASK, reembedTask({ ...runDeps, embedder: stageDeps.embedder }), reembedTaskOptions);
+    // A pulled model in use: chunks embedded before (by another model, or none) are re-embedded in the background.
+    if (settings.embedding.pulledModel && stageDeps.embedder) await enqueueTask(core, REEMBED_TASK, { model: stageDeps.embedder.model });
 
     registerFunctions(core, searchDeps);
     core.graphql.extend(graphqlPart({ documents, pages, status, search }));

@@ -11,6 +11,7 @@ import type { StageDeps } from './pipeline/stages.ts';
 import { createIngestionApi } from './services/api.ts';
 import { createCollectionsService } from './services/collections.ts';
 import { createDocumentsService } from './services/documents.ts';
+import { createModelsService } from './services/models.ts';
 import { createPagesService } from './services/pages.ts';
 import { createPrivateUploads } from './services/private.ts';
 import { createStatusService } from './services/status.ts';
@@ -49,6 +50,7 @@ export async function createServices(core: CoreServices, options: IngestionOptio
     privateUploads,
     status: createStatusService(runDeps),
     sync: createSyncService(runDeps),
+    models: createModelsService(core, options, settings, embedder),
     api: createIngestionApi(searchDeps, privateUploads, pages),
   };
 }

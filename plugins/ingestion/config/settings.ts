@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { EnvironmentSecret } from 'agent-platform/sdk';
+import { activeModelName, isModelName, modelFolder, modelsDirOf, pulledModelInfo } from '../models/folders.ts';
 import { EMBEDDING_ENDPOINT_DESCRIPTION, UNSTRUCTURED_DESCRIPTION, type IngestionOptions } from '../options.ts';
 
 export type EmbeddingProvider = 'local' | 'endpoint' | 'none';
@@ -19,10 +20,15 @@ export interface IngestionSettings {
     dims: number;
     batch: number;
     retries: number;
+    /** The local model's folder: INGESTION_EMBEDDING_MODEL_PATH, or a pulled model's (undefined with provider local: no model). */
     modelPath: string | undefined;
+    /** The name of the pulled model the local embedder loads (modelPath is its folder); undefined otherwise. */
+    pulledModel: string | undefined;
     baseUrl: string | undefined;
     apiKey: string | undefined;
   };
+  /** Pulled embedding models (`platform models pull`): `<data dir>/models`, and the hub they come from. */
+  models: { dir: string; hubUrl: string };
   maxConcurrent: number;
   quotaTtlSeconds: number;
   parseTimeoutSeconds: number;
@@ -85,11 +91,25 @@ function defaultLangPath(): string {
   return path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 }
 
+/**
+ * The pulled model the local embedder would load without a model path:
+ * INGESTION_EMBEDDING_MODEL when it names a pulled model, else the one the
+ * last `platform models pull` made the embedding model.
+ */
+function pulledModelOf(options: IngestionOptions, modelsDir: string): string | undefined {
+  if (isModelName(options.embeddingModel) && pulledModelInfo(modelsDir, options.embeddingModel)) return options.embeddingModel;
+  return activeModelName(modelsDir);
+}
+
 export function settingsOf(options: IngestionOptions, env: Env, dataDir: string): IngestionSettings {
-  const modelPath = options.embeddingModelPath;
+  const modelsDir = modelsDirOf(dataDir);
   const baseUrl = base(options.embeddingBaseUrl);
+  // A model path or an endpoint, when set, wins over a pulled model.
+  const pulled = options.embeddingModelPath || (options.embeddingProvider === 'auto' && baseUrl) || options.embeddingProvider === 'endpoint'
+    || options.embeddingProvider === 'none' ? undefined : pulledModelOf(options, modelsDir);
+  const modelPath = options.embeddingModelPath ?? (pulled ? modelFolder(modelsDir, pulled) : undefined);
   const provider: EmbeddingProvider = options.embeddingProvider === 'auto'
-    ? (modelPath ? 'local' : baseUrl ? 'endpoint' : 'none')
+    ? (options.embeddingModelPath ? 'local' : baseUrl ? 'endpoint' : pulled ? 'local' : 'none')
     : options.embeddingProvider;
   const roots = (options.syncRoots ?? path.join(dataDir, 'sync'))
     .split(',').map((root) => root.trim()).filter(Boolean).map((root) => path.resolve(root));
@@ -106,9 +126,11 @@ export function settingsOf(options: IngestionOptions, env: Env, dataDir: string)
       batch: options.embeddingBatch,
       retries: options.embeddingRetries,
       modelPath: modelPath ? path.resolve(modelPath) : undefined,
+      pulledModel: pulled,
       baseUrl,
       apiKey: secret(env, 'INGESTION_EMBEDDING_API_KEY'),
     },
+    models: { dir: modelsDir, hubUrl: base(options.modelsHubUrl)! },
     maxConcurrent: options.maxConcurrent,
     quotaTtlSeconds: options.quotaTtlSeconds,
     parseTimeoutSeconds: options.parseTimeoutSeconds,
@@ -151,4 +173,11 @@ export function settingsOf(options: IngestionOptions, env: Env, dataDir: string)
     },
     parserMaxMemoryMb: options.parserMaxMemoryMb,
   };
+}
+
+/** Why the configured embedder cannot be made (the server does not start), or undefined. */
+export function embeddingProblem(settings: IngestionSettings): string | undefined {
+  if (settings.embedding.provider !== 'local' || settings.embedding.modelPath) return undefined;
+  return 'INGESTION_EMBEDDING_PROVIDER is local but there is no model: set INGESTION_EMBEDDING_MODEL_PATH to a model folder, '
+    + 'or pull one (platform models pull <name>)';
 }

@@ -1,7 +1,8 @@
 // The pluggable embedder: a local transformers.js model (offline), an
 // OpenAI-compatible endpoint, or none (keyword search only). Chosen by
 // settings (INGESTION_EMBEDDING_PROVIDER, or by which of
-// INGESTION_EMBEDDING_MODEL_PATH / INGESTION_EMBEDDING_BASE_URL is set).
+// INGESTION_EMBEDDING_MODEL_PATH / INGESTION_EMBEDDING_BASE_URL / a pulled
+// model is there).
 import type { IngestionSettings } from '../config/settings.ts';
 
 export interface Embedder {
@@ -20,9 +21,9 @@ export async function createEmbedder(settings: IngestionSettings): Promise<Embed
       retries: embedding.retries,
     });
   }
-  if (embedding.provider === 'local') {
+  if (embedding.provider === 'local' && embedding.modelPath) {
     const { LocalEmbedder } = await import('./local.ts');
-    return new LocalEmbedder(embedding.modelPath!);
+    return new LocalEmbedder(embedding.modelPath, embedding.pulledModel);
   }
   return undefined;
 }

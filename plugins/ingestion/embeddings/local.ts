@@ -1,5 +1,5 @@
 // A local sentence-embedding model run by transformers.js, loaded from the
-// folder INGESTION_EMBEDDING_MODEL_PATH (config.json, tokenizer.json,
+// folder INGESTION_EMBEDDING_MODEL_PATH or of a pulled model (config.json, tokenizer.json,
 // tokenizer_config.json, onnx/model.onnx or onnx/model_quantized.onnx).
 // Remote loading is disabled: nothing is ever fetched. Mean pooling and
 // normalisation, as sentence-transformers models (MiniLM) are used.
@@ -14,9 +14,10 @@ export class LocalEmbedder implements Embedder {
   private readonly folder: string;
   private extractor: Promise<Extractor> | undefined;
 
-  constructor(folder: string) {
+  /** `name`: a pulled model's name (`local:<name>`); else the model is named by its folder (`local:<folder name>`). */
+  constructor(folder: string, name?: string) {
     this.folder = path.resolve(folder);
-    this.model = `local:${path.basename(this.folder)}`;
+    this.model = `local:${name ?? path.basename(this.folder)}`;
   }
 
   private load(): Promise<Extractor> {

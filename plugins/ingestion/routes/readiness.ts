@@ -31,7 +31,9 @@ export function readinessDetails(settings: IngestionSettings) {
     search: embedding.provider === 'none' ? 'keyword only (no embedder configured)' : 'hybrid (keyword + vector)',
     embeddings: embedding.provider === 'none'
       ? 'none'
-      : embedding.provider === 'local' ? `local model at ${embedding.modelPath}` : `endpoint, model ${embedding.model}, ${embedding.dims} dims`,
+      : embedding.provider === 'local'
+        ? `local model ${embedding.pulledModel ? `${embedding.pulledModel} (pulled) ` : ''}at ${embedding.modelPath}`
+        : `endpoint, model ${embedding.model}, ${embedding.dims} dims`,
     ocr: settings.ocrEnabled ? 'enabled' : 'disabled',
     vision_descriptions: settings.vlm.enabled ? (settings.vlm.baseUrl ? `enabled (${settings.vlm.model})` : 'enabled but INGESTION_VLM_BASE_URL is not set') : 'disabled',
     vision_retrieval: !settings.visionRetrieval.enabled ? 'disabled'

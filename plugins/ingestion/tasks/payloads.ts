@@ -8,6 +8,7 @@ import type { Stage } from '../store/tables.ts';
 export const STAGE_TASK = 'ingestion.stage';
 export const RECONCILE_TASK = 'ingestion.reconcile';
 export const SYNC_TASK = 'ingestion.sync';
+export const REEMBED_TASK = 'ingestion.reembed';
 
 /** One stage job of a document's run: the run id makes a job of a superseded run do nothing. */
 export interface StagePayload {
@@ -28,10 +29,16 @@ export interface SyncPayload {
   source_id: number;
 }
 
+/** Re-embedding every tenant's current chunks with `model` (sent at boot when a pulled model is the embedder). */
+export interface ReembedPayload {
+  model: string;
+}
+
 export interface IngestionTaskPayloads {
   'ingestion.stage': StagePayload;
   'ingestion.reconcile': ReconcilePayload;
   'ingestion.sync': SyncPayload;
+  'ingestion.reembed': ReembedPayload;
 }
 
 export type IngestionTask = keyof IngestionTaskPayloads;

@@ -10,7 +10,7 @@ import { readManifest } from '../../../core/manifest.ts';
 import { resolvePlugins } from '../../../core/plugin-loader.ts';
 import { ROOT_DIR } from '../../../core/paths.ts';
 import { OPTION_VARIABLES, defaultOptions, type IngestionOptions } from '../options.ts';
-import { settingsOf } from '../config/settings.ts';
+import { embeddingProblem, settingsOf } from '../config/settings.ts';
 import { runCli } from 'agent-platform/sdk/testing';
 
 const MANIFESTS = [
@@ -78,12 +78,20 @@ t.test('a malformed value is one line naming the option and its variable', async
     [{ INGESTION_OCR_ENABLED: 'maybe' }, 'ocrEnabled (INGESTION_OCR_ENABLED) must be true or false, got "maybe"'],
     [{ INGESTION_TOKENIZER: 'gpt2' }, 'tokenizer (INGESTION_TOKENIZER) must be one of cl100k_base, o200k_base, p50k_base, r50k_base, got "gpt2"'],
     [{ INGESTION_VLM_BASE_URL: 'ftp://user:secret@host' }, 'vlmBaseUrl (INGESTION_VLM_BASE_URL) must be an http(s) URL'],
-    [{ INGESTION_EMBEDDING_PROVIDER: 'local' },
-      'embeddingModelPath (INGESTION_EMBEDDING_MODEL_PATH) is needed with embeddingProvider (INGESTION_EMBEDDING_PROVIDER) local'],
   ];
   for (const [env, message] of cases) {
     await t.rejects(ingestionOptions('manifests/default.yaml', env), { name: 'ManifestError', message: `plugin "ingestion" has an invalid option: ${message}` });
   }
+});
+
+t.test('a local provider without a model path or a pulled model is refused with what to do', async (t) => {
+  const env = { INGESTION_EMBEDDING_PROVIDER: 'local' };
+  const settings = settingsOf(await ingestionOptions('manifests/default.yaml', env), env, '/data');
+  t.match(settings.embedding, { provider: 'local', modelPath: undefined, pulledModel: undefined });
+  t.equal(embeddingProblem(settings),
+    'INGESTION_EMBEDDING_PROVIDER is local but there is no model: set INGESTION_EMBEDDING_MODEL_PATH to a model folder, or pull one (platform models pull <name>)');
+  const withPath = { ...env, INGESTION_EMBEDDING_MODEL_PATH: '/models/minilm' };
+  t.equal(embeddingProblem(settingsOf(await ingestionOptions('manifests/default.yaml', withPath), withPath, '/data')), undefined);
 });
 
 t.test('the server and the CLI refuse to start on a malformed value, with that one line', async (t) => {
