@@ -86,7 +86,7 @@ const flag = () => Joi.boolean().truthy('yes', 'on', 1).falsy('no', 'off', 0).em
 const oneOf = (values: readonly string[]) => Joi.string().valid(...values).empty('');
 
 /** What an embedding endpoint and its key are for (an option and a secret: one row of the settings table). */
-export const EMBEDDING_ENDPOINT_DESCRIPTION = 'An OpenAI-compatible `/embeddings` endpoint instead; with neither, search is keyword and fuzzy only (said in `/readyz`)';
+export const EMBEDDING_ENDPOINT_DESCRIPTION = 'An OpenAI-compatible `/embeddings` endpoint instead; with neither (nor a pulled model: `platform models pull`), search is keyword and fuzzy only (said in `/readyz`)';
 /** What an Unstructured server and its key are for (an option and a secret: one row of the settings table). */
 export const UNSTRUCTURED_DESCRIPTION = 'Parse through an Unstructured server instead of the built-in parsers';
 
