@@ -53,7 +53,10 @@ export const plugin = definePlugin({
     core.jobs.defineLongTask(SYNC_TASK, syncTask(sync), syncTaskOptions(settings));
     core.jobs.defineLongTask(REEMBED_TASK, reembedTask({ ...runDeps, embedder: stageDeps.embedder }), reembedTaskOptions);
     // A pulled model in use: chunks embedded before (by another model, or none) are re-embedded in the background.
-    if (settings.embedding.pulledModel && stageDeps.embedder) await enqueueTask(core, REEMBED_TASK, { model: stageDeps.embedder.model });
+    // One re-embed job per model, however many processes boot at once.
+    if (settings.embedding.pulledModel && stageDeps.embedder) {
+      await enqueueTask(core, REEMBED_TASK, { model: stageDeps.embedder.model }, { singletonKey: `reembed/${stageDeps.embedder.model}` });
+    }
 
     registerFunctions(core, searchDeps);
     core.graphql.extend(graphqlPart({ documents, pages, status, search }));
