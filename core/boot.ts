@@ -1,7 +1,8 @@
 // Boots the platform: config, manifest, the core's services (database,
 // migrations, queues: core/services.ts, shared with the CLI), the hapi server
 // with the core's cross-cutting parts, then the feature plugins in dependency
-// order.
+// order. With an OTLP endpoint set, the OpenTelemetry SDK is started first
+// (loaded only then) and shut down, its spans flushed, at stop.
 import path from 'node:path';
 import Hapi, { type Server } from '@hapi/hapi';
 import Joi from 'joi';
@@ -24,6 +25,8 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerRequestLogging } from './http/request-log.ts';
 import { createListener, handleDroppedConnections } from './http/listener.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { readTelemetrySettings } from './telemetry/settings.ts';
+import type { Telemetry } from './telemetry/sdk.ts';
 import type { CoreServices, ServiceOverrides } from './plugin-contract.ts';
 
 export interface PlatformOptions {
@@ -52,15 +55,24 @@ const VERSION = '0.1.0';
 
 export async function createPlatform(options: PlatformOptions = {}): Promise<Platform> {
   const config = options.config ?? loadConfig();
-  const logger = createLogger(config.logLevel, options.logStream);
+  const telemetrySettings = readTelemetrySettings(config.env);
+  const logger = createLogger(config.logLevel, options.logStream, { traceIds: telemetrySettings.settings !== undefined });
+  for (const warning of telemetrySettings.warnings) logger.warn(warning);
   onDroppedPattern((pattern, reason) => logger.warn({ pattern: pattern.slice(0, 200) }, `JSON Schema pattern dropped (accepts any string): ${reason}`));
   // Manifest errors are found before anything is started.
   const manifest = options.manifest ?? (await readManifest(config.manifestPath, config.env));
   const plugins = await resolvePlugins(manifest, config.rootDir);
 
-  const handle = await createCoreServices(config, { mode: 'server', plugins, logger, overrides: options.services });
+  let telemetry: Telemetry | undefined;
+  if (telemetrySettings.settings) {
+    const { startTelemetry } = await import('./telemetry/sdk.ts');
+    telemetry = await startTelemetry(telemetrySettings.settings, VERSION);
+  }
+  const handle = await createCoreServices(config, { mode: 'server', plugins, logger, overrides: options.services })
+    .catch(async (err) => { await telemetry?.shutdown(); throw err; });
   const { core, jobs, database, masterKey } = handle;
   const cleanups: (() => Promise<void>)[] = [() => handle.close()];
+  if (telemetry) cleanups.push(telemetry.shutdown);
   try {
     await jobs.prepare();
     cleanups.unshift(() => jobs.stop());
@@ -88,6 +100,10 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
     });
     handleDroppedConnections(listener, logger);
     server.validator(Joi);
+    if (telemetry) {
+      const { registerHttpTracing } = await import('./telemetry/http.ts');
+      registerHttpTracing(server, telemetry);
+    }
     registerRequestLogging(server, logger);
     registerErrorRendering(server);
     registerTextGuard(server);

@@ -4,6 +4,7 @@
 // the plugins' manifest options and secrets.
 import path from 'node:path';
 import { ROOT_DIR as rootDir } from './paths.ts';
+import { TELEMETRY_SETTINGS } from './telemetry/settings.ts';
 
 export interface PlatformConfig {
   rootDir: string;
@@ -62,7 +63,8 @@ export interface CoreSetting {
  * Every core setting, in the order of the README's table: those read by
  * loadConfig, and the few the core reads where they apply
  * (PLATFORM_CONNECTION_GUARD in db/connection-guard.ts, GRAPHQL_* in
- * graphql/limits.ts and graphql/graphiql.ts). PORT and HOST are the manifest's `server`.
+ * graphql/limits.ts and graphql/graphiql.ts, the OTEL_* variables in
+ * telemetry/settings.ts). PORT and HOST are the manifest's `server`.
  */
 export const CORE_SETTINGS: readonly CoreSetting[] = [
   { variable: 'DATABASE_URL', default: '(embedded PGlite)',
@@ -129,6 +131,7 @@ export const CORE_SETTINGS: readonly CoreSetting[] = [
     description: 'Cost of one operation: each field 1, times the sizes of the lists it is in (`first`/`limit`/`topK`, a variable without default counting 100, no argument 20 or the schema\'s default); past it 400 `QUERY_TOO_COSTLY`, nothing runs' },
   { variable: 'GRAPHQL_GRAPHIQL', default: '`true`',
     description: 'GraphiQL at `GET /graphql` for browsers (`Accept: text/html`; the page is served whole, nothing from a CDN); `false`: a browser gets the 400 of a GET without `query`' },
+  ...TELEMETRY_SETTINGS,
 ];
 
 

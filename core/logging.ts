@@ -1,6 +1,8 @@
 // pino with redaction: credentials never reach a log line, whether they come
-// in a request header or in an object a plugin logs.
+// in a request header or in an object a plugin logs. A traced platform's
+// lines carry the active span's `trace_id` and `span_id`.
 import pino, { type Logger, type DestinationStream } from 'pino';
+import { traceIdsMixin } from './telemetry/log-mixin.ts';
 
 const SECRET_HEADERS = ['authorization', 'x-api-key', 'x-webhook-secret', 'x-webhook-signature', 'cookie', 'proxy-authorization'];
 const SECRET_FIELDS = [
@@ -14,12 +16,13 @@ export const redactPaths: string[] = [
   ...SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `*.*.${f}`]),
 ];
 
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+export function createLogger(level: string, destination?: DestinationStream, options: { traceIds?: boolean } = {}): Logger {
   return pino(
     {
       level,
       redact: { paths: redactPaths, censor: '[REDACTED]' },
       base: { service: 'agent-platform' },
+      ...(options.traceIds ? { mixin: traceIdsMixin } : {}),
     },
     destination ?? pino.destination(1),
   );

@@ -1,4 +1,5 @@
-// One pg pool and one kysely instance per platform process.
+// One pg pool and one kysely instance per platform process. Opened while
+// tracing is on, its statements are spans (telemetry/statements.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import {
@@ -7,6 +8,8 @@ import {
 } from 'kysely';
 import { checkSecondConnection } from './connection-guard.ts';
 import type { Database } from './types.ts';
+import { tracing } from '../telemetry/tracing.ts';
+import { traceStatement } from '../telemetry/statements.ts';
 
 // bigint (int8) columns come back as strings by default; ids here fit in a JS number.
 pg.types.setTypeParser(20, (value) => Number(value));
@@ -88,7 +91,7 @@ export function openDatabase(connectionString: string, max = 10): DatabaseHandle
   // An idle client losing its server connection must not crash the process.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PlatformDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PlatformDialect({ pool }), ...(tracing() ? { log: traceStatement } : {}) });
   return {
     pool,
     db,

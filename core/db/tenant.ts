@@ -1,13 +1,16 @@
 // withTenant: the only way plugin code touches tenant-owned rows. It opens a
 // transaction, drops to the platform_tenant role (so row-level security holds
 // even for a superuser connection) and sets app.tenant_id transaction-locally
-// (session settings would leak between connections on PGlite).
+// (session settings would leak between connections on PGlite). While tracing
+// is on, each transaction is a span `db.transaction` (its statements' spans
+// are its children: telemetry/statements.ts).
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { Database } from './types.ts';
 import { badRequest } from '../errors.ts';
 import { withOpeningStatements, type OpeningStatements } from './database.ts';
 import { holdingTransaction } from './connection-guard.ts';
+import { inSpan, tracing } from '../telemetry/tracing.ts';
 
 // A tenant id: up to 64 lowercase letters, digits and hyphens, which includes
 // a UUID in its lowercase form.
@@ -56,18 +59,23 @@ async function workErrorWins<T>(transaction: (guard: <R>(work: () => Promise<R>)
   }
 }
 
+/** One tenant transaction: the role and tenant set before `work`. */
+function tenantTransaction<T>(db: Kysely<Database>, tenantId: string, work: (trx: TenantTransaction) => Promise<T>): Promise<T> {
+  // The alias is validated strictly, so it can be written into the statement:
+  // one round trip begins the transaction and sets both the role and the tenant
+  // (openDatabase's driver sends them with the BEGIN). With a kysely instance
+  // that did not send them, they go out here, before any work.
+  const opening: OpeningStatements = { sql: openingSql(tenantId), sent: false };
+  return withOpeningStatements(opening, () => workErrorWins((guard) => db.transaction().execute((trx) => guard(async () => {
+    if (!opening.sent) await sql.raw(opening.sql).execute(trx);
+    return holdingTransaction(`a transaction of tenant ${tenantId}`, () => work(trx));
+  }))));
+}
+
 export function createWithTenant(db: Kysely<Database>): WithTenant {
-  return async (tenantId, work) => {
-    // The alias is validated strictly, so it can be written into the statement:
-    // one round trip begins the transaction and sets both the role and the tenant
-    // (openDatabase's driver sends them with the BEGIN). With a kysely instance
-    // that did not send them, they go out here, before any work.
-    const opening: OpeningStatements = { sql: openingSql(tenantId), sent: false };
-    return withOpeningStatements(opening, () => workErrorWins((guard) => db.transaction().execute((trx) => guard(async () => {
-      if (!opening.sent) await sql.raw(opening.sql).execute(trx);
-      return holdingTransaction(`a transaction of tenant ${tenantId}`, () => work(trx));
-    }))));
-  };
+  return async (tenantId, work) => tracing()
+    ? inSpan('db.transaction', { attributes: { 'tenant.id': tenantId } }, () => tenantTransaction(db, tenantId, work))
+    : tenantTransaction(db, tenantId, work);
 }
 
 /**
@@ -81,6 +89,10 @@ export function createWithTenant(db: Kysely<Database>): WithTenant {
 export function createWithTenantSession(pool: pg.Pool): WithTenantSession {
   return async (tenantId, work) => {
     const opening = openingSql(tenantId);
+    return tracing() ? inSpan('db.transaction', { attributes: { 'tenant.id': tenantId } }, () => session(opening, tenantId, work)) : session(opening, tenantId, work);
+  };
+
+  async function session<T>(opening: string, tenantId: string, work: (session: TenantSession) => Promise<T>): Promise<T> {
     const client = await pool.connect();
     let failed = false;
     try {
@@ -97,5 +109,5 @@ export function createWithTenantSession(pool: pg.Pool): WithTenantSession {
     } finally {
       client.release(failed);
     }
-  };
+  }
 }

@@ -1,7 +1,8 @@
 // A fetch (for ofetch's createFetch) over node:http/https that refuses private
 // addresses at connect time: the check runs inside the socket's DNS lookup, so
 // the address checked is the address connected to (no DNS-rebinding gap), and
-// every redirect hop is checked again.
+// every redirect hop is checked again. While tracing is on, each call is a
+// client span whose `traceparent` the request carries (telemetry/outbound.ts).
 import http from 'node:http';
 import https from 'node:https';
 import dns from 'node:dns';
@@ -9,6 +10,8 @@ import { isIP, type LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import { isPrivateAddress } from './addresses.ts';
 import { followRedirect, isRedirect, MAX_REDIRECTS } from './redirect.ts';
+import { tracing } from '../telemetry/tracing.ts';
+import { traceOutbound } from '../telemetry/outbound.ts';
 
 export class BlockedAddressError extends Error {
   override name = 'BlockedAddressError';
@@ -79,15 +82,18 @@ export function createGuardedFetch(allowPrivate: boolean): typeof fetch {
     let method = (init.method ?? 'GET').toUpperCase();
     let body = bodyBytes(init.body);
     const headers = new Headers(init.headers);
-    for (let hop = 0; ; hop++) {
-      const incoming = await once(url, method, headers, body, init.signal ?? undefined, allowPrivate);
-      const location = incoming.headers.location;
-      if (!isRedirect(incoming.statusCode ?? 0, location) || init.redirect === 'manual') return toResponse(incoming, url);
-      incoming.resume();
-      if (hop >= MAX_REDIRECTS) throw new TypeError(`more than ${MAX_REDIRECTS} redirects`);
-      const next = followRedirect(url, method, incoming.statusCode ?? 0, location, headers);
-      ({ url, method } = next);
-      if (!next.keepBody) body = undefined;
-    }
+    const send = async () => {
+      for (let hop = 0; ; hop++) {
+        const incoming = await once(url, method, headers, body, init.signal ?? undefined, allowPrivate);
+        const location = incoming.headers.location;
+        if (!isRedirect(incoming.statusCode ?? 0, location) || init.redirect === 'manual') return toResponse(incoming, url);
+        incoming.resume();
+        if (hop >= MAX_REDIRECTS) throw new TypeError(`more than ${MAX_REDIRECTS} redirects`);
+        const next = followRedirect(url, method, incoming.statusCode ?? 0, location, headers);
+        ({ url, method } = next);
+        if (!next.keepBody) body = undefined;
+      }
+    };
+    return tracing() ? traceOutbound(url, method, headers, send) : send();
   };
 }

@@ -5,6 +5,8 @@
 //   back-off, expiry and dead letters.
 // Neither relies on LISTEN/NOTIFY or advisory locks for correctness: both poll
 // with row locks (SKIP LOCKED), so the embedded PGlite default works too.
+// A job carries the trace context it was enqueued in, and its run is a span
+// of that trace (telemetry/jobs.ts).
 import { EventEmitter } from 'node:events';
 import { Logger as WorkerLogger, runMigrations, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import { PgBoss, fromKysely, getConstructionPlans } from 'pg-boss';
@@ -16,6 +18,7 @@ import { grantTenantQueueRole } from '../db/grants.ts';
 import { checkSecondConnection } from '../db/connection-guard.ts';
 import { WorkerLiveness } from './liveness.ts';
 import { installQueueWakeup } from './queue-wakeup.ts';
+import { runTracedJob, withTraceContext } from '../telemetry/jobs.ts';
 import type {
   EnqueueLongOptions, EnqueueOptions, FastTaskHandler, JobSpec, JobsApi, JobsDescription, LongTaskHandler, LongTaskOptions, ScheduleOptions,
 } from './types.ts';
@@ -134,7 +137,7 @@ export class JobService implements JobsApi {
       .filter((job, index) => job.jobKey === undefined || keyed.get(job.jobKey) === index)
       .map((job) => ({
         identifier: job.name,
-        payload: job.payload,
+        payload: withTraceContext(job.payload),
         queue_name: job.queue ?? null,
         run_at: job.runAt?.toISOString() ?? null,
         max_attempts: job.maxAttempts ?? null,
@@ -157,7 +160,7 @@ export class JobService implements JobsApi {
     if (!this.longTasks.has(name)) throw new Error(`unknown long task ${name}`);
     // pg-boss's own pool: inside a transaction, pass it (options.trx).
     if (!options.trx) checkSecondConnection(`A pg-boss send (${name})`);
-    return this.requireBoss().send(name, data, {
+    return this.requireBoss().send(name, withTraceContext(data), {
       startAfter: options.startAfter,
       singletonKey: options.singletonKey,
       ...(options.group ? { group: { id: options.group } } : {}),
@@ -314,7 +317,8 @@ export class JobService implements JobsApi {
         // own timer just after the job's expiry stands in should the library not abort.
         const signals = [(job as { signal?: AbortSignal }).signal, expirySignal(job.expireInSeconds)];
         const signal = AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
-        return task.handler(job.data, { id: job.id, attempt: job.retryCount + 1, signal });
+        const attempt = job.retryCount + 1;
+        return runTracedJob(name, 'long', job.data, attempt, (data) => task.handler(data, { id: job.id, attempt, signal }));
       },
     );
   }
@@ -327,9 +331,9 @@ export class JobService implements JobsApi {
     const list: TaskList = {};
     for (const [name, handler] of this.fastTasks) {
       list[name] = (payload, helpers) =>
-        handler(payload, {
+        runTracedJob(name, 'fast', payload, helpers.job.attempts, (data) => handler(data, {
           attempt: helpers.job.attempts, signal: helpers.abortSignal ?? new AbortController().signal, jobKey: helpers.job.key ?? undefined,
-        });
+        }));
     }
     return list;
   }

@@ -42,6 +42,9 @@ export { actorOf, describeActor, parseActor, systemPrincipal, type Actor } from 
 export { addReadinessCheck, addReadinessDetails } from '../http/ops.ts';
 export { metricsRegistryOf } from '../http/metrics.ts';
 
+// Tracing (OpenTelemetry): a span around a plugin's own work, a no-op while tracing is off.
+export { inSpan, SpanKind, tracing, type SpanSpec } from '../telemetry/tracing.ts';
+
 // Jobs (tasks and schedules), events, platform functions.
 export type {
   EnqueueLongOptions, EnqueueOptions, FastTaskHandler, JobContext, JobSpec, JobsApi, LongTaskHandler, LongTaskOptions, ScheduleOptions,

@@ -5,8 +5,9 @@
 // turn. Every frame goes to the local subscribers at once and to Postgres in
 // batches. How a turn suspends or ends is the lifecycle's (lifecycle.ts): it
 // writes that in one transaction with the last frames, so a reader never sees
-// an end without the frames before it.
-import type { FunctionCallContext } from 'agent-platform/sdk';
+// an end without the frames before it. While tracing is on, a run is a span
+// `chat.turn` and each model call a child span `chat.model`.
+import { inSpan, SpanKind, tracing, type FunctionCallContext } from 'agent-platform/sdk';
 import { capabilitiesOf, parserConfigOf } from './capabilities.ts';
 import { WidgetStreamParser, type ParserOutput } from '../widgets/stream-parser.ts';
 import { isAbort, ModelError, type ToolCall, type ToolSpec } from '../model/types.ts';
@@ -91,7 +92,12 @@ export class TurnRun {
     return this.rt.core.withTenant(this.ref.tenantId, (trx) => turnsStore.enterPhase(trx, this.ref.turnId, this.rt.runs.runnerId, phase));
   }
 
-  async run(): Promise<void> {
+  run(): Promise<void> {
+    if (!tracing()) return this.runTurn();
+    return inSpan('chat.turn', { attributes: { 'tenant.id': this.ref.tenantId, 'chat.session_id': this.ref.sessionId, 'chat.turn_id': this.ref.turnId } }, () => this.runTurn());
+  }
+
+  private async runTurn(): Promise<void> {
     try {
       if (this.state.pending_calls.length > 0 && (await this.runTools()) === 'suspended') return;
       if (!this.rt.model) return await this.offline();
@@ -154,10 +160,11 @@ export class TurnRun {
     const wrote = { yes: false };
     const settings = this.state.agent.model;
     const tools = await this.toolSpecs();
-    const reply = await this.rt.model!.stream({
+    const call = () => this.rt.model!.stream({
       model: this.state.model, messages: this.state.messages, tools,
       temperature: settings.temperature, top_p: settings.top_p, max_tokens: settings.max_output_tokens,
     }, { signal: this.signal, onText: (delta) => this.relay(parser.push(delta), wrote) });
+    const reply = await (tracing() ? inSpan('chat.model', { kind: SpanKind.CLIENT, attributes: { 'gen_ai.request.model': String(this.state.model) } }, call) : call());
     this.relay(parser.end(), wrote);
     this.current = undefined;
     this.absorb(parser);

@@ -4,10 +4,11 @@
 //
 // Taking the sequence number locks the tenant's stream row until that
 // transaction ends, which serializes a tenant's emitters: emit late in a
-// long transaction.
+// long transaction. While tracing is on, an emit is a span `event.emit`: the
+// dispatcher job it enqueues, and what that starts, carry its trace.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { badRequest, type EventInput, isValidEventType, type JobsApi, type TenantTransaction } from 'agent-platform/sdk';
+import { badRequest, type EventInput, inSpan, isValidEventType, type JobsApi, SpanKind, type TenantTransaction, tracing } from 'agent-platform/sdk';
 import { chainDepthOf } from '../dispatch/chain.ts';
 import { isUriReference, toCloudEvent, type CloudEvent } from './cloudevent.ts';
 import { cursorsStore, streamsStore } from '../store/events.ts';
@@ -46,7 +47,12 @@ function checked(input: EventInput): { id: string; type: string; source: string;
   return { id, type: input.type, source: input.source, time, data };
 }
 
-export async function emitEvent(deps: EmitDeps, trx: TenantTransaction, tenantId: string, input: EventInput): Promise<EmittedEvent> {
+export function emitEvent(deps: EmitDeps, trx: TenantTransaction, tenantId: string, input: EventInput): Promise<EmittedEvent> {
+  if (!tracing()) return appendEvent(deps, trx, tenantId, input);
+  return inSpan('event.emit', { kind: SpanKind.PRODUCER, attributes: { 'event.type': String(input.type), 'tenant.id': tenantId } }, () => appendEvent(deps, trx, tenantId, input));
+}
+
+async function appendEvent(deps: EmitDeps, trx: TenantTransaction, tenantId: string, input: EventInput): Promise<EmittedEvent> {
   const values = { ...checked(input), chaindepth: await chainDepthOf(trx, input) };
   // Everything that can be done before taking a sequence number is: from the
   // append on, the tenant's stream row is held until this transaction commits.
