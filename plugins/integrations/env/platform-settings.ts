@@ -36,6 +36,8 @@ export const PLATFORM_PREFIXES: readonly string[] = [
   'WORKFLOWS_', 'EVENTS_', 'WEBHOOK_', 'WEBHOOKS_', 'INTEGRATIONS_', 'INGESTION_', 'UNSTRUCTURED_', 'CITATIONS_',
   'LLM_', 'CHAT_', 'EMBED_', 'OCCURRENCES_', 'FORMS_', 'PIPELINES_', 'APPROVALS_', 'GRAPHQL_', 'PG',
   'APPLY_', 'IDENTITY_', 'ONTOLOGY_', 'TEMPORAL_', 'DAGSTER_', 'TENANT_SQL_',
+  // OpenTelemetry's standard variables (its exporter headers can hold a collector's credentials).
+  'OTEL_',
 ];
 
 /**
