@@ -2,7 +2,7 @@
 // the sources plugin lands streams through it, the transform and ontology
 // plugins read and materialize through it. Others import only these types.
 import type { Readable } from 'node:stream';
-import type { TenantTransaction } from 'agent-platform/sdk';
+import type { GraphqlContext, TenantTransaction } from 'agent-platform/sdk';
 import type { LakeColumn, LakeType } from './datasets/types.ts';
 
 export type { LakeColumn, LakeType };
@@ -132,6 +132,12 @@ export interface LakehouseApi {
   datasetNode(tenantId: string, datasetId: string): Promise<GraphqlNode | null>;
   /** For a GraphQL field of type `DatasetSnapshot`: a snapshot of a readable dataset, or null when either is absent (or vacuumed). */
   snapshotNode(tenantId: string, datasetId: string, snapshotId: string): Promise<GraphqlNode | null>;
+  /**
+   * The resolver of another plugin's `DatasetSnapshot` field (a run's or a
+   * step's snapshot): snapshotNode as a member of the request's tenant,
+   * batched per request; null without both ids.
+   */
+  snapshotField(context: GraphqlContext, datasetId: string | null, snapshotId: string | null): Promise<GraphqlNode | null> | null;
 }
 
 /** A value the lakehouse's own GraphQL types resolve; other plugins only pass it on. */

@@ -7,6 +7,7 @@ import { datasetIdOf, parseDatasetId, tableSegmentOf } from './datasets/naming.t
 import type { LakehouseOptions } from './options.ts';
 import { createRegistry } from './services/registry.ts';
 import { createRetention } from './services/retention.ts';
+import { snapshotField } from './graphql/snapshot-field.ts';
 import { createDatasetService, infoOf } from './services/datasets.ts';
 import { rowsStore } from './store/rows.ts';
 import { lakeTypeOfSchema } from './datasets/types.ts';
@@ -42,6 +43,7 @@ export function createServices(core: CoreServices, options: LakehouseOptions) {
     readable: (tenantId, datasetId, trx) => datasets.readable(tenantId, datasetId, trx),
     datasetNode: (tenantId, datasetId) => datasets.findReadable(tenantId, datasetId),
     snapshotNode: (tenantId, datasetId, snapshotId) => datasets.findSnapshot(tenantId, datasetId, snapshotId),
+    snapshotField: snapshotField((tenantId, datasetId, snapshotId) => datasets.findSnapshot(tenantId, datasetId, snapshotId)),
     asOf: (dataset, snapshotId) => {
       const snapshot = snapshotId ?? dataset.latestSnapshotId;
       const target = { relation: dataset.relation, columns: dataset.columns };

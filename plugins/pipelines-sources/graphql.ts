@@ -11,7 +11,6 @@ import {
 } from 'agent-platform/sdk';
 import type { LakehouseApi } from '../lakehouse/api.ts';
 import { EDITOR_ROLES } from './access.ts';
-import { snapshotLoader } from './graphql/snapshots.ts';
 import type { PatternRegistry, RegisteredPattern } from './patterns/registry.ts';
 import type { RunService } from './services/runs.ts';
 import type { SourceService } from './services/sources.ts';
@@ -212,7 +211,6 @@ function loaderCache<K, V>(load: (tenantId: string, keys: readonly K[]) => Promi
 }
 
 export function resolvers(sources: SourceService, streams: StreamService, runs: RunService, patterns: PatternRegistry, lake: () => LakehouseApi) {
-  const snapshotOf = snapshotLoader(lake);
   const sourceLoader = loaderCache<string, SourceNode | undefined>((tenantId, ids) => sources.findMany(tenantId, ids));
   const streamLoader = loaderCache<string, StreamNode | undefined>((tenantId, ids) => streams.findMany(tenantId, ids));
   const runStreamsLoader = loaderCache<string, RunStreamNode[]>((tenantId, ids) => runs.streamsOfMany(tenantId, ids));
@@ -331,7 +329,7 @@ export function resolvers(sources: SourceService, streams: StreamService, runs: 
       rowsRemoved: (row: RunStreamNode) => row.rows_removed,
       typeErrors: (row: RunStreamNode) => row.type_errors,
       snapshotId: (row: RunStreamNode) => row.snapshot_id,
-      snapshot: (row: RunStreamNode, _: unknown, context: GraphqlContext) => snapshotOf(context, row.destination, row.snapshot_id),
+      snapshot: (row: RunStreamNode, _: unknown, context: GraphqlContext) => lake().snapshotField(context, row.destination, row.snapshot_id),
       snapshotCreated: (row: RunStreamNode) => row.snapshot_created,
       cursorBefore: (row: RunStreamNode) => row.cursor_before,
       cursorAfter: (row: RunStreamNode) => row.cursor_after,

@@ -11,7 +11,6 @@ import {
 } from 'agent-platform/sdk';
 import type { LakehouseApi } from '../lakehouse/api.ts';
 import { EDITOR_ROLES } from './access.ts';
-import { snapshotLoader } from './graphql/snapshots.ts';
 import type { ExecutionService } from './services/execution.ts';
 import type { RunService } from './services/runs.ts';
 import type { TransformService } from './services/transforms.ts';
@@ -163,7 +162,6 @@ function checkParameters(value: unknown): Record<string, unknown> | undefined {
 }
 
 export function resolvers(transforms: TransformService, runs: RunService, execution: ExecutionService, lake: () => LakehouseApi) {
-  const snapshotOf = snapshotLoader(lake);
   // One loader per request and tenant: a page of runs reads its transforms in one query.
   const loaders = new WeakMap<object, Map<string, DataLoader<string, TransformRow | undefined>>>();
   const transformOf = (context: GraphqlContext, tenantId: string, id: string) => {
@@ -242,7 +240,7 @@ export function resolvers(transforms: TransformService, runs: RunService, execut
       status: (row: RunNode) => upper(row.status),
       outputDataset: (row: RunNode) => row.output_dataset,
       snapshotId: snapshotIdOf,
-      snapshot: (row: RunNode, _: unknown, context: GraphqlContext) => snapshotOf(context, row.output_dataset, snapshotIdOf(row)),
+      snapshot: (row: RunNode, _: unknown, context: GraphqlContext) => lake().snapshotField(context, row.output_dataset, snapshotIdOf(row)),
       createdAt: (row: RunNode) => row.created_at,
       startedAt: (row: RunNode) => row.started_at,
       finishedAt: (row: RunNode) => row.finished_at,

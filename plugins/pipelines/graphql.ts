@@ -11,7 +11,6 @@ import {
 } from 'agent-platform/sdk';
 import type { LakehouseApi } from '../lakehouse/api.ts';
 import { EDITOR_ROLES } from './access.ts';
-import { snapshotLoader } from './graphql/snapshots.ts';
 import type { PipelineService } from './services/pipelines.ts';
 import type { RunService } from './services/runs.ts';
 import type { RunKind } from './store/tables.ts';
@@ -173,7 +172,6 @@ function pipelineIdArg(value: string): string {
 }
 
 export function resolvers(pipelines: PipelineService, runs: RunService, lake: () => LakehouseApi) {
-  const snapshotOf = snapshotLoader(lake);
   // One loader per request and tenant: a page of runs reads its pipelines in one query.
   const loaders = new WeakMap<object, Map<string, DataLoader<string, PipelineView | undefined>>>();
   const pipelineOf = (context: GraphqlContext, tenantId: string, id: string) => {
@@ -259,7 +257,7 @@ export function resolvers(pipelines: PipelineService, runs: RunService, lake: ()
       dependsOn: (row: StepView) => row.depends_on,
       outputDataset: (row: StepView) => row.output_dataset,
       snapshotId: (row: StepView) => row.snapshot_id_exact,
-      snapshot: (row: StepView, _: unknown, context: GraphqlContext) => snapshotOf(context, row.output_dataset, row.snapshot_id_exact),
+      snapshot: (row: StepView, _: unknown, context: GraphqlContext) => lake().snapshotField(context, row.output_dataset, row.snapshot_id_exact),
       sampleRows: (row: StepView) => row.sample_rows,
       startedAt: (row: StepView) => row.started_at,
       finishedAt: (row: StepView) => row.finished_at,
