@@ -2,9 +2,9 @@
 // is `building` and never changes after (a trigger enforces it); chunks are
 // inserted by parse_and_chunk, embedded by enrich, and become `is_current` in
 // finalize's transaction, when the previous revision's chunks stop being so.
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { KeysetPage, TenantTransaction } from 'agent-platform/sdk';
-import type { ChunkKind, PageInfo, SectionInfo } from './tables.ts';
+import type { ChunkKind, ChunksTable, PageInfo, SectionInfo } from './tables.ts';
 import './tables.ts';
 
 type Trx = TenantTransaction;
@@ -29,6 +29,9 @@ export interface NewChunk {
 }
 
 const chunkColumns = ['id', 'ordinal', 'kind', 'text', 'page', 'section', 'char_start', 'char_end', 'token_count', 'ts_config', 'embedding_model'] as const;
+
+/** A chunk as the chunk reads return it (the columns above). */
+export type ChunkRow = Pick<Selectable<ChunksTable>, (typeof chunkColumns)[number]>;
 
 /** Rows per INSERT: big documents are written in slices (Postgres caps a statement at 65535 parameters). */
 const INSERT_SLICE = 500;

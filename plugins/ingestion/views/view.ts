@@ -1,22 +1,7 @@
 // How ingestion rows leave the service (REST and GraphQL read the same shapes).
 import type { CollectionRow } from '../store/collections.ts';
 import type { DocumentRow } from '../store/documents.ts';
-import type { RevisionSummary } from '../store/revisions.ts';
-
-/** A chunk row as the chunk stores read it. */
-interface ChunkRow {
-  id: string;
-  ordinal: number;
-  kind: string;
-  text: string;
-  page: number;
-  section: string | null;
-  char_start: number;
-  char_end: number;
-  token_count: number;
-  ts_config: string;
-  embedding_model: string | null;
-}
+import type { ChunkRow, RevisionSummary } from '../store/revisions.ts';
 
 const iso = (value: Date | null | undefined) => (value ? new Date(value).toISOString() : null);
 
