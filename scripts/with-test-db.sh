@@ -4,6 +4,7 @@
 # cluster's maintenance database; tests create a database per test file) and
 # DATABASE_URL (a database of its own, for scripts that need just one).
 # With TEST_DATABASE_URL already set, the command runs against that instead.
+# TEST_DB_OPTIONS adds server options (benchmarks: "-c shared_preload_libraries=pg_stat_statements").
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -30,7 +31,7 @@ trap cleanup EXIT INT TERM
 
 run_pg "$PG_BIN/initdb" -D "$dir/data" -U postgres -A trust --no-sync -E UTF8 >/dev/null
 run_pg "$PG_BIN/pg_ctl" -D "$dir/data" -w -l "$dir/server.log" \
-  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400" \
+  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400 ${TEST_DB_OPTIONS:-}" \
   start >/dev/null
 
 export PG_BIN

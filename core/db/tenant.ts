@@ -3,7 +3,9 @@
 // even for a superuser connection) and sets app.tenant_id transaction-locally
 // (session settings would leak between connections on PGlite). While tracing
 // is on, each transaction is a span `db.transaction` (its statements' spans
-// are its children: telemetry/statements.ts).
+// are its children: telemetry/statements.ts). Work that must follow the
+// commit (waking a consumer of what the transaction wrote) is registered with
+// afterCommit and runs once the transaction has committed, never after a rollback.
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { Database } from './types.ts';
@@ -59,6 +61,34 @@ async function workErrorWins<T>(transaction: (guard: <R>(work: () => Promise<R>)
   }
 }
 
+/** The callbacks registered on each open transaction of withTenant (and withTenantSession). */
+const commitCallbacks = new WeakMap<object, (() => void)[]>();
+
+/**
+ * Runs `callback` once `trx` has committed (not at all if it rolls back).
+ * False when `trx` is not a transaction withTenant opened (a savepoint, or one
+ * a caller began itself): then nothing is registered and the caller must do
+ * its work another way. A callback must not throw; it runs after the caller's
+ * work has returned, before withTenant resolves.
+ */
+export function afterCommit(trx: TenantTransaction, callback: () => void): boolean {
+  const callbacks = commitCallbacks.get(trx);
+  if (!callbacks) return false;
+  callbacks.push(callback);
+  return true;
+}
+
+/** Runs a transaction's work with afterCommit available; calls the callbacks once it has committed. */
+async function withCommitCallbacks<T>(run: (track: (trx: TenantTransaction) => void) => Promise<T>): Promise<T> {
+  let callbacks: (() => void)[] | undefined;
+  const result = await run((trx) => {
+    callbacks = [];
+    commitCallbacks.set(trx, callbacks);
+  });
+  for (const callback of callbacks ?? []) callback();
+  return result;
+}
+
 /** One tenant transaction: the role and tenant set before `work`. */
 function tenantTransaction<T>(db: Kysely<Database>, tenantId: string, work: (trx: TenantTransaction) => Promise<T>): Promise<T> {
   // The alias is validated strictly, so it can be written into the statement:
@@ -66,10 +96,11 @@ function tenantTransaction<T>(db: Kysely<Database>, tenantId: string, work: (trx
   // (openDatabase's driver sends them with the BEGIN). With a kysely instance
   // that did not send them, they go out here, before any work.
   const opening: OpeningStatements = { sql: openingSql(tenantId), sent: false };
-  return withOpeningStatements(opening, () => workErrorWins((guard) => db.transaction().execute((trx) => guard(async () => {
+  return withCommitCallbacks((track) => withOpeningStatements(opening, () => workErrorWins((guard) => db.transaction().execute((trx) => guard(async () => {
+    track(trx);
     if (!opening.sent) await sql.raw(opening.sql).execute(trx);
     return holdingTransaction(`a transaction of tenant ${tenantId}`, () => work(trx));
-  }))));
+  })))));
 }
 
 export function createWithTenant(db: Kysely<Database>): WithTenant {
@@ -99,10 +130,11 @@ export function createWithTenantSession(pool: pg.Pool): WithTenantSession {
       // kysely's dialect borrows this one connection and never ends it.
       const single = { connect: async () => ({ query: client.query.bind(client), release: () => {} }), end: async () => {} };
       const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: single as never }) });
-      return await workErrorWins((guard) => db.transaction().execute((trx) => guard(async () => {
+      return await withCommitCallbacks((track) => workErrorWins((guard) => db.transaction().execute((trx) => guard(async () => {
+        track(trx);
         await sql.raw(opening).execute(trx);
         return holdingTransaction(`a transaction of tenant ${tenantId}`, () => work({ trx, client }));
-      })));
+      }))));
     } catch (err) {
       failed = true;
       throw err;

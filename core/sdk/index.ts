@@ -24,7 +24,7 @@ export { ConfigError } from '../config.ts';
 export type { CoreTables, Database } from '../db/types.ts';
 export type { TenantSession, TenantTransaction, WithTenant, WithTenantSession } from '../db/tenant.ts';
 export type { TenantDirectory } from '../tenants.ts';
-export { isValidTenantAlias } from '../db/tenant.ts';
+export { afterCommit, isValidTenantAlias } from '../db/tenant.ts';
 export { onSecondConnection, SecondConnectionError } from '../db/connection-guard.ts';
 export { isUuid, isUuidText, UUID_PATTERN } from '../uuid.ts';
 export type { EnterTenantSql, TenantSqlMode, TenantSqlOptions, TenantSqlService } from '../tenant-sql/service.ts';

@@ -123,8 +123,12 @@ export const cli = defineCli(createServices, (command) => [
       source: { type: 'string', description: 'event source (default /cli)' },
       data: { type: 'string', description: 'event data as a JSON object' },
     },
-    run: ({ stream }, { options }) =>
-      stream.emit(options.tenant, { type: options.type, source: options.source ?? '/cli', data: jsonObject(options.data, 'data') ?? {} }),
+    run: async ({ stream, context }, { options }) => {
+      const emitted = await stream.emit(options.tenant, { type: options.type, source: options.source ?? '/cli', data: jsonObject(options.data, 'data') ?? {} });
+      // The server's workers dispatch it: wake them before this process exits.
+      await context.waker.idle(options.tenant);
+      return emitted;
+    },
   }),
   command({
     name: 'events tail',
@@ -132,7 +136,7 @@ export const cli = defineCli(createServices, (command) => [
     options: {
       tenant,
       type: { type: 'string', description: 'exact type or pattern ending in *' },
-      'from-seq': { type: 'string', description: 'start after this sequence number (default: the current end)' },
+      'from-seq': { type: 'string', description: 'start after the event with this number (default: the current end)' },
       count: { type: 'string', description: 'stop after this many events (default: never)' },
       'interval-ms': { type: 'string', description: 'poll interval (default 1000)' },
     },
@@ -141,9 +145,9 @@ export const cli = defineCli(createServices, (command) => [
       const type = options.type;
       const count = positiveInt(options.count, 'count', 0);
       const interval = Math.max(50, positiveInt(options['interval-ms'], 'interval-ms', 1000));
-      let after = options['from-seq'] !== undefined
-        ? positiveInt(options['from-seq'], 'from-seq', 0)
-        : ((await stream.recent(tenantId, 1)).items[0]?.seq ?? 0);
+      // A position in stream order (see the events README): numbers are not in that order.
+      let after: string | number = options['from-seq'] !== undefined ? positiveInt(options['from-seq'], 'from-seq', 0) : await stream.end(tenantId);
+      let lastSeq = typeof after === 'number' ? after : null;
       let seen = 0;
       const started = Date.now();
       let stopped = false;
@@ -157,11 +161,14 @@ export const cli = defineCli(createServices, (command) => [
           const batch = await stream.after(tenantId, after, count === 0 ? 500 : Math.min(500, count - seen), type);
           for (const event of batch) process.stdout.write(`${JSON.stringify(event)}\n`);
           seen += batch.length;
-          if (batch.length > 0) after = batch.at(-1)!.seq;
+          if (batch.length > 0) {
+            after = batch.at(-1)!.position;
+            lastSeq = batch.at(-1)!.seq;
+          }
           // A state per batch that brought events (and the first): an idle poll has nothing new to say.
           if (batch.length > 0 || !reported) {
             const rate = seen / Math.max(0.001, (Date.now() - started) / 1000);
-            progress(`[tail ${tenantId}] after seq ${after} · ${seen} event(s) · ${rate.toFixed(1)}/s`);
+            progress(`[tail ${tenantId}] after seq ${lastSeq ?? '(the end)'} · ${seen} event(s) · ${rate.toFixed(1)}/s`);
             reported = true;
           }
           if (batch.length === 0) await sleep(interval);
@@ -169,7 +176,7 @@ export const cli = defineCli(createServices, (command) => [
       } finally {
         process.removeListener('SIGINT', stop);
       }
-      return { events: seen, last_seq: after };
+      return { events: seen, last_seq: lastSeq, last_position: typeof after === 'string' ? after : null };
     },
   }),
 ]);

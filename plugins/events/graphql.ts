@@ -47,8 +47,10 @@ export const typeDefs = /* GraphQL */ `
   "A CloudEvents 1.0 event on the tenant's stream."
   type Event {
     id: ID!
-    "Position in the tenant's stream (gap-free, in commit order)."
+    "The event's number: unique in the tenant's stream, in emission order, with gaps. Lists are ordered by it."
     seq: Float!
+    "Its place in the stream's order (transaction, then number), as text that sorts in that order: what a consumer that must miss nothing follows (the CLI's events tail)."
+    position: String!
     specVersion: String!
     type: String!
     source: String!

@@ -137,7 +137,8 @@ export const cloudEvent = Joi.object({
 }).label('CloudEvent');
 
 export const streamEvent = cloudEvent.keys({
-  seq: Joi.number().integer(),
+  seq: Joi.number().integer().description('The event\'s number: unique in the tenant\'s stream, in emission order, with gaps (not the stream\'s order)'),
+  position: Joi.string().description('Its place in the stream\'s order (transaction, then number), as text that sorts in that order'),
   dispatched: Joi.boolean(),
 }).label('StreamEvent');
 
@@ -151,7 +152,7 @@ export const emitRequest = Joi.object({
 
 export const emitResult = Joi.object({
   event: cloudEvent,
-  seq: Joi.number().integer(),
+  seq: Joi.number().integer().description('The event\'s number'),
   warnings: Joi.array().items(Joi.string()),
 }).label('EmittedEvent');
 

@@ -29,7 +29,7 @@ export function createServices(core: CoreServices, options: EventsOptions, workf
   });
   const stream = createStreamService(context);
   // Other plugins read a tenant's stream through this api only (the pipelines' platform_events source).
-  const api: EventsApi = { after: (tenantId, afterSeq, limit, type, trx) => stream.after(tenantId, afterSeq, limit, type, trx) as Promise<StreamEvent[]> };
+  const api: EventsApi = { after: (tenantId, from, limit, type, trx) => stream.after(tenantId, from, limit, type, trx) as Promise<StreamEvent[]> };
   return { context, stream, triggers: createTriggerService(context), api };
 }
 

@@ -11,6 +11,7 @@ import { matches } from '../triggers/matching.ts';
 import { ownResultsOf } from './own-results.ts';
 import { dispatchRecord, startForTrigger } from '../store/starter.ts';
 import { cursorsStore, eventsStore } from '../store/events.ts';
+import { isPast } from '../stream/position.ts';
 import { dispatchesStore, triggersStore, type NewDispatch } from '../store/triggers.ts';
 
 export interface BackfillOptions {
@@ -36,7 +37,7 @@ export async function runBackfill(
   if (trigger.kind !== 'reactive') throw badRequest(`Only reactive triggers can be backfilled; ${name} is ${trigger.kind}`, 'TRIGGER_NOT_REACTIVE');
   if (!trigger.active) throw conflict(`Trigger ${name} is inactive`, 'TRIGGER_INACTIVE');
   const cursor = await cursorsStore.get(trx, tenantId);
-  const rows = (await eventsStore.from(trx, options.since, options.limit)).filter((row) => row.seq <= cursor);
+  const rows = (await eventsStore.from(trx, options.since, options.limit)).filter((row) => isPast(row, cursor));
   const result: BackfillResult = { scanned: 0, matched: 0, dispatched: 0, deduplicated: 0, errors: [], last_event_time: null };
   const records: NewDispatch[] = [];
   for (const row of rows) {

@@ -1,14 +1,14 @@
-// The per-tenant dispatcher. One `events.dispatch` job per tenant is pending or
-// running at a time (event_streams.dispatch_queued says which), in the
-// tenant's graphile-worker queue. It drains the stream from the tenant's
-// cursor in batches; each batch is one transaction that locks the cursor,
-// starts the workflows of every active matching trigger, feeds deadman
-// watches, records the dispatches and moves the cursor past the batch. If
-// anything throws, the transaction rolls back and graphile-worker retries the
-// job: nothing is lost, nothing is dispatched twice. The last batch also
-// clears the flag, in the statement that moves the cursor. The workflows a
-// batch starts are written together at its end (one insert of executions, one
-// add_jobs call for their first jobs), in that same transaction.
+// The per-tenant dispatcher. One `events.dispatch` job per tenant runs at a
+// time (the tenant's graphile-worker queue); emitters wake it after their
+// commit (dispatch/waker.ts). It drains the stream from the tenant's cursor in
+// batches, reading only below the visibility horizon (stream/position.ts);
+// each batch is one transaction that locks the cursor, starts the workflows of
+// every active matching trigger, feeds deadman watches, records the dispatches
+// and moves the cursor past the batch. If anything throws, the transaction
+// rolls back and graphile-worker retries the job: nothing is lost, nothing is
+// dispatched twice. The workflows a batch starts are written together at its
+// end (one insert of executions, one add_jobs call for their first jobs), in
+// that same transaction.
 //
 // Batching is why there is no job per event: jobs of one queue run one at a
 // time, and a job per event would pay a job claim and completion per event.
@@ -18,6 +18,7 @@ import { toCloudEvent, type CloudEvent } from '../stream/cloudevent.ts';
 import type { EventsContext } from '../services/context.ts';
 import { observeDeadman, saveDeadman } from '../triggers/deadman.ts';
 import { enqueueDispatch } from './jobs.ts';
+import { listensTo } from '../stream/position.ts';
 import { matches } from '../triggers/matching.ts';
 import { ownResultsOf } from './own-results.ts';
 import { dispatchRecord, queueStart, startForTrigger, type StartOutcome } from '../store/starter.ts';
@@ -27,8 +28,6 @@ import type { TriggerRow } from '../store/tables.ts';
 import type { StartBatch } from '../../workflows/api.ts';
 
 export interface BatchOptions {
-  /** Enqueue a fresh dispatcher job in this transaction (the drain's slice is over). */
-  handOver: boolean;
   /**
    * Start each workflow alone under a savepoint, so one that fails for good is
    * recorded alone. Otherwise the batch's starts are written together (one
@@ -37,16 +36,17 @@ export interface BatchOptions {
   safe: boolean;
 }
 
-/**
- * Dispatches the next batch. Returns how many events it covered and whether
- * the stream is caught up (the dispatch_queued flag was cleared: this job is done).
- */
-export async function dispatchBatch(
-  context: EventsContext, trx: TenantTransaction, tenantId: string, options: BatchOptions,
-): Promise<{ covered: number; caughtUp: boolean }> {
+/** What a batch found: how many events it covered, and whether committed events wait beyond the visibility horizon. */
+export interface BatchResult {
+  covered: number;
+  waiting: boolean;
+}
+
+/** Dispatches the next batch. */
+export async function dispatchBatch(context: EventsContext, trx: TenantTransaction, tenantId: string, options: BatchOptions): Promise<BatchResult> {
   const batchSize = context.options.dispatchBatchSize;
-  const { cursor, rows, listening } = await cursorsStore.lockAndRead(trx, tenantId, batchSize);
-  if (rows.length === 0) return { covered: 0, caughtUp: await cursorsStore.advance(trx, tenantId, cursor, true) };
+  const { rows, listening, waiting } = await cursorsStore.lockAndRead(trx, tenantId, batchSize);
+  if (rows.length === 0) return { covered: 0, waiting };
   const reactive = listening.filter((trigger) => trigger.kind === 'reactive');
   const deadman = listening.filter((trigger) => trigger.kind === 'deadman');
   const changedDeadman = new Set<TriggerRow>();
@@ -62,7 +62,7 @@ export async function dispatchBatch(
     const event = toCloudEvent(row);
     const own = ownResultsOf(trx, event);
     for (const trigger of reactive) {
-      if (row.seq <= trigger.listen_after_seq || !matches(trigger.event_type, trigger.event_filter, event)) continue;
+      if (!listensTo(trigger, row) || !matches(trigger.event_type, trigger.event_filter, event)) continue;
       // ignore_own_results: the trigger does not react to the end of an execution it started itself.
       if (trigger.ignore_own_results && (await own()).has(trigger.name)) continue;
       // The chain guard: an event this deep in a chain of workflows emitting events starts nothing (recorded as failed).
@@ -70,39 +70,78 @@ export async function dispatchBatch(
       records.push(dispatchRecord(tenantId, trigger, 'event', outcome, { id: event.id, seq: row.seq }));
     }
     for (const trigger of deadman) {
-      if (row.seq <= trigger.listen_after_seq) continue;
+      if (!listensTo(trigger, row)) continue;
       if (await observeDeadman(context, trx, tenantId, trigger, event, records)) changedDeadman.add(trigger);
     }
   }
   await batch?.flush();
   for (const trigger of changedDeadman) await saveDeadman(context, trx, tenantId, trigger);
-  // A short batch has probably caught up: try to close in the same statement.
-  const caughtUp = await cursorsStore.advance(trx, tenantId, rows.at(-1)!.seq, !options.handOver && rows.length < batchSize, records);
-  if (options.handOver && !caughtUp) await enqueueDispatch(context.jobs, tenantId, trx);
-  return { covered: rows.length, caughtUp };
+  const last = rows.at(-1)!;
+  await cursorsStore.advance(trx, tenantId, { xid: last.xid, seq: last.seq }, records);
+  return { covered: rows.length, waiting };
 }
 
 /**
- * The job: drains until caught up, or for one slice, after which the last
- * batch hands over to a fresh job in the same transaction (other tenants get
- * the worker, and a shutdown does not wait on a long drain). Batches start
- * workflows without savepoints; a batch that fails is redone at once with
- * them (so a trigger whose start fails for good costs one redo, and is
- * recorded), and a failure then is left to graphile-worker's retry.
+ * Pauses while committed events wait beyond the horizon (a transaction older
+ * than them still runs: usually one that ends within milliseconds), in ms.
  */
-export async function drain(context: EventsContext, tenantId: string, job: Pick<JobContext, 'signal' | 'attempt'>): Promise<void> {
+const HORIZON_PAUSES = [1, 1, 1, 2, 2, 4, 4, 8];
+/** Beyond those pauses the job hands over to a successor that runs later, from this delay doubling up to the last. */
+const HORIZON_RETRY_MS = [20, 1000];
+/** Caught up, a drain waits this long for a wake from this process before it ends (a wake then costs no job). */
+const LINGER_MS = 50;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The job: drains until caught up (and no wake came for LINGER_MS), or for
+ * one slice, after which it hands over to a fresh job (other tenants get the
+ * worker, and a shutdown does not wait on a long drain). Caught up with events committed beyond the horizon,
+ * it pauses briefly, then hands over to a successor that runs later, so a
+ * long transaction elsewhere does not hold a worker. Batches start workflows
+ * without savepoints; a batch that fails is redone at once with them (so a
+ * trigger whose start fails for good costs one redo, and is recorded), and a
+ * failure then is left to graphile-worker's retry. The successor is enqueued
+ * before this job completes: a crash in between retries this job.
+ */
+export async function drain(
+  context: EventsContext, tenantId: string, job: Pick<JobContext, 'signal' | 'attempt'>, waitedMs = 0,
+): Promise<void> {
   const until = Date.now() + context.options.dispatchSliceMs;
+  const batchSize = context.options.dispatchBatchSize;
   let safe = job.attempt > 1;
-  for (;;) {
-    const handOver = Date.now() >= until || job.signal.aborted;
-    let result: { covered: number; caughtUp: boolean };
-    try {
-      result = await context.withTenant(tenantId, (trx) => dispatchBatch(context, trx, tenantId, { handOver, safe }));
-    } catch (err) {
-      if (safe) throw err;
-      safe = true;
-      continue;
+  let pauses = 0;
+  const drainState = context.waker.draining(tenantId);
+  try {
+    for (;;) {
+      let result: BatchResult;
+      try {
+        result = await context.withTenant(tenantId, (trx) => dispatchBatch(context, trx, tenantId, { safe }));
+      } catch (err) {
+        if (safe) throw err;
+        safe = true;
+        continue;
+      }
+      if (result.covered > 0) {
+        pauses = 0;
+        waitedMs = 0;
+      }
+      const more = result.covered === batchSize;
+      const overdue = Date.now() >= until || job.signal.aborted;
+      if (more && !overdue) continue;
+      if (more) return await enqueueDispatch(context.jobs, tenantId);
+      if (result.waiting) {
+        if (pauses < HORIZON_PAUSES.length && !overdue) {
+          await sleep(HORIZON_PAUSES[pauses++]);
+          continue;
+        }
+        const delay = Math.min(HORIZON_RETRY_MS[1], Math.max(HORIZON_RETRY_MS[0], waitedMs * 2));
+        return await enqueueDispatch(context.jobs, tenantId, { runAt: new Date(Date.now() + delay), waitedMs: delay });
+      }
+      if (!overdue && (drainState.takeWake() || await drainState.nextWake(LINGER_MS))) continue;
+      return;
     }
-    if (result.caughtUp || (handOver && result.covered > 0)) return;
+  } finally {
+    drainState.end();
   }
 }

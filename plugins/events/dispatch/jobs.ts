@@ -8,6 +8,8 @@ export const DISPATCH_TASK = 'events.dispatch';
 export const DEADMAN_TASK = 'events.deadman_fire';
 /** A backfill requested from the CLI, run by a server worker. */
 export const BACKFILL_TASK = 'events.backfill';
+/** Wakes the dispatchers of streams left behind (pg-boss cron, once a minute, and at start). */
+export const SWEEP_TASK = 'events.sweep';
 /** Daily retention clean-up (pg-boss cron). */
 export const RETENTION_TASK = 'events.retention';
 
@@ -36,9 +38,21 @@ export const DISPATCH_MAX_ATTEMPTS = 1000;
  */
 export const DISPATCH_PRIORITY = -1;
 
-/** Queues the tenant's dispatcher (replacing a pending one; beside a running one, which it then follows). */
-export async function enqueueDispatch(jobs: Pick<JobsApi, 'enqueue'>, tenantId: string, trx?: TenantTransaction): Promise<void> {
-  await jobs.enqueue(DISPATCH_TASK, { tenant_id: tenantId }, {
-    trx, queue: tenantQueue(tenantId), jobKey: dispatchKey(tenantId), maxAttempts: DISPATCH_MAX_ATTEMPTS, priority: DISPATCH_PRIORITY,
+/** What a dispatcher job carries: its tenant, and how long its predecessor waited on the visibility horizon. */
+export type DispatchPayload = {
+  tenant_id: string;
+  waited_ms?: number;
+};
+
+/**
+ * Queues the tenant's dispatcher (replacing a pending one; beside a running
+ * one, which it then follows), in `trx` when given, at `runAt` when given.
+ */
+export async function enqueueDispatch(
+  jobs: Pick<JobsApi, 'enqueue'>, tenantId: string, options: { trx?: TenantTransaction; runAt?: Date; waitedMs?: number } = {},
+): Promise<void> {
+  const payload: DispatchPayload = { tenant_id: tenantId, ...(options.waitedMs ? { waited_ms: options.waitedMs } : {}) };
+  await jobs.enqueue(DISPATCH_TASK, payload, {
+    trx: options.trx, runAt: options.runAt, queue: tenantQueue(tenantId), jobKey: dispatchKey(tenantId), maxAttempts: DISPATCH_MAX_ATTEMPTS, priority: DISPATCH_PRIORITY,
   });
 }

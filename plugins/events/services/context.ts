@@ -6,6 +6,8 @@ import type { EventInput, JobsApi, SchedulesApi, TenantTransaction, WithTenant }
 import type { WorkflowsApi } from '../../workflows/api.ts';
 import { DEFAULT_MAX_CHAIN_DEPTH } from '../dispatch/chain.ts';
 import { emitEvent, type EmittedEvent } from '../stream/emit.ts';
+import { enqueueDispatch } from '../dispatch/jobs.ts';
+import { createWaker, type Waker } from '../dispatch/waker.ts';
 import type { EventsOptions } from '../options.ts';
 import type { TypeRegistry } from '../stream/type-registry.ts';
 
@@ -21,14 +23,18 @@ export interface EventsContext {
   options: EventsOptions;
   /** The maxChainDepth option: an event this deep in a chain starts no workflow (dispatch/chain.ts). */
   maxChainDepth: number;
+  /** Wakes tenants' dispatchers after emitting commits (dispatch/waker.ts). */
+  waker: Waker;
   emit(trx: TenantTransaction, tenantId: string, input: EventInput): Promise<EmittedEvent>;
 }
 
-export function createContext(parts: Omit<EventsContext, 'emit' | 'maxChainDepth'> & { maxChainDepth?: number }): EventsContext {
+export function createContext(parts: Omit<EventsContext, 'emit' | 'maxChainDepth' | 'waker'> & { maxChainDepth?: number }): EventsContext {
+  const waker = createWaker((tenantId) => enqueueDispatch(parts.jobs, tenantId), parts.logger);
   const context: EventsContext = {
     ...parts,
     maxChainDepth: parts.maxChainDepth ?? DEFAULT_MAX_CHAIN_DEPTH,
-    emit: (trx, tenantId, input) => emitEvent({ jobs: parts.jobs, registry: parts.registry, logger: parts.logger }, trx, tenantId, input),
+    waker,
+    emit: (trx, tenantId, input) => emitEvent({ jobs: parts.jobs, registry: parts.registry, logger: parts.logger, wake: waker.wake }, trx, tenantId, input),
   };
   return context;
 }

@@ -10,11 +10,19 @@ import { cursorsStore, type EventFilter, eventsStore } from '../store/events.ts'
 import { schemaProblem, schemaViolations } from '../stream/type-registry.ts';
 import { invalid } from '../triggers/validation.ts';
 import { streamEventView } from '../views/view.ts';
+import { decodePosition, encodePosition, type StreamPosition } from '../stream/position.ts';
 
 function checkTypePattern(type: string | undefined) {
   if (type && !isValidTypePattern(type)) {
     throw invalid([{ field: 'type', message: `"${type}" is not an event type or a pattern ending in *` }]);
   }
+}
+
+async function resolvePosition(trx: TenantTransaction, from: string | number): Promise<StreamPosition> {
+  if (typeof from === 'number') return eventsStore.positionOfSeq(trx, from);
+  const position = decodePosition(from);
+  if (!position) throw invalid([{ field: 'after', message: `"${from}" is not a stream position` }]);
+  return position;
 }
 
 export function createStreamService(context: EventsContext) {
@@ -43,7 +51,7 @@ export function createStreamService(context: EventsContext) {
         const [rows, cursor, total] = await Promise.all([
           eventsStore.newest(trx, { limit, type }),
           cursorsStore.get(trx, tenantId),
-          eventsStore.count(trx, tenantId),
+          eventsStore.count(trx),
         ]);
         return { items: rows.map((row) => streamEventView(row, cursor)), total, skip: 0, limit };
       });
@@ -69,15 +77,22 @@ export function createStreamService(context: EventsContext) {
       });
     },
 
-    /** Oldest first after a sequence number (`events tail`). */
-    async after(tenantId: string, afterSeq: number, limit: number, type?: string, held?: TenantTransaction) {
+    /**
+     * In stream order after a position (its text, see encodePosition) or after
+     * the event with a number (`events tail --from-seq`, readers that kept one).
+     */
+    async after(tenantId: string, from: string | number, limit: number, type?: string, held?: TenantTransaction) {
       checkTypePattern(type);
       const read = async (trx: TenantTransaction) => {
-        const [rows, cursor] = await Promise.all([eventsStore.after(trx, afterSeq, limit, type), cursorsStore.get(trx, tenantId)]);
+        const position = await resolvePosition(trx, from);
+        const [rows, cursor] = await Promise.all([eventsStore.after(trx, tenantId, position, limit, type), cursorsStore.get(trx, tenantId)]);
         return rows.map((row) => streamEventView(row, cursor));
       };
       return held ? read(held) : withTenant(tenantId, read);
     },
+
+    /** The position of the stream's last readable event, as text (where a tail starts by default). */
+    end: (tenantId: string) => withTenant(tenantId, async (trx) => encodePosition(await eventsStore.end(trx))),
 
     async types(tenantId: string, includeCustom: boolean) {
       // The types the loaded plugins registered, in registration order: built in when the plugin is one of the repository's own.

@@ -8,7 +8,6 @@ import { runBackfill, type BackfillOptions, type BackfillResult } from '../dispa
 import type { EventsContext } from './context.ts';
 import { dedupKeyOf, explain, mapInputs, watchOf } from '../triggers/matching.ts';
 import * as schemas from '../schemas.ts';
-import { streamsStore } from '../store/events.ts';
 import {
   dedupStore, dispatchesStore, triggersStore, type TriggerDefinition, type TriggerListFilter, type TriggerState,
 } from '../store/triggers.ts';
@@ -42,11 +41,10 @@ function definitionOf(row: TriggerRow): TriggerDefinition {
 export function createTriggerService(context: EventsContext) {
   const { withTenant } = context;
 
-  /** Arms timers; `activated` (created, or made active): it listens from the current end of the stream. */
+  /** Arms timers; `activated` (created, or made active): it listens to the events committed from now on. */
   async function arm(trx: TenantTransaction, tenantId: string, row: TriggerRow, activated: boolean): Promise<TriggerRow> {
     const state: TriggerState = await armTrigger(context, trx, tenantId, row);
-    if (activated) state.listen_after_seq = await streamsStore.lastSeq(trx, tenantId);
-    await triggersStore.setState(trx, row.name, state);
+    await triggersStore.setState(trx, row.name, state, activated);
     return { ...row, ...state };
   }
 

@@ -1,9 +1,10 @@
-// kysely queries for the stream: per-tenant counters, the dispatcher's cursor
-// and the events themselves. Every function takes a tenant transaction.
+// kysely queries for the stream: the events, and the dispatcher's cursor (a
+// position, see stream/position.ts). Every function takes a tenant transaction.
 import { sql } from 'kysely';
 import type { KeysetPage, TenantTransaction } from 'agent-platform/sdk';
 import type { EventRow, TriggerRow } from './tables.ts';
 import type { NewDispatch } from './triggers.ts';
+import { STREAM_START, type StreamPosition } from '../stream/position.ts';
 
 type Trx = TenantTransaction;
 
@@ -23,7 +24,7 @@ function triggerFromJson(row: JsonTrigger): TriggerRow {
     updated_at: new Date(row.updated_at!),
   };
 }
-const eventColumns = ['tenant_id', 'seq', 'id', 'type', 'source', 'time', 'data', 'chaindepth'] as const;
+const eventColumns = ['tenant_id', 'seq', 'xid', 'id', 'type', 'source', 'time', 'data', 'chaindepth'] as const;
 
 /** A type filter: exact, `prefix*` or `*` (everything). */
 function typeCondition(pattern: string | undefined) {
@@ -45,109 +46,112 @@ function filtered(trx: Trx, filter: EventFilter) {
   return query;
 }
 
-export const streamsStore = {
-  /**
-   * The next sequence number of the tenant's stream. The row stays locked
-   * until the caller's transaction ends, so numbers commit gap-free and in order.
-   */
-  /**
-   * Appends an event in one round trip: takes the next sequence number, sets
-   * dispatch_queued, inserts the event. Returns the number and whether a
-   * dispatcher was already queued (if not, the caller enqueues one).
-   */
-  async append(trx: Trx, event: Omit<EventRow, 'seq'>): Promise<{ seq: number; dispatchQueued: boolean }> {
-    const { rows } = await sql<{ seq: number; queued_before: boolean }>`
-      WITH s AS (
-        INSERT INTO event_streams AS s (tenant_id, last_seq, dispatch_queued) VALUES (${event.tenant_id}, 1, true)
-        ON CONFLICT (tenant_id) DO UPDATE SET last_seq = s.last_seq + 1, dispatch_queued = true, queued_before = s.dispatch_queued
-        RETURNING last_seq, queued_before
-      ), e AS (
-        INSERT INTO events (tenant_id, seq, id, type, source, time, data, chaindepth)
-        SELECT ${event.tenant_id}, last_seq, ${event.id}, ${event.type}, ${event.source}, ${event.time}, ${JSON.stringify(event.data)}::jsonb,
-          ${event.chaindepth} FROM s
-      )
-      SELECT last_seq AS seq, queued_before FROM s`.execute(trx);
-    return { seq: rows[0].seq, dispatchQueued: rows[0].queued_before };
-  },
-  /** Waits for emitters in flight (they hold the row), then reads the last number. */
-  async lockLastSeq(trx: Trx, tenantId: string): Promise<number> {
-    const row = await trx.selectFrom('event_streams').select('last_seq').where('tenant_id', '=', tenantId).forUpdate().executeTakeFirst();
-    return row?.last_seq ?? 0;
-  },
-  async lastSeq(trx: Trx, tenantId: string): Promise<number> {
-    const row = await trx.selectFrom('event_streams').select('last_seq').where('tenant_id', '=', tenantId).executeTakeFirst();
-    return row?.last_seq ?? 0;
-  },
-};
+/**
+ * Events of the tenant after a position. The tenant equality and the row
+ * comparison on (xid, seq) make one range of the (tenant_id, xid, seq) index
+ * (a three-column row comparison would scan the tenant's whole range).
+ */
+const pastPosition = (tenantId: string, position: StreamPosition) =>
+  sql<boolean>`tenant_id = ${tenantId} AND (xid, seq) > (${position.xid}::xid8, ${position.seq}::bigint)`;
+
+/** Read only below the visibility horizon: every transaction older than it has ended. */
+const belowHorizon = sql<boolean>`xid < pg_snapshot_xmin(pg_current_snapshot())`;
 
 export const cursorsStore = {
   /**
-   * Locks the dispatcher's cursor and reads the batch after it, in one round
-   * trip. A retried or concurrent dispatch waits on the lock and then reads
-   * from where the other left off.
+   * Locks the dispatcher's cursor and reads the batch after it, below the
+   * visibility horizon, in one round trip; `waiting` tells whether committed
+   * events lie beyond the horizon (a transaction older than them still runs:
+   * read again shortly). A retried or concurrent dispatch waits on the lock
+   * and then reads from where the other left off.
    */
-  async lockAndRead(trx: Trx, tenantId: string, limit: number): Promise<{ cursor: number; rows: EventRow[]; listening: TriggerRow[] }> {
+  async lockAndRead(trx: Trx, tenantId: string, limit: number): Promise<{ cursor: StreamPosition; rows: EventRow[]; listening: TriggerRow[]; waiting: boolean }> {
     for (;;) {
       // The triggers that listen to the stream ride along on the first row (a
       // round trip less per batch); Postgres evaluates that subquery once.
-      const { rows } = await sql<{ cursor: number; rn: number | null; listening: JsonTrigger[] | null } & { [K in keyof EventRow]: EventRow[K] | null }>`
-        WITH c AS (SELECT dispatched_seq FROM event_cursors WHERE tenant_id = ${tenantId} FOR UPDATE)
-        SELECT c.dispatched_seq AS cursor, e.tenant_id, e.seq, e.id, e.type, e.source, e.time, e.data, e.chaindepth,
+      const { rows } = await sql<{ cursor_xid: string; cursor_seq: number; waiting: boolean | null; listening: JsonTrigger[] | null } & { [K in keyof EventRow]: EventRow[K] | null }>`
+        WITH c AS (SELECT dispatched_xid, dispatched_seq FROM event_cursors WHERE tenant_id = ${tenantId} FOR UPDATE),
+        h AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon)
+        SELECT c.dispatched_xid AS cursor_xid, c.dispatched_seq AS cursor_seq,
+          e.tenant_id, e.seq, e.xid, e.id, e.type, e.source, e.time, e.data, e.chaindepth,
+          CASE WHEN e.rn IS NULL OR e.rn = 1 THEN EXISTS (SELECT 1 FROM events w WHERE w.tenant_id = ${tenantId} AND w.xid >= h.horizon) END AS waiting,
           CASE WHEN e.rn = 1 THEN (
             SELECT coalesce(json_agg(t ORDER BY t.name), '[]') FROM triggers t WHERE t.active AND t.kind IN ('reactive', 'deadman')
           ) END AS listening
-        FROM c LEFT JOIN LATERAL (
-          SELECT *, row_number() OVER (ORDER BY seq) AS rn FROM (
-            SELECT * FROM events WHERE tenant_id = ${tenantId} AND seq > c.dispatched_seq ORDER BY seq LIMIT ${limit}
+        FROM c CROSS JOIN h LEFT JOIN LATERAL (
+          SELECT *, row_number() OVER (ORDER BY xid, seq) AS rn FROM (
+            SELECT * FROM events
+            WHERE tenant_id = ${tenantId} AND (xid, seq) > (c.dispatched_xid, c.dispatched_seq) AND xid < h.horizon
+            ORDER BY xid, seq LIMIT ${limit}
           ) batch
         ) e ON true
-        ORDER BY e.seq`.execute(trx);
+        ORDER BY e.xid, e.seq`.execute(trx);
       if (rows.length === 0) {
         await cursorsStore.create(trx, tenantId);
         continue;
       }
-      const events = rows.filter((row) => row.seq !== null) as EventRow[];
-      return { cursor: rows[0].cursor, rows: events, listening: (rows[0].listening ?? []).map(triggerFromJson) };
+      const events = rows.filter((row) => row.seq !== null).map(({ cursor_xid, cursor_seq, waiting, listening, ...event }) => event) as EventRow[];
+      return {
+        cursor: { xid: rows[0].cursor_xid, seq: rows[0].cursor_seq },
+        rows: events,
+        listening: (rows[0].listening ?? []).map(triggerFromJson),
+        waiting: rows[0].waiting ?? false,
+      };
     }
   },
   create: (trx: Trx, tenantId: string) =>
     trx.insertInto('event_cursors').values({ tenant_id: tenantId }).onConflict((oc) => oc.column('tenant_id').doNothing()).execute(),
-  /**
-   * Moves the cursor; with `close`, also clears the stream's dispatch_queued
-   * flag if nothing was emitted past the cursor. That UPDATE waits for
-   * emitters in flight (they hold the stream row): one that committed while
-   * the flag was set did not enqueue a dispatcher, so its event must be seen
-   * here, and then the answer is false and draining goes on.
-   */
-  async advance(trx: Trx, tenantId: string, seq: number, close: boolean, dispatches: NewDispatch[] = []): Promise<boolean> {
-    // The batch's dispatch records go in the same statement.
-    const records = sql`INSERT INTO trigger_dispatches
-      (tenant_id, trigger_name, origin, status, event_id, event_seq, dedup_key, execution_id, error)
-      SELECT tenant_id, trigger_name, origin, status, event_id, event_seq, dedup_key, execution_id, error
-      FROM jsonb_to_recordset(${JSON.stringify(dispatches)}::jsonb) AS r(tenant_id text, trigger_name text, origin text, status text,
-        event_id text, event_seq bigint, dedup_key text, execution_id text, error text)`;
-    const cursor = sql`UPDATE event_cursors SET dispatched_seq = ${seq}, dispatched_at = now() WHERE tenant_id = ${tenantId}`;
-    if (!close) {
-      await sql`WITH d AS (${records}) ${cursor}`.execute(trx);
-      return false;
-    }
-    const { rows } = await sql<{ closed: number }>`
-      WITH d AS (${records}), c AS (${cursor})
-      UPDATE event_streams SET dispatch_queued = false WHERE tenant_id = ${tenantId} AND last_seq <= ${seq}
-      RETURNING 1 AS closed`.execute(trx);
-    return rows.length > 0;
+  /** Moves the cursor past a batch; the batch's dispatch records go in the same statement. */
+  async advance(trx: Trx, tenantId: string, position: StreamPosition, dispatches: NewDispatch[] = []): Promise<void> {
+    await sql`WITH d AS (
+        INSERT INTO trigger_dispatches (tenant_id, trigger_name, origin, status, event_id, event_seq, dedup_key, execution_id, error)
+        SELECT tenant_id, trigger_name, origin, status, event_id, event_seq, dedup_key, execution_id, error
+        FROM jsonb_to_recordset(${JSON.stringify(dispatches)}::jsonb) AS r(tenant_id text, trigger_name text, origin text, status text,
+          event_id text, event_seq bigint, dedup_key text, execution_id text, error text)
+      )
+      UPDATE event_cursors SET dispatched_xid = ${position.xid}::xid8, dispatched_seq = ${position.seq}, dispatched_at = now()
+      WHERE tenant_id = ${tenantId}`.execute(trx);
   },
-  async get(trx: Trx, tenantId: string): Promise<number> {
-    const row = await trx.selectFrom('event_cursors').select('dispatched_seq').where('tenant_id', '=', tenantId).executeTakeFirst();
-    return row?.dispatched_seq ?? 0;
+  async get(trx: Trx, tenantId: string): Promise<StreamPosition> {
+    const row = await trx.selectFrom('event_cursors').select(['dispatched_xid', 'dispatched_seq']).where('tenant_id', '=', tenantId).executeTakeFirst();
+    return row ? { xid: row.dispatched_xid, seq: row.dispatched_seq } : STREAM_START;
   },
 };
 
 export const eventsStore = {
-  /** Events after a sequence number, oldest first (the dispatcher's batches, `events tail`). */
-  after: (trx: Trx, afterSeq: number, limit: number, type?: string): Promise<EventRow[]> =>
-    trx.selectFrom('events').select([...eventColumns]).where('seq', '>', afterSeq).where(typeCondition(type))
-      .orderBy('seq').limit(limit).execute(),
+  /**
+   * Appends an event in one statement: it takes the next number and records
+   * its transaction's id. Nothing is locked that another emitter waits for.
+   */
+  append: (trx: Trx, event: Omit<EventRow, 'seq' | 'xid'>): Promise<{ seq: number; xid: string }> =>
+    trx.insertInto('events').values({ ...event, data: JSON.stringify(event.data) }).returning(['seq', 'xid']).executeTakeFirstOrThrow(),
+
+  /** Events after a position in stream order, below the visibility horizon (`events tail`, the pipelines' sensor). */
+  after: (trx: Trx, tenantId: string, position: StreamPosition, limit: number, type?: string): Promise<EventRow[]> =>
+    trx.selectFrom('events').select([...eventColumns]).where(pastPosition(tenantId, position)).where(belowHorizon).where(typeCondition(type))
+      .orderBy('xid').orderBy('seq').limit(limit).execute(),
+
+  /**
+   * The position just after the event numbered `seq` (or, where there is no
+   * such event, the last one numbered below it): where a reader that had
+   * reached that number goes on.
+   */
+  async positionOfSeq(trx: Trx, seq: number): Promise<StreamPosition> {
+    const row = await trx.selectFrom('events').select('xid').where('seq', '<=', seq).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+    return row ? { xid: row.xid, seq } : STREAM_START;
+  },
+
+  /** The position of the stream's last readable event (where a tail starts by default). */
+  async end(trx: Trx): Promise<StreamPosition> {
+    const row = await trx.selectFrom('events').select(['xid', 'seq']).where(belowHorizon).orderBy('xid', 'desc').orderBy('seq', 'desc').limit(1).executeTakeFirst();
+    return row ?? STREAM_START;
+  },
+
+  /** Whether committed events lie after a position (undispatched events, for timers and the sweep). */
+  async anyAfter(trx: Trx, tenantId: string, position: StreamPosition): Promise<boolean> {
+    const row = await trx.selectFrom('events').select('seq').where(pastPosition(tenantId, position)).limit(1).executeTakeFirst();
+    return row !== undefined;
+  },
 
   /** The newest `limit` events, optionally of a type (pattern). */
   newest: (trx: Trx, options: { limit: number; type?: string }): Promise<EventRow[]> =>
@@ -179,18 +183,27 @@ export const eventsStore = {
     return query.orderBy('seq').limit(limit).execute();
   },
 
-  /** How many events the stream holds: its sequence range (retention removes the oldest). */
-  async count(trx: Trx, tenantId: string): Promise<number> {
-    const [last, first] = await Promise.all([
-      streamsStore.lastSeq(trx, tenantId),
-      trx.selectFrom('events').select('seq').orderBy('seq').limit(1).executeTakeFirst(),
-    ]);
-    return first ? last - first.seq + 1 : 0;
-  },
+  /** How many events the stream holds. */
+  count: (trx: Trx): Promise<number> => eventsStore.countOf(trx, {}),
 
   /** Removes dispatched events older than a time; returns how many. */
-  async deleteDispatchedBefore(trx: Trx, before: Date, cursor: number): Promise<number> {
-    const result = await trx.deleteFrom('events').where('time', '<', before).where('seq', '<=', cursor).executeTakeFirst();
+  async deleteDispatchedBefore(trx: Trx, tenantId: string, before: Date, cursor: StreamPosition): Promise<number> {
+    const result = await trx.deleteFrom('events').where('time', '<', before).where(sql<boolean>`NOT (${pastPosition(tenantId, cursor)})`).executeTakeFirst();
     return Number(result.numDeletedRows);
   },
 };
+
+/**
+ * Whether transactions other than the caller's are running that were running
+ * at a moment: with `waitingFor` (a transaction id from an earlier call), any
+ * older than it; without, any at all (then `waitFor` is the id that later
+ * calls wait for). `now` is what a later call should pass.
+ */
+export async function transactionsRunning(trx: Trx, waitingFor?: string): Promise<{ waitFor?: string; now: string }> {
+  const { rows } = await sql<{ xmin: string; xmax: string; others: boolean }>`
+    SELECT pg_snapshot_xmin(s)::text AS xmin, pg_snapshot_xmax(s)::text AS xmax, EXISTS (SELECT 1 FROM pg_snapshot_xip(s)) AS others
+    FROM pg_current_snapshot() AS s`.execute(trx);
+  const { xmin, xmax, others } = rows[0];
+  if (waitingFor !== undefined) return BigInt(xmin) >= BigInt(waitingFor) ? { now: waitingFor } : { waitFor: waitingFor, now: waitingFor };
+  return others ? { waitFor: xmax, now: xmax } : { now: xmax };
+}

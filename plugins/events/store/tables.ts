@@ -1,4 +1,4 @@
-// kysely types of the events tables (sql/0001_init.sql, 0002_chain_depth.sql), added to the core
+// kysely types of the events tables (sql/0001_init.sql to 0006_stream_positions.sql), added to the core
 // Database interface by declaration merging.
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { EventFilter } from 'agent-platform/sdk';
@@ -29,22 +29,23 @@ export interface DeadmanConfig {
   recurring: boolean;
 }
 
-export interface EventStreamsTable {
-  tenant_id: string;
-  last_seq: ColumnType<number, number | undefined, number>;
-  dispatch_queued: ColumnType<boolean, boolean | undefined, boolean>;
-  queued_before: ColumnType<boolean, boolean | undefined, boolean>;
-}
+/** A transaction id (xid8), read as its decimal text: it may pass 2^53. */
+type Xid = ColumnType<string, string | undefined, string>;
 
 export interface EventCursorsTable {
   tenant_id: string;
+  /** The position (xid, seq) of the last event dispatched. */
+  dispatched_xid: Xid;
   dispatched_seq: ColumnType<number, number | undefined, number>;
   dispatched_at: NullableTimestamp;
 }
 
 export interface EventsTable {
   tenant_id: string;
-  seq: number;
+  /** The event's number: unique, taken at append (gaps allowed; not the stream's order). */
+  seq: Generated<number>;
+  /** The appending transaction's id: the stream's order is (xid, seq). */
+  xid: Xid;
   id: string;
   type: string;
   source: string;
@@ -83,7 +84,10 @@ export interface TriggersTable {
   next_fire_at: NullableTimestamp;
   deadman_deadline: NullableTimestamp;
   last_fired_at: NullableTimestamp;
+  /** Events numbered at or below it never fire the trigger (triggers activated before stream positions). */
   listen_after_seq: ColumnType<number, number | undefined, number>;
+  /** The snapshot of the statement that created or activated it (pg_snapshot text): it listens to events that snapshot could not see. */
+  listen_after_snapshot: ColumnType<string | null, string | null | undefined, string | null>;
   /** The person its workflows act for (an Actor, sql/0004); null: the system principal. */
   acts_for: ColumnType<unknown, string | null | undefined, string | null>;
   created_at: Timestamp;
@@ -125,7 +129,6 @@ export interface TriggerBackfillsTable {
 
 declare module 'agent-platform/sdk' {
   interface Database {
-    event_streams: EventStreamsTable;
     event_cursors: EventCursorsTable;
     events: EventsTable;
     event_types_custom: EventTypesCustomTable;

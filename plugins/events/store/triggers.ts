@@ -29,7 +29,6 @@ export interface TriggerState {
   next_fire_at?: Date | null;
   deadman_deadline?: Date | null;
   last_fired_at?: Date | null;
-  listen_after_seq?: number;
 }
 
 const definitionValues = (d: TriggerDefinition) => ({
@@ -65,8 +64,14 @@ export const triggersStore = {
     trx.updateTable('triggers').set({ ...definitionValues(d), acts_for: json(actsFor), updated_at: sql`now()` }).where('name', '=', name)
       .returningAll().executeTakeFirstOrThrow(),
 
-  setState: (trx: Trx, name: string, state: TriggerState) =>
-    trx.updateTable('triggers').set(state).where('name', '=', name).execute(),
+  /**
+   * Saves runtime state; with `listenFromNow` (created or made active) the
+   * trigger listens to the events committed after this statement.
+   */
+  setState: (trx: Trx, name: string, state: TriggerState, listenFromNow = false) =>
+    trx.updateTable('triggers')
+      .set(listenFromNow ? { ...state, listen_after_seq: 0, listen_after_snapshot: sql<string>`pg_current_snapshot()` } : state)
+      .where('name', '=', name).execute(),
 
   get: (trx: Trx, name: string): Promise<TriggerRow | undefined> =>
     trx.selectFrom('triggers').selectAll().where('name', '=', name).executeTakeFirst(),

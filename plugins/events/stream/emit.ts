@@ -2,21 +2,26 @@
 // caller's transaction: the event, its sequence number and (when no dispatcher
 // is queued for the tenant) the dispatcher job exist only if the cause commits.
 //
-// Taking the sequence number locks the tenant's stream row until that
-// transaction ends, which serializes a tenant's emitters: emit late in a
-// long transaction. While tracing is on, an emit is a span `event.emit`: the
-// dispatcher job it enqueues, and what that starts, carry its trace.
+// An append is one INSERT that locks nothing other emitters wait for (see
+// stream/position.ts). Once the transaction has committed, the tenant's
+// dispatcher is woken (dispatch/waker.ts); in a transaction withTenant did
+// not open (a savepoint), the dispatcher job is enqueued in the transaction
+// instead. A long transaction holds back what readers may read (the
+// visibility horizon): emit in short ones. While tracing is on, an emit is a
+// span `event.emit`.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { badRequest, type EventInput, inSpan, isValidEventType, type JobsApi, SpanKind, type TenantTransaction, tracing } from 'agent-platform/sdk';
+import { afterCommit, badRequest, type EventInput, inSpan, isValidEventType, type JobsApi, SpanKind, type TenantTransaction, tracing } from 'agent-platform/sdk';
 import { chainDepthOf } from '../dispatch/chain.ts';
 import { isUriReference, toCloudEvent, type CloudEvent } from './cloudevent.ts';
-import { cursorsStore, streamsStore } from '../store/events.ts';
+import { eventsStore } from '../store/events.ts';
 import type { TypeRegistry } from './type-registry.ts';
 import { enqueueDispatch } from '../dispatch/jobs.ts';
 
 export interface EmitDeps {
   jobs: Pick<JobsApi, 'enqueue'>;
+  /** Wakes the tenant's dispatcher after the commit. */
+  wake(tenantId: string): void;
   registry: TypeRegistry;
   logger?: Pick<Logger, 'warn'>;
 }
@@ -54,13 +59,10 @@ export function emitEvent(deps: EmitDeps, trx: TenantTransaction, tenantId: stri
 
 async function appendEvent(deps: EmitDeps, trx: TenantTransaction, tenantId: string, input: EventInput): Promise<EmittedEvent> {
   const values = { ...checked(input), chaindepth: await chainDepthOf(trx, input) };
-  // Everything that can be done before taking a sequence number is: from the
-  // append on, the tenant's stream row is held until this transaction commits.
   const warnings = await deps.registry.warnings(trx, tenantId, values.type, values.data);
-  const { seq, dispatchQueued } = await streamsStore.append(trx, { tenant_id: tenantId, ...values });
-  if (seq === 1) await cursorsStore.create(trx, tenantId);
-  const row = { tenant_id: tenantId, seq, ...values };
-  if (!dispatchQueued) await enqueueDispatch(deps.jobs, tenantId, trx);
+  const { seq, xid } = await eventsStore.append(trx, { tenant_id: tenantId, ...values });
+  const row = { tenant_id: tenantId, seq, xid, ...values };
+  if (!afterCommit(trx, () => deps.wake(tenantId))) await enqueueDispatch(deps.jobs, tenantId, { trx });
   if (warnings.length > 0) deps.logger?.warn({ tenantId, type: values.type, eventId: values.id, warnings }, 'event emitted with warnings');
   return { seq, event: toCloudEvent(row), warnings };
 }

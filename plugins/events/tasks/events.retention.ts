@@ -17,7 +17,7 @@ export const retentionTask = (context: EventsContext, tenants: CoreServices['ten
   const dedupCutoff = new Date(Math.min(cutoff.getTime(), now() - LONGEST_WINDOW_MS));
   const removed = { events: 0, dispatches: 0, dedup: 0 };
   await tenants.each((id) => context.withTenant(id, async (trx) => {
-    removed.events += await eventsStore.deleteDispatchedBefore(trx, cutoff, await cursorsStore.get(trx, id));
+    removed.events += await eventsStore.deleteDispatchedBefore(trx, id, cutoff, await cursorsStore.get(trx, id));
     removed.dispatches += await dispatchesStore.deleteBefore(trx, cutoff);
     removed.dedup += await dedupStore.deleteBefore(trx, dedupCutoff);
   }));

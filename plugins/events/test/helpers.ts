@@ -73,8 +73,9 @@ export async function dispatchesOf(tp: TestPlatform, token: string, trigger: str
 /** Waits until the tenant's dispatcher has passed every event emitted so far. */
 export async function dispatched(tp: TestPlatform, token: string, timeoutMs = 15_000) {
   await until(async () => {
-    const recent = await tp.request({ url: '/api/admin/triggers/events/recent?limit=1', token });
-    return recent.body.items.length === 0 || recent.body.items[0].dispatched === true;
+    // Numbers are not the stream's order: every recent event, not the newest alone.
+    const recent = await tp.request({ url: '/api/admin/triggers/events/recent?limit=500', token });
+    return recent.body.items.every((item: { dispatched: boolean }) => item.dispatched);
   }, 'the dispatcher to catch up', timeoutMs);
 }
 

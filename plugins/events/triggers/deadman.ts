@@ -10,7 +10,7 @@ import type { EventsContext } from '../services/context.ts';
 import { DEADMAN_FIRED, EVENT_SOURCE } from '../event-types.ts';
 import { matches } from './matching.ts';
 import { dispatchRecord, startForTrigger } from '../store/starter.ts';
-import { cursorsStore, streamsStore } from '../store/events.ts';
+import { cursorsStore, eventsStore, transactionsRunning } from '../store/events.ts';
 import { dispatchesStore, triggersStore, type NewDispatch } from '../store/triggers.ts';
 import { armDeadman, type DeadmanPayload } from './timers.ts';
 import { DEADMAN_TASK, deadmanKey, tenantQueue } from '../dispatch/jobs.ts';
@@ -89,9 +89,10 @@ export async function observeDeadman(
 
 /**
  * The timer job. A stale timer (the window was pushed back, the trigger
- * changed or went) does nothing. Events still waiting for the dispatcher
- * (emitted in a transaction that committed late) are seen first: the timer
- * comes back in a second.
+ * changed or went) does nothing. It fires only once every event emitted
+ * before it ran has been dispatched: transactions still running when it first
+ * ran may yet commit such events, so it comes back when they have all ended
+ * (in 100 ms, or a second while the dispatcher has events to dispatch).
  */
 export async function runDeadmanTimer(context: EventsContext, payload: DeadmanPayload): Promise<void> {
   await context.withTenant(payload.tenant_id, async (trx) => {
@@ -99,12 +100,12 @@ export async function runDeadmanTimer(context: EventsContext, payload: DeadmanPa
     const trigger = await triggersStore.lock(trx, payload.trigger);
     const deadline = new Date(payload.deadline);
     if (!trigger || !trigger.active || trigger.kind !== 'deadman' || trigger.deadman_deadline?.getTime() !== deadline.getTime()) return;
-    if ((await streamsStore.lockLastSeq(trx, tenantId)) > (await cursorsStore.get(trx, tenantId))) {
-      await context.jobs.enqueue(DEADMAN_TASK, { ...payload }, {
-        trx, queue: tenantQueue(tenantId), jobKey: deadmanKey(tenantId, trigger.name), runAt: new Date(Date.now() + 1000),
-      });
-      return;
-    }
+    const comeBack = (afterMs: number, settledAfter: string | undefined) => context.jobs.enqueue(DEADMAN_TASK, { ...payload, settled_after: settledAfter }, {
+      trx, queue: tenantQueue(tenantId), jobKey: deadmanKey(tenantId, trigger.name), runAt: new Date(Date.now() + afterMs),
+    });
+    const running = await transactionsRunning(trx, payload.settled_after);
+    if (running.waitFor) return void await comeBack(100, running.waitFor);
+    if (await eventsStore.anyAfter(trx, tenantId, await cursorsStore.get(trx, tenantId))) return void await comeBack(1000, payload.settled_after ?? running.now);
     const records: NewDispatch[] = [];
     await fireDeadman(context, trx, tenantId, trigger, deadline, records);
     await saveDeadman(context, trx, tenantId, trigger);

@@ -19,6 +19,8 @@ export interface DeadmanPayload {
   trigger: string;
   /** ISO instant at which the watch window ends. */
   deadline: string;
+  /** Set once the timer has run: it waits for the transactions running then (their ids are below this one) to end. */
+  settled_after?: string;
 }
 
 /** In the tenant's queue: it runs only after the events emitted before the deadline were dispatched. */

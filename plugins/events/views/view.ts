@@ -1,6 +1,7 @@
 // Response shapes of stored rows (REST, CLI; GraphQL maps them to camelCase).
 import { toCloudEvent } from '../stream/cloudevent.ts';
 import type { DispatchRow, EventRow, TriggerRow } from '../store/tables.ts';
+import { encodePosition, isPast, type StreamPosition } from '../stream/position.ts';
 
 export function triggerView(row: TriggerRow) {
   return {
@@ -27,9 +28,9 @@ export function triggerView(row: TriggerRow) {
 
 export type TriggerView = ReturnType<typeof triggerView>;
 
-/** A CloudEvent with its place in the stream and whether the dispatcher has passed it. */
-export function streamEventView(row: EventRow, dispatchedSeq: number) {
-  return { ...toCloudEvent(row), seq: row.seq, dispatched: row.seq <= dispatchedSeq };
+/** A CloudEvent with its number, its place in the stream and whether the dispatcher has passed it. */
+export function streamEventView(row: EventRow, cursor: StreamPosition) {
+  return { ...toCloudEvent(row), seq: row.seq, position: encodePosition(row), dispatched: isPast(row, cursor) };
 }
 
 export type StreamEventView = ReturnType<typeof streamEventView>;

@@ -1,7 +1,9 @@
 // The `platform_events` pattern: the tenant's own event stream (the events
-// plugin, read through its api in sequence order). One stream, `events`, with
-// a fixed schema; incremental syncs continue from the last sequence number
-// (the natural cursor: gap-free and ordered). No connection, no credentials.
+// plugin, read through its api in stream order). One stream, `events`, with
+// a fixed schema; incremental syncs continue after the last event read: cursor
+// field `position` (text that sorts in stream order: nothing is missed), or
+// `seq` (the event's number; events numbered lower that commit later are
+// missed, as numbers are not the stream's order). No connection, no credentials.
 import { badRequest } from 'agent-platform/sdk';
 import type { EventsApi } from '../../events/api.ts';
 import type { JsonSchemaObject, SourcePattern } from './types.ts';
@@ -21,6 +23,7 @@ const eventSchema: JsonSchemaObject = {
   type: 'object',
   properties: {
     seq: { type: 'integer' },
+    position: { type: 'string' },
     id: { type: 'string' },
     type: { type: 'string' },
     source: { type: 'string' },
@@ -28,6 +31,15 @@ const eventSchema: JsonSchemaObject = {
     data: { type: ['null', 'object', 'array'] },
   },
 };
+
+/** Where an incremental sync goes on: after the cursor, or from it (inclusive). */
+function resumeFrom(field: string, cursor: string, inclusive: boolean): string | number {
+  if (field === 'seq') return Number(cursor) - (inclusive ? 1 : 0);
+  if (!inclusive) return cursor;
+  // The position just before the cursor's event: its number less one, in its transaction.
+  const [xid, seq] = cursor.split('-');
+  return `${xid}-${String(Number(seq) - 1).padStart(seq.length, '0')}`;
+}
 
 export function platformEventsPattern(events: () => EventsApi | undefined): SourcePattern {
   const api = () => {
@@ -38,7 +50,7 @@ export function platformEventsPattern(events: () => EventsApi | undefined): Sour
   return {
     id: 'platform_events',
     name: 'Platform events',
-    description: 'The tenant\'s own event stream, in order (incremental by sequence number)',
+    description: 'The tenant\'s own event stream, in order (incremental by position)',
     configSchema,
     async discover(context) {
       api();
@@ -47,14 +59,14 @@ export function platformEventsPattern(events: () => EventsApi | undefined): Sour
     },
     async read(context, stream) {
       const type = context.config.event_type as string | undefined;
-      const incremental = stream.syncMode === 'incremental' && stream.cursorField === 'seq' && stream.cursor !== null;
-      let after = incremental ? Number(stream.cursor) - (stream.inclusiveCursor ? 1 : 0) : 0;
+      const incremental = stream.syncMode === 'incremental' && (stream.cursorField === 'seq' || stream.cursorField === 'position') && stream.cursor !== null;
+      let after: string | number = incremental ? resumeFrom(stream.cursorField!, stream.cursor!, stream.inclusiveCursor) : 0;
       async function* batches() {
         for (;;) {
           const page = await api().after(context.tenantId, after, PAGE, type);
           if (page.length === 0) return;
-          yield page.map((event) => ({ seq: event.seq, id: event.id, type: event.type, source: event.source, time: event.time, data: event.data ?? null }));
-          after = page[page.length - 1]!.seq;
+          yield page.map((event) => ({ seq: event.seq, position: event.position, id: event.id, type: event.type, source: event.source, time: event.time, data: event.data ?? null }));
+          after = page[page.length - 1]!.position;
           if (page.length < PAGE || context.signal.aborted) return;
         }
       }

@@ -81,6 +81,8 @@ export interface PipelineRunStepsTable {
 export interface PipelineSensorCursorsTable {
   tenant_id: string;
   last_seq: ColumnType<string, number | string | undefined, number | string>;
+  /** The stream position of the last event read (sql/0005); null: last_seq is the cursor. */
+  last_position: ColumnType<string | null, string | null | undefined, string | null>;
   updated_at: Timestamp;
 }
 

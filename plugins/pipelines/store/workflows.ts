@@ -21,14 +21,19 @@ export const workflowsStore = {
 };
 
 export const sensorStore = {
-  /** The cursor, locked (created at 0 on first use). */
-  lock: async (trx: TenantTransaction, tenantId: string) => {
+  /**
+   * The cursor, locked (created at the stream's start on first use): the
+   * position of the last event read, or the number of a cursor kept before positions.
+   */
+  lock: async (trx: TenantTransaction, tenantId: string): Promise<string | number> => {
     await trx.insertInto('pipeline_sensor_cursors').values({ tenant_id: tenantId, last_seq: 0 }).onConflict((oc) => oc.column('tenant_id').doNothing()).execute();
-    const row = await trx.selectFrom('pipeline_sensor_cursors').select(sql<number>`last_seq::float8`.as('last_seq')).where('tenant_id', '=', tenantId).forUpdate().executeTakeFirstOrThrow();
-    return row.last_seq;
+    const row = await trx.selectFrom('pipeline_sensor_cursors').select([sql<number>`last_seq::float8`.as('last_seq'), 'last_position'])
+      .where('tenant_id', '=', tenantId).forUpdate().executeTakeFirstOrThrow();
+    return row.last_position ?? row.last_seq;
   },
-  move: (trx: TenantTransaction, tenantId: string, lastSeq: number) =>
-    trx.updateTable('pipeline_sensor_cursors').set({ last_seq: lastSeq, updated_at: sql`now()` as never }).where('tenant_id', '=', tenantId).execute(),
+  move: (trx: TenantTransaction, tenantId: string, last: { seq: number; position: string }) =>
+    trx.updateTable('pipeline_sensor_cursors').set({ last_seq: last.seq, last_position: last.position, updated_at: sql`now()` as never })
+      .where('tenant_id', '=', tenantId).execute(),
 };
 
 export type WorkflowRow = NonNullable<Awaited<ReturnType<typeof workflowsStore.find>>>;

@@ -55,7 +55,7 @@ export async function runSensor(context: PipelinesContext, job: SensorJob, start
           });
         }
       }
-      await sensorStore.move(trx, job.tenant_id, batch[batch.length - 1].seq);
+      await sensorStore.move(trx, job.tenant_id, batch[batch.length - 1]);
     }
     return batch.length === BATCH ? 'now' : true;
   });
