@@ -241,7 +241,8 @@ async function streamCounts(client: pg.Client) {
 async function waitFor(client: pg.Client, done: (position: Awaited<ReturnType<typeof streamPosition>>) => boolean) {
   let now = await streamPosition(client);
   while (!done(now)) {
-    await sleep(100);
+    // Counting started and finished workflows is not free: poll gently.
+    await sleep(250);
     now = await streamPosition(client);
   }
   return now;

@@ -29,6 +29,7 @@ export interface PlatformConfig {
   logLevel: string;
   jobsPollIntervalMs: number;
   jobsConcurrency: number;
+  jobsLocalQueueSize: number;
   jobsWorkerStaleSeconds: number;
   /** How often pg-boss looks for long jobs whose expiry or heartbeat passed (JOBS_SUPERVISE_INTERVAL_SECONDS). */
   jobsSuperviseIntervalSeconds: number;
@@ -103,6 +104,8 @@ export const CORE_SETTINGS: readonly CoreSetting[] = [
     description: 'How often idle workers look for jobs (a new job, or a named queue coming free, wakes them at once through NOTIFY where the database delivers it)' },
   { variable: 'JOBS_CONCURRENCY', default: '`5`',
     description: 'Fast jobs run at once per process' },
+  { variable: 'JOBS_LOCAL_QUEUE_SIZE', default: '`6`',
+    description: 'Fast jobs a process claims per query and hands to its workers as they free up (`1`: one claim per job). Claimed jobs wait for this process\'s workers, and a higher-priority job added meanwhile waits for them' },
   { variable: 'JOBS_SUPERVISE_INTERVAL_SECONDS', default: '`60`',
     description: 'How often pg-boss fails (and retries) long jobs past their expiry or heartbeat, e.g. the sync of a killed process' },
   { variable: 'JOBS_WORKER_STALE_SECONDS', default: '`120`',
@@ -203,6 +206,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
     jobsPollIntervalMs: positiveInt(env, 'JOBS_POLL_INTERVAL_MS', 1000),
     jobsConcurrency: positiveInt(env, 'JOBS_CONCURRENCY', 5),
+    jobsLocalQueueSize: positiveInt(env, 'JOBS_LOCAL_QUEUE_SIZE', 6),
     jobsWorkerStaleSeconds: positiveInt(env, 'JOBS_WORKER_STALE_SECONDS', 120),
     jobsSuperviseIntervalSeconds: positiveInt(env, 'JOBS_SUPERVISE_INTERVAL_SECONDS', 60),
     shutdownTimeoutMs: positiveInt(env, 'SHUTDOWN_TIMEOUT_MS', 10000),

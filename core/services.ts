@@ -107,6 +107,7 @@ export async function createCoreServices(config: PlatformConfig, options: CoreSe
       logger: logger.child({ component: 'jobs' }),
       pollIntervalMs: config.jobsPollIntervalMs,
       concurrency: mode === 'cli' ? 1 : config.jobsConcurrency,
+      localQueueSize: mode === 'cli' ? 1 : config.jobsLocalQueueSize,
       shutdownTimeoutMs: config.shutdownTimeoutMs,
       workerStaleSeconds: config.jobsWorkerStaleSeconds,
       superviseIntervalSeconds: config.jobsSuperviseIntervalSeconds,

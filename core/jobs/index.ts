@@ -43,6 +43,8 @@ interface JobServiceOptions {
   logger: Logger;
   pollIntervalMs: number;
   concurrency: number;
+  /** Fast jobs claimed per query (1: one at a time). */
+  localQueueSize: number;
   shutdownTimeoutMs: number;
   /** A worker without a heartbeat for this long is dead and its job locks are released. */
   workerStaleSeconds: number;
@@ -218,7 +220,16 @@ export class JobService implements JobsApi {
         // completion: a job that finishes during stop() is left locked once the
         // pool closes (and runs again only after its 4 h lock expiry). Batched,
         // even with no delay, completions are flushed before stop() resolves.
-        preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+        // The local queue claims up to that many jobs per query and hands
+        // them to workers as they free up: under load, one claim per batch
+        // instead of one per job (the claim scans past the completed jobs'
+        // dead rows, so it is the costliest statement a busy queue runs).
+        preset: {
+          worker: {
+            completeJobBatchDelay: 0, failJobBatchDelay: 0,
+            ...(this.options.localQueueSize > 1 ? { localQueue: { size: this.options.localQueueSize } } : {}),
+          },
+        },
       });
       liveness.start();
     }

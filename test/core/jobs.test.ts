@@ -217,7 +217,7 @@ t.test('dead letters: a task may opt out (deadLetter: false); a dead letter task
   t.teardown(() => pool.end());
   const boot = async (options: { deadLetter?: boolean }) => {
     const jobs = new JobService({
-      pool, connectionString: tp.databaseUrl, logger: pino({ level: 'silent' }), pollIntervalMs: 100, concurrency: 1,
+      pool, connectionString: tp.databaseUrl, logger: pino({ level: 'silent' }), pollIntervalMs: 100, concurrency: 1, localQueueSize: 1,
       shutdownTimeoutMs: 1000, workerStaleSeconds: 60, superviseIntervalSeconds: 60, embedded: false,
     });
     await jobs.prepare();
