@@ -1,5 +1,5 @@
 // The platform_events pattern: a tenant's own event stream as a source,
-// incremental by sequence number; another tenant's events never appear.
+// incremental by stream position; another tenant's events never appear.
 import t from 'tap';
 import { until } from 'agent-platform/sdk/testing';
 import { sourcesPlatform } from './helpers.ts';
@@ -23,7 +23,7 @@ t.test('platform_events: the tenant\'s stream, in order, incrementally; never an
   const acmeSource = await setUp(asAcme);
   const stream = (await asAcme('GET', `/api/v1/sources/${acmeSource}/streams`)).body.items[0];
   t.match(stream, { name: 'events', namespace: null, primary_key: ['seq'], destination: 'raw.acme.own_events' });
-  t.equal((await asAcme('PATCH', `/api/v1/sources/${acmeSource}/streams/${stream.id}`, { sync_mode: 'incremental', cursor_field: 'seq', write_mode: 'append_dedup' })).status, 200);
+  t.equal((await asAcme('PATCH', `/api/v1/sources/${acmeSource}/streams/${stream.id}`, { sync_mode: 'incremental', cursor_field: 'position', write_mode: 'append_dedup' })).status, 200);
   t.equal((await sync(asAcme, acmeSource)).status, 'succeeded');
   // The first sync made a snapshot, which emitted dataset.snapshot_created: the second sync reads it.
   const second = await sync(asAcme, acmeSource);
@@ -34,6 +34,7 @@ t.test('platform_events: the tenant\'s stream, in order, incrementally; never an
   t.ok(snapshotEvents.some((r: { data: { dataset_id: string } }) => r.data.dataset_id === 'raw.acme.own_events'), 'the stream holds the first sync\'s own event');
   const seqs = rows.map((r: { seq: number }) => r.seq);
   t.equal(new Set(seqs).size, seqs.length, 'each event once');
+  t.ok(rows.every((r: { position: string }) => /^\d{20}-\d{19}$/.test(r.position)), 'each with its position in the stream');
 
   const betaSource = await setUp(asBeta);
   await sync(asBeta, betaSource);
