@@ -5,6 +5,7 @@
 // types it emits at register time (core.events.registerTypes); the events
 // plugin lists them, keeps tenants' custom types off their names, and warns
 // about emitted types that are neither registered nor custom.
+import type { OperationNodeSource } from 'kysely';
 import type { Logger } from 'pino';
 import type { TenantTransaction } from './db/tenant.ts';
 import { isValidEventType } from './event-matching.ts';
@@ -33,7 +34,23 @@ export interface EventInput {
   };
 }
 
-export type EventBackend = (trx: TenantTransaction, tenantId: string, event: EventInput) => Promise<unknown>;
+/** How an event is emitted. */
+export interface EmitOptions {
+  /**
+   * A data-modifying query of the caller's (a kysely update, insert or delete
+   * builder on `trx`) sent with the append as one statement: a round trip
+   * less where a change and the event announcing it are written together. It
+   * runs whether or not an events backend is installed.
+   */
+  alongside?: OperationNodeSource & { execute(): Promise<unknown> };
+}
+
+/**
+ * The durable stream behind emit. `options` reaches it only when it was
+ * installed with `{ alongside: true }` (it then sends options.alongside with
+ * its append); otherwise the hub runs the caller's query first.
+ */
+export type EventBackend = (trx: TenantTransaction, tenantId: string, event: EventInput, options?: EmitOptions) => Promise<unknown>;
 
 /** A type a plugin emits: its name, what it means, and optionally the JSON Schema of its data (checked with a warning). */
 export interface EventTypeDefinition {
@@ -57,15 +74,16 @@ export interface EventTypeCatalog {
 
 /** What a plugin sees as core.events. */
 export interface EventsApi extends EventTypeCatalog {
-  emit(trx: TenantTransaction, tenantId: string, event: EventInput): Promise<unknown>;
+  emit(trx: TenantTransaction, tenantId: string, event: EventInput, options?: EmitOptions): Promise<unknown>;
   /** Declares the types this plugin emits; a name another plugin registered fails the boot. */
   registerTypes(types: EventTypeDefinition[]): void;
   /** The durable stream (the events plugin); only one may be installed. */
-  setBackend(backend: EventBackend): void;
+  setBackend(backend: EventBackend, capabilities?: { alongside?: boolean }): void;
 }
 
 export class EventHub implements EventsApi {
   private backend: EventBackend | undefined;
+  private backendSendsAlongside = false;
   private readonly types = new Map<string, RegisteredEventType>();
   private readonly logger: Logger;
   private readonly builtinPlugins: ReadonlySet<string>;
@@ -76,12 +94,15 @@ export class EventHub implements EventsApi {
     this.builtinPlugins = new Set(['core', ...builtinPlugins]);
   }
 
-  setBackend(backend: EventBackend): void {
+  setBackend(backend: EventBackend, capabilities: { alongside?: boolean } = {}): void {
     if (this.backend) throw new Error('an event backend is already installed');
     this.backend = backend;
+    this.backendSendsAlongside = capabilities.alongside === true;
   }
 
-  async emit(trx: TenantTransaction, tenantId: string, event: EventInput): Promise<unknown> {
+  async emit(trx: TenantTransaction, tenantId: string, event: EventInput, options?: EmitOptions): Promise<unknown> {
+    if (this.backend && this.backendSendsAlongside) return this.backend(trx, tenantId, event, options);
+    await options?.alongside?.execute();
     if (this.backend) return this.backend(trx, tenantId, event);
     this.logger.debug({ tenantId, type: event.type }, 'event emitted without an events plugin');
     return undefined;
@@ -109,9 +130,9 @@ export class EventHub implements EventsApi {
   /** core.events as one plugin sees it: what it registers is recorded under its name. */
   forPlugin(plugin: string): EventsApi {
     return {
-      emit: (trx, tenantId, event) => this.emit(trx, tenantId, event),
+      emit: (trx, tenantId, event, options) => this.emit(trx, tenantId, event, options),
       registerTypes: (types) => this.registerTypes(types, plugin),
-      setBackend: (backend) => this.setBackend(backend),
+      setBackend: (backend, capabilities) => this.setBackend(backend, capabilities),
       registeredTypes: () => this.registeredTypes(),
       registeredType: (type) => this.registeredType(type),
     };

@@ -51,7 +51,7 @@ export type {
 } from '../jobs/types.ts';
 export type { JobsDescription } from '../jobs/types.ts';
 export type {
-  EventBackend, EventInput, EventsApi, EventTypeCatalog, EventTypeDefinition, RegisteredEventType,
+  EmitOptions, EventBackend, EventInput, EventsApi, EventTypeCatalog, EventTypeDefinition, RegisteredEventType,
 } from '../events.ts';
 // Event type patterns, event filters and {{path}} templates (the workflow engine's).
 export * from '../event-matching.ts';

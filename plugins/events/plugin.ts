@@ -28,7 +28,7 @@ export const plugin = definePlugin({
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
     const { context, stream, triggers, api } = createServices(core, options, () => deps.workflows);
-    core.events.setBackend((trx, tenantId, event) => context.emit(trx, tenantId, event));
+    core.events.setBackend((trx, tenantId, event, options) => context.emit(trx, tenantId, event, options), { alongside: true });
 
     core.jobs.defineTask(DISPATCH_TASK, dispatchTask(context));
     core.schedules.define(TRIGGER_SCHEDULE, triggerScheduleKind(context));

@@ -2,7 +2,7 @@
 // from the core services; the CLI builds a smaller one (no workflows: starts
 // happen in the server's workers).
 import type { Logger } from 'pino';
-import type { EventInput, JobsApi, SchedulesApi, TenantTransaction, WithTenant } from 'agent-platform/sdk';
+import type { EmitOptions, EventInput, JobsApi, SchedulesApi, TenantTransaction, WithTenant } from 'agent-platform/sdk';
 import type { WorkflowsApi } from '../../workflows/api.ts';
 import { DEFAULT_MAX_CHAIN_DEPTH } from '../dispatch/chain.ts';
 import { emitEvent, type EmittedEvent } from '../stream/emit.ts';
@@ -25,7 +25,7 @@ export interface EventsContext {
   maxChainDepth: number;
   /** Wakes tenants' dispatchers after emitting commits (dispatch/waker.ts). */
   waker: Waker;
-  emit(trx: TenantTransaction, tenantId: string, input: EventInput): Promise<EmittedEvent>;
+  emit(trx: TenantTransaction, tenantId: string, input: EventInput, options?: EmitOptions): Promise<EmittedEvent>;
 }
 
 export function createContext(parts: Omit<EventsContext, 'emit' | 'maxChainDepth' | 'waker'> & { maxChainDepth?: number }): EventsContext {
@@ -34,7 +34,7 @@ export function createContext(parts: Omit<EventsContext, 'emit' | 'maxChainDepth
     ...parts,
     maxChainDepth: parts.maxChainDepth ?? DEFAULT_MAX_CHAIN_DEPTH,
     waker,
-    emit: (trx, tenantId, input) => emitEvent({ jobs: parts.jobs, registry: parts.registry, logger: parts.logger, wake: waker.wake }, trx, tenantId, input),
+    emit: (trx, tenantId, input, options) => emitEvent({ jobs: parts.jobs, registry: parts.registry, logger: parts.logger, wake: waker.wake }, trx, tenantId, input, options),
   };
   return context;
 }

@@ -1,6 +1,6 @@
 // kysely queries for the stream: the events, and the dispatcher's cursor (a
 // position, see stream/position.ts). Every function takes a tenant transaction.
-import { sql } from 'kysely';
+import { type OperationNodeSource, sql } from 'kysely';
 import type { KeysetPage, TenantTransaction } from 'agent-platform/sdk';
 import type { EventRow, TriggerRow } from './tables.ts';
 import type { NewDispatch } from './triggers.ts';
@@ -123,8 +123,13 @@ export const eventsStore = {
    * Appends an event in one statement: it takes the next number and records
    * its transaction's id. Nothing is locked that another emitter waits for.
    */
-  append: (trx: Trx, event: Omit<EventRow, 'seq' | 'xid'>): Promise<{ seq: number; xid: string }> =>
-    trx.insertInto('events').values({ ...event, data: JSON.stringify(event.data) }).returning(['seq', 'xid']).executeTakeFirstOrThrow(),
+  async append(trx: Trx, event: Omit<EventRow, 'seq' | 'xid'>, alongside?: OperationNodeSource): Promise<{ seq: number; xid: string }> {
+    const insert = trx.insertInto('events').values({ ...event, data: JSON.stringify(event.data) }).returning(['seq', 'xid']);
+    if (!alongside) return insert.executeTakeFirstOrThrow();
+    // The caller's change goes in the same statement (a data-modifying CTE runs whether or not it is read).
+    const { rows } = await sql<{ seq: number; xid: string }>`WITH alongside AS (${alongside}) ${insert}`.execute(trx);
+    return rows[0];
+  },
 
   /** Events after a position in stream order, below the visibility horizon (`events tail`, the pipelines' sensor). */
   after: (trx: Trx, tenantId: string, position: StreamPosition, limit: number, type?: string): Promise<EventRow[]> =>

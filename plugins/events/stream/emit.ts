@@ -11,7 +11,7 @@
 // span `event.emit`.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { afterCommit, badRequest, type EventInput, inSpan, isValidEventType, type JobsApi, SpanKind, type TenantTransaction, tracing } from 'agent-platform/sdk';
+import { afterCommit, badRequest, type EmitOptions, type EventInput, inSpan, isValidEventType, type JobsApi, SpanKind, type TenantTransaction, tracing } from 'agent-platform/sdk';
 import { chainDepthOf } from '../dispatch/chain.ts';
 import { isUriReference, toCloudEvent, type CloudEvent } from './cloudevent.ts';
 import { eventsStore } from '../store/events.ts';
@@ -52,15 +52,15 @@ function checked(input: EventInput): { id: string; type: string; source: string;
   return { id, type: input.type, source: input.source, time, data };
 }
 
-export function emitEvent(deps: EmitDeps, trx: TenantTransaction, tenantId: string, input: EventInput): Promise<EmittedEvent> {
-  if (!tracing()) return appendEvent(deps, trx, tenantId, input);
-  return inSpan('event.emit', { kind: SpanKind.PRODUCER, attributes: { 'event.type': String(input.type), 'tenant.id': tenantId } }, () => appendEvent(deps, trx, tenantId, input));
+export function emitEvent(deps: EmitDeps, trx: TenantTransaction, tenantId: string, input: EventInput, options?: EmitOptions): Promise<EmittedEvent> {
+  if (!tracing()) return appendEvent(deps, trx, tenantId, input, options);
+  return inSpan('event.emit', { kind: SpanKind.PRODUCER, attributes: { 'event.type': String(input.type), 'tenant.id': tenantId } }, () => appendEvent(deps, trx, tenantId, input, options));
 }
 
-async function appendEvent(deps: EmitDeps, trx: TenantTransaction, tenantId: string, input: EventInput): Promise<EmittedEvent> {
+async function appendEvent(deps: EmitDeps, trx: TenantTransaction, tenantId: string, input: EventInput, options?: EmitOptions): Promise<EmittedEvent> {
   const values = { ...checked(input), chaindepth: await chainDepthOf(trx, input) };
   const warnings = await deps.registry.warnings(trx, tenantId, values.type, values.data);
-  const { seq, xid } = await eventsStore.append(trx, { tenant_id: tenantId, ...values });
+  const { seq, xid } = await eventsStore.append(trx, { tenant_id: tenantId, ...values }, options?.alongside);
   const row = { tenant_id: tenantId, seq, xid, ...values };
   if (!afterCommit(trx, () => deps.wake(tenantId))) await enqueueDispatch(deps.jobs, tenantId, { trx });
   if (warnings.length > 0) deps.logger?.warn({ tenantId, type: values.type, eventId: values.id, warnings }, 'event emitted with warnings');

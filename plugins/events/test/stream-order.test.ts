@@ -4,12 +4,12 @@
 // still running with an earlier position is never skipped, and no event is
 // dispatched twice. Also: an appending connection killed mid-transaction
 // leaves no event and holds nothing back once gone, and a wake lost to a
-// crash is found by the sweep.
+// crash is found by the sweep of the next process to start.
 import t from 'tap';
 import type pg from 'pg';
 import { sql } from 'agent-platform/sdk';
-import { createTrigger, dispatchesOf, eventsFixture, rawClient, until } from './helpers.ts';
-import type { TestPlatform } from 'agent-platform/sdk/testing';
+import { createTrigger, createWorkflow, dispatchesOf, eventsFixture, rawClient, startEventsPlatform, until } from './helpers.ts';
+import { tenantWithAdmin, type TestPlatform } from 'agent-platform/sdk/testing';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -133,15 +133,19 @@ t.test('a connection killed in the middle of an append leaves no event and holds
   t.equal(rows[0].n, 0, 'the killed transaction\'s event never existed');
 });
 
-t.test('an event whose wake was lost (committed, then the process died) is dispatched by the sweep', async (t) => {
-  const { tp } = await ordersFixture(t);
-  const client = await rawClient(t, tp.databaseUrl);
-  // Appended and committed behind the platform's back: nothing woke the dispatcher.
+t.test('an event whose wake was lost (committed, then the process died) is dispatched by the sweep of the next process to start', async (t) => {
+  // A platform without workers: the API and the database, nothing dispatches.
+  const api = await startEventsPlatform(t);
+  const { token } = await tenantWithAdmin(api, 'acme');
+  await createWorkflow(api, token, 'record');
+  await createTrigger(api, token, { name: 'orders', event_type: 'order.created', target_name: 'record', input_mapping: { n: '{{event.data.n}}' } });
+  const client = await rawClient(t, api.databaseUrl);
+  // Appended and committed behind the platform's back: nothing woke a dispatcher.
   await client.query(`BEGIN; SET LOCAL ROLE platform_tenant; SET LOCAL app.tenant_id = 'acme';
     INSERT INTO events (tenant_id, id, type, source, time, data) VALUES ('acme', 'orphan', 'order.created', '/shop', now(), '{"n": 7}'); COMMIT`);
-  await sleep(500);
-  t.same(await dispatchedOrders(client), [], 'no dispatcher ran for it');
-  await tp.platform.core.jobs.enqueueLong('events.sweep', {});
-  await until(async () => (await dispatchedOrders(client)).length === 1, 'the sweep to wake the dispatcher', 30_000);
+  await client.query(`DELETE FROM graphile_worker._private_jobs`);
+  const next = await startEventsPlatform(t, { databaseUrl: api.databaseUrl });
+  await next.platform.start();
+  await until(async () => (await dispatchedOrders(client)).length === 1, 'the start-up sweep to wake the dispatcher', 30_000);
   t.same(await dispatchedOrders(client), [7]);
 });

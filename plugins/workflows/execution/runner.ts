@@ -8,7 +8,7 @@
 // locked transaction. A job carries the execution's `step_seq` from when it was
 // enqueued and is ignored unless the execution still stands on that step with
 // that sequence number, so a duplicate or late job never applies twice.
-import { type CoreServices, isUuid, isValidTenantAlias, type TenantTransaction } from 'agent-platform/sdk';
+import { type CoreServices, type EventInput, isUuid, isValidTenantAlias, type TenantTransaction } from 'agent-platform/sdk';
 import { advance, type EngineCommand, type EngineInput, type ExecutionState } from '../../../workflows/engine/index.ts';
 import type { GateRef, SignalInput, WorkflowOrigin } from '../api.ts';
 import type { GateRegistry } from './gates.ts';
@@ -100,23 +100,20 @@ export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'e
     }
   }
 
-  /**
-   * The events of an advance (an execution ended). Emitted last in the
-   * transition: emitting holds the tenant's stream row until the commit, and
-   * every emitter of the tenant (and its workflows' ends) waits on that row.
-   */
-  async function emitEnds(trx: TenantTransaction, tenantId: string, row: LockedRow, state: ExecutionState, commands: EngineCommand[]) {
+  /** The events of an advance (an execution ended). */
+  function endEvents(row: LockedRow, state: ExecutionState, commands: EngineCommand[]): EventInput[] {
     // The execution caused these events; its origin may know the depth of the event that started it.
     const depth = row.origin?.chaindepth;
     const cause = { execution_id: row.id, ...(typeof depth === 'number' ? { chaindepth: depth } : {}) };
+    const ends: EventInput[] = [];
     for (const command of commands) {
       if (command.kind === 'complete') {
-        await events.emit(trx, tenantId, {
+        ends.push({
           type: 'workflow.completed', source: EVENT_SOURCE, cause,
           data: { execution_id: row.id, workflow_name: row.workflow_name, status: 'completed', context: command.context },
         });
       } else if (command.kind === 'fail') {
-        await events.emit(trx, tenantId, {
+        ends.push({
           type: 'workflow.failed', source: EVENT_SOURCE, cause,
           data: { execution_id: row.id, workflow_name: row.workflow_name, status: 'failed', error: command.error, step_id: command.step_id ?? null },
         });
@@ -125,11 +122,19 @@ export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'e
     // A cancelled execution has ended without completing: whoever waits for
     // its end (a parent workflow, an alert) hears it as a failure.
     if (state.status === 'cancelled' && row.status !== 'cancelled') {
-      await events.emit(trx, tenantId, {
+      ends.push({
         type: 'workflow.failed', source: EVENT_SOURCE, cause,
         data: { execution_id: row.id, workflow_name: row.workflow_name, status: 'cancelled', error: 'cancelled', step_id: row.state?.current ?? null },
       });
     }
+    return ends;
+  }
+
+  /** Stores the new state; the first event announcing an end goes in the same statement (one round trip). */
+  async function saveAndAnnounce(trx: TenantTransaction, tenantId: string, save: ReturnType<typeof executionsStore.saveQuery>, ends: EventInput[]) {
+    if (ends.length === 0) return void await save.execute();
+    await events.emit(trx, tenantId, ends[0], { alongside: save });
+    for (const end of ends.slice(1)) await events.emit(trx, tenantId, end);
   }
 
   /**
@@ -177,10 +182,10 @@ export function createRunner(core: Pick<CoreServices, 'withTenant' | 'jobs' | 'e
         state = failed.state;
         commands.push(...failed.commands);
       }
-      await executionsStore.save(trx, row.id, {
+      const save = executionsStore.saveQuery(trx, row.id, {
         status: state.status, state, step_seq: seq, error: state.error ?? null, finished: FINISHED.has(state.status),
       });
-      await emitEnds(trx, tenantId, row, state, commands);
+      await saveAndAnnounce(trx, tenantId, save, endEvents(row, state, commands));
       return { found: true, applied, state };
     });
   }

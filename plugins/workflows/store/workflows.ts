@@ -112,7 +112,8 @@ export const executionsStore = {
   lock: (trx: TenantTransaction, id: string) =>
     trx.selectFrom('workflow_executions').select([...fullColumns, 'definition']).where('id', '=', id).forUpdate().executeTakeFirst(),
 
-  save: (trx: TenantTransaction, id: string, values: {
+  /** The update of a state change, not yet sent (the runner sends it with the event announcing the end, if any). */
+  saveQuery: (trx: TenantTransaction, id: string, values: {
     status: ExecutionStatus; state: ExecutionState; step_seq: number; error: string | null; finished: boolean;
   }) =>
     trx.updateTable('workflow_executions')
@@ -124,8 +125,7 @@ export const executionsStore = {
         updated_at: sql`now()`,
         ...(values.finished ? { finished_at: sql`now()` } : {}),
       })
-      .where('id', '=', id)
-      .execute(),
+      .where('id', '=', id),
 
   /** Newest first, offset paging (REST). */
   list: async (trx: TenantTransaction, filter: ExecutionFilter, skip: number, limit: number) => {
