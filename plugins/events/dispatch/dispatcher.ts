@@ -96,9 +96,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * The job: drains until caught up (and no wake came for LINGER_MS), or for
  * one slice, after which it hands over to a fresh job (other tenants get the
- * worker, and a shutdown does not wait on a long drain). Caught up with events committed beyond the horizon,
- * it pauses briefly, then hands over to a successor that runs later, so a
- * long transaction elsewhere does not hold a worker. Batches start workflows
+ * worker, and a shutdown does not wait on a long drain). Caught up with
+ * events committed beyond the horizon, it pauses briefly, then hands over to
+ * a successor that runs later, so a long transaction elsewhere does not hold
+ * a worker. Batches start workflows
  * without savepoints; a batch that fails is redone at once with them (so a
  * trigger whose start fails for good costs one redo, and is recorded), and a
  * failure then is left to graphile-worker's retry. The successor is enqueued
