@@ -10,7 +10,7 @@
 import { EventEmitter } from 'node:events';
 import { Logger as WorkerLogger, runMigrations, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import { PgBoss, fromKysely, getConstructionPlans } from 'pg-boss';
-import { CompiledQuery, type Transaction } from 'kysely';
+import { CompiledQuery, type OperationNodeSource, sql, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Database } from '../db/types.ts';
@@ -130,8 +130,10 @@ export class JobService implements JobsApi {
     await this.enqueueMany([{ name, payload, ...spec }], trx);
   }
 
-  async enqueueMany(jobs: JobSpec[], trx?: Transaction<Database>): Promise<void> {
-    if (jobs.length === 0) return;
+  async enqueueMany(jobs: JobSpec[], trx?: Transaction<Database>, options: { alongside?: OperationNodeSource[] } = {}): Promise<void> {
+    const alongside = options.alongside ?? [];
+    if (alongside.length > 0 && !trx) throw new Error('enqueueMany: queries alongside need the transaction they belong to');
+    if (jobs.length === 0 && alongside.length === 0) return;
     // add_jobs refuses one key twice in a call ("cannot affect row a second time").
     const keyed = new Map<string, number>();
     jobs.forEach((job, index) => { if (job.jobKey !== undefined) keyed.set(job.jobKey, index); });
@@ -146,7 +148,10 @@ export class JobService implements JobsApi {
         job_key: job.jobKey ?? null,
         priority: job.priority ?? null,
       }));
-    await this.execute('SELECT platform_add_jobs($1::json)', [JSON.stringify(specs)], trx);
+    if (alongside.length === 0) return this.execute('SELECT platform_add_jobs($1::json)', [JSON.stringify(specs)], trx);
+    // Data-modifying CTEs run whether or not they are read.
+    const ctes = sql.join(alongside.map((query, i) => sql`${sql.id(`alongside_${i}`)} AS (${query})`));
+    await sql`WITH ${ctes} SELECT ${specs.length > 0 ? sql`platform_add_jobs(${JSON.stringify(specs)}::json)` : sql`1`}`.execute(trx!);
   }
 
   async removeJob(jobKey: string, trx?: Transaction<Database>): Promise<void> {

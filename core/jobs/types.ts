@@ -1,5 +1,5 @@
 // What plugins see of the two queues (see core/jobs/index.ts for the roles).
-import type { Transaction } from 'kysely';
+import type { OperationNodeSource, Transaction } from 'kysely';
 import type { Database } from '../db/types.ts';
 
 export interface JobContext {
@@ -87,9 +87,13 @@ export interface JobsApi {
   /**
    * Fast jobs in one round trip (graphile-worker's add_jobs), in the
    * transaction when given. Of two specs with one job key, the later wins
-   * (as if enqueued one after the other).
+   * (as if enqueued one after the other). `alongside` (with `trx`): the
+   * caller's data-modifying queries (kysely insert, update or delete
+   * builders, or `sql` of one such statement without a WITH of its own) sent
+   * in the same statement: a round trip each less. They run on one snapshot
+   * and do not see each other's changes.
    */
-  enqueueMany(jobs: JobSpec[], trx?: Transaction<Database>): Promise<void>;
+  enqueueMany(jobs: JobSpec[], trx?: Transaction<Database>, options?: { alongside?: OperationNodeSource[] }): Promise<void>;
   enqueueLong(name: string, data: Record<string, unknown>, options?: EnqueueLongOptions): Promise<string | null>;
   /** A cron schedule (5 fields) that sends `task` a job at each tick; `key` names the schedule. */
   schedule(task: string, key: string, cron: string, options?: ScheduleOptions): Promise<void>;

@@ -2,6 +2,7 @@
 // the events plugin starts workflows from triggers, the webhooks plugin
 // delivers signed-resume signals.
 import type { Actor, TenantTransaction } from 'agent-platform/sdk';
+import type { OperationNodeSource } from 'kysely';
 import type { ApprovalRequest } from '../../workflows/engine/index.ts';
 
 export type { ApprovalRequest };
@@ -32,7 +33,12 @@ export interface StartedExecution {
 
 export interface StartBatch {
   add(name: string, inputs: Record<string, unknown>, origin: WorkflowOrigin): StartedExecution;
-  flush(): Promise<void>;
+  /**
+   * Writes the executions added and their first jobs; `alongside`: the
+   * caller's data-modifying queries, sent in the same statement (see
+   * JobsApi.enqueueMany).
+   */
+  flush(alongside?: OperationNodeSource[]): Promise<void>;
 }
 
 export interface SignalInput {

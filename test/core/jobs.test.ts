@@ -120,6 +120,31 @@ t.test('enqueueMany adds a batch in one call, in the tenant transaction: all or 
   t.equal(rows[0].run_at.getTime(), later.getTime());
 });
 
+t.test('enqueueMany sends queries alongside in the same statement: they commit (or roll back) with the jobs', async (t) => {
+  const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: manifest } });
+  const { core } = tp.platform;
+  const state = async () => ({
+    jobs: (await sql<{ id: string }>`SELECT payload->>'id' AS id FROM graphile_worker._private_jobs ORDER BY 1`.execute(core.db)).rows.map((r) => r.id),
+    settings: (await sql<{ key: string }>`SELECT key FROM platform_settings WHERE key LIKE 'alongside.%' ORDER BY 1`.execute(core.db)).rows.map((r) => r.key),
+  });
+  const alongside = (key: string) => [
+    sql`INSERT INTO platform_settings (key, value) VALUES (${`alongside.${key}`}, 'a')`,
+    sql`INSERT INTO platform_settings (key, value) VALUES (${`alongside.${key}.second`}, 'b')`,
+  ];
+
+  await t.rejects(core.db.transaction().execute(async (trx) => {
+    await core.jobs.enqueueMany([{ name: 'probe_fast', payload: { id: 'gone', ms: 0 } }], trx, { alongside: alongside('gone') });
+    throw new Error('abort the transaction');
+  }), /abort the transaction/);
+  t.same(await state(), { jobs: [], settings: [] }, 'rolled back together');
+
+  await core.db.transaction().execute((trx) => core.jobs.enqueueMany([{ name: 'probe_fast', payload: { id: 'kept', ms: 0 } }], trx, { alongside: alongside('kept') }));
+  await core.db.transaction().execute((trx) => core.jobs.enqueueMany([], trx, { alongside: alongside('alone') }));
+  t.same(await state(), { jobs: ['kept'], settings: ['alongside.alone', 'alongside.alone.second', 'alongside.kept', 'alongside.kept.second'] },
+    'committed together; with no job the queries still run');
+  await t.rejects(core.jobs.enqueueMany([{ name: 'probe_fast', payload: { id: 'x', ms: 0 } }], undefined, { alongside: alongside('x') }), /need the transaction/);
+});
+
 t.test('a job queued behind a running job of its named queue runs when that one completes, not at the next poll', async (t) => {
   // A minute between polls: only the wake-up trigger on graphile-worker's
   // queue table can start the second job within the deadline below.

@@ -74,10 +74,12 @@ export async function dispatchBatch(context: EventsContext, trx: TenantTransacti
       if (await observeDeadman(context, trx, tenantId, trigger, event, records)) changedDeadman.add(trigger);
     }
   }
-  await batch?.flush();
   for (const trigger of changedDeadman) await saveDeadman(context, trx, tenantId, trigger);
+  // The dispatch records and the cursor's move go with the batch's starts: one statement.
   const last = rows.at(-1)!;
-  await cursorsStore.advance(trx, tenantId, { xid: last.xid, seq: last.seq }, records);
+  const advance = cursorsStore.advanceQueries(trx, tenantId, { xid: last.xid, seq: last.seq }, records);
+  if (batch) await batch.flush(advance);
+  else await cursorsStore.advance(trx, tenantId, { xid: last.xid, seq: last.seq }, records);
   return { covered: rows.length, waiting };
 }
 

@@ -101,16 +101,23 @@ export const cursorsStore = {
   },
   create: (trx: Trx, tenantId: string) =>
     trx.insertInto('event_cursors').values({ tenant_id: tenantId }).onConflict((oc) => oc.column('tenant_id').doNothing()).execute(),
+  /**
+   * Moving the cursor past a batch, not yet sent: the insert of the batch's
+   * dispatch records and the cursor's update (to go with other statements, see
+   * JobsApi.enqueueMany's `alongside`).
+   */
+  advanceQueries: (trx: Trx, tenantId: string, position: StreamPosition, dispatches: NewDispatch[]) => [
+    sql`INSERT INTO trigger_dispatches (tenant_id, trigger_name, origin, status, event_id, event_seq, dedup_key, execution_id, error)
+      SELECT tenant_id, trigger_name, origin, status, event_id, event_seq, dedup_key, execution_id, error
+      FROM jsonb_to_recordset(${JSON.stringify(dispatches)}::jsonb) AS r(tenant_id text, trigger_name text, origin text, status text,
+        event_id text, event_seq bigint, dedup_key text, execution_id text, error text)`,
+    sql`UPDATE event_cursors SET dispatched_xid = ${position.xid}::xid8, dispatched_seq = ${position.seq}, dispatched_at = now()
+      WHERE tenant_id = ${tenantId}`,
+  ],
   /** Moves the cursor past a batch; the batch's dispatch records go in the same statement. */
   async advance(trx: Trx, tenantId: string, position: StreamPosition, dispatches: NewDispatch[] = []): Promise<void> {
-    await sql`WITH d AS (
-        INSERT INTO trigger_dispatches (tenant_id, trigger_name, origin, status, event_id, event_seq, dedup_key, execution_id, error)
-        SELECT tenant_id, trigger_name, origin, status, event_id, event_seq, dedup_key, execution_id, error
-        FROM jsonb_to_recordset(${JSON.stringify(dispatches)}::jsonb) AS r(tenant_id text, trigger_name text, origin text, status text,
-          event_id text, event_seq bigint, dedup_key text, execution_id text, error text)
-      )
-      UPDATE event_cursors SET dispatched_xid = ${position.xid}::xid8, dispatched_seq = ${position.seq}, dispatched_at = now()
-      WHERE tenant_id = ${tenantId}`.execute(trx);
+    const [records, cursor] = cursorsStore.advanceQueries(trx, tenantId, position, dispatches);
+    await sql`WITH d AS (${records}) ${cursor}`.execute(trx);
   },
   async get(trx: Trx, tenantId: string): Promise<StreamPosition> {
     const row = await trx.selectFrom('event_cursors').select(['dispatched_xid', 'dispatched_seq']).where('tenant_id', '=', tenantId).executeTakeFirst();

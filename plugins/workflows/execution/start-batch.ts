@@ -2,8 +2,8 @@
 // dispatch batch of the events plugin starts up to its batch size of
 // workflows in one transaction: the definitions are read once (one query for
 // every name the batch may start), each start's first advance is taken in
-// memory, and flush() writes every execution in one multi-row insert and every
-// first job in one add_jobs call. A single start (the execute endpoint, a safe
+// memory, and flush() writes every execution and every first job in one
+// statement (a multi-row insert beside one add_jobs call). A single start (the execute endpoint, a safe
 // re-dispatch) is a batch of one: the same three round trips as before.
 //
 // With `inline` (the server), the engine's first advance is stored with the
@@ -109,13 +109,12 @@ export async function openStartBatch(
       return { execution_id: id, workflow_name: name, status: 'running' };
     },
 
-    async flush() {
-      if (rows.length === 0) return;
+    async flush(alongside = []) {
       const [executions, firstJobs] = [rows, specs];
       rows = [];
       specs = [];
-      await executionsStore.insertMany(trx, executions);
-      await jobs.enqueueMany(firstJobs, trx);
+      const insert = executions.length > 0 ? [executionsStore.insertManyQuery(trx, executions)] : [];
+      await jobs.enqueueMany(firstJobs, trx, { alongside: [...alongside, ...insert] });
     },
   };
 }

@@ -87,9 +87,9 @@ export interface NewExecution {
 
 export const executionsStore = {
   /** Many executions in one statement (a batch of starts). */
-  insertMany: async (trx: TenantTransaction, rows: NewExecution[]) => {
-    if (rows.length === 0) return;
-    await trx.insertInto('workflow_executions')
+  /** The insert of new executions (at least one), not yet sent: it goes with their first jobs. */
+  insertManyQuery: (trx: TenantTransaction, rows: NewExecution[]) =>
+    trx.insertInto('workflow_executions')
       .values(rows.map(({ definitionJson, ...row }) => ({
         id: row.id,
         tenant_id: row.tenant_id,
@@ -101,9 +101,7 @@ export const executionsStore = {
         status: row.status ?? 'running',
         state: row.state ? JSON.stringify(row.state) : null,
         step_seq: row.step_seq ?? 0,
-      })))
-      .execute();
-  },
+      }))),
 
   get: (trx: TenantTransaction, id: string) =>
     trx.selectFrom('workflow_executions').select([...fullColumns]).where('id', '=', id).executeTakeFirst(),
