@@ -93,8 +93,6 @@ const HORIZON_RETRY_MS = [20, 1000];
 /** Caught up, a drain waits this long for a wake from this process before it ends (a wake then costs no job). */
 const LINGER_MS = 50;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * The job: drains until caught up (and no wake came for LINGER_MS), or for
  * one slice, after which it hands over to a fresh job (other tenants get the
@@ -135,7 +133,8 @@ export async function drain(
       if (more) return await enqueueDispatch(context.jobs, tenantId);
       if (result.waiting) {
         if (pauses < HORIZON_PAUSES.length && !overdue) {
-          await sleep(HORIZON_PAUSES[pauses++]);
+          // An emitter's commit (a wake) may be what moves the horizon: read again at once then.
+          await drainState.nextWake(HORIZON_PAUSES[pauses++]);
           continue;
         }
         const delay = Math.min(HORIZON_RETRY_MS[1], Math.max(HORIZON_RETRY_MS[0], waitedMs * 2));
