@@ -578,6 +578,7 @@ CREATE TABLE public.events (
     data jsonb DEFAULT '{}'::jsonb NOT NULL,
     chaindepth smallint DEFAULT 0 NOT NULL,
     xid xid8 DEFAULT pg_current_xact_id() NOT NULL,
+    traceparent text,
     CONSTRAINT events_chaindepth_check CHECK ((chaindepth >= 0)),
     CONSTRAINT events_id_check CHECK (((char_length(id) >= 1) AND (char_length(id) <= 200))),
     CONSTRAINT events_source_check CHECK (((char_length(source) >= 1) AND (char_length(source) <= 500))),

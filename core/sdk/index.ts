@@ -44,6 +44,7 @@ export { metricsRegistryOf } from '../http/metrics.ts';
 
 // Tracing (OpenTelemetry): a span around a plugin's own work, a no-op while tracing is off.
 export { inSpan, SpanKind, tracing, type SpanSpec } from '../telemetry/tracing.ts';
+export { activeTraceparent, traceparentContext, withTraceContext } from '../telemetry/jobs.ts';
 
 // Jobs (tasks and schedules), events, platform functions.
 export type {

@@ -10,13 +10,28 @@ export const TRACE_KEY = '_trace';
 
 type Payload = Record<string, unknown>;
 
-/** The payload with the active trace context added (the same object without tracing, or with no active span). */
+/**
+ * The payload with the active trace context added (the same object without
+ * tracing, with no active span, or when it carries one already: a job
+ * prepared inside another span keeps that span's trace).
+ */
 export function withTraceContext<P extends Payload>(payload: P): P {
-  if (!tracing()) return payload;
+  if (!tracing() || TRACE_KEY in payload) return payload;
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
   return carrier.traceparent ? { ...payload, [TRACE_KEY]: carrier } : payload;
 }
+
+/** The active span's W3C traceparent (undefined without tracing or an active span): to store with what a later consumer continues. */
+export function activeTraceparent(): string | undefined {
+  if (!tracing()) return undefined;
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent;
+}
+
+/** The context of a stored traceparent, as a span's parent (see activeTraceparent). */
+export const traceparentContext = (traceparent: string): Context => propagation.extract(ROOT_CONTEXT, { traceparent });
 
 /** The payload without its trace context, and the context (root when it carries none). */
 export function takeTraceContext<P>(payload: P): { payload: P; parent: Context } {

@@ -1,7 +1,7 @@
 // OpenTelemetry traces, end to end against a real OTLP/HTTP receiver on
 // loopback: a request is a server span named by its route (continuing the
 // caller's traceparent); an event emitted with a trigger is one trace from
-// the emit through its dispatch job to the workflow's step job; a log line
+// the emit through its dispatch to the workflow's step job; a log line
 // written in a span carries its trace id; and without an endpoint (or with
 // OTEL_SDK_DISABLED) nothing is exported and no SDK module is even loaded.
 import t from 'tap';
@@ -61,7 +61,7 @@ t.test('requests, an event through its trigger to the workflow\'s steps, and log
   t.equal(emits.length, 1, 'the emit is a span');
   const trace = spans.filter((span) => span.traceId === emits[0].traceId);
   const names = new Set(trace.map((span) => span.name));
-  for (const name of ['POST /api/admin/triggers/events/emit', 'event.emit', 'job events.dispatch', 'job workflows.step', 'db.transaction']) {
+  for (const name of ['POST /api/admin/triggers/events/emit', 'event.emit', 'event.dispatch', 'job workflows.step', 'db.transaction']) {
     t.ok(names.has(name), `the event's trace holds ${name}`);
   }
   const byId = new Map(trace.map((span) => [span.spanId, span]));
@@ -72,7 +72,8 @@ t.test('requests, an event through its trigger to the workflow\'s steps, and log
     return parent ? [parent.name, ...ancestors(parent)] : [];
   };
   const step = trace.find((span) => span.name === 'job workflows.step')!;
-  t.ok(ancestors(step).includes('job events.dispatch') && ancestors(step).includes('event.emit'), 'the step descends from the dispatch, which descends from the emit');
+  t.ok(ancestors(step).includes('event.dispatch') && ancestors(step).includes('event.emit'), 'the step descends from the event\'s dispatch, which descends from the emit');
+  t.ok(named('job events.dispatch').length > 0, 'dispatcher jobs are spans of their own (in the trace that woke them)');
   const statements = trace.filter((span) => span.attributes['db.system.name'] === 'postgresql');
   t.ok(statements.length > 0, 'statements are spans');
   t.notOk(statements.some((span) => String(span.attributes['db.query.text']).includes('o-1')), 'statement text without parameter values');

@@ -12,7 +12,7 @@
 //
 // Batching is why there is no job per event: jobs of one queue run one at a
 // time, and a job per event would pay a job claim and completion per event.
-import type { JobContext, TenantTransaction } from 'agent-platform/sdk';
+import { inSpan, type JobContext, SpanKind, type TenantTransaction, traceparentContext, tracing } from 'agent-platform/sdk';
 import { chainStop } from './chain.ts';
 import { toCloudEvent, type CloudEvent } from '../stream/cloudevent.ts';
 import type { EventsContext } from '../services/context.ts';
@@ -24,7 +24,7 @@ import { ownResultsOf } from './own-results.ts';
 import { dispatchRecord, queueStart, startForTrigger, type StartOutcome } from '../store/starter.ts';
 import { cursorsStore } from '../store/events.ts';
 import type { NewDispatch } from '../store/triggers.ts';
-import type { TriggerRow } from '../store/tables.ts';
+import type { EventRow, TriggerRow } from '../store/tables.ts';
 import type { StartBatch } from '../../workflows/api.ts';
 
 export interface BatchOptions {
@@ -40,6 +40,19 @@ export interface BatchOptions {
 export interface BatchResult {
   covered: number;
   waiting: boolean;
+}
+
+/**
+ * While tracing is on, an event's dispatch is a span `event.dispatch` in the
+ * trace of its emit (kept with the event): the workflows it starts, and their
+ * steps, continue that trace whichever job dispatches it.
+ */
+function inEventTrace(row: EventRow, work: () => Promise<void>): Promise<void> {
+  if (!tracing() || !row.traceparent) return work();
+  return inSpan('event.dispatch', {
+    kind: SpanKind.CONSUMER, parent: traceparentContext(row.traceparent),
+    attributes: { 'event.type': row.type, 'tenant.id': row.tenant_id },
+  }, work);
 }
 
 /** Dispatches the next batch. */
@@ -58,7 +71,7 @@ export async function dispatchBatch(context: EventsContext, trx: TenantTransacti
     batch ??= await context.workflows().startBatch(trx, tenantId, reactive.map((t) => t.target_name));
     return queueStart(trx, tenantId, trigger, event, 'event', batch);
   };
-  for (const row of rows) {
+  for (const row of rows) await inEventTrace(row, async () => {
     const event = toCloudEvent(row);
     const own = ownResultsOf(trx, event);
     for (const trigger of reactive) {
@@ -73,11 +86,11 @@ export async function dispatchBatch(context: EventsContext, trx: TenantTransacti
       if (!listensTo(trigger, row)) continue;
       if (await observeDeadman(context, trx, tenantId, trigger, event, records)) changedDeadman.add(trigger);
     }
-  }
+  });
   for (const trigger of changedDeadman) await saveDeadman(context, trx, tenantId, trigger);
   // The dispatch records and the cursor's move go with the batch's starts: one statement.
   const last = rows.at(-1)!;
-  const advance = cursorsStore.advanceQueries(trx, tenantId, { xid: last.xid, seq: last.seq }, records);
+  const advance = cursorsStore.advanceQueries(tenantId, { xid: last.xid, seq: last.seq }, records);
   if (batch) await batch.flush(advance);
   else await cursorsStore.advance(trx, tenantId, { xid: last.xid, seq: last.seq }, records);
   return { covered: rows.length, waiting };

@@ -11,6 +11,9 @@ ALTER TABLE events NO FORCE ROW LEVEL SECURITY;
 SELECT setval(pg_get_serial_sequence('events', 'seq'), coalesce(max(seq), 0) + 1, false) FROM events;
 ALTER TABLE events FORCE ROW LEVEL SECURITY;
 CREATE INDEX events_position_idx ON events (tenant_id, xid, seq);
+-- While tracing is on, the W3C traceparent of the emit: the dispatch of the
+-- event (and the workflows it starts) continue that trace.
+ALTER TABLE events ADD COLUMN traceparent text;
 
 -- The dispatcher's cursor becomes a position: existing cursors share the
 -- existing events' transaction id.

@@ -24,7 +24,7 @@ function triggerFromJson(row: JsonTrigger): TriggerRow {
     updated_at: new Date(row.updated_at!),
   };
 }
-const eventColumns = ['tenant_id', 'seq', 'xid', 'id', 'type', 'source', 'time', 'data', 'chaindepth'] as const;
+const eventColumns = ['tenant_id', 'seq', 'xid', 'id', 'type', 'source', 'time', 'data', 'chaindepth', 'traceparent'] as const;
 
 /** A type filter: exact, `prefix*` or `*` (everything). */
 function typeCondition(pattern: string | undefined) {
@@ -73,7 +73,7 @@ export const cursorsStore = {
         WITH c AS (SELECT dispatched_xid, dispatched_seq FROM event_cursors WHERE tenant_id = ${tenantId} FOR UPDATE),
         h AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon)
         SELECT c.dispatched_xid AS cursor_xid, c.dispatched_seq AS cursor_seq,
-          e.tenant_id, e.seq, e.xid, e.id, e.type, e.source, e.time, e.data, e.chaindepth,
+          e.tenant_id, e.seq, e.xid, e.id, e.type, e.source, e.time, e.data, e.chaindepth, e.traceparent,
           CASE WHEN e.rn IS NULL OR e.rn = 1 THEN EXISTS (SELECT 1 FROM events w WHERE w.tenant_id = ${tenantId} AND w.xid >= h.horizon) END AS waiting,
           CASE WHEN e.rn = 1 THEN (
             SELECT coalesce(json_agg(t ORDER BY t.name), '[]') FROM triggers t WHERE t.active AND t.kind IN ('reactive', 'deadman')
@@ -106,7 +106,7 @@ export const cursorsStore = {
    * dispatch records and the cursor's update (to go with other statements, see
    * JobsApi.enqueueMany's `alongside`).
    */
-  advanceQueries: (trx: Trx, tenantId: string, position: StreamPosition, dispatches: NewDispatch[]) => [
+  advanceQueries: (tenantId: string, position: StreamPosition, dispatches: NewDispatch[]) => [
     sql`INSERT INTO trigger_dispatches (tenant_id, trigger_name, origin, status, event_id, event_seq, dedup_key, execution_id, error)
       SELECT tenant_id, trigger_name, origin, status, event_id, event_seq, dedup_key, execution_id, error
       FROM jsonb_to_recordset(${JSON.stringify(dispatches)}::jsonb) AS r(tenant_id text, trigger_name text, origin text, status text,
@@ -116,7 +116,7 @@ export const cursorsStore = {
   ],
   /** Moves the cursor past a batch; the batch's dispatch records go in the same statement. */
   async advance(trx: Trx, tenantId: string, position: StreamPosition, dispatches: NewDispatch[] = []): Promise<void> {
-    const [records, cursor] = cursorsStore.advanceQueries(trx, tenantId, position, dispatches);
+    const [records, cursor] = cursorsStore.advanceQueries(tenantId, position, dispatches);
     await sql`WITH d AS (${records}) ${cursor}`.execute(trx);
   },
   async get(trx: Trx, tenantId: string): Promise<StreamPosition> {

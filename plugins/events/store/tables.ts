@@ -51,6 +51,8 @@ export interface EventsTable {
   source: string;
   time: Timestamp;
   data: Json<Record<string, unknown>>;
+  /** The emit's W3C traceparent while tracing is on (its dispatch continues that trace); not part of the CloudEvent. */
+  traceparent: ColumnType<string | null, string | null | undefined, string | null>;
   /** Links of the event chain before this event (the CloudEvents extension `chaindepth`; 0 when no event caused it). */
   chaindepth: ColumnType<number, number | undefined, number>;
 }

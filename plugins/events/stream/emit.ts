@@ -8,10 +8,10 @@
 // not open (a savepoint), the dispatcher job is enqueued in the transaction
 // instead. A long transaction holds back what readers may read (the
 // visibility horizon): emit in short ones. While tracing is on, an emit is a
-// span `event.emit`.
+// span `event.emit`, kept with the event: its dispatch continues that trace.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { afterCommit, badRequest, type EmitOptions, type EventInput, inSpan, isValidEventType, type JobsApi, SpanKind, type TenantTransaction, tracing } from 'agent-platform/sdk';
+import { activeTraceparent, afterCommit, badRequest, type EmitOptions, type EventInput, inSpan, isValidEventType, type JobsApi, SpanKind, type TenantTransaction, tracing } from 'agent-platform/sdk';
 import { chainDepthOf } from '../dispatch/chain.ts';
 import { isUriReference, toCloudEvent, type CloudEvent } from './cloudevent.ts';
 import { eventsStore } from '../store/events.ts';
@@ -58,7 +58,7 @@ export function emitEvent(deps: EmitDeps, trx: TenantTransaction, tenantId: stri
 }
 
 async function appendEvent(deps: EmitDeps, trx: TenantTransaction, tenantId: string, input: EventInput, options?: EmitOptions): Promise<EmittedEvent> {
-  const values = { ...checked(input), chaindepth: await chainDepthOf(trx, input) };
+  const values = { ...checked(input), chaindepth: await chainDepthOf(trx, input), traceparent: activeTraceparent() ?? null };
   const warnings = await deps.registry.warnings(trx, tenantId, values.type, values.data);
   const { seq, xid } = await eventsStore.append(trx, { tenant_id: tenantId, ...values }, options?.alongside);
   const row = { tenant_id: tenantId, seq, xid, ...values };

@@ -13,7 +13,7 @@
 // that may be dispatching the stream; or the CLI, which has the queue but no
 // event backend) a `workflows.start` job takes it in the server's workers.
 import { randomUUID } from 'node:crypto';
-import { type Actor, type JobSpec, type JobsApi, notFound, type TenantTransaction } from 'agent-platform/sdk';
+import { type Actor, type JobSpec, type JobsApi, notFound, type TenantTransaction, withTraceContext } from 'agent-platform/sdk';
 import { advance, type EngineCommand } from '../../../workflows/engine/index.ts';
 import type { StartBatch, StartedExecution, WorkflowOrigin } from '../api.ts';
 import { definitionsStore, executionsStore, type NewExecution } from '../store/workflows.ts';
@@ -98,14 +98,15 @@ export async function openStartBatch(
         id, tenant_id: tenantId, workflow_name: name, workflow_version: definition.row.version, definitionJson: definition.snapshotJson, inputs, origin,
       };
       const first = inline ? advance(definition.snapshot, null, { kind: 'start', inputs, now: Date.now() }) : undefined;
+      // A first job carries the trace active now (an event's dispatch), not the one of the flush.
       if (first && first.commands.every((command) => QUIET.has(command.kind))) {
         const scheduled = scheduledJobs(jobBase(tenantId, id, origin), 0, first.commands, inline!.stepMaxAttempts);
         rows.push({ ...values, status: first.state.status, state: first.state, step_seq: scheduled.seq });
-        specs.push(...scheduled.jobs);
+        specs.push(...scheduled.jobs.map((job) => ({ ...job, payload: withTraceContext(job.payload) })));
         return { execution_id: id, workflow_name: name, status: first.state.status };
       }
       rows.push(values);
-      specs.push({ name: START_TASK, payload: { tenant_id: tenantId, execution_id: id } });
+      specs.push({ name: START_TASK, payload: withTraceContext({ tenant_id: tenantId, execution_id: id }) });
       return { execution_id: id, workflow_name: name, status: 'running' };
     },
 
