@@ -26,7 +26,8 @@
 //
 // BENCH_RATE, BENCH_SECONDS, BENCH_LOAD_SECONDS, BENCH_EMITTERS,
 // BENCH_DISPATCH_BATCH (100), BENCH_BASELINE_JOBS (20000), BENCH_BACKLOG
-// (10000) tune it.
+// (10000) tune it; BENCH_SOCKET=1 connects (the platform and the baselines)
+// through the database's Unix socket instead of TCP.
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -366,7 +367,9 @@ async function statementStats(client: pg.Client) {
 }
 
 async function main() {
-  const databaseUrl = process.env.DATABASE_URL;
+  // BENCH_SOCKET=1: the database through its Unix socket (as a platform on the database's host connects best), not TCP.
+  const overSocket = process.env.BENCH_SOCKET === '1';
+  const databaseUrl = overSocket ? process.env.DATABASE_SOCKET_URL : process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is not set: run through `npm run bench:events`');
   const platform = await startPlatform(databaseUrl);
   const listener = await startedListener(databaseUrl);
@@ -387,7 +390,7 @@ async function main() {
     const load = os.loadavg().map((v) => v.toFixed(2)).join(' ');
     const f = (v: number) => v.toFixed(2).padStart(8);
     const r = (v: number) => v.toFixed(0);
-    console.log(`node ${process.version}, ${os.cpus().length} cores, load average at the end ${load}; one tenant, ${TRIGGERS} active triggers, `
+    console.log(`node ${process.version}, ${os.cpus().length} cores, load average at the end ${load}; database over ${overSocket ? 'its Unix socket' : 'TCP (loopback)'}; one tenant, ${TRIGGERS} active triggers, `
       + `dispatch batch ${DISPATCH_BATCH}, ${WORKER_CONCURRENCY} workers; ${RATE}/s for ${SECONDS}s (latency), ${EMITTERS} emitters for ${LOAD_SECONDS}s (throughput)`);
     console.log(`${'latency (ms)'.padEnd(46)} ${'p50'.padStart(8)} ${'p99'.padStart(8)} ${'max'.padStart(8)}`);
     console.log(`${'graphile-worker add_job → task start'.padEnd(46)} ${f(baseline.p50)} ${f(baseline.p99)} ${f(baseline.max)}`);

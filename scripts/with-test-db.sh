@@ -38,4 +38,6 @@ export PG_BIN
 export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres"
 "$PG_BIN/psql" -q "$TEST_DATABASE_URL" -c "CREATE DATABASE platform" >/dev/null
 export DATABASE_URL="postgres://postgres@127.0.0.1:$port/platform"
+# The same database through the cluster's Unix socket (benchmarks compare the two transports).
+export DATABASE_SOCKET_URL="postgres://postgres@/platform?host=$dir&port=$port"
 "$@"
