@@ -1,15 +1,26 @@
-// The two statements that start a turn (besides resolving the client): one
-// read (the session, its unfinished turn, its agent and recent history) and
-// one write (the question, the turn, the session's activity: a session that
-// ended for idleness is active again). A question's
-// time to first token is mostly round trips to Postgres while hundreds of
-// turns start at once, so they are kept to these two.
+// What starting turns reads and writes, for every start of a tenant queued in
+// this process at once (turn/start-batch.ts): one read (the sessions, their
+// unfinished turns, agents and recent history), the tenant's chat_tenant_state
+// row lock and the count of its running turns, one write (the questions, the
+// turns, the sessions' activity). The lock is held until the commit and every
+// start of the tenant in every process waits for it, so it is taken once per
+// batch, after the read.
 import { sql } from 'kysely';
 import type { TenantTransaction } from 'agent-platform/sdk';
 import type { TurnPhase, TurnStatus } from './tables.ts';
 import type { AgentValues } from './agents.ts';
 
 type AgentRow = Omit<AgentValues, 'description'>;
+
+/** One question to start: its turn id is chosen by the caller. */
+export interface TurnStartValues {
+  session_id: string;
+  turn_id: string;
+  phase: TurnPhase;
+  content: string;
+  title: string;
+  state: unknown;
+}
 
 export interface TurnStartRead {
   id: string;
@@ -27,17 +38,12 @@ const AGENT_JSON = sql`json_build_object('name', a.name, 'instructions', a.instr
 
 export const turnStartStore = {
   /**
-   * Also locks the tenant's chat_tenant_state row (an upsert) until the
-   * transaction ends: the write that follows counts the tenant's running turns
-   * with a snapshot taken after the lock, so concurrent starts in any process
-   * count one after the other and never overshoot the limit.
+   * The sessions (not deleted) among `sessionIds`, each with its unfinished
+   * turn, its own agent, its client's default agent and its last
+   * `historyLimit` messages, in one statement.
    */
-  read: async (trx: TenantTransaction, tenantId: string, sessionId: string, historyLimit: number): Promise<TurnStartRead | undefined> =>
-    (await sql<TurnStartRead>`
-      WITH gate AS (
-        INSERT INTO chat_tenant_state AS g (tenant_id) VALUES (${tenantId}) ON CONFLICT (tenant_id) DO UPDATE SET touched_at = now()
-        RETURNING 1
-      )
+  readMany: async (trx: TenantTransaction, sessionIds: string[], historyLimit: number): Promise<Map<string, TurnStartRead>> => {
+    const { rows } = await sql<TurnStartRead>`
       SELECT s.id, s.client_id::int AS client_id, s.owner_key, s.agent_name,
         (SELECT json_build_object('id', t.id, 'status', t.status) FROM chat_turns t
           WHERE t.session_id = s.id AND t.status IN ('running', 'suspended', 'cancelling') LIMIT 1) AS active,
@@ -46,10 +52,12 @@ export const turnStartStore = {
           WHERE c.client_id = s.client_id) AS client_agent,
         (SELECT coalesce(json_agg(h ORDER BY h.id), '[]'::json) FROM
           (SELECT m.id, m.role, m.content FROM chat_messages m WHERE m.session_id = s.id ORDER BY m.id DESC LIMIT ${historyLimit}) h) AS history
-      FROM chat_sessions s WHERE s.id = ${sessionId}::uuid AND s.deleted_at IS NULL`.execute(trx)).rows[0],
+      FROM chat_sessions s WHERE s.id = ANY(${sessionIds}::uuid[]) AND s.deleted_at IS NULL`.execute(trx);
+    return new Map(rows.map((row) => [row.id, row]));
+  },
 
   /**
-   * Locks the tenant's chat_tenant_state row (as `read` does) and then counts
+   * Locks the tenant's chat_tenant_state row (every start takes it) and then counts
    * its running turns in a statement of its own, so the count sees every
    * start that held the lock before: for an answer that resumes a suspended turn.
    */
@@ -61,33 +69,36 @@ export const turnStartStore = {
   },
 
   /**
-   * Inserts the question and its turn and marks the session active, unless the
-   * tenant already runs `maxRunning` turns (running or being cancelled; a
-   * suspended one waits for a person and holds nothing): then nothing is
-   * written. Returns the question's message id, or null when refused.
+   * Inserts the questions and their turns (running, on `runnerId`) and marks
+   * their sessions active, in one statement. A turn whose session got an
+   * unfinished turn meanwhile (another process, same session) is not inserted
+   * (the unique index on unfinished turns; ON CONFLICT DO NOTHING), and its
+   * question is removed again: it is reported with `started: false`. Call
+   * after lockAndCountRunning, with no more starts than the limit leaves.
    */
-  write: async (trx: TenantTransaction, values: {
-    tenantId: string; sessionId: string; turnId: string; runnerId: string; phase: TurnPhase; content: string; title: string; state: unknown;
-    maxRunning: number;
-  }): Promise<number | null> => {
-    const row = (await sql<{ id: number | null }>`
-      WITH running AS (
-        SELECT count(*) AS n FROM chat_turns WHERE tenant_id = ${values.tenantId} AND status IN ('running', 'cancelling')
+  writeMany: async (trx: TenantTransaction, tenantId: string, runnerId: string, starts: TurnStartValues[]): Promise<Map<string, number | null>> => {
+    const { rows } = await sql<{ turn_id: string; message_id: number; started: boolean }>`
+      WITH input AS (
+        SELECT * FROM json_to_recordset(${JSON.stringify(starts)}::json)
+          AS i(session_id uuid, turn_id uuid, phase text, content text, title text, state jsonb)
       ), msg AS (
         INSERT INTO chat_messages (tenant_id, session_id, turn_id, role, content, tool_metadata)
-        SELECT ${values.tenantId}, ${values.sessionId}::uuid, ${values.turnId}::uuid, 'user', ${values.content}, '{}'
-        FROM running WHERE running.n < ${values.maxRunning}
-        RETURNING id
+        SELECT ${tenantId}, i.session_id, i.turn_id, 'user', i.content, '{}' FROM input i
+        RETURNING id, turn_id
       ), turn AS (
         INSERT INTO chat_turns (id, tenant_id, session_id, status, phase, runner_id, user_message_id, state)
-        SELECT ${values.turnId}::uuid, ${values.tenantId}, ${values.sessionId}::uuid, 'running', ${values.phase}, ${values.runnerId}::uuid, msg.id,
-          ${JSON.stringify(values.state)}::jsonb FROM msg
-        RETURNING id
+        SELECT i.turn_id, ${tenantId}, i.session_id, 'running', i.phase, ${runnerId}::uuid, msg.id, i.state
+        FROM input i JOIN msg ON msg.turn_id = i.turn_id
+        ON CONFLICT DO NOTHING
+        RETURNING id, session_id
       ), touched AS (
-        UPDATE chat_sessions SET last_active = now(), is_active = true, title = CASE WHEN title = '' THEN ${values.title} ELSE title END
-        WHERE id = ${values.sessionId}::uuid AND EXISTS (SELECT 1 FROM msg) RETURNING id
+        UPDATE chat_sessions s SET last_active = now(), is_active = true, title = CASE WHEN s.title = '' THEN i.title ELSE s.title END
+        FROM turn JOIN input i ON i.turn_id = turn.id WHERE s.id = turn.session_id
+        RETURNING s.id
       )
-      SELECT (SELECT msg.id FROM msg, turn, touched) AS id`.execute(trx)).rows[0];
-    return row.id === null ? null : Number(row.id);
+      SELECT msg.turn_id, msg.id AS message_id, turn.id IS NOT NULL AS started FROM msg LEFT JOIN turn ON turn.id = msg.turn_id`.execute(trx);
+    const orphans = rows.filter((row) => !row.started).map((row) => Number(row.message_id));
+    if (orphans.length > 0) await sql`DELETE FROM chat_messages WHERE id = ANY(${orphans}::bigint[])`.execute(trx);
+    return new Map(rows.map((row) => [row.turn_id, row.started ? Number(row.message_id) : null]));
   },
 };
