@@ -87,8 +87,8 @@ export function findClient(trx: TenantTransaction, selected: SelectedClient): Pr
 }
 
 /**
- * `find` looks the client up (findClient; a caller resolving many requests in
- * one transaction may pass one that reads each client once).
+ * `find` looks the client up (findClient; a caller that read the clients of
+ * many requests at once passes one that answers from what it read).
  */
 export async function resolveCaller(
   trx: TenantTransaction, tenantId: string, principal: Actor, selected: SelectedClient, find: typeof findClient = findClient,

@@ -6,14 +6,15 @@
 // each other's round trips, and each would also pay its own reads. Starts
 // that arrive while a tenant's batch is being written wait for it and go in
 // the next one (no timer: an idle tenant's start is written at once). A batch
-// is one transaction: each selected client read once, every session read in
-// one statement, each start checked (ownership, an unfinished turn) and built,
-// then the lock, the count, one statement for every question, turn and
-// session activity, each started turn's announcement (agent.loop.started),
-// the commit. A start refused (ownership, busy, past the limit) stores nothing
-// and does not affect the others of its batch.
+// is one transaction of three round trips whatever its size: the lock with
+// every client and session the starts name (store/turn-start.ts), then, each
+// start checked (ownership, an unfinished turn) and built, the count and one
+// statement for every question, turn and session activity, each started
+// turn's announcement (agent.loop.started), the commit. A start refused
+// (ownership, busy, past the limit) stores nothing and does not affect the
+// others of its batch.
 import type { TenantTransaction, WithTenant } from 'agent-platform/sdk';
-import { findClient, resolveCaller, type Actor, type Caller, type ClientRow, type SelectedClient } from '../sessions/caller.ts';
+import { resolveCaller, type Actor, type Caller, type SelectedClient } from '../sessions/caller.ts';
 import { turnStartStore, type TurnStartRead, type TurnStartValues } from '../store/turn-start.ts';
 
 /** Starts written in one transaction at most (the statements' parameters stay small). */
@@ -89,32 +90,25 @@ export class TurnStartBatcher {
   }
 
   private async writeBatch(trx: TenantTransaction, tenantId: string, requests: TurnStartRequest<unknown>[]): Promise<TurnStartOutcome<unknown>[]> {
-    // Each client named in the batch is read once (the same transaction gives the same answer).
-    const clients = new Map<SelectedClient, Promise<ClientRow | undefined>>();
-    const find = (t: TenantTransaction, selected: SelectedClient) => {
-      let found = clients.get(selected);
-      if (!found) clients.set(selected, found = findClient(t, selected));
-      return found;
-    };
-    const callers: (Caller | { failed: unknown })[] = [];
-    for (const request of requests) {
-      callers.push(await resolveCaller(trx, tenantId, request.principal, request.selected, find).catch((err: unknown) => ({ failed: err })));
-    }
-    const ids = [...new Set(requests.map((r) => r.sessionId).filter((id) => UUID.test(id)))];
-    const sessions = ids.length > 0 ? await turnStartStore.readMany(trx, ids, this.historyLimit) : new Map<string, TurnStartRead>();
+    const selected = requests.map((r) => r.selected);
+    const read = await turnStartStore.lockAndRead(trx, tenantId, {
+      sessionIds: [...new Set(requests.map((r) => r.sessionId).filter((id) => UUID.test(id)))],
+      historyLimit: this.historyLimit,
+      clientIds: [...new Set(selected.filter((c): c is number => typeof c === 'number'))],
+      clientKeys: [...new Set(selected.filter((c): c is string => typeof c === 'string'))],
+    });
+    // resolveCaller's client lookup, answered from what was read.
+    const find = async (_trx: TenantTransaction, client: SelectedClient) => client === undefined ? read.oldest
+      : read.named.find((row) => (typeof client === 'number' ? row.id === client : row.client_key === client));
 
     const outcomes: (TurnStartOutcome<unknown> | undefined)[] = [];
     const accepted: { index: number; built: Extract<Built<unknown>, { values: unknown }> }[] = [];
     const running = new Set<string>();
     for (const [index, request] of requests.entries()) {
-      const caller = callers[index];
-      if ('failed' in caller) {
-        outcomes.push(caller);
-        continue;
-      }
       let built: Built<unknown>;
       try {
-        built = request.build(caller, sessions.get(request.sessionId));
+        const caller: Caller = await resolveCaller(trx, tenantId, request.principal, request.selected, find);
+        built = request.build(caller, read.sessions.get(request.sessionId));
       } catch (err) {
         outcomes.push({ failed: err });
         continue;
@@ -130,21 +124,18 @@ export class TurnStartBatcher {
     }
     if (accepted.length === 0) return outcomes as TurnStartOutcome<unknown>[];
 
-    const free = Math.max(0, this.maxRunning - await turnStartStore.lockAndCountRunning(trx, tenantId));
-    for (const { index } of accepted.slice(free)) outcomes[index] = { refused: 'limit' };
-    const writing = accepted.slice(0, free);
-    if (writing.length === 0) return outcomes as TurnStartOutcome<unknown>[];
-    const written = await turnStartStore.writeMany(trx, tenantId, this.runnerId,
-      writing.map(({ index, built }) => ({ ...built.values, session_id: requests[index].sessionId })));
-    for (const { index, built } of writing) {
-      const userMessageId = written.get(built.values.turn_id) ?? null;
-      if (userMessageId === null) {
-        // Another process started a turn in the session meanwhile (the unique index on unfinished turns).
-        outcomes[index] = { busy: undefined };
-        continue;
+    const written = await turnStartStore.countAndWrite(trx, tenantId, this.runnerId, this.maxRunning,
+      accepted.map(({ index, built }) => ({ ...built.values, session_id: requests[index].sessionId })));
+    for (const { index, built } of accepted) {
+      const userMessageId = written.get(built.values.turn_id);
+      // Not written: past the tenant's limit. Written but not started: another
+      // process started a turn in the session meanwhile (the unique index on unfinished turns).
+      if (userMessageId === undefined) outcomes[index] = { refused: 'limit' };
+      else if (userMessageId === null) outcomes[index] = { busy: undefined };
+      else {
+        await requests[index].announce(trx, built.started, userMessageId);
+        outcomes[index] = { started: built.started, userMessageId };
       }
-      await requests[index].announce(trx, built.started, userMessageId);
-      outcomes[index] = { started: built.started, userMessageId };
     }
     return outcomes as TurnStartOutcome<unknown>[];
   }
