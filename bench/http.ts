@@ -14,6 +14,9 @@
 // request of every target and so flattering the ratio; as a separate process
 // on a 2-core machine it gets the other core (with Postgres). The targets run
 // one after the other, each with its own warm-up.
+//
+// BENCH_CPU_PROFILE=<file> writes a CPU profile of this process during the
+// platform's run only (not the baselines').
 import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -94,6 +97,24 @@ async function startBaseline(tenant: string) {
   return { uri: server.info.uri, async stop() { await server.stop(); await pool.end(); } };
 }
 
+async function profiled<T>(work: () => Promise<T>): Promise<T> {
+  const file = process.env.BENCH_CPU_PROFILE;
+  if (!file) return work();
+  const { Session } = await import('node:inspector/promises');
+  const { writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
 function row(name: string, r: LoadResult): string {
   return `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.errors + r.non2xx).padStart(7)}`;
 }
@@ -105,13 +126,13 @@ try {
   results = [
     ['baseline: bare hapi, static route', await load(`${baseline.uri}/static`)],
     ['bare hapi + pg, same statements', await load(`${baseline.uri}/row/${target.clientId}`)],
-    ['platform: GET /api/admin/clients/{id}', await load(target.url, target.headers)],
+    ['platform: GET /api/admin/clients/{id}', await profiled(() => load(target.url, target.headers))],
   ];
 } finally {
   await baseline.stop();
   await target.platform.stop();
 }
-console.log(`node ${process.version}, ${os.cpus().length} cores, ${CONNECTIONS} connections, ${WARMUP_SECONDS}s warm-up + ${SECONDS}s measured per target, LOG_LEVEL=${LOG_LEVEL}`);
+console.log(`node ${process.version}, ${os.cpus().length} cores, ${CONNECTIONS} connections, ${WARMUP_SECONDS}s warm-up + ${SECONDS}s measured per target, LOG_LEVEL=${LOG_LEVEL}; load average at the end ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 console.log(`${'target'.padEnd(34)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'failed'.padStart(7)}`);
 for (const [name, result] of results) console.log(row(name, result));
 const [[, base], [, rawDb], [, ours]] = results;

@@ -10,22 +10,41 @@ const PAGE_SIZE = 500;
 
 export class TenantDirectory {
   private readonly known = new Map<string, number>();
+  /** Queries under way, by tenant. */
+  private readonly asking = new Map<string, Promise<boolean>>();
   private readonly db: Kysely<Database>;
 
   constructor(db: Kysely<Database>) {
     this.db = db;
   }
 
-  async exists(tenantId: string): Promise<boolean> {
+  /**
+   * Whether the tenant exists. Concurrent calls for a tenant not known (or
+   * whose entry expired) share one query: a burst of requests after the
+   * entry expired would otherwise each take a pooled connection to ask.
+   */
+  exists(tenantId: string): Promise<boolean> {
     const until = this.known.get(tenantId);
-    if (until && until > Date.now()) return true;
-    const row = await this.db.selectFrom('tenants').select('id').where('id', '=', tenantId).executeTakeFirst();
-    if (row) this.known.set(tenantId, Date.now() + TTL_MS);
-    return Boolean(row);
+    if (until && until > Date.now()) return Promise.resolve(true);
+    let asked = this.asking.get(tenantId);
+    if (!asked) {
+      asked = this.db.selectFrom('tenants').select('id').where('id', '=', tenantId).executeTakeFirst()
+        .then((row) => {
+          if (row && this.asking.get(tenantId) === asked) this.known.set(tenantId, Date.now() + TTL_MS);
+          return Boolean(row);
+        })
+        .finally(() => {
+          if (this.asking.get(tenantId) === asked) this.asking.delete(tenantId);
+        });
+      this.asking.set(tenantId, asked);
+    }
+    return asked;
   }
 
   forget(tenantId: string): void {
     this.known.delete(tenantId);
+    // A query already under way may predate the change: the next call asks again.
+    this.asking.delete(tenantId);
   }
 
   /**

@@ -16,6 +16,7 @@ import { FrameWriter } from './turn/frame-writer.ts';
 import { TurnLifecycle } from './turn/lifecycle.ts';
 import { LocalRuns } from './turn/local-runs.ts';
 import type { Runtime } from './turn/runtime.ts';
+import { ToolSpecs } from './turn/tool-specs.ts';
 import { createTurnsService, type TurnsService } from './services/turns.ts';
 import { askUserTool } from './tools/ask-user.ts';
 
@@ -40,7 +41,7 @@ export function createServices(core: CoreServices, given: Partial<ChatOptions>, 
   const writer = new FrameWriter(core.withTenant, options.frameFlushMs, core.logger);
   const runs = new LocalRuns(randomUUID(), core.db, core.withTenant, core.logger);
   const rt: Runtime = {
-    core, options, limits, model, modelName: settings.model, emit, writer, runs,
+    core, options, limits, model, modelName: settings.model, emit, writer, runs, toolSpecs: new ToolSpecs(core.functions),
     ingestion: () => peers.ingestion(),
     citations: () => peers.citations(),
   };

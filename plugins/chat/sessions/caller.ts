@@ -77,7 +77,22 @@ export function ownerOf(principal: Actor): string {
  * Resolves the client a request acts for: the one named by selected_client,
  * else the API key's own client, else the tenant's default client (its oldest).
  */
-export async function resolveCaller(trx: TenantTransaction, tenantId: string, principal: Actor, selected: SelectedClient): Promise<Caller> {
+export type ClientRow = NonNullable<Awaited<ReturnType<typeof clientsStore.oldest>>>;
+
+/** The client `selected_client` names (undefined: the tenant's default client, its oldest), if it exists. */
+export function findClient(trx: TenantTransaction, selected: SelectedClient): Promise<ClientRow | undefined> {
+  return selected === undefined
+    ? clientsStore.oldest(trx)
+    : typeof selected === 'number' ? clientsStore.byId(trx, selected) : clientsStore.byKey(trx, selected);
+}
+
+/**
+ * `find` looks the client up (findClient; a caller that read the clients of
+ * many requests at once passes one that answers from what it read).
+ */
+export async function resolveCaller(
+  trx: TenantTransaction, tenantId: string, principal: Actor, selected: SelectedClient, find: typeof findClient = findClient,
+): Promise<Caller> {
   const owner = ownerOf(principal);
   if (selected === undefined && principal.kind === 'api_key') return { tenantId, principal, owner, clientId: principal.clientId };
   // Without selected_client the request is for
@@ -85,9 +100,7 @@ export async function resolveCaller(trx: TenantTransaction, tenantId: string, pr
   if (principal.kind === 'embed' && selected !== undefined && selected === principal.clientId) {
     return { tenantId, principal, owner, clientId: principal.clientId, onlySession: principal.sessionId };
   }
-  const client = selected === undefined
-    ? await clientsStore.oldest(trx)
-    : typeof selected === 'number' ? await clientsStore.byId(trx, selected) : await clientsStore.byKey(trx, selected);
+  const client = await find(trx, selected);
   if (!client) {
     throw selected === undefined
       ? notFound('The tenant has no client: create one (POST /api/admin/clients) or send selected_client', 'CLIENT_NOT_FOUND')

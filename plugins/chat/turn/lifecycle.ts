@@ -10,7 +10,7 @@ import type { SuspendedCall, SuspendingTool, ToolOutcome } from '../api.ts';
 import { BUILTIN_AGENT, resolvedFrom } from '../agents/resolved.ts';
 import type { CapabilityKey } from './capabilities.ts';
 import type { ModelMessage, ToolCall } from '../model/types.ts';
-import { assertOwns, resolveCaller, type SelectedClient } from '../sessions/caller.ts';
+import { assertOwns, type SelectedClient } from '../sessions/caller.ts';
 import { messagesStore } from '../store/sessions.ts';
 import { turnStartStore } from '../store/turn-start.ts';
 import { ACTIVE, turnsStore } from '../store/turns.ts';
@@ -20,6 +20,7 @@ import { batchOfPrepared, numberedAfter, writeTurnEnd, type TurnEnd, type TurnEr
 import type { LocalRun } from './local-runs.ts';
 import { systemPrompt } from './prompt.ts';
 import { TurnRun, type TurnRef } from './runner.ts';
+import { TurnStartBatcher } from './start-batch.ts';
 import type { Runtime } from './runtime.ts';
 import type { TurnState } from './state.ts';
 
@@ -73,9 +74,13 @@ function isClientError(err: unknown): err is { isBoom: true; output: { statusCod
 export class TurnLifecycle {
   private readonly rt: Runtime;
   private readonly tools = new Map<string, SuspendingTool>();
+  private readonly starts: TurnStartBatcher;
 
   constructor(rt: Runtime) {
     this.rt = rt;
+    this.starts = new TurnStartBatcher(rt.core.withTenant, {
+      runnerId: rt.runs.runnerId, maxRunning: rt.limits.maxTurnsPerTenant, historyLimit: rt.options.historyMessages,
+    });
   }
 
   registerSuspendingTool(name: string, tool: SuspendingTool): void {
@@ -88,47 +93,45 @@ export class TurnLifecycle {
   }
 
   /**
-   * A new question: the turn is written (question, turn, session activity)
-   * and returned ready to run. Undefined when the session is busy: `active`
-   * is its unfinished turn (or undefined when two questions raced for it).
+   * A new question: the session is read and checked and the turn written
+   * (question, turn, session activity) with the other starts of the tenant
+   * (start-batch.ts), and returned ready to run. `busy` when the session has
+   * an unfinished turn (undefined when two questions raced for it).
    */
   async start(
     tenantId: string, principal: Principal, selected: SelectedClient, sessionId: string, content: string, keys: CapabilityKey[],
   ): Promise<Started | { busy: Busy }> {
-    type Written = { turnId: string; state: TurnState; userMessageId: number };
-    const outcome = await this.rt.core.withTenant(tenantId, async (trx): Promise<Written | { busy: Busy }> => {
-      const caller = await resolveCaller(trx, tenantId, principal, selected);
-      const session = assertOwns(caller, await turnStartStore.read(trx, tenantId, sessionId, this.rt.options.historyMessages), sessionId);
-      if (session.active) return { busy: session.active };
-      // The session's agent, else its client's default agent, else the built-in assistant.
-      const row = session.own_agent ?? session.client_agent;
-      const agent = row ? resolvedFrom(row) : BUILTIN_AGENT;
-      const messages: ModelMessage[] = [
-        { role: 'system', content: systemPrompt(agent.instructions, keys, agent.functions.includes('ask_user')) },
-        ...session.history.filter((m) => m.content !== '').map((m) => ({ role: m.role, content: m.content }) as ModelMessage),
-        { role: 'user', content },
-      ];
-      const state: TurnState = {
-        keys, agent, model: agent.model.name ?? this.rt.modelName, principal, client_id: caller.clientId, messages,
-        iterations: 0, tokens_used: 0, text: '', citation_blocks: [], widgets: [], tools: [], pending_calls: [],
-      };
-      const turnId = crypto.randomUUID();
-      // Two questions racing on one session: the unique index on unfinished
-      // turns lets one in; the other gets 23505 and is told the session is busy.
-      const userMessageId = await turnStartStore.write(trx, {
-        tenantId, sessionId, turnId, runnerId: this.rt.runs.runnerId, phase: this.rt.model ? 'model' : 'tool', content, state,
-        title: content.replace(/\s+/g, ' ').trim().slice(0, 80), maxRunning: this.rt.limits.maxTurnsPerTenant,
-      });
-      // Past the tenant's limit nothing was written (no question, no turn).
-      if (userMessageId === null) throw tooManyTurns(this.rt.limits.maxTurnsPerTenant);
-      await this.rt.emit(trx, tenantId, 'agent.loop.started', { session_id: sessionId, turn_id: turnId, agent_name: agent.name, resumed: false });
-      return { turnId, state, userMessageId };
-    }).catch((err): { busy: Busy } => {
-      if ((err as { code?: string }).code === '23505') return { busy: undefined };
-      throw err;
+    const written = await this.starts.start<{ turnId: string; state: TurnState }>(tenantId, {
+      principal, selected, sessionId,
+      build: (caller, read) => {
+        const session = assertOwns(caller, read, sessionId);
+        if (session.active) return { busy: session.active };
+        // The session's agent, else its client's default agent, else the built-in assistant.
+        const row = session.own_agent ?? session.client_agent;
+        const agent = row ? resolvedFrom(row) : BUILTIN_AGENT;
+        const messages: ModelMessage[] = [
+          { role: 'system', content: systemPrompt(agent.instructions, keys, agent.functions.includes('ask_user')) },
+          ...session.history.filter((m) => m.content !== '').map((m) => ({ role: m.role, content: m.content }) as ModelMessage),
+          { role: 'user', content },
+        ];
+        const state: TurnState = {
+          keys, agent, model: agent.model.name ?? this.rt.modelName, principal, client_id: caller.clientId, messages,
+          iterations: 0, tokens_used: 0, text: '', citation_blocks: [], widgets: [], tools: [], pending_calls: [],
+        };
+        const turnId = crypto.randomUUID();
+        return {
+          values: { turn_id: turnId, phase: this.rt.model ? 'model' : 'tool', content, state, title: content.replace(/\s+/g, ' ').trim().slice(0, 80) },
+          started: { turnId, state },
+        };
+      },
+      announce: (trx, { turnId, state }) =>
+        this.rt.emit(trx, tenantId, 'agent.loop.started', { session_id: sessionId, turn_id: turnId, agent_name: state.agent.name, resumed: false }),
     });
-    if ('busy' in outcome) return outcome;
-    const { turnId, state, userMessageId } = outcome;
+    if ('failed' in written) throw written.failed;
+    if ('busy' in written) return written;
+    // Past the tenant's limit nothing was written (no question, no turn).
+    if ('refused' in written) throw tooManyTurns(this.rt.limits.maxTurnsPerTenant);
+    const { userMessageId, started: { turnId, state } } = written;
     const channel = this.channelFor(tenantId, turnId, 0);
     const ref: TurnRef = { tenantId, sessionId, turnId, userMessageId, question: content };
     return {

@@ -124,18 +124,8 @@ export class TurnRun {
   }
 
   private async toolSpecs(): Promise<ToolSpec[]> {
-    if (this.tools) return this.tools;
-    const specs: ToolSpec[] = [];
-    for (const name of this.state.agent.functions) {
-      try {
-        const fn = await this.rt.core.functions.describe(this.ref.tenantId, name);
-        specs.push({ type: 'function', function: { name, description: fn.description, parameters: { type: 'object', ...fn.parameters } } });
-      } catch {
-        // Granted but not available now (its plugin is not loaded): not offered.
-      }
-    }
-    this.tools = specs;
-    return specs;
+    this.tools ??= await this.rt.toolSpecs.of(this.ref.tenantId, this.state.agent.functions);
+    return this.tools;
   }
 
   private relay(outputs: ParserOutput[], wrote: { yes: boolean }): void {

@@ -7,6 +7,7 @@ import type { ModelClient } from '../model/types.ts';
 import type { Emit } from '../events/emitter.ts';
 import type { FrameWriter } from './frame-writer.ts';
 import type { LocalRuns } from './local-runs.ts';
+import type { ToolSpecs } from './tool-specs.ts';
 
 export interface Runtime {
   core: CoreServices;
@@ -18,6 +19,8 @@ export interface Runtime {
   emit: Emit;
   writer: FrameWriter;
   runs: LocalRuns;
+  /** The tools turns offer the model, kept briefly per tenant and agent. */
+  toolSpecs: ToolSpecs;
   ingestion(): IngestionApi | undefined;
   citations(): CitationsApi | undefined;
 }

@@ -5,6 +5,7 @@ import {
   badRequest, conflict, type CoreServices, domainError, type KeysetPage, forbidden, hashSecret, isValidTenantAlias, notFound, type Principal, randomToken, rolesIn, secretMatches, unauthorized,
 } from 'agent-platform/sdk';
 import { apiKeysStore, clientsStore, tenantsStore, usersStore, type Memberships } from '../store/tenancy.ts';
+import { ApiKeyCache } from './api-key-cache.ts';
 
 const API_KEY_PREFIX = 'pk';
 /** The client every tenant is created with (POST /api/sessions acts for the oldest client when none is named). */
@@ -26,6 +27,7 @@ function isUniqueViolation(err: unknown): boolean {
 
 export function createTenancyService(core: Pick<CoreServices, 'db' | 'withTenant' | 'auth' | 'tenants'>) {
   const { db, withTenant } = core;
+  const apiKeys = new ApiKeyCache();
 
   function normalizeOrganizations(input: CreateUserInput, requestTenant: string | undefined): Memberships {
     const given = input.organizations ?? (requestTenant ? [requestTenant] : undefined);
@@ -87,7 +89,10 @@ export function createTenancyService(core: Pick<CoreServices, 'db' | 'withTenant
       return renamed;
     },
     async deleteClient(tenantId: string, id: number) {
-      if (!(await withTenant(tenantId, (trx) => clientsStore.delete(trx, id)))) throw notFound(`Client not found: ${id}`, 'CLIENT_NOT_FOUND');
+      // Its API keys go with it.
+      apiKeys.clear();
+      const deleted = await withTenant(tenantId, (trx) => clientsStore.delete(trx, id)).finally(() => apiKeys.clear());
+      if (!deleted) throw notFound(`Client not found: ${id}`, 'CLIENT_NOT_FOUND');
     },
 
     /** The key is returned here once; only its hash is stored. */
@@ -108,20 +113,25 @@ export function createTenancyService(core: Pick<CoreServices, 'db' | 'withTenant
     },
     listApiKeys: (tenantId: string, clientId?: number) => withTenant(tenantId, (trx) => apiKeysStore.list(trx, clientId)),
     async revokeApiKey(tenantId: string, id: number) {
-      if (!(await withTenant(tenantId, (trx) => apiKeysStore.revoke(trx, id)))) throw notFound(`Active API key not found: ${id}`, 'API_KEY_NOT_FOUND');
+      apiKeys.clear();
+      const revoked = await withTenant(tenantId, (trx) => apiKeysStore.revoke(trx, id)).finally(() => apiKeys.clear());
+      if (!revoked) throw notFound(`Active API key not found: ${id}`, 'API_KEY_NOT_FOUND');
     },
 
-    /** Auth's API-key lookup: the key names its tenant, so the lookup runs under that tenant's RLS. */
+    /**
+     * Auth's API-key lookup: the key names its tenant, so the lookup runs under
+     * that tenant's RLS. Found keys are kept briefly (api-key-cache.ts).
+     */
     async resolveApiKey(key: string): Promise<Principal | undefined> {
       const [prefix, tenantId, secret] = key.split('_');
       if (prefix !== API_KEY_PREFIX || !isValidTenantAlias(tenantId) || !/^[0-9a-f]{64}$/.test(secret ?? '')) return undefined;
-      return withTenant(tenantId, async (trx) => {
+      return apiKeys.resolve(key, () => withTenant(tenantId, async (trx) => {
         const found = await apiKeysStore.findActive(trx, hashSecret(key));
         if (!found) return undefined;
         // last_used_at is kept to the minute, so a busy key does not write on every request.
         if (!found.last_used_at || Date.now() - found.last_used_at.getTime() > 60_000) await apiKeysStore.touch(trx, found.id);
-        return { kind: 'api_key', sub: `api-key:${found.id}`, tenantId, clientId: found.client_id, keyId: found.id };
-      });
+        return { kind: 'api_key', sub: `api-key:${found.id}`, tenantId, clientId: found.client_id, keyId: found.id } as Principal;
+      }));
     },
 
     /**
