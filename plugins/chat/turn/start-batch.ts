@@ -13,13 +13,12 @@
 // turn's announcement (agent.loop.started), the commit. A start refused
 // (ownership, busy, past the limit) stores nothing and does not affect the
 // others of its batch.
-import type { TenantTransaction, WithTenant } from 'agent-platform/sdk';
+import { isUuid, type TenantTransaction, type WithTenant } from 'agent-platform/sdk';
 import { resolveCaller, type Actor, type Caller, type SelectedClient } from '../sessions/caller.ts';
 import { turnStartStore, type TurnStartRead, type TurnStartValues } from '../store/turn-start.ts';
 
 /** Starts written in one transaction at most (the statements' parameters stay small). */
 const MAX_BATCH = 250;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What a start makes of its caller and session: the turn to write, or the unfinished turn that makes the session busy. */
 export type Built<T> = { values: Omit<TurnStartValues, 'session_id'>; started: T } | { busy: { id: string; status: string } };
@@ -92,7 +91,7 @@ export class TurnStartBatcher {
   private async writeBatch(trx: TenantTransaction, tenantId: string, requests: TurnStartRequest<unknown>[]): Promise<TurnStartOutcome<unknown>[]> {
     const selected = requests.map((r) => r.selected);
     const read = await turnStartStore.lockAndRead(trx, tenantId, {
-      sessionIds: [...new Set(requests.map((r) => r.sessionId).filter((id) => UUID.test(id)))],
+      sessionIds: [...new Set(requests.map((r) => r.sessionId).filter((id) => isUuid(id)))],
       historyLimit: this.historyLimit,
       clientIds: [...new Set(selected.filter((c): c is number => typeof c === 'number'))],
       clientKeys: [...new Set(selected.filter((c): c is string => typeof c === 'string'))],

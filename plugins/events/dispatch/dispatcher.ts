@@ -103,11 +103,16 @@ export async function dispatchBatch(context: EventsContext, trx: TenantTransacti
 const HORIZON_PAUSES = [1, 1, 1, 2, 2, 4, 4, 8];
 /** Beyond those pauses the job hands over to a successor that runs later, from this delay doubling up to the last. */
 const HORIZON_RETRY_MS = [20, 1000];
-/** Caught up, a drain waits this long for a wake from this process before it ends (a wake then costs no job). */
+/**
+ * Caught up while events keep coming (a wake arrived during the drain), a
+ * drain waits this long for the next wake from this process before it ends (a
+ * wake then costs no job). A drain that saw no wake ends at once: it holds one
+ * of the process's workers.
+ */
 const LINGER_MS = 50;
 
 /**
- * The job: drains until caught up (and no wake came for LINGER_MS), or for
+ * The job: drains until caught up (lingering while events keep coming), or for
  * one slice, after which it hands over to a fresh job (other tenants get the
  * worker, and a shutdown does not wait on a long drain). Caught up with
  * events committed beyond the horizon, it pauses briefly, then hands over to
@@ -125,6 +130,7 @@ export async function drain(
   const batchSize = context.options.dispatchBatchSize;
   let safe = job.attempt > 1;
   let pauses = 0;
+  let flowing = false;
   const drainState = context.waker.draining(tenantId);
   try {
     for (;;) {
@@ -147,13 +153,18 @@ export async function drain(
       if (result.waiting) {
         if (pauses < HORIZON_PAUSES.length && !overdue) {
           // An emitter's commit (a wake) may be what moves the horizon: read again at once then.
-          await drainState.nextWake(HORIZON_PAUSES[pauses++]);
+          if (await drainState.nextWake(HORIZON_PAUSES[pauses++])) flowing = true;
           continue;
         }
         const delay = Math.min(HORIZON_RETRY_MS[1], Math.max(HORIZON_RETRY_MS[0], waitedMs * 2));
         return await enqueueDispatch(context.jobs, tenantId, { runAt: new Date(Date.now() + delay), waitedMs: delay });
       }
-      if (!overdue && (drainState.takeWake() || await drainState.nextWake(LINGER_MS))) continue;
+      if (!overdue && drainState.takeWake()) {
+        flowing = true;
+        continue;
+      }
+      // Events keep coming (a wake arrived during this drain): wait a little for the next rather than end.
+      if (!overdue && flowing && await drainState.nextWake(LINGER_MS)) continue;
       return;
     }
   } finally {
