@@ -104,12 +104,13 @@ const HORIZON_PAUSES = [1, 1, 1, 2, 2, 4, 4, 8];
 /** Beyond those pauses the job hands over to a successor that runs later, from this delay doubling up to the last. */
 const HORIZON_RETRY_MS = [20, 1000];
 /**
- * Caught up while events keep coming (a wake arrived during the drain), a
- * drain waits this long for the next wake from this process before it ends (a
- * wake then costs no job). A drain that saw no wake ends at once: it holds one
- * of the process's workers.
+ * Caught up, a drain waits for the next wake from this process before it ends
+ * (a wake then costs no job): LINGER_MS while events keep coming (a wake came
+ * during the drain), FIRST_LINGER_MS otherwise, since a lingering drain holds
+ * one of the process's workers.
  */
 const LINGER_MS = 50;
+const FIRST_LINGER_MS = 5;
 
 /**
  * The job: drains until caught up (lingering while events keep coming), or for
@@ -163,8 +164,11 @@ export async function drain(
         flowing = true;
         continue;
       }
-      // Events keep coming (a wake arrived during this drain): wait a little for the next rather than end.
-      if (!overdue && flowing && await drainState.nextWake(LINGER_MS)) continue;
+      // Wait a little for the next wake rather than end: longer while events keep coming.
+      if (!overdue && await drainState.nextWake(flowing ? LINGER_MS : FIRST_LINGER_MS)) {
+        flowing = true;
+        continue;
+      }
       return;
     }
   } finally {
