@@ -32,6 +32,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { createPlatform } from '../core/boot.ts';
 import { loadConfig } from '../core/config.ts';
+import { cpuProfiled, statementStats } from './lib/profile.ts';
 
 const LEVELS = (process.env.BENCH_STREAMS ?? '1,100,500').split(',').map(Number);
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 200);
@@ -54,37 +55,6 @@ function pinPlatform(): string | undefined {
   const cpus = process.env.BENCH_PLATFORM_CPU ?? os.cpus().map((_, i) => i).filter((i) => String(i) !== LOAD_CPU).join(',');
   execFileSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
   return cpus;
-}
-
-/** A CPU profile of this process while `work` runs (BENCH_CPU_PROFILE). */
-async function profiled<T>(work: () => Promise<T>): Promise<T> {
-  const { Session } = await import('node:inspector/promises');
-  const { writeFile } = await import('node:fs/promises');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  try {
-    return await work();
-  } finally {
-    const { profile } = await session.post('Profiler.stop');
-    await writeFile(PROFILE!, JSON.stringify(profile));
-    session.disconnect();
-  }
-}
-
-/** The statements that took the database's time, when pg_stat_statements is preloaded; otherwise undefined. */
-async function statementStats(client: pg.Client) {
-  const available = await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements').then(() => true, () => false);
-  if (!available || !(await client.query('SELECT pg_stat_statements_reset()').then(() => true, () => false))) return undefined;
-  return async () => {
-    const { rows } = await client.query(`
-      SELECT calls::int, round(total_exec_time)::int AS ms, round(mean_exec_time::numeric, 3) AS mean_ms,
-        round(100 * total_exec_time / sum(total_exec_time) OVER ())::int AS pct, regexp_replace(left(query, 110), '\\s+', ' ', 'g') AS query
-      FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-      ORDER BY total_exec_time DESC LIMIT 15`);
-    return rows as { calls: number; ms: number; mean_ms: string; pct: number; query: string }[];
-  };
 }
 
 interface LoadResult { ttfb: number[]; ttft: number[]; token: number[]; steady: number[]; errors: number; tokens: number; seconds: number }
@@ -157,7 +127,7 @@ async function main() {
     loop.enable();
     const measured = n === PROFILE_LEVEL;
     const statements = measured ? await statementStats(stats) : undefined;
-    const relay = measured && PROFILE ? await profiled(() => run('relay', n)) : await run('relay', n);
+    const relay = measured && PROFILE ? await cpuProfiled(PROFILE, () => run('relay', n)) : await run('relay', n);
     loop.disable();
     if (statements) topStatements = await statements();
     const rss = process.memoryUsage().rss;

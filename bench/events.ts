@@ -36,6 +36,7 @@ import pg from 'pg';
 import { run, type Runner } from 'graphile-worker';
 import { createPlatform, type Platform } from '../core/boot.ts';
 import { loadConfig } from '../core/config.ts';
+import { cpuProfiled, statementStats } from './lib/profile.ts';
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -331,40 +332,8 @@ async function measureBacklog(platform: Platform, databaseUrl: string, client: p
  * BENCH_CPU_PROFILE=<file>: a CPU profile of this process (node:inspector)
  * during the run under load, or the backlog run with BENCH_CPU_PROFILE_PHASE=backlog.
  */
-async function profiled<T>(phase: 'load' | 'backlog', work: () => Promise<T>): Promise<T> {
-  const file = process.env.BENCH_CPU_PROFILE;
-  if (!file || (process.env.BENCH_CPU_PROFILE_PHASE ?? 'load') !== phase) return work();
-  const { Session } = await import('node:inspector/promises');
-  const { writeFile } = await import('node:fs/promises');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  try {
-    return await work();
-  } finally {
-    const { profile } = await session.post('Profiler.stop');
-    await writeFile(file, JSON.stringify(profile));
-    session.disconnect();
-  }
-}
-
-/**
- * The statements that took the database's time during the throughput run,
- * when pg_stat_statements is loaded (shared_preload_libraries); otherwise nothing.
- */
-async function statementStats(client: pg.Client) {
-  const available = await client.query(`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`).then(() => true, () => false);
-  if (!available || !(await client.query('SELECT pg_stat_statements_reset()').then(() => true, () => false))) return undefined;
-  return async () => {
-    const { rows } = await client.query(`
-      SELECT calls::int, round(total_exec_time)::int AS ms, round(mean_exec_time::numeric, 3) AS mean_ms,
-        round(100 * total_exec_time / sum(total_exec_time) OVER ())::int AS pct, regexp_replace(left(query, 110), '\\s+', ' ', 'g') AS query
-      FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-      ORDER BY total_exec_time DESC LIMIT 15`);
-    return rows as { calls: number; ms: number; mean_ms: string; pct: number; query: string }[];
-  };
-}
+const profiled = <T>(phase: 'load' | 'backlog', work: () => Promise<T>): Promise<T> =>
+  cpuProfiled((process.env.BENCH_CPU_PROFILE_PHASE ?? 'load') === phase ? process.env.BENCH_CPU_PROFILE : undefined, work);
 
 async function main() {
   // BENCH_SOCKET=1: the database through its Unix socket (as a platform on the database's host connects best), not TCP.

@@ -26,6 +26,7 @@ import pg from 'pg';
 import { createPlatform, type Platform } from '../core/boot.ts';
 import { loadConfig } from '../core/config.ts';
 import type { LoadOptions, LoadResult } from './lib/load.ts';
+import { cpuProfiled } from './lib/profile.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
@@ -97,23 +98,7 @@ async function startBaseline(tenant: string) {
   return { uri: server.info.uri, async stop() { await server.stop(); await pool.end(); } };
 }
 
-async function profiled<T>(work: () => Promise<T>): Promise<T> {
-  const file = process.env.BENCH_CPU_PROFILE;
-  if (!file) return work();
-  const { Session } = await import('node:inspector/promises');
-  const { writeFile } = await import('node:fs/promises');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  try {
-    return await work();
-  } finally {
-    const { profile } = await session.post('Profiler.stop');
-    await writeFile(file, JSON.stringify(profile));
-    session.disconnect();
-  }
-}
+const profiled = <T>(work: () => Promise<T>): Promise<T> => cpuProfiled(process.env.BENCH_CPU_PROFILE, work);
 
 function row(name: string, r: LoadResult): string {
   return `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.errors + r.non2xx).padStart(7)}`;
