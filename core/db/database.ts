@@ -96,7 +96,10 @@ export function openDatabase(connectionString: string, max = 10): DatabaseHandle
     pool,
     db,
     async close() {
+      // Kysely ends the pool only if a query went through it; a command that
+      // used the pool alone (migrate) would otherwise wait out the idle timeout.
       await db.destroy();
+      if (!pool.ending) await pool.end();
     },
   };
 }
