@@ -33,5 +33,11 @@ phase "tests"
 # (core/db/connection-guard.ts): on the embedded database it would hang.
 # PLATFORM_CONNECTION_GUARD=trace npm test also prints where each one was taken.
 export PLATFORM_CONNECTION_GUARD="${PLATFORM_CONNECTION_GUARD:-throw}"
+# Files named on the command line run as named, each in its own process;
+# otherwise scripts/test-plan.ts shares processes between test files.
+if [ "$#" -eq 0 ]; then
+  mapfile -t planned < <(node scripts/test-plan.ts)
+  set -- "${planned[@]}"
+fi
 bash scripts/with-test-db.sh bash -c 'node scripts/dump-schema.ts --check && npx tap "$@"' -- "$@"
 phase "done"

@@ -1,6 +1,7 @@
 // The embedded PGlite socket listens on loopback, where every local user can
 // connect: a connection needs the password generated at start (carried in the
 // URL, which only this user's embedded.json holds).
+// Runs in its own process: the embedded database (PGlite) runs in this process.
 import t from 'tap';
 import net from 'node:net';
 import { mkdtemp, rm, stat } from 'node:fs/promises';

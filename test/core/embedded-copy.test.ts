@@ -2,6 +2,7 @@
 // socket): text and binary data land, in a transaction or not; a bad row or a
 // client's CopyFail fails the COPY and nothing lands, and the connection goes
 // on; another connection waiting meanwhile gets the session once it is over.
+// Runs in its own process: the embedded database (PGlite) runs in this process.
 import t from 'tap';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

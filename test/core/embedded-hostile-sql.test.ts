@@ -3,6 +3,7 @@
 // PGlite per column): the request answers 422 SQL_TIMEOUT after its budget,
 // /health answers throughout, another tenant's writes are all kept, and the
 // platform goes on by itself, also after a kill -9 of the whole process.
+// Runs in its own process: the embedded database (PGlite) runs in this process.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -4,6 +4,7 @@
 // transform created, changed and materialized (twice: the first load and a
 // re-materialization), a pipeline run in the sandbox, activated and run. Each
 // request gets its answer; none waits on itself.
+// Runs in its own process: the embedded database (PGlite) runs in this process.
 import t from 'tap';
 import { serveFresh } from '../embedded-serve.ts';
 import { until } from '../harness.ts';

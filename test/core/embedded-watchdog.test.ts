@@ -4,6 +4,7 @@
 // PGlite. Its caller gets PostgreSQL's 57014; rows committed before (by this
 // or any other connection) are all there afterwards, its own uncommitted ones
 // are not, and the other connections' pools carry on on new connections.
+// Runs in its own process: the embedded database (PGlite) runs in this process.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

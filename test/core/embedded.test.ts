@@ -2,6 +2,7 @@
 // PGlite in-process on a fresh data dir, generates its master key and a
 // super-admin token (printed once), serves the API, stops cleanly on SIGTERM,
 // and comes back with its data. The CLI works beside it and without it.
+// Runs in its own process: the embedded database (PGlite) runs in this process.
 import t from 'tap';
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -7,6 +7,7 @@
 // installed package: its migration runs and its route answers. The scaffold's
 // own test passes with `node --test` and no database set up (the harness's
 // embedded default).
+// Runs in its own process: it builds and installs a package (npm), minutes of its own.
 import t from 'tap';
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';

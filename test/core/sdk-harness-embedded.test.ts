@@ -6,6 +6,7 @@
 // API, lists it with the CLI through the running platform, restarts on the
 // same data and finds it there; at teardown the data directory is gone and
 // the process exits by itself (PGlite's thread and socket stopped).
+// Runs in its own process: it runs the harness without TEST_DATABASE_URL.
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -4,6 +4,7 @@
 // the emit through its dispatch to the workflow's step job; a log line
 // written in a span carries its trace id; and without an endpoint (or with
 // OTEL_SDK_DISABLED) nothing is exported and no SDK module is even loaded.
+// Runs in its own process: OpenTelemetry's tracer provider is global to the process.
 import t from 'tap';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -3,6 +3,7 @@
 // one request's tenant statement runs at a time in the process, so another
 // request, of any tenant, gets 429 SQL_CONCURRENCY_LIMIT with Retry-After at
 // once instead of queueing behind it; once it ends the next one runs.
+// Runs in its own process: the embedded database (PGlite) runs in this process.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

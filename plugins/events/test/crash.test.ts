@@ -2,6 +2,7 @@
 // later, in order; a dispatcher stopped, or killed with SIGKILL in the middle
 // of a batch, loses nothing and dispatches nothing twice once a new process
 // takes over on the same database.
+// Runs in its own process: it kills and restarts platform processes; a leak would hold a shared one.
 import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
 import { ROOT_DIR } from '../../../core/paths.ts';

@@ -2,6 +2,7 @@
 // backend session for every connection): a first load goes straight into the
 // table (its owner functions, RLS off for the transaction, COPY) and a later
 // sync through the stage, both through `platform serve` as `npm start` runs it.
+// Runs in its own process: the embedded database (PGlite) runs in this process.
 import t from 'tap';
 import { serveFresh } from '../../../test/embedded-serve.ts';
 import { until } from 'agent-platform/sdk/testing';

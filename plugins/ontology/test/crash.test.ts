@@ -2,6 +2,7 @@
 // while its bulk upsert is in flight): pg-boss retries the run in another
 // process once the heartbeat stops, and the entities end exactly as an
 // uninterrupted sync makes them: one per row, with the snapshot's values.
+// Runs in its own process: it kills and restarts platform processes; a leak would hold a shared one.
 import { spawn } from 'node:child_process';
 import t from 'tap';
 import pg from 'pg';

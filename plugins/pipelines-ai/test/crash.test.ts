@@ -3,6 +3,7 @@
 // The job's heartbeat stops, pg-boss retries it in another process, the retry
 // takes the execution over and it succeeds; with no retries left the dead
 // letter fails it with COMPOSE_ABORTED. Either way it ends, once.
+// Runs in its own process: it kills and restarts platform processes; a leak would hold a shared one.
 import { spawn } from 'node:child_process';
 import t from 'tap';
 import { ROOT_DIR } from '../../../core/paths.ts';

@@ -2,6 +2,7 @@
 // while its COPY from the source is in flight): nothing of the attempt
 // committed, pg-boss retries it in another process once its heartbeat stops,
 // and the dataset ends with every row exactly once, even in append mode.
+// Runs in its own process: it kills and restarts platform processes; a leak would hold a shared one.
 import { spawn } from 'node:child_process';
 import t from 'tap';
 import { ROOT_DIR } from '../../../core/paths.ts';

@@ -3,6 +3,7 @@
 // The run's job is retried in another process once its heartbeat stops: the
 // retry takes the run over, stops the dead attempt's statement, materializes
 // again and ends the run once. A job out of attempts fails its run (dead letter).
+// Runs in its own process: it kills and restarts platform processes; a leak would hold a shared one.
 import { spawn } from 'node:child_process';
 import t from 'tap';
 import { sql } from 'kysely';

@@ -2,6 +2,7 @@
 // while a step's SQL is in flight): the step that had settled is not run
 // again, the killed step is retried in another process once its job's
 // heartbeat stops, and the run completes with every step's output.
+// Runs in its own process: it kills and restarts platform processes; a leak would hold a shared one.
 import { spawn } from 'node:child_process';
 import t from 'tap';
 import { sql } from 'kysely';
