@@ -101,7 +101,7 @@ t.test('templates and approval cases send e-mail through the outbox; rollbacks s
     t.match(mail.text, /acme-admin asks for your decision on "Refund 120 EUR"/);
     t.match(mail.text, /Customer 42 asks for a refund/);
     const approve = /Approve: (\S+)/.exec(mail.text)?.[1];
-    t.ok(approve?.startsWith('https://agents.example/api/approvals/links/'), approve);
+    t.ok(approve?.startsWith('https://agents.example/api/approvals/links/'), approve ?? 'no approve link');
 
     const listed = (await call('GET', '/api/admin/outbox?origin=approvals.notification', acme.token)).body;
     t.same(listed.items.map((m: { recipient: string }) => m.recipient), ['boss@example.org'], 'one message, none for the approver without an address');
@@ -129,9 +129,9 @@ t.test('templates and approval cases send e-mail through the outbox; rollbacks s
       mail.send(trx, 'acme', { to: 'after@example.org', subject: 'After', text: 'committed', origin: 'tests.rollback', originId: '2' }));
     t.equal(again.id, listed.items[0].id, 'the same origin, reference and recipient is one message');
 
-    await t.rejects(tp.platform.core.withTenant('acme', (trx) =>
-      mail.send(trx, 'acme', { to: 'not an address', subject: 'x', text: 'y', origin: 'tests.rollback', originId: '3' })),
-    { output: { statusCode: 400, payload: { code: 'MAIL_INVALID' } } }, 'a bad address is a 400 that writes nothing');
+    const refused = await tp.platform.core.withTenant('acme', (trx) =>
+      mail.send(trx, 'acme', { to: 'not an address', subject: 'x', text: 'y', origin: 'tests.rollback', originId: '3' })).then(() => undefined, (err) => err);
+    t.match(refused, { output: { statusCode: 400, payload: { code: 'MAIL_INVALID' } } }, 'a bad address is a 400 that writes nothing');
   });
 
   await t.test('the outbox is the tenant\'s own and its admins\' only', async (t) => {
