@@ -1143,6 +1143,36 @@ CREATE TABLE public.lake_snapshots (
 
 ALTER TABLE ONLY public.lake_snapshots FORCE ROW LEVEL SECURITY;
 
+CREATE TABLE public.mail_outbox (
+    id bigint NOT NULL,
+    tenant_id text NOT NULL,
+    recipient text NOT NULL,
+    subject text NOT NULL,
+    body_text text NOT NULL,
+    body_html text,
+    state text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    last_error text,
+    next_attempt_at timestamp with time zone,
+    sent_at timestamp with time zone,
+    origin text NOT NULL,
+    origin_id text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT mail_outbox_state_check CHECK ((state = ANY (ARRAY['held'::text, 'pending'::text, 'sending'::text, 'failed'::text, 'sent'::text, 'dead'::text])))
+);
+
+ALTER TABLE ONLY public.mail_outbox FORCE ROW LEVEL SECURITY;
+
+ALTER TABLE public.mail_outbox ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.mail_outbox_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
 CREATE TABLE public.occurrence_counters (
     tenant_id text NOT NULL,
     year integer NOT NULL,
@@ -2321,6 +2351,12 @@ ALTER TABLE ONLY public.lake_datasets
 ALTER TABLE ONLY public.lake_snapshots
     ADD CONSTRAINT lake_snapshots_pkey PRIMARY KEY (snapshot_id);
 
+ALTER TABLE ONLY public.mail_outbox
+    ADD CONSTRAINT mail_outbox_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.mail_outbox
+    ADD CONSTRAINT mail_outbox_tenant_id_origin_origin_id_recipient_key UNIQUE (tenant_id, origin, origin_id, recipient);
+
 ALTER TABLE ONLY public.occurrence_counters
     ADD CONSTRAINT occurrence_counters_pkey PRIMARY KEY (tenant_id, year);
 
@@ -2643,6 +2679,10 @@ CREATE INDEX integration_functions_spec_idx ON public.integration_functions USIN
 CREATE INDEX lake_datasets_tenant ON public.lake_datasets USING btree (tenant_id, dataset_id);
 
 CREATE INDEX lake_snapshots_dataset ON public.lake_snapshots USING btree (dataset_ref, snapshot_id DESC);
+
+CREATE INDEX mail_outbox_due_idx ON public.mail_outbox USING btree (tenant_id, next_attempt_at) WHERE (state = ANY (ARRAY['pending'::text, 'sending'::text, 'failed'::text]));
+
+CREATE INDEX mail_outbox_state_idx ON public.mail_outbox USING btree (tenant_id, state, id);
 
 CREATE INDEX occurrence_history_occurrence ON public.occurrence_history USING btree (tenant_id, occurrence_id, id);
 
@@ -2979,6 +3019,9 @@ ALTER TABLE ONLY public.lake_snapshots
 ALTER TABLE ONLY public.lake_snapshots
     ADD CONSTRAINT lake_snapshots_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.mail_outbox
+    ADD CONSTRAINT mail_outbox_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.occurrence_counters
     ADD CONSTRAINT occurrence_counters_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
@@ -3284,6 +3327,8 @@ ALTER TABLE public.lake_datasets ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.lake_snapshots ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.mail_outbox ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.occurrence_counters ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.occurrence_history ENABLE ROW LEVEL SECURITY;
@@ -3445,6 +3490,8 @@ CREATE POLICY tenant_isolation ON public.integration_specs USING ((tenant_id = c
 CREATE POLICY tenant_isolation ON public.lake_datasets USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.lake_snapshots USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.mail_outbox USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.occurrence_counters USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 

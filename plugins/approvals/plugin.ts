@@ -3,7 +3,8 @@
 // decision links, expiry, REST, GraphQL and CLI. Registration only.
 import { coreOf, definePlugin, perMinute, RateLimiter } from 'agent-platform/sdk';
 import type {} from '../chat/api.ts';
-import { EXPIRE_TASK, NOTIFY_TASK } from './services/cases.ts';
+import type {} from '../mail/api.ts';
+import { EXPIRE_TASK, MAIL_TASK, NOTIFY_TASK } from './services/cases.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { requestApprovalFunction } from './functions.ts';
 import { resolvers, typeDefs } from './graphql.ts';
@@ -11,6 +12,7 @@ import { optionsSchema, type ApprovalsOptions } from './options.ts';
 import { approvalsRoutes } from './routes/approvals.ts';
 import { createServices } from './services.ts';
 import { expireTask } from './tasks/approvals.expire.ts';
+import { mailTask } from './tasks/approvals.mail.ts';
 import { notifyTask } from './tasks/approvals.notify.ts';
 import { requestApprovalTool, workflowGate, type Peers } from './peers/waiters.ts';
 
@@ -21,16 +23,18 @@ export const plugin = definePlugin({
   name: 'approvals',
   version: '0.1.0',
   dependencies: ['tenancy'],
-  // A workflow gate and a chat suspending tool are added when the manifest loads them.
-  optionalDependencies: ['workflows', 'chat'],
+  // A workflow gate and a chat suspending tool are added when the manifest
+  // loads them; approvers are e-mailed through the mail plugin's outbox when it is loaded.
+  optionalDependencies: ['workflows', 'chat', 'mail'],
   register(server, options: ApprovalsOptions, deps) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
-    const { cases, approvals, live, api } = createServices(core, options);
+    const { cases, approvals, live, api, approverMail } = createServices(core, options, () => deps.mail);
     const peers: Peers = { workflows: () => deps.workflows, chat: () => deps.chat };
 
     core.jobs.defineTask(EXPIRE_TASK, expireTask(core, cases));
     core.jobs.defineTask(NOTIFY_TASK, notifyTask(core, peers));
+    core.jobs.defineTask(MAIL_TASK, mailTask(approverMail));
     core.functions.register('request_approval', requestApprovalFunction(cases, approvals));
     server.route(approvalsRoutes(approvals, new RateLimiter(perMinute(options.linkRateLimitPerMinute, () => 'Too many requests to decision links; retry later'))));
     core.graphql.extend({ typeDefs, resolvers: resolvers(approvals, live) });

@@ -5,6 +5,7 @@
 // `forms.targets` extension point. Registration only.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type {} from '../forms/api.ts';
+import type {} from '../mail/api.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type OccurrencesOptions } from './options.ts';
@@ -25,9 +26,11 @@ export const plugin = definePlugin({
   name: 'occurrences',
   version: '0.1.0',
   dependencies: ['tenancy', 'forms'],
+  // E-mail templates are delivered through the mail plugin's outbox when the manifest loads it.
+  optionalDependencies: ['mail'],
   register(server, options: OccurrencesOptions, deps) {
     const core = coreOf(server);
-    const services = createServices(core, options, () => deps.forms);
+    const services = createServices(core, options, () => deps.forms, () => deps.mail);
     const tenantOfPublic = publicTenant(core, options, services.limiters);
     core.events.registerTypes(EVENT_TYPES);
     core.extensions.contribute('forms.targets', occurrenceTarget(services.intake));

@@ -5,6 +5,7 @@
 // validates a form.
 import { perMinute, RateLimiter, type CoreServices } from 'agent-platform/sdk';
 import type { FormsApi } from '../forms/api.ts';
+import type { MailApi } from '../mail/api.ts';
 import type { OccurrencesApi } from './api.ts';
 import type { OccurrencesOptions } from './options.ts';
 import { createBackofficeService } from './services/backoffice.ts';
@@ -19,7 +20,7 @@ const noForms = (): FormsApi => {
   throw new Error('the forms plugin is not loaded here');
 };
 
-export function createServices(core: CoreServices, options: OccurrencesOptions, forms: () => FormsApi = noForms) {
+export function createServices(core: CoreServices, options: OccurrencesOptions, forms: () => FormsApi = noForms, mail: () => MailApi | undefined = () => undefined) {
   const intake = createIntake(core, forms);
   const backoffice = createBackofficeService(core);
   const api: OccurrencesApi = {
@@ -36,7 +37,7 @@ export function createServices(core: CoreServices, options: OccurrencesOptions, 
     states: createStatesService(core),
     backoffice,
     settings: createSettingsService(core),
-    templates: createTemplatesService(core, options),
+    templates: createTemplatesService(core, options, mail),
     limiters: {
       address: new RateLimiter(perMinute(options.publicAddressRatePerMinute,
         () => `Too many anonymous requests from this address: at most ${options.publicAddressRatePerMinute} a minute`, () => core.clock.now().getTime())),

@@ -26,6 +26,8 @@ PLATFORM_ADDED.push('pipeline.run.started', 'pipeline.run.completed', 'pipeline.
 PLATFORM_ADDED.push('transform.run.completed', 'transform.run.failed');
 // The ontology's syncs and entity types (plugins/ontology).
 PLATFORM_ADDED.push('ontology.sync.completed', 'ontology.sync.failed', 'ontology.sync.skipped', 'ontology.entity_type.changed');
+// The outbox's deliveries (plugins/mail).
+PLATFORM_ADDED.push('mail.sent', 'mail.dead');
 
 t.test('with the default manifest the catalogue is the built-in list and the types plugins add, each type registered by the plugin that emits it', async (t) => {
   const tp = await startTestPlatform(t, { env: { PLATFORM_MANIFEST: 'manifests/default.yaml' } });

@@ -14,8 +14,10 @@ import { casesStore } from '../store/approvals.ts';
 
 export const EXPIRE_TASK = 'approvals.expire';
 export const NOTIFY_TASK = 'approvals.notify';
+export const MAIL_TASK = 'approvals.mail';
 export const expireKey = (caseId: string) => `approvals.expire:${caseId}`;
 export const notifyKey = (caseId: string) => `approvals.notify:${caseId}`;
+export const mailKey = (caseId: string) => `approvals.mail:${caseId}`;
 
 export const DEFAULT_TIMEOUT_SECONDS = 7 * 24 * 3600;
 export const DEFAULT_APPROVERS = { roles: ['admin'] };
@@ -24,6 +26,8 @@ const caseInput = Joi.object(newCaseFields);
 
 export interface CaseDeps {
   core: Pick<CoreServices, 'jobs' | 'events' | 'clock'>;
+  /** Whether approvers are e-mailed when a case opens (the mail plugin is loaded). */
+  mailing?: boolean;
 }
 
 /** The output a waiting workflow or agent gets. */
@@ -46,7 +50,7 @@ export function checkedInput(input: unknown): Required<Omit<NewCase, 'payload'>>
   };
 }
 
-export function createCases({ core }: CaseDeps) {
+export function createCases({ core, mailing = false }: CaseDeps) {
   const emit = (trx: TenantTransaction, tenantId: string, type: string, data: Record<string, unknown>) =>
     core.events.emit(trx, tenantId, { type, source: EVENT_SOURCE, data });
 
@@ -60,6 +64,7 @@ export function createCases({ core }: CaseDeps) {
         source, approvers: fields.approvers, quorum: fields.quorum, requested_by: requestedBy, expires_at: expiresAt,
       });
       await core.jobs.enqueue(EXPIRE_TASK, { tenant_id: tenantId, case_id: row.id }, { trx, jobKey: expireKey(row.id), runAt: expiresAt });
+      if (mailing) await core.jobs.enqueue(MAIL_TASK, { tenant_id: tenantId, case_id: row.id }, { trx, jobKey: mailKey(row.id) });
       await emit(trx, tenantId, APPROVAL_CREATED, {
         case_id: row.id, status: row.status, title: row.title, source: row.source, approvers: row.approvers,
         quorum: row.quorum, expires_at: row.expires_at.toISOString(), decisions: [],

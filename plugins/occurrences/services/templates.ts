@@ -3,8 +3,11 @@
 // Saving refuses syntax errors and unknown variables; a preview renders a
 // stored template or a draft for an occurrence, lists unknown variables and
 // stores nothing; applying records the message on the occurrence's timeline
-// and emits occurrence.message_sent (a workflow delivers it).
+// and emits occurrence.message_sent; an email message to a reporter with an
+// address is written to the mail plugin's outbox in the same transaction
+// when the manifest loads it (otherwise a workflow on the event delivers it).
 import { domainError, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
+import type { MailApi } from '../../mail/api.ts';
 import { render, syntaxProblems, unknownVariables, VARIABLES } from '../domain/render.ts';
 import { occurrenceErrors } from '../errors.ts';
 import { OCCURRENCE_MESSAGE_SENT } from '../event-types.ts';
@@ -37,7 +40,10 @@ function checked(values: TemplateValues): TemplateValues {
   return { ...values, type_ids: [...new Set(values.type_ids)], states: [...new Set(values.states)] };
 }
 
-export function createTemplatesService(core: CoreServices, options: OccurrencesOptions) {
+/** The outbox origin of template messages: origin_id is the message's id. */
+export const MAIL_ORIGIN = 'occurrences.message';
+
+export function createTemplatesService(core: CoreServices, options: OccurrencesOptions, mail: () => MailApi | undefined = () => undefined) {
   async function occurrence(trx: TenantTransaction, id: number): Promise<OccurrenceRow> {
     const row = await occurrencesStore.find(trx, id);
     if (!row) throw occurrenceErrors.occurrenceNotFound();
@@ -111,6 +117,10 @@ export function createTemplatesService(core: CoreServices, options: OccurrencesO
         created_by: actor, created_at: core.clock.now(),
       });
       const recipient = stored.channel === 'email' ? row.reporter_email : stored.channel === 'sms' ? row.reporter_phone : null;
+      const outbox = mail();
+      if (stored.channel === 'email' && recipient && outbox) {
+        await outbox.send(trx, tenantId, { to: recipient, subject: message.subject, text: message.body, origin: MAIL_ORIGIN, originId: String(message.id) });
+      }
       await core.events.emit(trx, tenantId, {
         type: OCCURRENCE_MESSAGE_SENT, source: `/occurrences/${row.id}`,
         data: {
