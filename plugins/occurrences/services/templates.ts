@@ -37,6 +37,10 @@ function checked(values: TemplateValues): TemplateValues {
   return { ...values, type_ids: [...new Set(values.type_ids)], states: [...new Set(values.states)] };
 }
 
+/** The tracking URL with `{tenant}` and `{reference}` replaced (a URL without `{tenant}` keeps working). */
+export const trackingLink = (url: string, tenantId: string, reference: string) =>
+  url.replaceAll('{tenant}', encodeURIComponent(tenantId)).replaceAll('{reference}', encodeURIComponent(reference));
+
 export function createTemplatesService(core: CoreServices, options: OccurrencesOptions) {
   async function occurrence(trx: TenantTransaction, id: number): Promise<OccurrenceRow> {
     const row = await occurrencesStore.find(trx, id);
@@ -57,7 +61,7 @@ export function createTemplatesService(core: CoreServices, options: OccurrencesO
       id: row.id, reference: row.reference, title: row.title, description: row.description, address: row.address,
       latitude: row.latitude, longitude: row.longitude, state: row.state, state_label: states.find((s) => s.key === row.state)?.label ?? row.state,
       type_name: type?.name ?? null, type_code: type?.code ?? null, created_at: row.created_at.toISOString(), reporter_name: row.reporter_name,
-      tracking_link: options.trackingUrl.replace('{reference}', encodeURIComponent(row.reference)),
+      tracking_link: trackingLink(options.trackingUrl, tenantId, row.reference),
     };
   }
 
