@@ -244,6 +244,21 @@ BEGIN
   PERFORM graphile_worker.remove_job(j.key) FROM graphile_worker._private_jobs j WHERE starts_with(j.key, p_prefix);
 END $$;
 
+CREATE FUNCTION public.tenancy_public_origin_directory() RETURNS TABLE(origin text, tenant_id text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public'
+    AS $$
+DECLARE
+  caller_tenant text := current_setting('app.tenant_id', true);
+  tenant record;
+BEGIN
+  FOR tenant IN SELECT t.id FROM public.tenants t LOOP
+    PERFORM set_config('app.tenant_id', tenant.id, true);
+    RETURN QUERY SELECT p.origin, p.tenant_id FROM public.tenant_public_origins p WHERE p.tenant_id = tenant.id;
+  END LOOP;
+  PERFORM set_config('app.tenant_id', coalesce(caller_tenant, ''), true);
+END $$;
+
 CREATE FUNCTION public.transforms_drop_schedule() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -1827,6 +1842,15 @@ CREATE TABLE public.schema_registry (
 
 ALTER TABLE ONLY public.schema_registry FORCE ROW LEVEL SECURITY;
 
+CREATE TABLE public.tenant_public_origins (
+    tenant_id text NOT NULL,
+    origin text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT tenant_public_origins_origin_check CHECK (((length(origin) >= 1) AND (length(origin) <= 2048)))
+);
+
+ALTER TABLE ONLY public.tenant_public_origins FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.tenants (
     id text NOT NULL,
     display_name text NOT NULL,
@@ -2494,6 +2518,9 @@ ALTER TABLE ONLY public.schema_registry
 
 ALTER TABLE ONLY public.schema_registry
     ADD CONSTRAINT schema_registry_tenant_id_subject_version_key UNIQUE (tenant_id, subject, version);
+
+ALTER TABLE ONLY public.tenant_public_origins
+    ADD CONSTRAINT tenant_public_origins_pkey PRIMARY KEY (tenant_id, origin);
 
 ALTER TABLE ONLY public.tenants
     ADD CONSTRAINT tenants_pkey PRIMARY KEY (id);
@@ -3172,6 +3199,9 @@ ALTER TABLE ONLY public.schedules
 ALTER TABLE ONLY public.schema_registry
     ADD CONSTRAINT schema_registry_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.tenant_public_origins
+    ADD CONSTRAINT tenant_public_origins_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.transform_artifacts
     ADD CONSTRAINT transform_artifacts_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.transform_runs(id) ON DELETE CASCADE;
 
@@ -3557,6 +3587,8 @@ CREATE POLICY tenant_isolation ON public.schedules USING ((tenant_id = current_s
 
 CREATE POLICY tenant_isolation ON public.schema_registry USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
+CREATE POLICY tenant_isolation ON public.tenant_public_origins USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
 CREATE POLICY tenant_isolation ON public.transform_artifacts USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.transform_generic_runs USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
@@ -3586,6 +3618,8 @@ CREATE POLICY tenant_isolation ON public.webhook_signing_secrets USING ((tenant_
 CREATE POLICY tenant_isolation ON public.workflow_definitions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.workflow_executions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+ALTER TABLE public.tenant_public_origins ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.transform_artifacts ENABLE ROW LEVEL SECURITY;
 

@@ -90,6 +90,7 @@ export { hashSecret, randomToken, secretMatches } from '../secrets.ts';
 export { BlockedAddressError } from '../http/guarded-fetch.ts';
 export { isPrivateAddress } from '../http/addresses.ts';
 export { readCapped } from '../http/read-capped.ts';
+export { isLoopbackHost, MAX_ORIGINS, parseOrigin, parseOrigins, requestOrigin, type OriginProblem } from '../http/origins.ts';
 export { boundedJson, MAX_JSON_DEPTH } from '../http/bounded-json.ts';
 export { clientAddress, perMinute, RateLimiter, type RateLimitOptions } from '../http/rate-limit.ts';
 export {

@@ -1,8 +1,7 @@
 // The checks every embed surface shares: the client is configured and
 // enabled, and the request's Origin is one the client allowlisted.
-import { badRequest, forbidden, notFound } from 'agent-platform/sdk';
+import { badRequest, forbidden, notFound, requestOrigin } from 'agent-platform/sdk';
 import type { EmbedClient } from './cache/client-cache.ts';
-import { requestOrigin } from './origins/origins.ts';
 
 /** The request's Origin, normalized: 400 when missing or malformed. */
 export function requireOrigin(header: unknown): string {

@@ -1,6 +1,5 @@
 // joi schemas of the embed routes: input validation and the OpenAPI document.
-import { Joi } from 'agent-platform/sdk';
-import { MAX_ORIGINS } from './origins/origins.ts';
+import { Joi, MAX_ORIGINS } from 'agent-platform/sdk';
 
 export const clientParams = Joi.object({ client_id: Joi.number().integer().min(1).max(2 ** 53 - 1).required() });
 export const manifestParams = Joi.object({ client_key: Joi.string().pattern(/^[A-Za-z0-9_-]{3,100}$/).required() });

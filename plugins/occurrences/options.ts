@@ -8,7 +8,7 @@ export interface OccurrencesOptions {
   publicAddressRatePerMinute: number;
   /** Take the client address from the first X-Forwarded-For entry (OCCURRENCES_TRUST_PROXY): only behind a proxy that sets it. */
   trustProxy: boolean;
-  /** The public tracking page of an occurrence, `{reference}` replaced (OCCURRENCES_TRACKING_URL): the templates' `tracking_link`. */
+  /** The public tracking page of an occurrence, `{tenant}` and `{reference}` replaced (OCCURRENCES_TRACKING_URL): the templates' `tracking_link`. */
   trackingUrl: string;
 }
 
@@ -19,6 +19,6 @@ export const optionsSchema = Joi.object({
     .description('Anonymous occurrence requests per client address per minute whatever tenant they name (taken before the tenant is looked up, so made-up tenants spend it), per process; past it 429 `RATE_LIMITED`'),
   trustProxy: Joi.boolean().default(false)
     .description('Take an anonymous occurrence caller\'s address from the first `X-Forwarded-For` entry (only behind a proxy that sets it)'),
-  trackingUrl: Joi.string().pattern(/^https?:\/\/\S+$/).max(2000).default('http://localhost:8080/track/{reference}')
-    .description('The public tracking page of an occurrence (`{reference}` replaced): the message templates\' `{{tracking_link}}`'),
+  trackingUrl: Joi.string().pattern(/^https?:\/\/\S+$/).max(2000).default('http://localhost:8080/track/{tenant}/{reference}')
+    .description('The public tracking page of an occurrence (`{tenant}` and `{reference}` replaced; the platform serves it at `/track/{tenant}/{reference}`): the message templates\' `{{tracking_link}}`'),
 }).default({});

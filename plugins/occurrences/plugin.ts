@@ -1,5 +1,6 @@
 // Occurrences: citizens report occurrences (public submission with duplicate
-// detection, rate limited), staff work them in a backoffice (list, detail,
+// detection, rate limited) and follow them on a public tracking page, staff
+// work them in a backoffice (list, detail,
 // a per-tenant state graph with recorded transitions). Contributes the
 // occurrences.Occurrence hydration target to the forms plugin's
 // `forms.targets` extension point. Registration only.
@@ -14,6 +15,7 @@ import { open311Routes } from './routes/open311.ts';
 import { publicTenant } from './routes/public-caller.ts';
 import { publicRoutes } from './routes/public.ts';
 import { templateRoutes } from './routes/templates.ts';
+import { trackingRoutes } from './routes/tracking.ts';
 import { typeRoutes } from './routes/types.ts';
 import { createServices } from './services.ts';
 import { occurrenceTarget } from './domain/target.ts';
@@ -42,6 +44,7 @@ export const plugin = definePlugin({
       ...backofficeRoutes(services.backoffice, services.states, services.settings),
       ...templateRoutes(services.templates),
       ...open311Routes(services.open311, tenantOfPublic),
+      ...trackingRoutes(services.tracking, tenantOfPublic),
     ]);
     core.graphql.extend({ typeDefs, resolvers: resolvers(services.backoffice, services.states) });
     server.expose('api', services.api);

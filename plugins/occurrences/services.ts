@@ -14,6 +14,7 @@ import { createOpen311Service } from './services/open311.ts';
 import { createSettingsService } from './services/settings.ts';
 import { createStatesService } from './services/states.ts';
 import { createTemplatesService } from './services/templates.ts';
+import { createTrackingService } from './services/tracking.ts';
 import { createTypesService } from './services/types.ts';
 
 const noForms = (): FormsApi => {
@@ -38,6 +39,7 @@ export function createServices(core: CoreServices, options: OccurrencesOptions, 
     backoffice,
     settings: createSettingsService(core),
     templates: createTemplatesService(core, options, mail),
+    tracking: createTrackingService(core),
     limiters: {
       address: new RateLimiter(perMinute(options.publicAddressRatePerMinute,
         () => `Too many anonymous requests from this address: at most ${options.publicAddressRatePerMinute} a minute`, () => core.clock.now().getTime())),

@@ -44,9 +44,20 @@ export interface TenantMembers {
   get(tenantId: string, sub: string): Promise<TenantMember | null>;
 }
 
-// What this plugin exposes as `api` (what a plugin declaring it receives in register).
+/** Where a public route's tenant is named: its X-Tenant-ID header, or its path's `{tenant}`. */
+export type PublicCorsTenant = 'header' | 'path';
+
+// What this plugin exposes as `api` (what a plugin declaring it receives in
+// register), and the route option of the public routes that answer CORS for
+// their tenant's public origins (README "Public origins").
 declare module '@hapi/hapi' {
   interface PluginProperties {
     tenancy: { api: TenancyApi };
+  }
+  interface PluginSpecificConfiguration {
+    tenancy?: {
+      /** The route answers CORS for its tenant's public origins; the tenant is named as this says. */
+      publicCors?: PublicCorsTenant;
+    };
   }
 }

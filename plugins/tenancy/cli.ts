@@ -53,6 +53,26 @@ export const cli = defineCli(createServices, (command) => [
     },
   }),
   command({
+    name: 'public-origins get',
+    description: 'Show a tenant\'s public origins (web origins whose pages may call its public routes)',
+    options: { tenant },
+    run: ({ publicOrigins }, { options }) => publicOrigins.get(options.tenant),
+  }),
+  command({
+    name: 'public-origins set',
+    description: 'Replace a tenant\'s public origins (--origin repeated; --none clears the list)',
+    options: {
+      tenant,
+      origin: { type: 'string', multiple: true, description: 'an exact origin, scheme://host[:port] (repeatable; replaces the list)' },
+      none: { type: 'boolean', description: 'clear the list' },
+    },
+    run: ({ publicOrigins }, { options }) => {
+      if (options.none && options.origin) throw new UsageError('--origin and --none: give one');
+      if (!options.none && !options.origin) throw new UsageError('--origin is required (repeat it for each origin; --none clears the list)');
+      return publicOrigins.set(options.tenant, options.origin ?? []);
+    },
+  }),
+  command({
     name: 'users create',
     description: 'Create a user (or service account) with memberships, or add memberships to one',
     options: {

@@ -1,5 +1,6 @@
 // joi schemas shared by the tenancy routes (and so by the OpenAPI document).
 import Joi from 'joi';
+import { MAX_ORIGINS } from 'agent-platform/sdk';
 
 // Lowercase letters, digits and hyphens: a UUID in its lowercase form is one.
 export const tenantAlias = Joi.string()
@@ -114,3 +115,12 @@ export const whoami = Joi.object({
   client_id: Joi.number().integer().allow(null),
   roles: Joi.array().items(Joi.string()),
 }).label('Whoami');
+
+export const publicOrigins = Joi.object({
+  origins: Joi.array().items(Joi.string().description('An exact origin, scheme://host[:port]')),
+}).label('PublicOrigins');
+
+export const setPublicOrigins = Joi.object({
+  origins: Joi.array().items(Joi.string().max(2048)).max(MAX_ORIGINS).required()
+    .description(`Exact http(s) origins (scheme, host, optional port; no path, query, fragment or wildcard), at most ${MAX_ORIGINS}; replaces the list ([] clears it)`),
+}).label('SetPublicOrigins');

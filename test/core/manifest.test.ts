@@ -49,7 +49,7 @@ t.test('extends: the base\'s plugins, then the extension\'s; an entry both list 
     { plugin: './plugins/tenancy', options: {} },
   ], 'the base\'s entry replaced where it stood, options included; the others appended in order');
   t.same((await resolvePlugins(extended, ROOT_DIR)).map((p) => [p.name, p.options]), [
-    ['with-options', { maxConcurrent: 3, label: 'replaced' }], ['tenancy', {}], ['job-probe', {}],
+    ['with-options', { maxConcurrent: 3, label: 'replaced' }], ['tenancy', { allowLocalhostOrigins: false }], ['job-probe', {}],
   ]);
 
   const twice = await readManifest(fixture('extends-twice'), {});

@@ -18,10 +18,9 @@
 //   answered (it grants nothing: the request itself is checked as above, and
 //   bearer tokens are never sent by a browser on its own).
 import type { Request, ResponseToolkit, Server } from 'agent-platform/sdk';
-import { badRequest, forbidden, tenantOf, unauthorized, type Principal } from 'agent-platform/sdk';
+import { badRequest, forbidden, requestOrigin, tenantOf, unauthorized, type Principal } from 'agent-platform/sdk';
 import { enabledClient, requireAllowed } from '../access.ts';
 import type { ClientCache, EmbedClient } from '../cache/client-cache.ts';
-import { requestOrigin } from './origins.ts';
 
 export const EMBED_MARKER = 'x-platform-embed';
 const ALLOW_HEADERS = 'authorization, content-type, x-platform-embed, x-tenant-id, last-event-id, x-visitor-id';

@@ -2,11 +2,10 @@
 // administrator: read, and changed field by field (fields left out are kept).
 // A change emits definition.updated and reaches this process's cache at once
 // (other processes within the cache TTL).
-import { notFound, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
+import { notFound, parseOrigins, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
 import type { ClientCache } from '../cache/client-cache.ts';
 import { EVENT_SOURCE } from '../event-types.ts';
 import type { EmbedOptions } from '../options.ts';
-import { parseOrigins } from '../origins/origins.ts';
 import { clientsStore, configsStore, directoryStore, type ConfigValues } from '../store/configs.ts';
 import type { EmbedFeatures, EmbedTheme } from '../store/tables.ts';
 import { configView } from '../views/views.ts';

@@ -1,9 +1,8 @@
 // The public manifest of a client: from
 // the in-process cache (no database round trip in the common case), for an
 // allowlisted Origin only, rate limited per client key in this process.
-import { RateLimiter } from 'agent-platform/sdk';
+import { RateLimiter, requestOrigin } from 'agent-platform/sdk';
 import type { ClientCache, EmbedClient } from '../cache/client-cache.ts';
-import { requestOrigin } from '../origins/origins.ts';
 import type { EmbedOptions } from '../options.ts';
 import { enabledClient, requireAllowed, requireOrigin } from '../access.ts';
 

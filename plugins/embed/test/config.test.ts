@@ -3,7 +3,7 @@
 // localhost only with EMBED_ALLOW_LOCALHOST_ORIGINS, fields left out kept,
 // definition.updated on change, admins only (REST and GraphQL).
 import t from 'tap';
-import { parseOrigin } from '../origins/origins.ts';
+import { parseOrigin } from 'agent-platform/sdk';
 import { until } from 'agent-platform/sdk/testing';
 import { embedFixture, ORIGIN } from './helpers.ts';
 

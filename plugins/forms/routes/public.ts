@@ -16,10 +16,14 @@ import type { FilesService } from '../services/files.ts';
 import type { SubmissionsService, Submitter } from '../services/submissions.ts';
 import * as s from '../schemas.ts';
 import { anonymousTenant, ENVELOPE_BYTES, type PublicGate } from './public-gate.ts';
+import type {} from '../../tenancy/api.ts';
 
 const tags = ['api', 'forms'];
 const optionalBearer = { strategy: 'bearer', mode: 'optional' } as const;
 const platform = { tenant: 'required' } as const;
+/** Called from the pages of the tenant's public origins: CORS for them (tenancy README). */
+const tenancy = { publicCors: 'header' } as const;
+const CORS = 'CORS for the public origins of the X-Tenant-ID tenant (PUT /api/admin/public-origins); a browser\'s cross-origin request from another origin is 403 ORIGIN_NOT_ALLOWED before its body is read.';
 
 interface Caller {
   tenantId: string;
@@ -48,9 +52,9 @@ export function publicRoutes(core: CoreServices, options: FormsOptions, gate: Pu
     {
       method: 'GET', path: '/api/forms/use-cases/{id}',
       options: {
-        auth: optionalBearer, tags, plugins: { platform },
+        auth: optionalBearer, tags, plugins: { platform, tenancy },
         description: 'What a renderer needs of a use case: its pinned form version\'s schema and version number',
-        notes: 'Public use case: anyone, with X-Tenant-ID. Authenticated: a user of the tenant (401 AUTHENTICATION_REQUIRED otherwise). 404 for an unknown or inactive use case.',
+        notes: `Public use case: anyone, with X-Tenant-ID. Authenticated: a user of the tenant (401 AUTHENTICATION_REQUIRED otherwise). 404 for an unknown or inactive use case. ${CORS}`,
         validate: { params: s.idParams }, response: { schema: s.publicUseCase },
       },
       handler: async (request) => {
@@ -61,12 +65,13 @@ export function publicRoutes(core: CoreServices, options: FormsOptions, gate: Pu
     {
       method: 'POST', path: '/api/forms/use-cases/{id}/submissions',
       options: {
-        auth: optionalBearer, tags, plugins: { platform }, ext: { onPreAuth: { method: gate.rateLimit } },
+        auth: optionalBearer, tags, plugins: { platform, tenancy }, ext: { onPreAuth: { method: gate.rateLimit } },
         description: 'Submit a form: validated against the pinned form version (Form.io), stored immutably and hydrated into the target object, all or nothing',
         notes: [
           '201 {id, form_version, hydration {target_model, object_id, object}}.',
           '422 FORM_VALIDATION_FAILED, FILE_TOKEN_INVALID, TRANSFORM_FAILED, HYDRATION_FAILED, each with errors [{path, message}]; nothing is kept.',
           'Anonymous (public use cases, X-Tenant-ID): 429 RATE_LIMITED with Retry-After past FORMS_PUBLIC_RATE_LIMIT per minute and address.',
+          CORS,
         ].join(' '),
         validate: { params: s.idParams, payload: s.submissionBody }, response: { schema: s.submitted },
       },
@@ -78,13 +83,14 @@ export function publicRoutes(core: CoreServices, options: FormsOptions, gate: Pu
     {
       method: 'POST', path: '/api/forms/files',
       options: {
-        auth: optionalBearer, tags, plugins: { platform },
+        auth: optionalBearer, tags, plugins: { platform, tenancy },
         ext: { onPreAuth: { method: gate.admitUpload }, onPostResponse: { method: gate.releaseUpload } },
         description: 'Upload a file for a form (multipart field `file`): a single-use file_token for the submission\'s payload',
         notes: [
           'The token expires after FORMS_FILE_TOKEN_TTL_SECONDS and is bound to the tenant and the uploader (a user, or anonymous for a tenant with an active public use case).',
           'The type is detected from the bytes: 415 UNSUPPORTED_FILE_TYPE outside FORMS_ALLOWED_FILE_TYPES; 413 FILE_TOO_LARGE past FORMS_MAX_FILE_BYTES.',
           'Anonymous uploads are decided on their headers before the body is read: 429 RATE_LIMITED (the public rate limit), 411 LENGTH_REQUIRED without Content-Length, 413 FILE_TOO_LARGE, 413 ANONYMOUS_QUOTA_EXCEEDED past FORMS_ANONYMOUS_STORAGE_BYTES of unused anonymous files in the tenant; they expire after FORMS_ANONYMOUS_FILE_TTL_SECONDS.',
+          CORS,
         ].join(' '),
         payload: {
           maxBytes: options.maxFileBytes + ENVELOPE_BYTES, output: 'data', parse: true, multipart: { output: 'stream' },

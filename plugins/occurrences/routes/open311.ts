@@ -9,8 +9,12 @@ import type { Open311Post, Open311Service, RequestsQuery } from '../services/ope
 import { SPECIFICATION } from '../services/open311.ts';
 import * as s from '../schemas.ts';
 import type { PublicTenant } from './public-caller.ts';
+import type {} from '../../tenancy/api.ts';
 
 const tags = ['api', 'occurrences', 'open311'];
+/** Open311 answers CORS for the public origins of the path's tenant (tenancy README). */
+const plugins = { tenancy: { publicCors: 'path' } } as const;
+const CORS = 'CORS for the public origins of the path\'s tenant (PUT /api/admin/public-origins); a browser\'s cross-origin request from another origin is 403 ORIGIN_NOT_ALLOWED.';
 const base = '/open311/v2/{tenant}';
 const ATTRIBUTE = /^attribute\[([A-Za-z_][A-Za-z0-9_]{0,63})\]$/;
 
@@ -32,7 +36,8 @@ export function open311Routes(open311: Open311Service, publicTenant: PublicTenan
     {
       method: 'GET', path: `${base}/discovery.json`,
       options: {
-        auth: false, tags, description: 'Open311 discovery: the GeoReport v2 endpoint of this tenant',
+        auth: false, tags, plugins, description: 'Open311 discovery: the GeoReport v2 endpoint of this tenant',
+        notes: CORS,
         validate: { params: s.open311Tenant }, response: { schema: s.open311Discovery },
       },
       handler: async (request) => {
@@ -47,7 +52,8 @@ export function open311Routes(open311: Open311Service, publicTenant: PublicTenan
     {
       method: 'GET', path: `${base}/services.json`,
       options: {
-        auth: false, tags, description: 'Open311 services: the tenant\'s active occurrence types',
+        auth: false, tags, plugins, description: 'Open311 services: the tenant\'s active occurrence types',
+        notes: CORS,
         validate: { params: s.open311Tenant, query: s.open311JurisdictionQuery }, response: { schema: s.open311Services },
       },
       handler: async (request) => open311.services(await tenant(request)),
@@ -55,7 +61,8 @@ export function open311Routes(open311: Open311Service, publicTenant: PublicTenan
     {
       method: 'GET', path: `${base}/services/{code}.json`,
       options: {
-        auth: false, tags, description: 'Open311 service definition: the type\'s dynamic fields as attributes',
+        auth: false, tags, plugins, description: 'Open311 service definition: the type\'s dynamic fields as attributes',
+        notes: CORS,
         validate: { params: s.open311Service, query: s.open311JurisdictionQuery }, response: { schema: s.open311Definition },
       },
       handler: async (request) => open311.definition(await tenant(request), (request.params as { code: string }).code),
@@ -63,7 +70,8 @@ export function open311Routes(open311: Open311Service, publicTenant: PublicTenan
     {
       method: 'GET', path: `${base}/requests.json`,
       options: {
-        auth: false, tags, description: 'Open311 service requests: public fields only, newest first (at most 1000; the last 90 days unless start_date is given)',
+        auth: false, tags, plugins, description: 'Open311 service requests: public fields only, newest first (at most 1000; the last 90 days unless start_date is given)',
+        notes: CORS,
         validate: { params: s.open311Tenant, query: s.open311RequestsQuery }, response: { schema: s.open311Requests },
       },
       handler: async (request) => open311.requests(await tenant(request), request.query as RequestsQuery),
@@ -71,9 +79,9 @@ export function open311Routes(open311: Open311Service, publicTenant: PublicTenan
     {
       method: 'POST', path: `${base}/requests.json`,
       options: {
-        auth: false, tags,
+        auth: false, tags, plugins,
         description: 'Open311: create a service request (the public submission\'s path: validation, service area, duplicate policy)',
-        notes: 'Form-encoded or JSON. 404 SERVICE_NOT_FOUND; 422 VALIDATION_FAILED / OUTSIDE_SERVICE_AREA; 409 DUPLICATE_DETECTED (policy reject); 429 RATE_LIMITED. api_key, jurisdiction_id, address_id, device_id, account_id and media_url are accepted and ignored.',
+        notes: `Form-encoded or JSON. 404 SERVICE_NOT_FOUND; 422 VALIDATION_FAILED / OUTSIDE_SERVICE_AREA; 409 DUPLICATE_DETECTED (policy reject); 429 RATE_LIMITED. api_key, jurisdiction_id, address_id, device_id, account_id and media_url are accepted and ignored. ${CORS}`,
         payload: { allow: ['application/json', 'application/x-www-form-urlencoded'] },
         validate: { params: s.open311Tenant, payload: s.open311Post }, response: { schema: s.open311Created },
       },
@@ -82,7 +90,8 @@ export function open311Routes(open311: Open311Service, publicTenant: PublicTenan
     {
       method: 'GET', path: `${base}/requests/{id}.json`,
       options: {
-        auth: false, tags, description: 'Open311: one service request by its service_request_id (the reference), as a one-item list',
+        auth: false, tags, plugins, description: 'Open311: one service request by its service_request_id (the reference), as a one-item list',
+        notes: CORS,
         validate: { params: s.open311Request, query: s.open311JurisdictionQuery }, response: { schema: s.open311Requests },
       },
       handler: async (request) => open311.request(await tenant(request), (request.params as { id: string }).id),

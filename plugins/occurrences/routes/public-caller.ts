@@ -1,6 +1,7 @@
-// The tenant of an anonymous request: X-Tenant-ID names an existing tenant.
-// Two rate limits: one per client address whatever tenant it names (taken
-// first, so naming made-up tenants costs the address its own tokens and
+// The tenant of an anonymous request: X-Tenant-ID (or the path) names an
+// existing tenant. Two rate limits: one per client address whatever tenant it
+// names (taken first, before the alias is even read, so naming malformed or
+// made-up tenants costs the address its own tokens and
 // bounds the tenant lookups), then one per address in that tenant, taken
 // only once the tenant is known to exist (the tenant directory caches it),
 // so a made-up tenant never makes a key. Public routes take no login (a
@@ -17,12 +18,12 @@ export interface PublicLimiters {
 
 export function publicTenant(core: CoreServices, options: OccurrencesOptions, limiters: PublicLimiters): PublicTenant {
   return async (request, alias = request.headers['x-tenant-id']) => {
+    const address = clientAddress(request, options.trustProxy);
+    limiters.address.take(address);
     if (alias === undefined || alias === '') throw badRequest('A tenant is required: send X-Tenant-ID', 'TENANT_REQUIRED');
     if (typeof alias !== 'string' || !isValidTenantAlias(alias)) {
       throw badRequest('Tenant alias is malformed: up to 64 lowercase characters [a-z0-9-], or a UUID', 'TENANT_INVALID');
     }
-    const address = clientAddress(request, options.trustProxy);
-    limiters.address.take(address);
     if (!(await core.tenants.exists(alias))) throw notFound(`Tenant not found: ${alias}`, 'TENANT_NOT_FOUND');
     limiters.tenant.take(`${alias}\u0000${address}`);
     return alias;

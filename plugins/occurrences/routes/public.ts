@@ -5,15 +5,18 @@ import type { ServerRoute } from 'agent-platform/sdk';
 import type { Intake, SubmissionInput } from '../services/intake.ts';
 import * as s from '../schemas.ts';
 import type { PublicTenant } from './public-caller.ts';
+import type {} from '../../tenancy/api.ts';
 
 const tags = ['api', 'occurrences'];
+/** The citizens' routes answer CORS for the tenant's public origins (tenancy README). */
+const plugins = { tenancy: { publicCors: 'header' } } as const;
 
 export function publicRoutes(intake: Intake, publicTenant: PublicTenant): ServerRoute[] {
   return [
     {
       method: 'POST', path: '/api/occurrences/public_submit',
       options: {
-        auth: false, tags,
+        auth: false, tags, plugins,
         description: 'Report an occurrence (public: X-Tenant-ID, no login): validated, checked for duplicates, created in the initial state',
         notes: [
           '201 {id, reference, state, created_at, possible_duplicates?}.',
@@ -21,6 +24,7 @@ export function publicRoutes(intake: Intake, publicTenant: PublicTenant): Server
           '422 VALIDATION_FAILED with errors [{field, message}] (type, location, dynamic_fields against the type\'s form schema); 422 OUTSIDE_SERVICE_AREA.',
           '409 DUPLICATE_DETECTED with similar_reports when the type\'s duplicate_policy is reject; with warn the occurrence is created and possible_duplicates lists them.',
           '429 RATE_LIMITED with Retry-After past OCCURRENCES_PUBLIC_RATE_LIMIT per minute, address and tenant.',
+          'CORS for the tenant\'s public origins (PUT /api/admin/public-origins); a browser\'s cross-origin request from another origin is 403 ORIGIN_NOT_ALLOWED.',
         ].join(' '),
         validate: { payload: s.submission }, response: { schema: s.submitted },
       },
@@ -32,9 +36,9 @@ export function publicRoutes(intake: Intake, publicTenant: PublicTenant): Server
     {
       method: 'POST', path: '/api/occurrences/check_duplicates',
       options: {
-        auth: false, tags,
+        auth: false, tags, plugins,
         description: 'Check a report for duplicates before submitting it (public: X-Tenant-ID, no login; nothing is stored)',
-        notes: 'Same body as public_submit. Similar reports: same type, within the type\'s radius and window, not in a final state; ranked by distance and text similarity. No personal data.',
+        notes: 'Same body as public_submit; CORS as public_submit (the tenant\'s public origins). Similar reports: same type, within the type\'s radius and window, not in a final state; ranked by distance and text similarity. No personal data.',
         validate: { payload: s.submission }, response: { schema: s.duplicateCheck },
       },
       handler: async (request) => intake.check(await publicTenant(request), request.payload as SubmissionInput),

@@ -7,9 +7,12 @@ import { tenantOf } from 'agent-platform/sdk';
 import type { TypeInput, TypesService } from '../services/types.ts';
 import * as s from '../schemas.ts';
 import type { PublicTenant } from './public-caller.ts';
+import type {} from '../../tenancy/api.ts';
 
 const tags = ['api', 'occurrences'];
 const admin = { tenant: 'required', role: 'admin' } as const;
+/** Public reads answer CORS for the tenant's public origins (tenancy README). */
+const publicCors = { tenancy: { publicCors: 'header' } } as const;
 const base = '/api/backoffice/occurrence-types';
 
 export function typeRoutes(types: TypesService, publicTenant: PublicTenant): ServerRoute[] {
@@ -55,7 +58,8 @@ export function typeRoutes(types: TypesService, publicTenant: PublicTenant): Ser
     {
       method: 'GET', path: '/api/occurrence-types',
       options: {
-        auth: false, tags, description: 'The active occurrence types (public: X-Tenant-ID, no login; rate limited per address and tenant)',
+        auth: false, tags, plugins: publicCors, description: 'The active occurrence types (public: X-Tenant-ID, no login; rate limited per address and tenant)',
+        notes: 'CORS for the tenant\'s public origins (PUT /api/admin/public-origins).',
         response: { schema: s.publicTypeList },
       },
       handler: async (request) => types.publicList(await publicTenant(request)),
@@ -63,7 +67,8 @@ export function typeRoutes(types: TypesService, publicTenant: PublicTenant): Ser
     {
       method: 'GET', path: '/api/occurrence-types/{id}',
       options: {
-        auth: false, tags, description: 'An active occurrence type with its form_schema (public: X-Tenant-ID, no login; rate limited)',
+        auth: false, tags, plugins: publicCors, description: 'An active occurrence type with its form_schema (public: X-Tenant-ID, no login; rate limited)',
+        notes: 'CORS for the tenant\'s public origins (PUT /api/admin/public-origins).',
         validate: { params: s.idParams }, response: { schema: s.publicType },
       },
       handler: async (request) => types.publicGet(await publicTenant(request), request.params.id as unknown as number),

@@ -43,6 +43,10 @@ function checked(values: TemplateValues): TemplateValues {
 /** The outbox origin of template messages: origin_id is the message's id. */
 export const MAIL_ORIGIN = 'occurrences.message';
 
+/** The tracking URL with `{tenant}` and `{reference}` replaced (a URL without `{tenant}` keeps working). */
+export const trackingLink = (url: string, tenantId: string, reference: string) =>
+  url.replaceAll('{tenant}', encodeURIComponent(tenantId)).replaceAll('{reference}', encodeURIComponent(reference));
+
 export function createTemplatesService(core: CoreServices, options: OccurrencesOptions, mail: () => MailApi | undefined = () => undefined) {
   async function occurrence(trx: TenantTransaction, id: number): Promise<OccurrenceRow> {
     const row = await occurrencesStore.find(trx, id);
@@ -63,7 +67,7 @@ export function createTemplatesService(core: CoreServices, options: OccurrencesO
       id: row.id, reference: row.reference, title: row.title, description: row.description, address: row.address,
       latitude: row.latitude, longitude: row.longitude, state: row.state, state_label: states.find((s) => s.key === row.state)?.label ?? row.state,
       type_name: type?.name ?? null, type_code: type?.code ?? null, created_at: row.created_at.toISOString(), reporter_name: row.reporter_name,
-      tracking_link: options.trackingUrl.replace('{reference}', encodeURIComponent(row.reference)),
+      tracking_link: trackingLink(options.trackingUrl, tenantId, row.reference),
     };
   }
 

@@ -39,8 +39,16 @@ export interface UsersTable {
   created_at: CreatedAt;
 }
 
+/** A tenant's public origins (sql/0002_public_origins.sql); tenant-owned (forced RLS). */
+export interface TenantPublicOriginsTable {
+  tenant_id: string;
+  origin: string;
+  created_at: CreatedAt;
+}
+
 declare module 'agent-platform/sdk' {
   interface Database {
+    tenant_public_origins: TenantPublicOriginsTable;
     clients: ClientsTable;
     api_keys: ApiKeysTable;
     users: UsersTable;

@@ -1,11 +1,12 @@
-// Origins of an embed configuration: an exact `http`
-// or `https` origin, scheme, host and optional port. Paths, queries,
-// fragments, credentials, wildcards and other schemes are refused, naming the
-// entry. What is accepted is stored in the form browsers send in `Origin`:
-// lowercase host, IDN as punycode, default port dropped, no trailing slash (a
-// bare `/` is not a path: `https://shop.example/` is `https://shop.example`).
-// Localhost and loopback hosts need EMBED_ALLOW_LOCALHOST_ORIGINS.
-import { badRequest } from 'agent-platform/sdk';
+// Origins a tenant allowlists (embed configurations, a tenant's public
+// origins): an exact `http` or `https` origin, scheme, host and optional port.
+// Paths, queries, fragments, credentials, wildcards and other schemes are
+// refused, naming the entry. What is accepted is stored in the form browsers
+// send in `Origin`: lowercase host, IDN as punycode, default port dropped, no
+// trailing slash (a bare `/` is not a path: `https://shop.example/` is
+// `https://shop.example`). Localhost and loopback hosts only where the
+// deployment allows them (EMBED_ALLOW_LOCALHOST_ORIGINS).
+import { badRequest } from '../errors.ts';
 
 export const MAX_ORIGINS = 100;
 
@@ -46,15 +47,15 @@ export function parseOrigin(raw: string, allowLocalhost: boolean): OriginProblem
   return { ok: true, origin: url.origin };
 }
 
-/** The configured list, normalized and without duplicates; a 400 naming the first bad entry. */
-export function parseOrigins(list: string[], allowLocalhost: boolean): string[] {
+/** The configured list (the body's `field`), normalized and without duplicates; a 400 INVALID_ORIGIN naming the first bad entry. */
+export function parseOrigins(list: string[], allowLocalhost: boolean, field = 'allowed_origins'): string[] {
   const seen = new Set<string>();
   for (const entry of list) {
     const parsed = parseOrigin(entry, allowLocalhost);
-    if (!parsed.ok) throw badRequest(`allowed_origins: "${entry.slice(0, 200)}" ${parsed.reason}`, 'INVALID_ORIGIN');
+    if (!parsed.ok) throw badRequest(`${field}: "${entry.slice(0, 200)}" ${parsed.reason}`, 'INVALID_ORIGIN');
     seen.add(parsed.origin);
   }
-  if (seen.size > MAX_ORIGINS) throw badRequest(`allowed_origins: at most ${MAX_ORIGINS} origins`, 'INVALID_ORIGIN');
+  if (seen.size > MAX_ORIGINS) throw badRequest(`${field}: at most ${MAX_ORIGINS} origins`, 'INVALID_ORIGIN');
   return [...seen];
 }
 
