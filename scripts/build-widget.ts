@@ -40,7 +40,8 @@ async function main(): Promise<void> {
     entryNames: '[name]', chunkNames: 'chunks/[name]-[hash]',
     external: ['react', 'react-dom', 'vue'],
     loader: { '.css': 'text' },
-    define: { 'process.env.NODE_ENV': '"production"' },
+    // Form.io's CommonJS code reads Node's `global`.
+    define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
     logLevel: quiet ? 'error' : 'warning',
   });
   // The shared stylesheet (package `./style.css`, hosted platform-chat.css): tokens, launcher and panel.

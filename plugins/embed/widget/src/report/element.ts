@@ -213,7 +213,8 @@ export class PlatformReportElement extends LitElement {
       if (this.formioFor !== type!.id) return handle.destroy();
       this.formio = handle;
       this.formioState = 'ready';
-    } catch {
+    } catch (error) {
+      console.warn('<platform-report>: the form could not be shown:', error);
       this.formioState = 'failed';
     }
     this.requestUpdate();
@@ -288,6 +289,7 @@ export class PlatformReportElement extends LitElement {
   private showProblems(problems: Problem[]): void {
     this.problems = problems;
     this.phase = 'form';
+    this.requestUpdate();
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('.problems')?.focus());
   }
 

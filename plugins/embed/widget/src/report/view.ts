@@ -56,7 +56,7 @@ function renderForm(r: PlatformReportElement, busy: boolean) {
           ${type.form_schema.dynamic_fields.map((f) => renderField(f, r.values, s, r.changed, new Set(r.problems.map((p) => p.field))))}</fieldset>` : nothing}
       ${type?.form_schema.version === 'v1' ? html`
         <fieldset class="group formio"><legend>${s.details}</legend>
-          ${r.formioState === 'loading' ? html`<p class="muted">${s.loading}</p>` : nothing}
+          ${r.formioState === 'loading' ? html`<p class="muted">${s.loading}</p>` : r.formioState === 'failed' ? html`<p class="warning">${s.formFailed}</p>` : nothing}
           <slot name="form"></slot></fieldset>` : nothing}
       ${renderLocation(r)}
       <fieldset class="group"><legend>${s.contact}</legend>
