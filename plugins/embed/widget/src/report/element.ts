@@ -365,7 +365,7 @@ export class PlatformReportElement extends LitElement {
     this.dispatchEvent(new CustomEvent(result.supported ? 'platform-report-supported' : 'platform-report-submitted', {
       detail: { reference: result.reference, tracking_url: this.api!.trackingUrl(result.reference) }, bubbles: true, composed: true,
     }));
-    this.focusOn('.done h3');
+    this.focusOn('.confirmation h3');
   }
 
   private serverProblem(error: unknown): void {

@@ -128,7 +128,7 @@ function renderDone(r: PlatformReportElement) {
   const result = r.result!;
   const tracking = `${(r.apiUrl ?? '').replace(/\/+$/, '')}/track/${encodeURIComponent(r.tenant ?? '')}/${encodeURIComponent(result.reference)}`;
   return html`
-    <div class="done" part="confirmation">
+    <div class="confirmation" part="confirmation">
       <h3 tabindex="-1">${result.supported ? s.supportedHeading : s.doneHeading}</h3>
       <p class="reference" part="reference">${format(s.reference, { reference: result.reference })}</p>
       ${result.supported && result.supportCount ? html`<p>${format(s.supportCount, { count: result.supportCount })}</p>` : nothing}
