@@ -7,10 +7,13 @@
 // HTTPS, so over this http loopback it is sent gzip: the brotli figures are
 // the sizes of the `.br` files the platform serves for exactly the URLs the
 // browser loaded; the gzip bytes it really received are printed beside them.
+// Then the report element's weights (<platform-report>): its first load, with
+// the map chunk and with the Form.io chunk, from the built files' imports.
 // Run: npm run bench:widget (builds the widget, needs chromium-headless-shell).
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
+import { reportWeights } from './lib/widget-graph.ts';
 import { browserMissing, elementPage, newVisitor, tokenScript, widgetFixture, type WidgetFixture } from '../plugins/embed/test/widget/browser.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -111,6 +114,8 @@ window.mount = () => { customElements.define('bare-button', class extends HTMLEl
   console.log(`whole widget after opening: ${kb(opened.brotli)} brotli (${opened.files} files; ${kb(opened.wire)} received gzip over http) — target <= 70 KB; ${(opened.brotli / CHATWOOT_CAP).toFixed(3)} of Chatwoot's 300 KB`);
   console.log(`mount -> launcher painted: p50 ${paint.toFixed(1)} ms (min ${Math.min(...widget.map((w) => w.paint)).toFixed(1)}); baseline bare custom element: p50 ${floor.toFixed(1)} ms; ratio ${(paint / floor).toFixed(2)}`);
   console.log(`click -> opened, ready panel (panel chunk, session list, messages): p50 ${ready.toFixed(1)} ms (min ${Math.min(...widget.map((w) => w.ready)).toFixed(1)}, max ${Math.max(...widget.map((w) => w.ready)).toFixed(1)})`);
+  const report = reportWeights(DIST);
+  console.log(`report element first load: ${kb(report.firstLoad)} brotli (${report.files} files); with the map chunk: ${kb(report.withMap)}; with the Form.io chunk too (a v1 type): ${kb(report.withFormio)}`);
 } finally {
   for (const fn of teardowns.reverse()) await fn();
 }

@@ -1263,6 +1263,15 @@ CREATE TABLE public.occurrence_states (
 
 ALTER TABLE ONLY public.occurrence_states FORCE ROW LEVEL SECURITY;
 
+CREATE TABLE public.occurrence_supports (
+    tenant_id text NOT NULL,
+    occurrence_id bigint NOT NULL,
+    client_hash text NOT NULL,
+    counted_at timestamp with time zone NOT NULL
+);
+
+ALTER TABLE ONLY public.occurrence_supports FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.occurrence_templates (
     id bigint NOT NULL,
     tenant_id text NOT NULL,
@@ -1351,9 +1360,11 @@ CREATE TABLE public.occurrences (
     search_vector tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, ((title || ' '::text) || description))) STORED,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    support_count integer DEFAULT 0 NOT NULL,
     CONSTRAINT occurrences_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
     CONSTRAINT occurrences_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
     CONSTRAINT occurrences_source_check CHECK ((source = ANY (ARRAY['public'::text, 'staff'::text, 'form'::text, 'open311'::text]))),
+    CONSTRAINT occurrences_support_count_check CHECK ((support_count >= 0)),
     CONSTRAINT occurrences_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 300)))
 );
 
@@ -2396,6 +2407,9 @@ ALTER TABLE ONLY public.occurrence_settings
 ALTER TABLE ONLY public.occurrence_states
     ADD CONSTRAINT occurrence_states_pkey PRIMARY KEY (tenant_id, key);
 
+ALTER TABLE ONLY public.occurrence_supports
+    ADD CONSTRAINT occurrence_supports_pkey PRIMARY KEY (tenant_id, occurrence_id, client_hash);
+
 ALTER TABLE ONLY public.occurrence_templates
     ADD CONSTRAINT occurrence_templates_pkey PRIMARY KEY (id);
 
@@ -3070,6 +3084,12 @@ ALTER TABLE ONLY public.occurrence_settings
 ALTER TABLE ONLY public.occurrence_states
     ADD CONSTRAINT occurrence_states_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.occurrence_supports
+    ADD CONSTRAINT occurrence_supports_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.occurrence_supports
+    ADD CONSTRAINT occurrence_supports_tenant_id_occurrence_id_fkey FOREIGN KEY (tenant_id, occurrence_id) REFERENCES public.occurrences(tenant_id, id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.occurrence_templates
     ADD CONSTRAINT occurrence_templates_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
@@ -3369,6 +3389,8 @@ ALTER TABLE public.occurrence_settings ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.occurrence_states ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.occurrence_supports ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.occurrence_templates ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.occurrence_transitions ENABLE ROW LEVEL SECURITY;
@@ -3532,6 +3554,8 @@ CREATE POLICY tenant_isolation ON public.occurrence_messages USING ((tenant_id =
 CREATE POLICY tenant_isolation ON public.occurrence_settings USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.occurrence_states USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.occurrence_supports USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.occurrence_templates USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 

@@ -58,6 +58,7 @@ export const revocation = Joi.object({
 export const manifest = Joi.object({
   client_key: Joi.string(),
   client_id: Joi.number().integer(),
+  tenant: Joi.string().description('The tenant alias (X-Tenant-ID of its public routes)'),
   tenant_display_name: Joi.string().allow(null),
   default_mode: Joi.string(),
   auth_modes: Joi.array().items(Joi.string()),

@@ -20,6 +20,7 @@ export const occurrenceErrors = {
   typeInUse: () => domainError(409, 'The occurrence type has occurrences: deactivate it instead (active: false)', 'OCCURRENCE_TYPE_IN_USE'),
   formSchemaInvalid: (problems: string[]) => withExtra(400, `form_schema is not accepted: ${problems.join('; ')}`, 'FORM_SCHEMA_INVALID', { problems }),
   occurrenceNotFound: () => domainError(404, 'Occurrence not found', 'OCCURRENCE_NOT_FOUND'),
+  occurrenceClosed: (state: string) => withExtra(409, `The occurrence is closed (state ${state}): it takes no support`, 'OCCURRENCE_CLOSED', { current_state: state }),
   validationFailed: (errors: FieldError[]) =>
     withExtra(422, `The occurrence is not valid: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`, 'VALIDATION_FAILED', { errors }),
   outsideServiceArea: () => withExtra(422, 'The location is outside the service area of this tenant', 'OUTSIDE_SERVICE_AREA', {

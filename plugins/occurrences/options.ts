@@ -10,6 +10,8 @@ export interface OccurrencesOptions {
   trustProxy: boolean;
   /** The public tracking page of an occurrence, `{tenant}` and `{reference}` replaced (OCCURRENCES_TRACKING_URL): the templates' `tracking_link`. */
   trackingUrl: string;
+  /** Hours within which a client's repeated support of a report counts once (OCCURRENCES_SUPPORT_WINDOW_HOURS). */
+  supportWindowHours: number;
 }
 
 export const optionsSchema = Joi.object({
@@ -21,4 +23,6 @@ export const optionsSchema = Joi.object({
     .description('Take an anonymous occurrence caller\'s address from the first `X-Forwarded-For` entry (only behind a proxy that sets it)'),
   trackingUrl: Joi.string().pattern(/^https?:\/\/\S+$/).max(2000).default('http://localhost:8080/track/{tenant}/{reference}')
     .description('The public tracking page of an occurrence (`{tenant}` and `{reference}` replaced; the platform serves it at `/track/{tenant}/{reference}`): the message templates\' `{{tracking_link}}`'),
+  supportWindowHours: Joi.number().integer().min(1).max(24 * 365).default(24)
+    .description('Hours within which a citizen\'s repeated support of the same report (per client address) counts once'),
 }).default({});

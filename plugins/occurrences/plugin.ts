@@ -40,7 +40,7 @@ export const plugin = definePlugin({
     deps.forms.allowAnonymousUploads({ plugin: 'occurrences', allows: (trx) => services.intake.takesReports(trx) });
     server.route([
       ...typeRoutes(services.types, tenantOfPublic),
-      ...publicRoutes(services.intake, tenantOfPublic),
+      ...publicRoutes(services, tenantOfPublic, options.trustProxy),
       ...backofficeRoutes(services.backoffice, services.states, services.settings),
       ...templateRoutes(services.templates),
       ...open311Routes(services.open311, tenantOfPublic),

@@ -100,7 +100,7 @@ export const staffOccurrence = Joi.object({
   ...publicFields,
   reporter_name: Joi.string().allow('', null), reporter_email: Joi.string().allow('', null), reporter_phone: Joi.string().allow('', null),
   dynamic_fields: Joi.object().unknown(true), attachments: Joi.array().items(Joi.object().unknown(true)),
-  source: Joi.string(), submitted_by: Joi.string().allow(null),
+  source: Joi.string(), submitted_by: Joi.string().allow(null), support_count: Joi.number().integer(),
 }).label('Occurrence');
 
 const historyEntry = Joi.object({
@@ -169,6 +169,14 @@ export const settingsBody = Joi.object({
   ).allow(null).required().description('A GeoJSON Polygon or MultiPolygon ([longitude, latitude]); null: no area check'),
 }).label('OccurrenceSettingsInput');
 export const settings = Joi.object({ service_area: Joi.object().unknown(true).allow(null) }).label('OccurrenceSettings');
+export const publicServiceArea = Joi.object({ service_area: Joi.object().unknown(true).allow(null) }).label('PublicServiceArea');
+
+// Supporting a report.
+
+export const referenceParams = Joi.object({ reference: Joi.string().pattern(/^[A-Za-z0-9-]{1,40}$/).required().description('The occurrence\'s reference (OC-2026-000001)') });
+export const supported = Joi.object({
+  reference: Joi.string(), support_count: Joi.number().integer(), counted: Joi.boolean().description('false: this client already counted within the window'),
+}).label('OccurrenceSupport');
 
 // Message templates.
 

@@ -13,6 +13,7 @@ import { createIntake } from './services/intake.ts';
 import { createOpen311Service } from './services/open311.ts';
 import { createSettingsService } from './services/settings.ts';
 import { createStatesService } from './services/states.ts';
+import { createSupportsService } from './services/supports.ts';
 import { createTemplatesService } from './services/templates.ts';
 import { createTrackingService } from './services/tracking.ts';
 import { createTypesService } from './services/types.ts';
@@ -38,6 +39,7 @@ export function createServices(core: CoreServices, options: OccurrencesOptions, 
     states: createStatesService(core),
     backoffice,
     settings: createSettingsService(core),
+    supports: createSupportsService(core, options),
     templates: createTemplatesService(core, options, mail),
     tracking: createTrackingService(core),
     limiters: {

@@ -39,6 +39,8 @@ export function manifestOf(entry: Omit<EmbedClient, 'manifest'>): Record<string,
   return {
     client_key: entry.clientKey,
     client_id: entry.clientId,
+    // The tenant alias: the X-Tenant-ID of the tenant's public routes (the report element in an answer).
+    tenant: entry.tenantId,
     tenant_display_name: entry.tenantDisplayName,
     default_mode: entry.defaultMode,
     // A host token always works; embed tokens once an embed credential exists to mint them.

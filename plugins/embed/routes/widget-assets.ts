@@ -14,7 +14,7 @@ import { Joi, notFound, type Request, type ResponseToolkit, type ServerRoute } f
 export const WIDGET_DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'widget', 'dist');
 const CONTENT_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 /** What may be asked for: an entry file or a hashed chunk; nothing else of the folder, no traversal. */
-const ASSET_PATH = /^(platform-chat\.(ce|es|react|vue)\.js|platform-chat\.css|chunks\/[A-Za-z0-9_-]{1,64}\.js)$/;
+const ASSET_PATH = /^(platform-chat\.(ce|es|react|vue)\.js|platform-chat\.css|platform-report\.(ce|es)\.js|chunks\/[A-Za-z0-9_-]{1,64}\.js)$/;
 const ENTRY_CACHE = 'no-cache, must-revalidate';
 const CHUNK_CACHE = 'public, max-age=31536000, immutable';
 
@@ -35,8 +35,8 @@ export function widgetAssetRoutes(dist = WIDGET_DIST): ServerRoute[] {
   return [{
     method: 'GET', path: '/embed/v1/{file*}',
     options: {
-      auth: false, tags: ['api', 'embed'], description: 'The chat widget\'s files (entries revalidated, hashed chunks immutable)',
-      notes: 'platform-chat.ce.js, platform-chat.es.js, platform-chat.react.js, platform-chat.vue.js, platform-chat.css and chunks/<name>-<hash>.js; `v` is a cache-migration key. 404 for anything else or before the widget is built.',
+      auth: false, tags: ['api', 'embed'], description: 'The chat widget\'s and the report element\'s files (entries revalidated, hashed chunks immutable)',
+      notes: 'platform-chat.ce.js, platform-chat.es.js, platform-chat.react.js, platform-chat.vue.js, platform-chat.css, platform-report.ce.js, platform-report.es.js and chunks/<name>-<hash>.js; `v` is a cache-migration key. 404 for anything else or before the widget is built.',
       plugins: { platform: { tenant: 'none' } },
       validate: {
         params: Joi.object({ file: Joi.string().max(200).required().description('an entry file or chunks/<name>.js') }),

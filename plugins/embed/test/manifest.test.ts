@@ -13,7 +13,7 @@ t.test('manifest: the rows of section 7, CORS, preflight, cache', async (t) => {
   const ok = await read(ORIGIN);
   t.equal(ok.status, 200);
   t.same(ok.body, {
-    client_key: clientKey, client_id: clientId, tenant_display_name: 'acme', default_mode: 'launcher',
+    client_key: clientKey, client_id: clientId, tenant: 'acme', tenant_display_name: 'acme', default_mode: 'launcher',
     auth_modes: ['host-token', 'embed-token'], features: { uploads: false, history: true, feedback: true, voice: false }, theme: {},
   });
   t.equal(ok.headers['access-control-allow-origin'], ORIGIN);

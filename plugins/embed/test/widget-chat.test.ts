@@ -238,7 +238,7 @@ if (missing) {
 
   t.test('widgets: a declared report rendered (live and reloaded), an undeclared one never shown', async (t) => {
     const user = newVisitor();
-    const reply = 'Here is your report. <report_widget>{"title":"Sales","summary":"Up 5% this week"}</report_widget> <map_widget>{"lat":1,"lng":2}</map_widget> Done.';
+    const reply = 'Here is your report. <report_widget>{"title":"Sales","summary":"Up 5% this week"}</report_widget> <webxr_widget>{"scene":"lobby"}</webxr_widget> Done.';
     f.llm.enqueue({ chunks: textChunks(reply, 7) });
     const html = elementPage(f, 'launcher="false"', '', user);
     const page = await openPage(f, '/widgets', html);
@@ -251,7 +251,7 @@ if (missing) {
       t.equal(await card.count(), 1, `${label}: the report card`);
       t.match(await card.textContent(), /Sales[\s\S]*Up 5% this week/, `${label}: its content`);
       const text = await inWidget(page, '.message.assistant').last().textContent();
-      t.notMatch(text, /lat|map_widget|report_widget|"title"/, `${label}: no undeclared widget, no raw tags or JSON`);
+      t.notMatch(text, /lobby|webxr_widget|report_widget|"title"/, `${label}: no undeclared widget, no raw tags or JSON`);
     };
     await check('streamed');
     await page.reload();

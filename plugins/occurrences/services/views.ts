@@ -17,6 +17,7 @@ export function staffOccurrence(row: OccurrenceRow) {
     ...publicOccurrence(row),
     reporter_name: row.reporter_name, reporter_email: row.reporter_email, reporter_phone: row.reporter_phone,
     dynamic_fields: row.dynamic_fields, attachments: row.attachments, source: row.source, submitted_by: row.submitted_by,
+    support_count: row.support_count,
   };
 }
 

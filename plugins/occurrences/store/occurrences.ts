@@ -24,7 +24,7 @@ export interface OccurrenceValues {
 
 const COLUMNS = [
   'id', 'reference', 'type_id', 'title', 'description', 'latitude', 'longitude', 'address', 'reporter_name', 'reporter_email',
-  'reporter_phone', 'dynamic_fields', 'attachments', 'state', 'duplicate_of', 'source', 'submitted_by', 'created_at', 'updated_at',
+  'reporter_phone', 'dynamic_fields', 'attachments', 'state', 'duplicate_of', 'source', 'submitted_by', 'support_count', 'created_at', 'updated_at',
 ] as const;
 
 export interface ListFilter {

@@ -1,4 +1,4 @@
-// kysely types of the occurrences tables (sql/0001_init.sql), added to the
+// kysely types of the occurrences tables (sql/0001_init.sql, sql/0002_supports.sql), added to the
 // platform's Database interface by declaration merging.
 import type { ColumnType, Generated } from 'agent-platform/sdk';
 
@@ -70,6 +70,7 @@ export interface OccurrencesTable {
   duplicate_of: number | null;
   source: OccurrenceSource;
   submitted_by: string | null;
+  support_count: Generated<number>;
   search_text: ColumnType<string, never, never>;
   search_vector: ColumnType<string, never, never>;
   created_at: Timestamp;
@@ -112,6 +113,13 @@ export interface OccurrenceMessagesTable {
   created_at: Timestamp;
 }
 
+export interface OccurrenceSupportsTable {
+  tenant_id: string;
+  occurrence_id: number;
+  client_hash: string;
+  counted_at: Timestamp;
+}
+
 declare module 'agent-platform/sdk' {
   interface Database {
     occurrence_settings: OccurrenceSettingsTable;
@@ -123,5 +131,6 @@ declare module 'agent-platform/sdk' {
     occurrence_history: OccurrenceHistoryTable;
     occurrence_templates: OccurrenceTemplatesTable;
     occurrence_messages: OccurrenceMessagesTable;
+    occurrence_supports: OccurrenceSupportsTable;
   }
 }

@@ -22,7 +22,7 @@ export interface ClientConfig {
 }
 
 /** The chat's capability keys: only the widgets this client renders are ever requested. */
-export const CAPABILITY_KEYS = ['ask_user', 'report_widget', 'widget_stream'];
+export const CAPABILITY_KEYS = ['ask_user', 'map_widget', 'report_widget', 'widget_stream'];
 
 export class ChatClient {
   readonly config: ClientConfig;

@@ -13,7 +13,7 @@ export interface ViewMessage {
   streaming?: boolean;
   error?: string;
   citations?: Citation[];
-  widgets?: { widget_type: string; data: unknown }[];
+  widgets?: { widget_type: string; data: unknown; open?: boolean }[];
   ask?: { toolCallId: string; question: string; options: string[]; answered: boolean };
   feedback: { state: FeedbackState; rating?: number; comment: string; formOpen: boolean };
 }

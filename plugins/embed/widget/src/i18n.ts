@@ -62,6 +62,9 @@ const en = {
   errorGeneric: 'Something went wrong: {message}',
   errorBusy: 'Too many requests right now. Try again in a moment.',
   report: 'Report',
+  reportThis: 'Report this',
+  map: 'Map',
+  mapLabel: 'Map of the places in the answer',
 };
 
 export type Strings = typeof en;
@@ -127,6 +130,9 @@ const pt: Strings = {
   errorGeneric: 'Ocorreu um erro: {message}',
   errorBusy: 'Demasiados pedidos neste momento. Tente de novo daqui a pouco.',
   report: 'Relatório',
+  reportThis: 'Comunicar isto',
+  map: 'Mapa',
+  mapLabel: 'Mapa dos locais da resposta',
 };
 
 export const STRINGS: Record<Locale, Strings> = { en, pt };

@@ -2,6 +2,8 @@
 export interface Manifest {
   client_key: string;
   client_id: number;
+  /** The tenant alias (X-Tenant-ID of its public routes). */
+  tenant?: string;
   tenant_display_name: string | null;
   default_mode: string;
   auth_modes: string[];

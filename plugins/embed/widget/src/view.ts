@@ -1,10 +1,11 @@
 // The panel's templates: header, messages (Markdown, activity, sources,
-// feedback, ask_user, widgets), composer. Conversations: conversations-view.ts.
+// feedback, ask_user, widgets: widgets.ts), composer. Conversations: conversations-view.ts.
 import { html, nothing } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { live } from 'lit/directives/live.js';
 import { renderMarkdown } from './markdown.ts';
 import { renderConversations } from './conversations-view.ts';
+import { renderWidget } from './widgets.ts';
 import type { ChatPanel } from './panel.ts';
 import type { ViewMessage } from './conversation.ts';
 import type { Citation } from './types.ts';
@@ -102,13 +103,6 @@ function renderSources(p: ChatPanel, citations: Citation[]) {
         </details>
       </li>`)}
     </ol>`;
-}
-
-function renderWidget(p: ChatPanel, w: { widget_type: string; data: unknown }) {
-  if (w.widget_type !== 'report') return nothing;
-  const data = (w.data ?? {}) as { title?: string; summary?: string; [key: string]: unknown };
-  return html`<figure class="widget" data-widget="report"><figcaption>${data.title ?? p.strings.report}</figcaption>
-    ${data.summary ? html`<p>${data.summary}</p>` : html`<pre>${JSON.stringify(data, null, 2)}</pre>`}</figure>`;
 }
 
 function renderAsk(p: ChatPanel, m: ViewMessage) {

@@ -53,6 +53,7 @@ export const PlatformChatElement: { new (): PlatformChatElement; prototype: Plat
 export interface Manifest {
   client_key: string;
   client_id: number;
+  tenant?: string;
   tenant_display_name: string | null;
   default_mode: string;
   auth_modes: string[];
