@@ -1,8 +1,12 @@
 // <platform-report> and the chat's map and report widgets in a real browser
-// (Chromium headless shell), on a page of the platform's own origin (the
-// public occurrence routes answer same-origin callers). The map's tile server
-// is unreachable, as in any offline run. Screenshots: .tap/screenshots/widget/.
+// (Chromium headless shell), on a page of another origin (a second loopback
+// server, as a city's own website): the tenant lists it among its public
+// origins, so the public occurrence and forms routes answer it with CORS. The
+// map's tile server is unreachable, as in any offline run. Screenshots:
+// .tap/screenshots/widget/.
 import { existsSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import t from 'tap';
 import type { Page } from 'playwright-core';
@@ -26,7 +30,7 @@ if (missing) {
     env: { LLM_API_KEY: 'sk-test' },
     manifest: {
       plugins: [
-        { plugin: './plugins/tenancy' }, { plugin: './plugins/workflows' }, { plugin: './plugins/events' },
+        { plugin: './plugins/tenancy', options: { allowLocalhostOrigins: true } }, { plugin: './plugins/workflows' }, { plugin: './plugins/events' },
         { plugin: './plugins/forms', options: { publicRatePerMinute: 1000 } },
         { plugin: './plugins/occurrences', options: { publicRatePerMinute: 1000, publicAddressRatePerMinute: 10_000 } },
         { plugin: './plugins/chat', options: { frameFlushMs: 20, cancelPollMs: 25, followPollMs: 25, llmModel: 'scripted-1', llmBaseUrl: llm.baseUrl } },
@@ -35,6 +39,16 @@ if (missing) {
     },
   });
   const origin = tp.url('').replace(/\/+$/, '');
+  /** The city's website: serves the test pages from another origin. */
+  const pages = new Map<string, string>();
+  const site = http.createServer((request, response) => {
+    const body = pages.get(request.url ?? '');
+    if (body === undefined) return void response.writeHead(404).end();
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => { site.closeAllConnections(); site.close(() => resolve()); }));
+  const pageOrigin = `http://localhost:${(site.address() as AddressInfo).port}`;
   const { token: admin } = await tenantWithAdmin(tp, 'acme');
   const call = async (method: string, url: string, payload?: unknown) => {
     const answer = await tp.request({ method, url, token: admin, payload });
@@ -57,21 +71,21 @@ if (missing) {
     ] } },
   });
   await call('PUT', '/api/backoffice/settings', { service_area: AREA });
+  await call('PUT', '/api/admin/public-origins', { origins: [pageOrigin] });
   const occurrences = async () => (await call('GET', '/api/backoffice/occurrences?sort=created_at')).items as Record<string, any>[];
 
   const browser = await launchBrowser(t);
-  /** A page of the platform's origin (the test serves its HTML; every other request reaches the platform). */
-  const openPage = async (name: string, body: string, viewport = { width: 390, height: 844 }, before?: (page: Page) => Promise<unknown>): Promise<Page & { errors: string[] }> => {
+  /** A page of the city's website (another origin than the platform's). */
+  const openPage = async (name: string, body: string, viewport = { width: 390, height: 844 }): Promise<Page & { errors: string[] }> => {
     const page = await browser.newPage({ viewport }) as Page & { errors: string[] };
-    await before?.(page);
     page.setDefaultTimeout(15_000);
     page.errors = [];
     page.on('pageerror', (error) => page.errors.push(String(error)));
     page.on('console', (message) => { if (process.env.WIDGET_TEST_DEBUG) console.error(`[page ${message.type()}] ${message.text()}`); });
-    await page.route(`${origin}/test-pages/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body }));
+    pages.set(`/test-pages/${name}`, body);
     // The chat map's default tiles (OpenStreetMap) are not reachable from a test run.
     await page.route('https://tile.openstreetmap.org/**', (route) => route.abort());
-    await page.goto(`${origin}/test-pages/${name}`);
+    await page.goto(`${pageOrigin}/test-pages/${name}`);
     return page;
   };
   const reportPage = (attributes = '') => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Report a problem</title>
@@ -203,24 +217,17 @@ if (missing) {
   t.test('in a chat answer: a map widget shows its markers, a report widget opens the prefilled form', async (t) => {
     const clientId = await createClient(tp, admin, 'city', 'ck_acme_city');
     const credential = await tp.request({ method: 'POST', url: `/api/admin/clients/${clientId}/embed-credentials`, token: admin });
-    await call('PUT', `/api/admin/clients/${clientId}/embed`, { enabled: true, allowed_origins: [origin], features: { history: true, feedback: true } });
+    await call('PUT', `/api/admin/clients/${clientId}/embed`, { enabled: true, allowed_origins: [pageOrigin], features: { history: true, feedback: true } });
     const bearer = await backendToken({ tp, token: admin, tenant: 'acme', webClientId: 0, clientId, clientKey: 'ck_acme_city', credential: credential.body });
-    const minted = await mint(tp, bearer, { client_key: 'ck_acme_city', external_user_id: 'citizen-1', display_name: 'Citizen' }, origin);
+    const minted = await mint(tp, bearer, { client_key: 'ck_acme_city', external_user_id: 'citizen-1', display_name: 'Citizen' }, pageOrigin);
     const reply = 'Here is the place. <map_widget>{"title":"Reported places","points":[{"lat":38.7101,"lng":-9.1366,"label":"Rua Augusta 10"},{"lat":38.7112,"lng":-9.1372,"label":"Bus stop"}]}</map_widget>'
       + ' <report_widget>{"occurrence_type":"pothole","title":"Pothole on Rua Augusta","description":"Deep hole by the bus stop","latitude":38.7101,"longitude":-9.1366,"address":"Rua Augusta 10"}</report_widget> Done.';
     llm.enqueue({ chunks: textChunks(reply, 9) });
-    // A browser sends no Origin on a same-origin GET, and the embed routes decide by it: the test sends those GETs
-    // with the page's own origin, as a cross-origin host page's browser would.
-    const withOrigin = async (page: Page) => page.route(`${origin}/api/**`, async (route) => {
-      const request = route.request();
-      if (request.method() !== 'GET' || request.headers().origin) return route.continue();
-      await route.fulfill({ response: await route.fetch({ headers: { ...request.headers(), origin } }) });
-    });
     const page = await openPage('chat', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>City chat</title>
 <script>window.PlatformChat = { getAccessToken: () => ${JSON.stringify(minted.body.access_token)} };</script>
 <script type="module" src="${origin}/embed/v1/platform-chat.ce.js?v=0.3.0"></script></head>
 <body><main><h1>City</h1><platform-chat api-url="${origin}" client-key="ck_acme_city" launcher="false" style="display:block;height:780px"></platform-chat></main></body></html>`,
-    { width: 600, height: 900 }, withOrigin);
+    { width: 600, height: 900 });
     const inChat = (selector: string) => page.locator(`platform-chat ${selector}`);
     await inChat('textarea').fill('There is a pothole on Rua Augusta');
     await inChat('textarea').press('Enter');
