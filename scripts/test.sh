@@ -34,10 +34,13 @@ phase "tests"
 # PLATFORM_CONNECTION_GUARD=trace npm test also prints where each one was taken.
 export PLATFORM_CONNECTION_GUARD="${PLATFORM_CONNECTION_GUARD:-throw}"
 # Files named on the command line run as named, each in its own process;
-# otherwise scripts/test-plan.ts shares processes between test files.
-if [ "$#" -eq 0 ]; then
+# otherwise scripts/test-plan.ts shares processes between test files (tap's
+# options, such as --jobs=3, pass through either way).
+files_named=false
+for arg in "$@"; do case "$arg" in -*) ;; *) files_named=true ;; esac; done
+if [ "$files_named" = false ]; then
   mapfile -t planned < <(node scripts/test-plan.ts)
-  set -- "${planned[@]}"
+  set -- "$@" "${planned[@]}"
 fi
 bash scripts/with-test-db.sh bash -c 'node scripts/dump-schema.ts --check && npx tap "$@"' -- "$@"
 phase "done"

@@ -20,8 +20,18 @@ registerHooks({
   },
 });
 
+/** A process still alive this long after its last file ended is held by something a test left open. */
+const EXIT_GRACE_MS = 10_000;
+
 export function runBatch(files: string[]): void {
+  // Each file has its own timeout; the batch as a whole has none.
   t.setTimeout(0);
+  t.teardown(() => {
+    setTimeout(() => {
+      console.error(`# the batch's files ended, but these keep its process alive: ${process.getActiveResourcesInfo().join(', ')}`);
+      process.exit();
+    }, EXIT_GRACE_MS).unref();
+  });
   for (const file of files) {
     t.test(file, { timeout: PER_FILE_TIMEOUT_MS }, async (fileTest) => {
       setCurrentTest(fileTest);
