@@ -1283,6 +1283,7 @@ CREATE TABLE public.occurrence_templates (
     states text[] DEFAULT '{}'::text[] NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    send_on_enter boolean DEFAULT false NOT NULL,
     CONSTRAINT occurrence_templates_channel_check CHECK ((channel = ANY (ARRAY['email'::text, 'sms'::text, 'note'::text]))),
     CONSTRAINT occurrence_templates_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200)))
 );
@@ -2730,6 +2731,8 @@ CREATE INDEX occurrence_history_occurrence ON public.occurrence_history USING bt
 CREATE INDEX occurrence_messages_occurrence ON public.occurrence_messages USING btree (tenant_id, occurrence_id, id);
 
 CREATE UNIQUE INDEX occurrence_states_one_initial ON public.occurrence_states USING btree (tenant_id) WHERE is_initial;
+
+CREATE INDEX occurrence_templates_on_enter ON public.occurrence_templates USING btree (tenant_id) WHERE send_on_enter;
 
 CREATE INDEX occurrences_box ON public.occurrences USING btree (tenant_id, type_id, latitude, longitude, created_at);
 

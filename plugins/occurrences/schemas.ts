@@ -102,6 +102,10 @@ export const staffOccurrence = Joi.object({
   dynamic_fields: Joi.object().unknown(true), attachments: Joi.array().items(Joi.object().unknown(true)),
   source: Joi.string(), submitted_by: Joi.string().allow(null), support_count: Joi.number().integer(),
 }).label('Occurrence');
+export const transitioned = staffOccurrence.keys({
+  messages_sent: Joi.array().items(Joi.number().integer())
+    .description('Ids of the messages the send_on_enter templates of the new state recorded (on the detail\'s messages)'),
+}).label('TransitionedOccurrence');
 
 const historyEntry = Joi.object({
   id: Joi.number().integer(), from_state: Joi.string().allow(null), to_state: Joi.string(), comment: Joi.string().allow(''),
@@ -188,10 +192,13 @@ export const templateBody = Joi.object({
   body: templateText(20_000).min(1).required(),
   type_ids: Joi.array().items(intId).max(1000).default([]).description('Occurrence types it applies to; empty: all'),
   states: Joi.array().items(stateKey).max(100).default([]).description('States it applies to; empty: all'),
+  send_on_enter: Joi.boolean().default(false)
+    .description('Applied by itself, in the same transaction, whenever an occurrence of its types enters one of its states (its creation in the initial state, a transition)'),
 }).label('OccurrenceTemplateInput');
 export const template = Joi.object({
   id: Joi.number().integer(), name: Joi.string(), channel: Joi.string(), subject: Joi.string().allow(''), body: Joi.string(),
-  type_ids: Joi.array().items(Joi.number().integer()), states: Joi.array().items(Joi.string()), created_at: Joi.date(), updated_at: Joi.date(),
+  type_ids: Joi.array().items(Joi.number().integer()), states: Joi.array().items(Joi.string()), send_on_enter: Joi.boolean(),
+  created_at: Joi.date(), updated_at: Joi.date(),
 }).label('OccurrenceTemplate');
 export const templateList = Joi.object({
   items: Joi.array().items(template),

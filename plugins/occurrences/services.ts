@@ -10,6 +10,7 @@ import type { OccurrencesApi } from './api.ts';
 import type { OccurrencesOptions } from './options.ts';
 import { createBackofficeService } from './services/backoffice.ts';
 import { createIntake } from './services/intake.ts';
+import { createMessaging } from './services/messaging.ts';
 import { createOpen311Service } from './services/open311.ts';
 import { createSettingsService } from './services/settings.ts';
 import { createStatesService } from './services/states.ts';
@@ -23,7 +24,8 @@ const noForms = (): FormsApi => {
 };
 
 export function createServices(core: CoreServices, options: OccurrencesOptions, forms: () => FormsApi = noForms, mail: () => MailApi | undefined = () => undefined) {
-  const intake = createIntake(core, forms);
+  const messaging = createMessaging(core, options, mail);
+  const intake = createIntake(core, forms, messaging);
   const backoffice = createBackofficeService(core);
   const api: OccurrencesApi = {
     targetModel: 'occurrences.Occurrence',
@@ -36,11 +38,11 @@ export function createServices(core: CoreServices, options: OccurrencesOptions, 
     types: createTypesService(core, forms),
     intake,
     open311: createOpen311Service(core, intake),
-    states: createStatesService(core),
+    states: createStatesService(core, messaging),
     backoffice,
     settings: createSettingsService(core),
     supports: createSupportsService(core, options),
-    templates: createTemplatesService(core, options, mail),
+    templates: createTemplatesService(core, messaging),
     tracking: createTrackingService(core),
     limiters: {
       address: new RateLimiter(perMinute(options.publicAddressRatePerMinute,

@@ -70,9 +70,10 @@ export function backofficeRoutes(backoffice: BackofficeService, states: StatesSe
     {
       method: 'POST', path: '/api/occurrences/{id}/transition_state',
       options: {
-        auth: 'bearer', tags, plugins: { platform: member }, description: 'Move an occurrence to another state of the graph, recorded in its history',
-        notes: `${staffNote} 409 TRANSITION_NOT_ALLOWED with allowed_transitions; 409 STATE_CHANGED when expected_state is stale; to_state duplicate needs duplicate_of (422).`,
-        validate: { params: s.idParams, payload: s.transitionBody }, response: { schema: s.staffOccurrence },
+        auth: 'bearer', tags, plugins: { platform: member },
+        description: 'Move an occurrence to another state of the graph, recorded in its history; the send_on_enter templates of the new state are applied in the same transaction (messages_sent)',
+        notes: `${staffNote} 409 TRANSITION_NOT_ALLOWED with allowed_transitions; 409 STATE_CHANGED when expected_state is stale; to_state duplicate needs duplicate_of (422). A refused move records and sends nothing.`,
+        validate: { params: s.idParams, payload: s.transitionBody }, response: { schema: s.transitioned },
       },
       handler: (request) => states.transition(staffTenant(request), idOf(request), request.payload as TransitionInput, principalOf(request).sub),
     },

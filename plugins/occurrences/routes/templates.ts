@@ -27,7 +27,7 @@ export function templateRoutes(templates: TemplatesService): ServerRoute[] {
       method: 'POST', path: base,
       options: {
         auth: 'bearer', tags, plugins: { platform: admin }, description: 'Create a message template (staff admin)',
-        notes: '400 TEMPLATE_INVALID for unbalanced braces or unknown variables; 409 TEMPLATE_NAME_TAKEN.',
+        notes: '400 TEMPLATE_INVALID for unbalanced braces or unknown variables; 409 TEMPLATE_NAME_TAKEN. send_on_enter: applied by itself whenever an occurrence of its types enters one of its states.',
         validate: { payload: s.templateBody }, response: { schema: s.template },
       },
       handler: async (request, h) => h.response(await templates.create(tenantOf(request), request.payload as TemplateValues)).code(201),
@@ -53,7 +53,7 @@ export function templateRoutes(templates: TemplatesService): ServerRoute[] {
       method: 'POST', path: `${base}/apply`,
       options: {
         auth: 'bearer', tags, plugins: { platform: member },
-        description: 'Apply a template to an occurrence: the message is recorded on its timeline and occurrence.message_sent is emitted (a workflow delivers it)',
+        description: 'Apply a template to an occurrence: the message is recorded on its timeline, occurrence.message_sent is emitted, and an email one to a reporter with an address goes to the mail outbox',
         notes: `${staffNote} 409 TEMPLATE_NOT_APPLICABLE when the template is not for the occurrence's type or state.`,
         validate: { payload: s.applyBody }, response: { schema: s.message },
       },

@@ -6,7 +6,8 @@
 // listed; reject: 409 with the similar reports). The occurrence starts in
 // the tenant's initial state with a history entry, and occurrence.submitted
 // (and occurrence.duplicate_detected) are emitted in the same transaction.
-// File tokens a public report names are consumed in that transaction too.
+// File tokens a public report names are consumed in that transaction too, and
+// the send_on_enter templates of the initial state are applied in it.
 import type { CoreServices, TenantTransaction } from 'agent-platform/sdk';
 import type { FormsApi } from '../../forms/api.ts';
 import { validateDynamicFields, type FormSchema } from '../domain/dynamic-fields.ts';
@@ -19,6 +20,7 @@ import { statesStore } from '../store/states.ts';
 import { typesStore, type TypeRow } from '../store/types.ts';
 import type { OccurrenceSource } from '../store/tables.ts';
 import { findDuplicates, type DuplicateCheck } from './duplicates.ts';
+import type { Messaging } from './messaging.ts';
 
 export interface SubmissionInput {
   title: string;
@@ -46,7 +48,7 @@ export function reference(year: number, number: number): string {
   return `OC-${year}-${String(number).padStart(6, '0')}`;
 }
 
-export function createIntake(core: CoreServices, forms: () => FormsApi) {
+export function createIntake(core: CoreServices, forms: () => FormsApi, messaging: Messaging) {
   /** The active type and the location's problems (type, ranges, service area). */
   async function typeAndPlace(trx: TenantTransaction, input: SubmissionInput): Promise<TypeRow> {
     const type = Number.isSafeInteger(input.occurrence_type) ? await typesStore.find(trx, input.occurrence_type) : undefined;
@@ -117,6 +119,7 @@ export function createIntake(core: CoreServices, forms: () => FormsApi) {
         data: { occurrence_id: row.id, reference: row.reference, suggested_action: check.suggested_action, similar_ids: check.similar_reports.map((r) => r.id) },
       });
     }
+    await messaging.onEnter(trx, tenantId, row);
     return { row, duplicates: check };
   }
 

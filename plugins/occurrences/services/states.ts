@@ -2,12 +2,14 @@
 // graph (seeded on first use with submitted → triaged → in_progress →
 // resolved, plus the final rejected and duplicate), replaced whole by a
 // staff admin; and transitions of one occurrence, which lock its row (SELECT
-// ... FOR UPDATE), check expected_state and the graph, and record history.
+// ... FOR UPDATE), check expected_state and the graph, record history and
+// apply the send_on_enter templates of the new state, all in one transaction.
 import type { CoreServices, TenantTransaction } from 'agent-platform/sdk';
 import { occurrenceErrors } from '../errors.ts';
 import { OCCURRENCE_STATE_CHANGED } from '../event-types.ts';
 import { occurrencesStore } from '../store/occurrences.ts';
 import { statesStore, type StateValues } from '../store/states.ts';
+import type { Messaging } from './messaging.ts';
 import { staffOccurrence } from './views.ts';
 
 /** The state that needs `duplicate_of` (the occurrence it duplicates). */
@@ -48,7 +50,7 @@ function graphProblems(graph: GraphInput, inUse: string[]): string[] {
   return problems;
 }
 
-export function createStatesService(core: CoreServices) {
+export function createStatesService(core: CoreServices, messaging: Messaging) {
   async function graph(trx: TenantTransaction, tenantId: string) {
     await statesStore.ensureSeeded(trx, tenantId);
     const [states, transitions] = await Promise.all([statesStore.states(trx), statesStore.transitions(trx)]);
@@ -104,7 +106,8 @@ export function createStatesService(core: CoreServices) {
         type: OCCURRENCE_STATE_CHANGED, source: `/occurrences/${row.id}`,
         data: { occurrence_id: row.id, reference: row.reference, from_state: row.state, to_state: input.to_state, duplicate_of: duplicateOf, actor },
       });
-      return staffOccurrence(updated);
+      const messagesSent = await messaging.onEnter(trx, tenantId, updated);
+      return { ...staffOccurrence(updated), messages_sent: messagesSent };
     }),
   };
 }

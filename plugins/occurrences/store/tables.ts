@@ -1,4 +1,4 @@
-// kysely types of the occurrences tables (sql/0001_init.sql, sql/0002_supports.sql), added to the
+// kysely types of the occurrences tables (sql/0001_init.sql, sql/0002_supports.sql, sql/0003_send_on_enter.sql), added to the
 // platform's Database interface by declaration merging.
 import type { ColumnType, Generated } from 'agent-platform/sdk';
 
@@ -97,6 +97,7 @@ export interface OccurrenceTemplatesTable {
   body: string;
   type_ids: ColumnType<number[], number[] | undefined, number[]>;
   states: ColumnType<string[], string[] | undefined, string[]>;
+  send_on_enter: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -10,9 +10,11 @@ export interface TemplateValues {
   body: string;
   type_ids: number[];
   states: string[];
+  /** Applied by itself when an occurrence of its types enters one of its states. */
+  send_on_enter: boolean;
 }
 
-const COLUMNS = ['id', 'name', 'channel', 'subject', 'body', 'type_ids', 'states', 'created_at', 'updated_at'] as const;
+const COLUMNS = ['id', 'name', 'channel', 'subject', 'body', 'type_ids', 'states', 'send_on_enter', 'created_at', 'updated_at'] as const;
 
 /** bigint[] comes back as text; ids fit in a JS number. */
 function norm<T extends { type_ids: unknown[] }>(row: T): T {
@@ -34,6 +36,13 @@ export const templatesStore = {
 
   /** Templates for an occurrence of this type in this state (empty lists apply to all). */
   applicable: (trx: TenantTransaction, typeId: number, state: string) => trx.selectFrom('occurrence_templates').select(COLUMNS)
+    .where(sql<boolean>`(cardinality(type_ids) = 0 OR ${typeId}::bigint = ANY(type_ids))`)
+    .where(sql<boolean>`(cardinality(states) = 0 OR ${state}::text = ANY(states))`)
+    .orderBy('name').orderBy('id').limit(1000).execute().then((rows) => rows.map(norm)),
+
+  /** The send_on_enter templates for an occurrence of this type that has just entered this state, in name order. */
+  onEnter: (trx: TenantTransaction, typeId: number, state: string) => trx.selectFrom('occurrence_templates').select(COLUMNS)
+    .where('send_on_enter', '=', true)
     .where(sql<boolean>`(cardinality(type_ids) = 0 OR ${typeId}::bigint = ANY(type_ids))`)
     .where(sql<boolean>`(cardinality(states) = 0 OR ${state}::text = ANY(states))`)
     .orderBy('name').orderBy('id').limit(1000).execute().then((rows) => rows.map(norm)),
