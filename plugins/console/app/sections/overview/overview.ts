@@ -141,7 +141,7 @@ export default class OverviewSection extends LitElement {
     return html`<section aria-labelledby="queues">
       <h2 id="queues">${t.queues}</h2>
       <div class="cards totals">${figures.map(([label, n]) => html`<div class="card"><h3 class="muted">${label}</h3><p class="figure">${n}</p></div>`)}</div>
-      <console-table .caption=${t.queues} .empty=${t.noJobs} .columns=${columns} .rows=${waiting}></console-table>
+      <console-table hide-caption .caption=${t.queues} .empty=${t.noJobs} .columns=${columns} .rows=${waiting}></console-table>
     </section>`;
   }
 
@@ -156,7 +156,7 @@ export default class OverviewSection extends LitElement {
     ];
     return html`<section aria-labelledby="events">
       <h2 id="events">${t.events}</h2>
-      <console-table .caption=${t.events} .empty=${t.noEvents} .columns=${columns} .rows=${this.events}></console-table>
+      <console-table hide-caption .caption=${t.events} .empty=${t.noEvents} .columns=${columns} .rows=${this.events}></console-table>
     </section>`;
   }
 
