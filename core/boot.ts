@@ -20,6 +20,7 @@ import { registerTenantContext } from './auth/tenant-context.ts';
 import { resolveAdminTokenHash } from './auth/admin-token.ts';
 import { registerErrorRendering, validationFailAction } from './errors.ts';
 import { registerOps } from './http/ops.ts';
+import { registerQueueRoutes } from './http/queues.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerRequestLogging } from './http/request-log.ts';
@@ -115,6 +116,7 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
       migrations: migrationSourcesOf(plugins), masterKeyPresent: () => masterKey.length === 32,
     });
     registerMetrics(server, () => jobs.counts(), config.metricsToken);
+    registerQueueRoutes(server, () => jobs.counts());
     registerFunctionRoutes(server, core.functions, core.withTenant, logger);
     core.graphql.registerRoute(server, { authenticator, tenantExists: (id) => core.tenants.exists(id), logger });
     await server.register({

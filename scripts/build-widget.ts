@@ -7,10 +7,10 @@
 // file (served to browsers that accept brotli). React and Vue stay external
 // (peer dependencies). Run: node scripts/build-widget.ts [--quiet]
 import { build } from 'esbuild';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants } from 'node:zlib';
+import { sizeReport, writeBrotliCopies } from './build-assets.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const widget = path.join(root, 'plugins/embed/widget');
@@ -47,20 +47,11 @@ async function main(): Promise<void> {
   // The shared stylesheet (package `./style.css`, hosted platform-chat.css): tokens, launcher and panel.
   const css = await Promise.all(['tokens.css', 'launcher.css', 'panel.css'].map((f) => readFile(path.join(src, 'styles', f), 'utf8')));
   await writeFile(path.join(dist, 'platform-chat.css'), css.join('\n'));
-  const files = await listFiles(dist);
-  for (const file of files) {
-    const bytes = await readFile(file);
-    await writeFile(`${file}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-  }
+  const files = await writeBrotliCopies(dist);
   if (!quiet) {
     console.log(`widget built in ${Math.round(performance.now() - started)} ms: ${path.relative(root, dist)}`);
-    for (const file of files) console.log(`  ${path.relative(dist, file)}  ${(await readFile(file)).length} B, brotli ${(await readFile(`${file}.br`)).length} B`);
+    for (const line of await sizeReport(dist, files)) console.log(line);
   }
-}
-
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((e) => e.isFile() && !e.name.endsWith('.br')).map((e) => path.join(e.parentPath, e.name)).sort();
 }
 
 await main();

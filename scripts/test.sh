@@ -24,8 +24,9 @@ phase "unit tests (no database)"
 npm run --silent test:unit
 phase "workflow engine under Deno"
 NO_COLOR=1 npx deno test --no-check --no-prompt test/workflows/engine/*.deno.ts
-phase "widget build"
+phase "widget and console build"
 node scripts/build-widget.ts --quiet
+node scripts/build-console.ts --quiet
 phase "browser for the widget tests"
 bash scripts/ensure-chromium.sh
 phase "tests"

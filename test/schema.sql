@@ -1,3 +1,5 @@
+CREATE SCHEMA console;
+
 CREATE SCHEMA derived;
 
 CREATE SCHEMA raw;
@@ -274,6 +276,16 @@ BEGIN
   DELETE FROM schedules WHERE tenant_id = OLD.tenant_id AND kind = 'events.trigger' AND subject = OLD.name;
   RETURN OLD;
 END $$;
+
+CREATE TABLE console.link_codes (
+    code_hash text NOT NULL,
+    sub text NOT NULL,
+    tenant text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    CONSTRAINT link_codes_sub_check CHECK (((char_length(sub) >= 1) AND (char_length(sub) <= 255)))
+);
 
 CREATE TABLE public.api_keys (
     id bigint NOT NULL,
@@ -2183,6 +2195,9 @@ CREATE TABLE public.workflow_executions (
 
 ALTER TABLE ONLY public.workflow_executions FORCE ROW LEVEL SECURITY;
 
+ALTER TABLE ONLY console.link_codes
+    ADD CONSTRAINT link_codes_pkey PRIMARY KEY (code_hash);
+
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash);
 
@@ -2599,6 +2614,8 @@ ALTER TABLE ONLY public.workflow_definitions
 
 ALTER TABLE ONLY public.workflow_executions
     ADD CONSTRAINT workflow_executions_pkey PRIMARY KEY (id);
+
+CREATE INDEX link_codes_expires_idx ON console.link_codes USING btree (expires_at);
 
 CREATE INDEX api_keys_tenant_idx ON public.api_keys USING btree (tenant_id, id);
 

@@ -93,6 +93,7 @@ export { readCapped } from '../http/read-capped.ts';
 export { isLoopbackHost, MAX_ORIGINS, parseOrigin, parseOrigins, requestOrigin, type OriginProblem } from '../http/origins.ts';
 export { boundedJson, MAX_JSON_DEPTH } from '../http/bounded-json.ts';
 export { clientAddress, perMinute, RateLimiter, type RateLimitOptions } from '../http/rate-limit.ts';
+export { assetResponse, contentTypeOf, IMMUTABLE_CACHE, REVALIDATE_CACHE, staticAssets, type StaticAsset } from '../http/static-assets.ts';
 export {
   signStandardWebhook, STANDARD_WEBHOOK_TOLERANCE_SECONDS, standardSecretOf, standardWebhookHeaders, verifyStandardWebhook, webhookKey,
   webhookTimestampFreshness, type Freshness, type StandardWebhookMessage,

@@ -4,6 +4,7 @@
 // Registration only: the logic is in services/, sessions/ and turn/.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type {} from '../citations/api.ts';
+import type {} from '../console/api.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { chatGraphql } from './graphql.ts';
 import { optionsSchema, secrets, type ChatOptions } from './options.ts';
@@ -13,6 +14,7 @@ import { sessionRoutes } from './routes/sessions.ts';
 import { StreamSlots } from './routes/stream-slots.ts';
 import { createServices } from './services.ts';
 import { createReads } from './services/reads.ts';
+import { sessionsStore } from './store/sessions.ts';
 import { askUserTimeoutTask } from './tasks/chat.ask_user_timeout.ts';
 import { SWEEP_CRON, SWEEP_TASK, sweepHandler } from './tasks/chat.sweep.ts';
 import { askUserFunction } from './tools/ask-user.ts';
@@ -43,6 +45,11 @@ export const plugin = definePlugin({
         type: 'chat_session',
         ownerKey: async (tenantId, sessionId) => (await sessions.sessionOwner(tenantId, sessionId))?.owner_key ?? null,
       });
+    }
+
+    // The console's Overview counts the chat sessions a tenant started this week.
+    if (core.extensions.has('console.usage')) {
+      core.extensions.contribute('console.usage', { key: 'chat_sessions', count: (tenantId, since) => core.withTenant(tenantId, (trx) => sessionsStore.createdSince(trx, since)) });
     }
 
     core.functions.register('ask_user', askUserFunction);

@@ -4,6 +4,7 @@
 // Registration only: the services come from services.ts (the factory its CLI
 // shares), the logic is in services/, pipeline/, search/, sync/ and tasks/.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
+import type {} from '../console/api.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { ensureVectorIndexes } from './embeddings/vector-index.ts';
 import { collectionRoutes } from './routes/collections.ts';
@@ -21,6 +22,7 @@ import { graphqlPart } from './graphql.ts';
 import { readinessCheck, warnIncompleteSettings } from './routes/readiness.ts';
 import { createServices } from './services.ts';
 import type { IngestionOptions } from './options.ts';
+import { documentsStore } from './store/documents.ts';
 
 export { cli } from './cli.ts';
 export { optionsSchema } from './options.ts';
@@ -39,6 +41,10 @@ export const plugin = definePlugin({
     warnIncompleteSettings(core, settings);
     await ensureVectorIndexes(core, settings);
     server.ext('onPostStop', () => stageDeps.parsers.close());
+    // The console's Overview counts the documents a tenant added this week.
+    if (core.extensions.has('console.usage')) {
+      core.extensions.contribute('console.usage', { key: 'documents', count: (tenantId, since) => core.withTenant(tenantId, (trx) => documentsStore.createdSince(trx, since)) });
+    }
 
     server.route([
       ...collectionRoutes(collections),

@@ -7,9 +7,11 @@
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type {} from '../forms/api.ts';
 import type {} from '../mail/api.ts';
+import type {} from '../console/api.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type OccurrencesOptions } from './options.ts';
+import { occurrencesStore } from './store/occurrences.ts';
 import { backofficeRoutes } from './routes/backoffice.ts';
 import { open311Routes } from './routes/open311.ts';
 import { publicTenant } from './routes/public-caller.ts';
@@ -36,6 +38,10 @@ export const plugin = definePlugin({
     const tenantOfPublic = publicTenant(core, options, services.limiters);
     core.events.registerTypes(EVENT_TYPES);
     core.extensions.contribute('forms.targets', occurrenceTarget(services.intake));
+    // The console's Overview counts the occurrences a tenant received this week.
+    if (core.extensions.has('console.usage')) {
+      core.extensions.contribute('console.usage', { key: 'occurrences', count: (tenantId, since) => core.withTenant(tenantId, (trx) => occurrencesStore.createdSince(trx, since)) });
+    }
     // public_submit takes file tokens: a tenant taking reports takes its citizens' anonymous uploads.
     deps.forms.allowAnonymousUploads({ plugin: 'occurrences', allows: (trx) => services.intake.takesReports(trx) });
     server.route([

@@ -114,6 +114,10 @@ export const whoami = Joi.object({
   tenant_id: Joi.string().allow(null),
   client_id: Joi.number().integer().allow(null),
   roles: Joi.array().items(Joi.string()),
+  tenants: Joi.array().items(Joi.object({
+    id: Joi.string(), roles: Joi.array().items(Joi.string()),
+  }).label('WhoamiTenant')).allow(null)
+    .description('The tenants a user belongs to, with its roles in each; null for callers that reach every tenant (the super-admin, service tokens)'),
 }).label('Whoami');
 
 export const publicOrigins = Joi.object({

@@ -95,7 +95,7 @@ t.test('platform user JWTs', async (t) => {
 
   const me = await tp.request({ url: '/api/me', token: a.token });
   t.equal(me.status, 200);
-  t.same(me.body, { kind: 'user', sub: 'pj-a-admin', tenant_id: 'pj-a', client_id: null, roles: ['admin'] }, 'its only tenant is selected');
+  t.same(me.body, { kind: 'user', sub: 'pj-a-admin', tenant_id: 'pj-a', client_id: null, roles: ['admin'], tenants: [{ id: 'pj-a', roles: ['admin'] }] }, 'its only tenant is selected');
   const mine = await tp.request({ url: '/api/admin/clients', token: a.token });
   t.equal(mine.status, 200, 'accepted for its tenant');
   t.same(mine.body.items.map((c: { name: string }) => c.name), ['default', 'a-web']);
@@ -292,7 +292,7 @@ t.test('OIDC issuer tokens', async (t) => {
   const good = await sign({ organizations: { 'oidc-a': { roles: ['admin'] } } }, privateKey);
   const me = await tp.request({ url: '/api/me', token: good });
   t.equal(me.status, 200, 'a token signed by the issuer\'s key is accepted');
-  t.same(me.body, { kind: 'user', sub: 'alice@idp', tenant_id: 'oidc-a', client_id: null, roles: ['admin'] });
+  t.same(me.body, { kind: 'user', sub: 'alice@idp', tenant_id: 'oidc-a', client_id: null, roles: ['admin'], tenants: [{ id: 'oidc-a', roles: ['admin'] }] });
   const write = await tp.request({ method: 'POST', url: '/api/admin/clients', token: good, payload: { name: 'from-oidc' } });
   t.equal(write.status, 201, 'with the roles of its organizations claim');
   t.ok(jwksRequests >= 1, 'the keys came from the JWKS named by the discovery document');
@@ -346,7 +346,7 @@ t.test('service tokens', async (t) => {
     t.equal(write.status, 201, 'with every role');
   }
   const me = await tp.request({ url: '/api/me', token, tenant: 'st-b' });
-  t.same(me.body, { kind: 'service', sub: 'svc:ingestion-worker', tenant_id: 'st-b', client_id: null, roles: ['*'] });
+  t.same(me.body, { kind: 'service', sub: 'svc:ingestion-worker', tenant_id: 'st-b', client_id: null, roles: ['*'], tenants: null });
   const noTenant = await tp.request({ url: '/api/admin/clients', token });
   t.equal(noTenant.status, 400, 'a cross-tenant token still names the tenant of a tenant request');
   t.equal(noTenant.body.code, 'TENANT_REQUIRED');
@@ -416,7 +416,7 @@ t.test('API keys', async (t) => {
 
   const me = await tp.request({ url: '/api/me', apiKey: key });
   t.equal(me.status, 200, 'accepted on /api/me');
-  t.same(me.body, { kind: 'api_key', sub: `api-key:${created.body.id}`, tenant_id: 'ak-a', client_id: client.id, roles: [] });
+  t.same(me.body, { kind: 'api_key', sub: `api-key:${created.body.id}`, tenant_id: 'ak-a', client_id: client.id, roles: [], tenants: [{ id: 'ak-a', roles: [] }] });
   const ownTenant = await tp.request({ url: '/api/me', apiKey: key, tenant: 'ak-a' });
   t.equal(ownTenant.status, 200);
 

@@ -15,6 +15,12 @@ const ownedActive = (trx: TenantTransaction, clientId: number, ownerKey: string)
 const activeKey = sql<number>`(extract(epoch FROM last_active) * 1000000)::bigint`;
 
 export const sessionsStore = {
+  /** Sessions created since `since` (the console's usage counter). */
+  async createdSince(trx: TenantTransaction, since: Date): Promise<number> {
+    const row = await trx.selectFrom('chat_sessions').select((eb) => eb.fn.countAll<string>().as('n')).where('created_at', '>=', since).executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
   insert: (trx: TenantTransaction, values: { tenant_id: string; client_id: number; owner_sub: string; owner_key: string; agent_name: string | null; title: string }) =>
     trx.insertInto('chat_sessions').values(values).returning([...sessionColumns]).executeTakeFirstOrThrow(),
 

@@ -60,6 +60,12 @@ export const DOCUMENT_KEY_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
 const createdKey = sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 export const documentsStore = {
+  /** Documents created since `since` (the console's usage counter). */
+  async createdSince(trx: Trx, since: Date): Promise<number> {
+    const row = await trx.selectFrom('ingestion_documents').select((eb) => eb.fn.countAll<string>().as('n')).where('created_at', '>=', since).executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
   insert: (trx: Trx, values: NewDocument) =>
     trx.insertInto('ingestion_documents')
       .values({ ...values, metadata: JSON.stringify(values.metadata) })

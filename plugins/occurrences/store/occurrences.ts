@@ -72,6 +72,12 @@ function filtered(trx: TenantTransaction, filter: ListFilter) {
 }
 
 export const occurrencesStore = {
+  /** Occurrences created since `since` (the console's usage counter). */
+  async createdSince(trx: TenantTransaction, since: Date): Promise<number> {
+    const row = await trx.selectFrom('occurrences').select((eb) => eb.fn.countAll<string>().as('n')).where('created_at', '>=', since).executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
   /** The next reference of the tenant in a year (the counter row stays locked until commit: references never repeat). */
   async nextNumber(trx: TenantTransaction, tenantId: string, year: number): Promise<number> {
     const row = await trx.insertInto('occurrence_counters').values({ tenant_id: tenantId, year, last: 1 })

@@ -203,6 +203,7 @@ export function createTenancyService(core: Pick<CoreServices, 'db' | 'withTenant
         tenant_id: tenantId ?? null,
         client_id: principal.kind === 'api_key' ? principal.clientId : null,
         roles: roles === 'all' ? ['*'] : roles,
+        tenants: tenantsOf(principal),
       };
     },
 
@@ -220,6 +221,20 @@ export function createTenancyService(core: Pick<CoreServices, 'db' | 'withTenant
     },
   };
   return service;
+}
+
+/** The tenants a principal belongs to and its roles in each; null when it reaches every tenant. */
+function tenantsOf(principal: Principal): { id: string; roles: string[] }[] | null {
+  switch (principal.kind) {
+    case 'super_admin':
+    case 'service':
+      return null;
+    case 'api_key':
+    case 'embed':
+      return [{ id: principal.tenantId, roles: [] }];
+    case 'user':
+      return Object.entries(principal.memberships ?? {}).map(([id, { roles }]) => ({ id, roles })).sort((a, b) => a.id.localeCompare(b.id));
+  }
 }
 
 /** OAuth errors keep RFC 6749's `error` code, alongside the platform's fields. */
