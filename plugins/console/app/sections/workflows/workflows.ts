@@ -8,6 +8,7 @@ import type { SectionContext } from '../contract.ts';
 import { shared } from '../../ui/styles.ts';
 import '../../ui/status-badge.ts';
 import '../../ui/table.ts';
+import '../../ui/row-button.ts';
 import type { Column } from '../../ui/table.ts';
 import './execution.ts';
 import type { Execution } from './execution.ts';
@@ -51,7 +52,7 @@ export default class WorkflowsSection extends LitElement {
     pre { white-space: pre-wrap; word-break: break-word; background: var(--surface); border: 1px solid var(--border); border-radius: 6px; padding: 0.5rem; font-size: 0.85rem; max-height: 24rem; overflow: auto; }
     .panel { border: 1px solid var(--border); border-radius: 8px; padding: 0 1rem 1rem; margin-top: 1rem; }
     .panel-head { display: flex; justify-content: space-between; align-items: baseline; gap: 1rem; flex-wrap: wrap; }
-    button.link { border: none; background: none; padding: 0; color: var(--accent); text-decoration: underline; font-family: ui-monospace, monospace; }
+    .panel h2 { overflow-wrap: anywhere; }
   `];
 
   constructor() {
@@ -129,10 +130,8 @@ export default class WorkflowsSection extends LitElement {
     const updated = await this.context?.api.put<Trigger>(`/api/admin/triggers/${encodeURIComponent(trigger.name)}`, { active }).catch(() => null);
     if (!updated) return;
     this.triggers = (this.triggers ?? []).map((x) => (x.name === updated.name ? updated : x));
+    // The row is re-rendered in place: the button keeps the focus, under its new name.
     this.context?.announce(format(active ? this.t.triggerResumed : this.t.triggerPaused, { name: trigger.name }));
-    await this.updateComplete;
-    // The button changed its name: keep the focus on it.
-    this.renderRoot.querySelector<HTMLElement>(`[data-trigger="${CSS.escape(trigger.name)}"]`)?.focus();
   }
 
   private when(value: string | null): string {
@@ -144,9 +143,8 @@ export default class WorkflowsSection extends LitElement {
     const t = this.t;
     if (!this.definitions) return nothing;
     const columns: Column<Definition>[] = [
-      { label: t.name, cell: (d) => html`<button type="button" class="link" aria-label=${format(t.showDefinition, { name: d.name })}
-          aria-expanded=${this.shownDefinition?.name === d.name ? 'true' : 'false'}
-          @click=${() => { this.shownDefinition = this.shownDefinition?.name === d.name ? null : d; }}>${d.name}</button>` },
+      { label: t.name, cell: (d) => html`<console-row-button variant="link" label=${format(t.showDefinition, { name: d.name })}
+          @click=${() => { this.shownDefinition = this.shownDefinition?.name === d.name ? null : d; }}>${d.name}</console-row-button>` },
       { label: t.description, cell: (d) => d.description || t.none },
       { label: t.version, cell: (d) => d.version, numeric: true },
       { label: t.stepCount, cell: (d) => d.steps.length, numeric: true },
@@ -178,8 +176,8 @@ export default class WorkflowsSection extends LitElement {
       { label: t.state, cell: (x) => html`<console-status tone=${x.active ? 'ok' : 'neutral'}>${x.active ? t.active : t.paused}</console-status>` },
       {
         label: t.actions,
-        cell: (x) => html`<button type="button" data-trigger=${x.name} aria-label=${format(x.active ? t.pause : t.resume, { name: x.name })}
-          @click=${() => this.setActive(x, !x.active)}>${x.active ? t.pauseLabel : t.resumeLabel}</button>`,
+        cell: (x) => html`<console-row-button label=${format(x.active ? t.pause : t.resume, { name: x.name })}
+          @click=${() => this.setActive(x, !x.active)}>${x.active ? t.pauseLabel : t.resumeLabel}</console-row-button>`,
       },
     ];
     return html`<section aria-labelledby="triggers">
@@ -191,8 +189,8 @@ export default class WorkflowsSection extends LitElement {
   private renderExecutions() {
     const t = this.t;
     const columns: Column<ExecutionSummary>[] = [
-      { label: t.execution, cell: (e) => html`<button type="button" class="link" aria-label=${format(t.open, { id: e.execution_id })}
-          @click=${() => this.openExecution(e.execution_id)}>${e.execution_id.slice(0, 8)}</button>` },
+      { label: t.execution, cell: (e) => html`<console-row-button variant="link" label=${format(t.open, { id: e.execution_id })}
+          @click=${() => this.openExecution(e.execution_id)}>${e.execution_id.slice(0, 8)}</console-row-button>` },
       { label: t.workflow, cell: (e) => e.workflow_name },
       { label: t.status, cell: (e) => html`<console-status tone=${statusTone(e.status)}>${t.statuses[e.status] ?? e.status}</console-status>` },
       { label: t.started, cell: (e) => this.when(e.created_at) },
