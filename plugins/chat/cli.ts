@@ -4,8 +4,7 @@
 // surface does: the answer streams as SSE with activity indicators on stderr,
 // ask_user questions are answered at the prompt, Ctrl-C stops the answer.
 import { createInterface, type Interface } from 'node:readline';
-import { defineCli, UsageError } from 'agent-platform/sdk';
-import { createServices } from './services.ts';
+import { defineCli, UsageError } from 'agent-platform/sdk/cli';
 import { SseReader } from './model/sse-lines.ts';
 import { CAPABILITY_KEYS } from './turn/capabilities.ts';
 
@@ -110,7 +109,10 @@ class Lines {
   }
 }
 
-export const cli = defineCli(createServices, (command) => [
+export const cli = defineCli(
+  // Its one command is an HTTP client of the server: no services of its own.
+  () => undefined,
+  (command) => [
   command({
     name: 'chat',
     offline: true,

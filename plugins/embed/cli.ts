@@ -2,7 +2,7 @@
 // credentials provision|rotate|revoke|token|smoke` (operator tooling).
 // Every command is an HTTP client of a running server
 // (cli/http.ts): what it does is exactly what the REST API allows.
-import { defineCli, UsageError } from 'agent-platform/sdk';
+import { defineCli, UsageError } from 'agent-platform/sdk/cli';
 import { baseUrlOf, call, connectionOptions, expectOk, operatorToken } from './cli/http.ts';
 import { runSmoke } from './cli/smoke.ts';
 

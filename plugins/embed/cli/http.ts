@@ -2,7 +2,7 @@
 // running server (--url, default PLATFORM_URL or http://127.0.0.1:$PORT), as
 // the operator (--token, default PLATFORM_TOKEN or ADMIN_TOKEN) unless it
 // acts as a host backend or a page.
-import { UsageError } from 'agent-platform/sdk';
+import { UsageError } from 'agent-platform/sdk/cli';
 
 export interface Answer {
   status: number;
