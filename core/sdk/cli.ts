@@ -6,3 +6,4 @@ export {
   defineCli, UsageError,
   type CliArgs, type CliCommand, type CliCommandInfo, type CliInput, type CommandDeclarer, type CliOption, type CliOptions, type CliProgress, type CliValues, type PluginCli,
 } from '../cli/commands.ts';
+export { serverFetch, serverOptions, serverToken, serverUrl } from '../cli/server.ts';

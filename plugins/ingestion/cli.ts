@@ -9,15 +9,14 @@
 // models in the data directory (services/models.ts): they run on the
 // database (status counts every tenant's chunks), not through the server.
 import type { CoreServices } from 'agent-platform/sdk';
-import { defineCli, UsageError } from 'agent-platform/sdk/cli';
+import { defineCli, serverOptions, UsageError } from 'agent-platform/sdk/cli';
 import type { IngestionOptions } from './options.ts';
 
 /** The plugin's services, imported when a command runs (the declarations load nothing else). */
 const services = async (core: CoreServices, options: IngestionOptions) => (await import('./services.ts')).createServices(core, options);
 
 const connection = {
-  url: { type: 'string', description: 'server base URL (default PLATFORM_URL or http://127.0.0.1:$PORT)' },
-  token: { type: 'string', description: 'bearer token (default PLATFORM_TOKEN or ADMIN_TOKEN)' },
+  ...serverOptions,
   tenant: { type: 'string', description: 'tenant alias (X-Tenant-ID)', required: true },
 } as const;
 

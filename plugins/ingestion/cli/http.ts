@@ -3,7 +3,7 @@
 // search. Imported when such a command runs.
 import { glob, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from 'agent-platform/sdk/cli';
+import { serverFetch, serverToken, serverUrl } from 'agent-platform/sdk/cli';
 
 /** What the server answered; `T` is the body of a success (an error body has `message`). */
 interface Answer<T> {
@@ -24,12 +24,11 @@ interface CollectionStatus {
 }
 
 export function clientOf(options: { url?: string; token?: string; tenant: string }, env = process.env): Client {
-  const base = (options.url ?? env.PLATFORM_URL ?? `http://127.0.0.1:${env.PORT ?? 8080}`).replace(/\/+$/, '');
-  const token = options.token ?? env.PLATFORM_TOKEN ?? env.ADMIN_TOKEN;
-  if (!token) throw new UsageError('a token is needed: --token, PLATFORM_TOKEN or ADMIN_TOKEN');
+  const base = serverUrl(options, env);
+  const token = serverToken(options, env);
   return {
     async call<T>(method: string, route: string, body?: BodyInit): Promise<Answer<T>> {
-      const response = await fetch(`${base}${route}`, {
+      const response = await serverFetch(`${base}${route}`, {
         method, body, headers: { authorization: `Bearer ${token}`, 'x-tenant-id': options.tenant },
       });
       const text = await response.text();
