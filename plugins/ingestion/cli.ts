@@ -22,6 +22,34 @@ const connection = {
 
 export const cli = defineCli(services, (command) => [
   command({
+    name: 'collections create',
+    description: 'Create a collection (a folder of documents; names are unique among siblings, in any case)',
+    positionals: ['name'],
+    options: {
+      tenant: connection.tenant,
+      description: { type: 'string', description: 'what it holds' },
+      parent: { type: 'string', description: 'the parent collection\'s id (default: top level)' },
+    },
+    run: async ({ collections }, { positionals, options }) => {
+      const { createCollection } = await import('./schemas.ts');
+      const { value, error } = createCollection.validate({
+        name: positionals[0], ...(options.description !== undefined ? { description: options.description } : {}),
+        ...(options.parent !== undefined ? { parent_id: options.parent } : {}),
+      });
+      if (error) throw new UsageError(error.message.replace('"parent_id"', '--parent').replace('"name"', 'the name'));
+      return collections.create(options.tenant, value).catch((err: unknown) => {
+        if ((err as { code?: string }).code !== '23505') throw err;
+        throw new UsageError(`a collection named "${value.name}" already exists ${value.parent_id ? `under collection ${value.parent_id}` : 'at the top level'} of tenant ${options.tenant}`);
+      });
+    },
+  }),
+  command({
+    name: 'collections list',
+    description: 'List a tenant\'s collections with their document counts',
+    options: { tenant: connection.tenant },
+    run: ({ collections }, { options }) => collections.list(options.tenant, {}, 0, 500),
+  }),
+  command({
     name: 'models pull',
     description: 'Download an embedding model from the hub (MODELS_HUB_URL) into the data directory, check it embeds, and make it the embedding model (after a restart)',
     positionals: ['name'],
@@ -42,14 +70,15 @@ export const cli = defineCli(services, (command) => [
     description: 'Upload files (a path, a folder or a glob) into a collection through the server and follow their ingestion',
     positionals: ['path or glob'],
     offline: true,
-    options: { ...connection, collection: { type: 'string', description: 'collection id', required: true } },
+    options: { ...connection, collection: { type: 'string', description: 'collection name or id', required: true } },
     run: async (_services, { positionals, options, progress }) => {
-      const collectionId = Number(options.collection);
-      if (!Number.isInteger(collectionId) || collectionId < 1) throw new UsageError('--collection must be a collection id');
-      const { clientOf, filesOf, ingestFiles } = await import('./cli/http.ts');
+      const { clientOf, collectionIdOf, filesOf, ingestFiles } = await import('./cli/http.ts');
       const files = await filesOf(positionals[0]);
       if (files.length === 0) throw new UsageError(`no files match ${positionals[0]}`);
-      return ingestFiles(clientOf(options), files, collectionId, progress);
+      const client = clientOf(options);
+      const collectionId = await collectionIdOf(client, options.collection, options.tenant);
+      if (collectionId < 1) throw new UsageError('--collection must be a collection name or id');
+      return ingestFiles(client, files, collectionId, progress);
     },
   }),
   command({
@@ -57,12 +86,13 @@ export const cli = defineCli(services, (command) => [
     description: 'Search the tenant\'s documents (hybrid keyword and vector search) through the server',
     positionals: ['query'],
     offline: true,
-    options: { ...connection, collection: { type: 'string', description: 'only this collection (and its sub-collections)' }, top: { type: 'string', description: 'results (default 5)' } },
+    options: { ...connection, collection: { type: 'string', description: 'only this collection, by name or id (and its sub-collections)' }, top: { type: 'string', description: 'results (default 5)' } },
     run: async (_services, { positionals, options }) => {
+      const { clientOf, collectionIdOf } = await import('./cli/http.ts');
+      const client = clientOf(options);
       const query = new URLSearchParams({ query: positionals[0], top_k: String(options.top ?? 5) });
-      if (options.collection) query.set('collection_id', String(options.collection));
-      const { clientOf } = await import('./cli/http.ts');
-      const answer = await clientOf(options).call('GET', `/api/admin/search?${query}`);
+      if (options.collection) query.set('collection_id', String(await collectionIdOf(client, options.collection, options.tenant)));
+      const answer = await client.call('GET', `/api/admin/search?${query}`);
       if (answer.status !== 200) throw new Error(`search: ${answer.status} ${answer.body.message ?? ''}`);
       return answer.body;
     },

@@ -3,7 +3,7 @@
 // search. Imported when such a command runs.
 import { glob, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { serverFetch, serverToken, serverUrl } from 'agent-platform/sdk/cli';
+import { serverFetch, serverToken, serverUrl, UsageError } from 'agent-platform/sdk/cli';
 
 /** What the server answered; `T` is the body of a success (an error body has `message`). */
 interface Answer<T> {
@@ -41,6 +41,22 @@ export function clientOf(options: { url?: string; token?: string; tenant: string
       return { status: response.status, body: (parsed ?? {}) as Answer<T>['body'], headers: response.headers };
     },
   };
+}
+
+/**
+ * The id of the collection `--collection` names: an id, or a name (any
+ * case): a top-level collection's first, else any one's when only one has it.
+ */
+export async function collectionIdOf(client: Client, value: string, tenant: string): Promise<number> {
+  if (/^\d+$/.test(value)) return Number(value);
+  const answer = await client.call<{ items: { collection_id: number; name: string; parent_id: number | null }[] }>('GET', '/api/admin/collections?limit=500');
+  if (answer.status !== 200) throw new UsageError(`collections: ${answer.status} ${answer.body.message ?? ''}`.trim());
+  const named = (answer.body.items ?? []).filter((c) => c.name.toLowerCase() === value.toLowerCase());
+  const topLevel = named.filter((c) => c.parent_id === null);
+  const found = topLevel.length === 1 ? topLevel : named;
+  if (found.length === 1) return found[0].collection_id;
+  if (found.length === 0) throw new UsageError(`no collection named "${value}" in tenant ${tenant}: create it with platform collections create "${value}" --tenant ${tenant}`);
+  throw new UsageError(`several collections are named "${value}" (ids ${found.map((c) => c.collection_id).join(', ')}): give --collection <id>`);
 }
 
 /** Files named by a path (a file, or every file of a folder) or a glob. */
