@@ -113,9 +113,23 @@ function problemOf(module: Partial<PlatformPluginModule>): string | undefined {
   return undefined;
 }
 
+/** A plugin's CLI module: `cli.ts` (or `cli.js`) beside its entry module, which the CLI reads without importing the entry. */
+export async function cliModuleOf(entry: string): Promise<string | undefined> {
+  for (const name of ['cli.ts', 'cli.js']) {
+    const file = path.join(path.dirname(entry), name);
+    if (await exists(file)) return file;
+  }
+  return undefined;
+}
+
+/** The entry module a manifest reference names, found without importing it. */
+export async function entryOf(reference: string, rootDir: string): Promise<string> {
+  return isPath(reference) ? entryOfPath(reference, rootDir) : entryOfPackage(reference);
+}
+
 /** Imports one manifest reference and checks it is a platform plugin (its options are not validated here). */
 export async function importPlugin(reference: string, rootDir: string): Promise<{ module: PlatformPluginModule; entry: string }> {
-  const entry = isPath(reference) ? await entryOfPath(reference, rootDir) : entryOfPackage(reference);
+  const entry = await entryOf(reference, rootDir);
   installSdkResolution();
   let module: Partial<PlatformPluginModule>;
   try {
@@ -123,26 +137,31 @@ export async function importPlugin(reference: string, rootDir: string): Promise<
   } catch (err) {
     throw new ManifestError(`plugin "${reference}" cannot be loaded: ${(err as Error).message.split('\n')[0]}`);
   }
-  const problem = problemOf(module);
+  const problem = problemOf(module) ?? (module.cli !== undefined && !(await cliModuleOf(entry)) ? 'its cli is not in cli.ts beside its entry module, where the CLI reads it' : undefined);
   if (problem) throw new ManifestError(`plugin "${reference}" is not a valid platform plugin: ${problem}`);
   return { module: module as PlatformPluginModule, entry };
 }
 
 /** Imports every plugin, validates options and dependencies, and orders them so dependencies come first. */
+/** The manifest options of a plugin, validated (and defaulted) by its optionsSchema. */
+export function validatedOptions(module: PlatformPluginModule, given: Record<string, unknown>): Record<string, unknown> {
+  const name = module.plugin.name;
+  if (module.optionsSchema) {
+    const { value, error } = module.optionsSchema.validate(given);
+    if (error) throw new ManifestError(`plugin "${name}" has an invalid option: ${error.message}`);
+    return value;
+  }
+  if (Object.keys(given).length > 0) throw new ManifestError(`plugin "${name}" takes no options, got: ${Object.keys(given).join(', ')}`);
+  return given;
+}
+
 export async function resolvePlugins(manifest: Manifest, rootDir: string): Promise<ResolvedPlugin[]> {
   const resolved = new Map<string, ResolvedPlugin>();
   for (const item of manifest.plugins) {
     const { module, entry } = await importPlugin(item.plugin, rootDir);
     const name = module.plugin.name;
     if (resolved.has(name)) throw new ManifestError(`plugin "${name}" is listed twice`);
-    let options = item.options;
-    if (module.optionsSchema) {
-      const { value, error } = module.optionsSchema.validate(item.options);
-      if (error) throw new ManifestError(`plugin "${name}" has an invalid option: ${error.message}`);
-      options = value;
-    } else if (Object.keys(item.options).length > 0) {
-      throw new ManifestError(`plugin "${name}" takes no options, got: ${Object.keys(item.options).join(', ')}`);
-    }
+    const options = validatedOptions(module, item.options);
     resolved.set(name, { name, module, options, entry, migrations: { plugin: name, dir: path.join(path.dirname(entry), 'sql') }, builtin: isBuiltinEntry(entry) });
   }
   // Optional dependencies the manifest loads order like required ones.

@@ -5,7 +5,7 @@
 // (the platform is not on the registry: a plugin declares it an optional peer
 // dependency). A synchronous resolve hook (node:module registerHooks) maps
 // every subpath of package.json "exports" (`agent-platform/sdk`,
-// `agent-platform/sdk/testing`, `agent-platform/forms`, and
+// `agent-platform/sdk/testing`, `agent-platform/sdk/cli`, `agent-platform/forms`, and
 // `agent-platform/plugins/<name>`: a plugin's api.ts) to the file it names
 // in this repository, the same URL the platform's own imports reach, so a
 // plugin shares the platform's module instances. Every other specifier

@@ -6,6 +6,7 @@
 // the jobs are enqueue-only (the server's workers run them) and the logger is
 // silent.
 import type { Logger } from 'pino';
+import type pg from 'pg';
 import type { PlatformConfig } from './config.ts';
 import { createLogger } from './logging.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
@@ -37,6 +38,8 @@ export interface CoreServicesOptions {
   /** The server's logger; the CLI's is silent. */
   logger?: Logger;
   overrides?: ServiceOverrides;
+  /** Brings the database's schema up to date instead of applying `plugins`' migrations (the CLI's check that needs no plugin imported). */
+  migrate?: (pool: pg.Pool) => Promise<void>;
 }
 
 export interface CoreHandle {
@@ -99,7 +102,8 @@ export async function createCoreServices(config: PlatformConfig, options: CoreSe
   try {
     const masterKey = await loadMasterKey(config.masterKey, config.dataDir, embedded);
     database = openDatabase(url, mode === 'cli' ? 4 : embedded ? 8 : 20);
-    await migrate(database.pool, migrationSourcesOf(options.plugins));
+    if (options.migrate) await options.migrate(database.pool);
+    else await migrate(database.pool, migrationSourcesOf(options.plugins));
     const secrets = createSecretBox(masterKey);
     const jobs = new JobService({
       pool: database.pool,

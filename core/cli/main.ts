@@ -4,37 +4,40 @@
 // `cli` mode), with the plugin's options from the manifest. Prints the result
 // for people (format.ts) or, with --json, as JSON; progress goes to stderr.
 import { parseArgs } from 'node:util';
-import { loadConfig, ConfigError, type PlatformConfig } from '../config.ts';
-import { readManifest, ManifestError } from '../manifest.ts';
-import { resolvePlugins, type ResolvedPlugin } from '../plugin-loader.ts';
-import { MigrationError } from '../db/migrate.ts';
-import { EmbeddedBusyError } from '../db/embedded.ts';
+import path from 'node:path';
+import type pg from 'pg';
+import { loadConfig, type PlatformConfig } from '../config.ts';
+import { readManifest, type Manifest } from '../manifest.ts';
+import { importPlugin, migrationSourcesOf, resolvePlugins, validatedOptions } from '../plugin-loader.ts';
+import { migrate, migrationsRecorded } from '../db/migrate.ts';
 import { PluginContractError } from '../contract-error.ts';
-import { createCoreServices, type CoreHandle } from '../services.ts';
+import { SQL_DIR } from '../paths.ts';
+import type { CoreHandle, CoreServicesOptions } from '../services.ts';
+import { loadPluginClis, type PluginCliSource } from './plugin-clis.ts';
 import { UsageError, type CliCommandInfo, type CliInput, type PluginCli } from './commands.ts';
-import { configReport, configRows } from './config-report.ts';
-import { pluginsReport, pluginsRows } from './plugins-report.ts';
 import { formatHuman } from './format.ts';
-import { initPlugin } from './plugin-init.ts';
 import { stderrProgress } from './progress.ts';
 
+/** Errors that are the operator's to fix: printed as one line (the core's services, and their packages, load only for a command that needs them). */
+const OPERATOR_ERRORS = new Set(['ConfigError', 'ManifestError', 'MigrationError', 'UsageError', 'EmbeddedBusyError', 'PluginContractError']);
+
 interface PluginCommand {
-  plugin: ResolvedPlugin;
+  source: PluginCliSource;
   cli: PluginCli;
   command: CliCommandInfo;
 }
 
 const CORE_COMMANDS = new Set(['serve', 'migrate', 'config', 'plugins', 'plugin init']);
 
-function commandsOf(plugins: ResolvedPlugin[]): PluginCommand[] {
+function commandsOf(sources: PluginCliSource[]): PluginCommand[] {
   const found = new Map<string, PluginCommand>();
-  for (const plugin of plugins) {
-    const cli = plugin.module.cli;
+  for (const source of sources) {
+    const cli = source.cli;
     for (const command of cli?.commands ?? []) {
       const taken = found.get(command.name);
-      if (CORE_COMMANDS.has(command.name)) throw new PluginContractError(`plugin "${plugin.name}" declares the CLI command "${command.name}", which is the core's`);
-      if (taken) throw new PluginContractError(`CLI command "${command.name}" is declared by plugin "${taken.plugin.name}" and by plugin "${plugin.name}"`);
-      found.set(command.name, { plugin, cli: cli!, command });
+      if (CORE_COMMANDS.has(command.name)) throw new PluginContractError(`plugin "${source.reference}" declares the CLI command "${command.name}", which is the core's`);
+      if (taken) throw new PluginContractError(`CLI command "${command.name}" is declared by plugin "${taken.source.reference}" and by plugin "${source.reference}"`);
+      found.set(command.name, { source, cli: cli!, command });
     }
   }
   return [...found.values()];
@@ -99,13 +102,27 @@ function argsOf(command: CliCommandInfo, argv: string[]): { args: CliInput; json
   return { args: { positionals, options }, json: parsed.values.json === true };
 }
 
-async function withCore<T>(config: PlatformConfig, plugins: ResolvedPlugin[], work: (handle: CoreHandle) => Promise<T>): Promise<T> {
-  const handle = await createCoreServices(config, { mode: 'cli', plugins });
+async function withCore<T>(config: PlatformConfig, options: CoreServicesOptions, work: (handle: CoreHandle) => Promise<T>): Promise<T> {
+  const { createCoreServices } = await import('../services.ts');
+  const handle = await createCoreServices(config, options);
   try {
     return await work(handle);
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * A command's database is brought up to date as the server would, but the
+ * plugins are imported for it only when a migration of the manifest's is not
+ * yet recorded: otherwise nothing is left to apply.
+ */
+function migrateWhenBehind(config: PlatformConfig, manifest: Manifest, sources: PluginCliSource[]) {
+  return async (pool: pg.Pool) => {
+    const dirs = [SQL_DIR, ...sources.map((source) => path.join(path.dirname(source.entry), 'sql'))];
+    if (await migrationsRecorded(pool, dirs)) return;
+    await migrate(pool, migrationSourcesOf(await resolvePlugins(manifest, config.rootDir)));
+  };
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -116,27 +133,31 @@ async function main(argv: string[]): Promise<void> {
     const parsed = parseArgs({ args: argv, options: { dir: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
     const name = parsed.positionals[2];
     if (!name) throw new UsageError('plugin init: expected <name>');
+    const { initPlugin } = await import('./plugin-init.ts');
     print(await initPlugin(name, { dir: parsed.values.dir }), parsed.values.json === true);
     return;
   }
   const config = loadConfig();
-  const plugins = await resolvePlugins(await readManifest(config.manifestPath, config.env), config.rootDir);
+  const manifest = await readManifest(config.manifestPath, config.env);
   if (words[0] === 'migrate') {
-    await withCore(config, plugins, async () => {});
+    await withCore(config, { mode: 'cli', plugins: await resolvePlugins(manifest, config.rootDir) }, async () => {});
     console.log(argv.includes('--json') ? JSON.stringify({ status: 'migrated' }) : 'Migrations are current.');
     return;
   }
   if (words[0] === 'config') {
-    const report = configReport(config, plugins);
+    const { configReport, configRows } = await import('./config-report.ts');
+    const report = configReport(config, await resolvePlugins(manifest, config.rootDir));
     print(argv.includes('--json') ? report : configRows(report), argv.includes('--json'));
     return;
   }
   if (words[0] === 'plugins' && words.length === 1) {
-    const report = pluginsReport(plugins, config.rootDir);
+    const { pluginsReport, pluginsRows } = await import('./plugins-report.ts');
+    const report = pluginsReport(await resolvePlugins(manifest, config.rootDir), config.rootDir);
     print(argv.includes('--json') ? report : pluginsRows(report), argv.includes('--json'));
     return;
   }
-  const commands = commandsOf(plugins);
+  const sources = await loadPluginClis(manifest, config.rootDir);
+  const commands = commandsOf(sources);
   // The longest declared name the leading words spell: `clients embed credentials rotate` before `clients embed`.
   let found: PluginCommand | undefined;
   for (let length = words.length; length > 0 && !found; length--) found = commands.find((c) => c.command.name === words.slice(0, length).join(' '));
@@ -145,14 +166,20 @@ async function main(argv: string[]): Promise<void> {
     if (!found && !argv.includes('--help')) process.exitCode = 2;
     return;
   }
-  const parsed = argsOf(found.command, argv);
+  const { source, cli, command } = found;
+  const parsed = argsOf(command, argv);
   const reporter = stderrProgress();
   const args = { ...parsed.args, progress: reporter.progress };
   let result: unknown;
   try {
-    result = found.command.offline
-      ? await found.cli.run(found.command, undefined, found.plugin.options, args)
-      : await withCore(config, plugins, (handle) => found.cli.run(found.command, handle.core, found.plugin.options, args));
+    if (command.offline) {
+      result = await cli.run(command, undefined, source.options, args);
+    } else {
+      // The command's own plugin is imported for its options' schema: they are validated as the server validates them.
+      const options = validatedOptions((await importPlugin(source.reference, config.rootDir)).module, source.options);
+      const core = { mode: 'cli' as const, plugins: [], migrate: migrateWhenBehind(config, manifest, sources) };
+      result = await withCore(config, core, (handle) => cli.run(command, handle.core, options, args));
+    }
   } finally {
     reporter.finish();
   }
@@ -160,8 +187,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  const known = err instanceof ConfigError || err instanceof ManifestError || err instanceof MigrationError || err instanceof UsageError
-    || err instanceof EmbeddedBusyError || err instanceof PluginContractError;
+  const known = err instanceof Error && OPERATOR_ERRORS.has(err.name);
   const boom = err as { isBoom?: boolean; output?: { payload: { message: string; code?: string } } };
   if (known) console.error(`error: ${(err as Error).message}`);
   else if (boom.isBoom) console.error(`error: ${boom.output!.payload.message}${boom.output!.payload.code ? ` (${boom.output!.payload.code})` : ''}`);

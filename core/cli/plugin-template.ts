@@ -1,7 +1,7 @@
 // The files of a new partner plugin package (`platform plugin init`): a
 // minimal plugin (one table, one route, one event type) in the platform's
-// plugin layout (plugin.ts, services.ts, services/, store/, routes/, sql/,
-// test/), that builds with tsc
+// plugin layout (plugin.ts, services.ts, cli.ts, services/, store/, routes/,
+// sql/, test/), that builds with tsc
 // into dist/ (sql/ copied beside the compiled entry), tests through
 // agent-platform/sdk/testing, and is loaded by one manifest line.
 
@@ -131,6 +131,7 @@ export function templateFiles(names: TemplateNames): Record<string, string> {
     'plugin.ts': fromTemplate('plugin.ts.tmpl', names),
     'event-types.ts': fromTemplate('event-types.ts.tmpl', names),
     'services.ts': fromTemplate('services.ts.tmpl', names),
+    'cli.ts': fromTemplate('cli.ts.tmpl', names),
     'services/items.ts': fromTemplate('services/items.ts.tmpl', names),
     'store/tables.ts': fromTemplate('store/tables.ts.tmpl', names),
     'store/items.ts': fromTemplate('store/items.ts.tmpl', names),

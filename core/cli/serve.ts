@@ -1,6 +1,7 @@
 // `platform serve` / `npm start`: boot, listen, and drain on SIGTERM/SIGINT.
 import { createPlatform, type Platform } from '../boot.ts';
 import { ConfigError } from '../config.ts';
+import { forgetServer, recordServer } from './server.ts';
 
 export async function serve(): Promise<void> {
   let platform: Platform | undefined;
@@ -13,6 +14,7 @@ export async function serve(): Promise<void> {
     if (!platform || stopping) return;
     stopping = true;
     platform.core.logger.info({ signal }, 'shutting down: draining requests and jobs');
+    await forgetServer(platform.core.config.dataDir);
     try {
       await platform.stop();
       process.exit(0);
@@ -37,5 +39,8 @@ export async function serve(): Promise<void> {
   platform = booted;
   const { info } = platform.server;
   platform.core.logger.info({ uri: info.uri }, `platform listening on ${info.uri}`);
+  // CLI commands that call the server find it here (core/cli/server.ts).
+  await recordServer(platform.core.config.dataDir, info.uri)
+    .catch((err: unknown) => platform!.core.logger.warn({ err }, 'the server\'s address could not be recorded for the CLI'));
   if (signalled) await shutdown(signalled);
 }

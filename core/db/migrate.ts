@@ -116,3 +116,25 @@ export async function pendingMigrations(pool: pg.Pool, sources: MigrationSource[
   }
   return pending;
 }
+
+/**
+ * Whether the ledger records every migration of these folders with the same
+ * name and checksum, each as often as the folders hold it, whichever plugin
+ * recorded it: the check needs no plugin's name, so a CLI command makes it
+ * without importing the plugins (any change, and it migrates as the server does).
+ */
+export async function migrationsRecorded(pool: pg.Pool, dirs: string[]): Promise<boolean> {
+  const { rows } = await pool.query<{ name: string; checksum: string }>('SELECT name, checksum FROM platform_migrations')
+    .catch(() => ({ rows: [] as { name: string; checksum: string }[] }));
+  const left = new Map<string, number>();
+  for (const row of rows) left.set(`${row.name}:${row.checksum}`, (left.get(`${row.name}:${row.checksum}`) ?? 0) + 1);
+  for (const dir of dirs) {
+    for (const migration of await readMigrations(dir)) {
+      const key = `${migration.name}:${migration.checksum}`;
+      const count = left.get(key) ?? 0;
+      if (count === 0) return false;
+      left.set(key, count - 1);
+    }
+  }
+  return true;
+}

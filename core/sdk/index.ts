@@ -112,6 +112,7 @@ export type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 
 // CLI commands.
 export { defineCli, UsageError } from '../cli/commands.ts';
+export { serverFetch, serverOptions, serverToken, serverUrl } from '../cli/server.ts';
 export type {
   CliArgs, CliCommand, CliCommandInfo, CliInput, CliOption, CliOptions, CliProgress, CliValues, CommandDeclarer, PluginCli,
 } from '../cli/commands.ts';

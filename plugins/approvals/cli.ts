@@ -4,8 +4,9 @@
 // who must be among the case's approvers in the users directory (listed, or
 // holding one of its roles in the tenant). The server's workers tell the
 // waiting workflow or agent (the approvals.notify job).
-import { defineCli, UsageError, type Principal } from 'agent-platform/sdk';
-import { createServices } from './services.ts';
+import type { CoreServices, Principal } from 'agent-platform/sdk';
+import { defineCli, UsageError } from 'agent-platform/sdk/cli';
+import type { ApprovalsOptions } from './options.ts';
 
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;
 const OPERATOR: Principal = { kind: 'super_admin', sub: 'super-admin' };
@@ -17,7 +18,10 @@ const decideOptions = {
   comment: { type: 'string', description: 'a comment kept with the decision' },
 } as const;
 
-export const cli = defineCli(createServices, (command) => [
+/** The plugin's services, imported when a command runs (the declarations load nothing else). */
+const services = async (core: CoreServices, options: ApprovalsOptions) => (await import('./services.ts')).createServices(core, options);
+
+export const cli = defineCli(services, (command) => [
   command({
     name: 'approvals list',
     description: 'List a tenant\'s approval cases, newest first',

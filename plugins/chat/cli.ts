@@ -4,8 +4,7 @@
 // surface does: the answer streams as SSE with activity indicators on stderr,
 // ask_user questions are answered at the prompt, Ctrl-C stops the answer.
 import { createInterface, type Interface } from 'node:readline';
-import { defineCli, UsageError } from 'agent-platform/sdk';
-import { createServices } from './services.ts';
+import { defineCli, serverFetch, serverUrl, UsageError } from 'agent-platform/sdk/cli';
 import { SseReader } from './model/sse-lines.ts';
 import { CAPABILITY_KEYS } from './turn/capabilities.ts';
 
@@ -23,7 +22,7 @@ async function call(conn: Connection, method: string, path: string, body?: unkno
   const headers: Record<string, string> = { authorization: `Bearer ${conn.token}` };
   if (conn.tenant) headers['x-tenant-id'] = conn.tenant;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${conn.url}${path}${query}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await serverFetch(`${conn.url}${path}${query}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   if (!response.ok) {
     const text = await response.text();
     let message = text;
@@ -110,13 +109,16 @@ class Lines {
   }
 }
 
-export const cli = defineCli(createServices, (command) => [
+export const cli = defineCli(
+  // Its one command is an HTTP client of the server: no services of its own.
+  () => undefined,
+  (command) => [
   command({
     name: 'chat',
     offline: true,
     description: 'Chat with the platform in the terminal (talks to a running server: PLATFORM_URL, PLATFORM_TOKEN)',
     options: {
-      url: { type: 'string', description: 'server address (default PLATFORM_URL or http://127.0.0.1:8080)' },
+      url: { type: 'string', description: 'server address (default PLATFORM_URL, else the server running on this data directory, else http://127.0.0.1:$PORT)' },
       token: { type: 'string', description: 'a user token (default PLATFORM_TOKEN)' },
       tenant: { type: 'string', description: 'tenant alias (when the token has several)' },
       client: { type: 'string', description: 'client key or id (selected_client)' },
@@ -126,9 +128,9 @@ export const cli = defineCli(createServices, (command) => [
     },
     async run(_services, { options }) {
       const token = String(options.token ?? process.env.PLATFORM_TOKEN ?? '');
-      if (!token) throw new UsageError('chat: a token is required (--token or PLATFORM_TOKEN)');
+      if (!token) throw new UsageError('chat: a user token is required: give --token or set PLATFORM_TOKEN (platform tokens issue --sub <user>)');
       const conn: Connection = {
-        url: String(options.url ?? process.env.PLATFORM_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`).replace(/\/+$/, ''),
+        url: serverUrl(options),
         token, tenant: options.tenant, client: options.client,
       };
       const keys = String(options.capabilities ?? 'ask_user').split(',').map((k) => k.trim()).filter(Boolean);

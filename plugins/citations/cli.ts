@@ -1,12 +1,12 @@
 // CLI commands of the citations plugin: read-only views for operators (the
 // CLI runs without the ingestion plugin, so it lists and counts; verification
 // runs in the server, through verify_citation or POST /api/citations/verify).
-import { defineCli, UsageError } from 'agent-platform/sdk';
-import { createServices } from './services.ts';
-import { citationsStore } from './store/citations.ts';
-import { citationView } from './views/citation.ts';
-import { STATUSES } from './services/citations.ts';
+import type { CoreServices } from 'agent-platform/sdk';
+import { defineCli, UsageError } from 'agent-platform/sdk/cli';
 import type { VerificationStatus } from './api.ts';
+import type { CitationsOptions } from './options.ts';
+import { citationView } from './views/citation.ts';
+import { STATUSES } from './views/statuses.ts';
 
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;
 
@@ -23,7 +23,10 @@ function limitOf(value: string | undefined): number {
   return limit;
 }
 
-export const cli = defineCli(createServices, (command) => [
+/** The plugin's services, imported when a command runs (the declarations load nothing else). */
+const services = async (core: CoreServices, options: CitationsOptions) => (await import('./services.ts')).createServices(core, options);
+
+export const cli = defineCli(services, (command) => [
   command({
     name: 'citations list',
     description: 'List a tenant\'s citations, newest first',
@@ -38,6 +41,7 @@ export const cli = defineCli(createServices, (command) => [
         ...(options.status !== undefined ? { verification_status: statusOf(options.status) } : {}),
         ...(typeof options.document === 'string' ? { document_name: options.document } : {}),
       };
+      const { citationsStore } = await import('./store/citations.ts');
       const rows = await core.withTenant(options.tenant, (trx) => citationsStore.list(trx, filter, 0, limitOf(options.limit)));
       return rows.map(citationView);
     },
@@ -47,6 +51,7 @@ export const cli = defineCli(createServices, (command) => [
     description: 'Counts of a tenant\'s citations per verification status, and their total',
     options: { tenant },
     run: async (_services, { options }, core) => {
+      const { citationsStore } = await import('./store/citations.ts');
       const counts = await core.withTenant(options.tenant, (trx) => citationsStore.countByStatus(trx, {}));
       const stats: Record<string, number> = Object.fromEntries(STATUSES.map((s) => [s, counts.get(s) ?? 0]));
       stats.total = STATUSES.reduce((sum, s) => sum + stats[s], 0);

@@ -2,7 +2,7 @@
 // credentials provision|rotate|revoke|token|smoke` (operator tooling).
 // Every command is an HTTP client of a running server
 // (cli/http.ts): what it does is exactly what the REST API allows.
-import { defineCli, UsageError } from 'agent-platform/sdk';
+import { defineCli, UsageError } from 'agent-platform/sdk/cli';
 import { baseUrlOf, call, connectionOptions, expectOk, operatorToken } from './cli/http.ts';
 import { runSmoke } from './cli/smoke.ts';
 
@@ -96,8 +96,15 @@ export const cli = defineCli(
       async run(_, { options }) {
         const base = baseUrlOf(options);
         const token = operatorToken(options);
+        const body = configBody(options);
+        // The configuration is checked before the client is made, and a client of that name is never made twice:
+        // a refused origin leaves nothing behind, and a retry after a failure finds the client it made.
+        expectOk(await call(base, 'POST', '/api/admin/embed/config-check', { token, tenant: options.tenant, body }), 'check the configuration');
+        const existing = expectOk(await call(base, 'GET', '/api/admin/clients?limit=500', { token, tenant: options.tenant }), 'list the clients') as { items: { id: number; name: string }[] };
+        const taken = existing.items.find((c) => c.name === options.name);
+        if (taken) throw new UsageError(`a client named "${options.name}" exists (id ${taken.id}): configure it with platform clients embed configure --client-id ${taken.id}`);
         const client = expectOk(await call(base, 'POST', '/api/admin/clients', { token, tenant: options.tenant, body: { name: options.name, ...(options['client-key'] ? { client_key: options['client-key'] } : {}) } }), 'create the client');
-        return expectOk(await call(base, 'PUT', `/api/admin/clients/${client.id}/embed`, { token, tenant: options.tenant, body: configBody(options) }), 'configure');
+        return expectOk(await call(base, 'PUT', `/api/admin/clients/${client.id}/embed`, { token, tenant: options.tenant, body }), 'configure');
       },
     }),
     command({

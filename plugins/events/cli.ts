@@ -4,13 +4,9 @@
 // lives in the server).
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import YAML from 'yaml';
-import { defineCli, UsageError } from 'agent-platform/sdk';
-import { BACKFILL_TASK, tenantQueue } from './dispatch/jobs.ts';
-import * as schemas from './schemas.ts';
-import { createServices } from './services.ts';
-import { backfillsStore } from './store/triggers.ts';
-import { shaped } from './triggers/validation.ts';
+import type { CoreServices } from 'agent-platform/sdk';
+import { defineCli, UsageError } from 'agent-platform/sdk/cli';
+import type { EventsOptions } from './options.ts';
 
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;
 
@@ -35,7 +31,10 @@ function positiveInt(value: string | undefined, flag: string, fallback: number):
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const cli = defineCli(createServices, (command) => [
+/** The plugin's services, imported when a command runs (the declarations load nothing else). */
+const services = async (core: CoreServices, options: EventsOptions) => (await import('./services.ts')).createServices(core, options);
+
+export const cli = defineCli(services, (command) => [
   command({
     name: 'triggers list',
     description: 'List a tenant\'s triggers',
@@ -57,7 +56,7 @@ export const cli = defineCli(createServices, (command) => [
     },
     run: async ({ triggers }, { options }) => {
       let definition: unknown = jsonObject(options.definition, 'definition');
-      if (options.file !== undefined) definition = YAML.parse(await readFile(options.file, 'utf8'));
+      if (options.file !== undefined) definition = (await import('yaml')).default.parse(await readFile(options.file, 'utf8'));
       if (definition === undefined) throw new UsageError('triggers create: give --definition or --file');
       // The CLI acts as the operator: the trigger's workflows act for the super-admin.
       return triggers.create(options.tenant, definition, { kind: 'super_admin' });
@@ -87,6 +86,9 @@ export const cli = defineCli(createServices, (command) => [
       'timeout-s': { type: 'string', description: 'how long to wait for the server (default 60)' },
     },
     run: async (_services, { positionals, options, progress }, core) => {
+      const [{ BACKFILL_TASK, tenantQueue }, schemas, { backfillsStore }, { shaped }] = await Promise.all([
+        import('./dispatch/jobs.ts'), import('./schemas.ts'), import('./store/triggers.ts'), import('./triggers/validation.ts'),
+      ]);
       const tenantId = options.tenant;
       const request = shaped<{ since?: Date; limit: number }>(schemas.backfillRequest, {
         ...(options.since !== undefined ? { since: options.since } : {}),

@@ -1,8 +1,12 @@
 // The forms plugin's CLI command: a tenant's submissions, newest first.
-import { defineCli } from 'agent-platform/sdk';
-import { createServices } from './services.ts';
+import type { CoreServices } from 'agent-platform/sdk';
+import { defineCli } from 'agent-platform/sdk/cli';
+import type { FormsOptions } from './options.ts';
 
-export const cli = defineCli(createServices, (command) => [
+/** The plugin's services, imported when a command runs (the declarations load nothing else). */
+const services = async (core: CoreServices, options: FormsOptions) => (await import('./services.ts')).createServices(core, options);
+
+export const cli = defineCli(services, (command) => [
   command({
     name: 'forms submissions',
     description: 'List a tenant\'s form submissions, newest first (id, use case, form version, hydration)',

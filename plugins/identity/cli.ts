@@ -1,17 +1,17 @@
 // CLI commands of the identity plugin: what an operator reads and runs by
 // hand. The CLI has no server, so no other plugin's api: commands that need
 // the lakehouse (dataset samples, discovery) are HTTP-only.
-import { defineCli, type CoreServices } from 'agent-platform/sdk';
+import type { CoreServices } from 'agent-platform/sdk';
+import { defineCli } from 'agent-platform/sdk/cli';
 import type { IdentityOptions } from './options.ts';
-import { createServices } from './services.ts';
 
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;
 const serverOnly = (what: string) => () => {
   throw new Error(`${what} is only available in the server (use the HTTP API)`);
 };
 
-const cliServices = (core: CoreServices, options: IdentityOptions) =>
-  createServices(core, options, serverOnly('the lakehouse api'), serverOnly('the tenancy api'));
+/** The plugin's services, imported when a command runs (the declarations load nothing else). */
+const cliServices = async (core: CoreServices, options: IdentityOptions) => (await import('./services.ts')).createServices(core, options, serverOnly('the lakehouse api'), serverOnly('the tenancy api'));
 
 export const cli = defineCli(cliServices, (command) => [
   command({

@@ -5,12 +5,10 @@
 // names are not checked). It calls imported functions only (platform
 // functions live in the server: POST /api/admin/functions/{name}/call).
 import { readFile } from 'node:fs/promises';
-import { type CliOption, defineCli, notFound, UsageError } from 'agent-platform/sdk';
-import { checkArguments } from './calling/caller.ts';
+import type { CoreServices } from 'agent-platform/sdk';
+import { type CliOption, defineCli, UsageError } from 'agent-platform/sdk/cli';
+import type { IntegrationsOptions } from './options.ts';
 import type { ImportInput } from './services/import.ts';
-import { importBody } from './schemas.ts';
-import { createServices } from './services.ts';
-import { functionsStore } from './store/functions.ts';
 
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;
 const text = (description: string) => ({ type: 'string', description }) as const satisfies CliOption;
@@ -51,12 +49,16 @@ async function importInput(source: string, options: Record<string, string | bool
     }
   }
   for (const flag of IMPORT_FLAGS) if (options[flag] !== undefined) body[flag.replaceAll('-', '_')] = options[flag];
+  const { importBody } = await import('./schemas.ts');
   const { value, error } = importBody(maxSpecBytes).validate(body, { abortEarly: false });
   if (error) throw new UsageError(error.details.map((d) => d.message.replaceAll('_', '-')).join('; '));
   return value as ImportInput;
 }
 
-export const cli = defineCli(createServices, (command) => [
+/** The plugin's services, imported when a command runs (the declarations load nothing else). */
+const services = async (core: CoreServices, options: IntegrationsOptions) => (await import('./services.ts')).createServices(core, options);
+
+export const cli = defineCli(services, (command) => [
   command({
     name: 'import-openapi',
     description: 'Preview (default) or, with --no-dry-run, import an OpenAPI description from a URL or a local file',
@@ -123,6 +125,9 @@ export const cli = defineCli(createServices, (command) => [
       const tenantId = options.tenant;
       const name = positionals[0];
       const args = jsonObject(options.arguments, 'arguments');
+      const [{ notFound }, { checkArguments }, { functionsStore }] = await Promise.all([
+        import('agent-platform/sdk'), import('./calling/caller.ts'), import('./store/functions.ts'),
+      ]);
       const row = await core.withTenant(tenantId, (trx) => functionsStore.get(trx, name));
       if (!row) throw notFound(`Imported function not found: ${name}`, 'FUNCTION_NOT_FOUND');
       if (row.status === 'active') checkArguments(name, row.json_schema, args);

@@ -1,11 +1,15 @@
 // CLI commands of the lakehouse: what the operator reads and runs by hand.
-import { defineCli } from 'agent-platform/sdk';
-import { createServices } from './services.ts';
+import type { CoreServices } from 'agent-platform/sdk';
+import { defineCli } from 'agent-platform/sdk/cli';
+import type { LakehouseOptions } from './options.ts';
 
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;
 const dataset = { type: 'string', description: 'dataset id, <namespace>.<tenant_or_layer>.<table>', required: true } as const;
 
-export const cli = defineCli(createServices, (command) => [
+/** The plugin's services, imported when a command runs (the declarations load nothing else). */
+const services = async (core: CoreServices, options: LakehouseOptions) => (await import('./services.ts')).createServices(core, options);
+
+export const cli = defineCli(services, (command) => [
   command({
     name: 'datasets list',
     description: 'List the datasets a tenant may read (its own and the shared ones)',

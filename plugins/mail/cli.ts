@@ -1,12 +1,16 @@
 // CLI commands of the mail plugin: the operator lists a tenant's outbox and
 // puts a held or dead message back in line (the server's workers deliver it).
-import { defineCli, UsageError } from 'agent-platform/sdk';
-import { STATES } from './schemas.ts';
-import { createServices } from './services.ts';
+import type { CoreServices } from 'agent-platform/sdk';
+import { defineCli, UsageError } from 'agent-platform/sdk/cli';
+import type { MailOptions } from './options.ts';
+import { STATES } from './outbox/states.ts';
 
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;
 
-export const cli = defineCli(createServices, (command) => [
+/** The plugin's services, imported when a command runs (the declarations load nothing else). */
+const services = async (core: CoreServices, options: MailOptions) => (await import('./services.ts')).createServices(core, options);
+
+export const cli = defineCli(services, (command) => [
   command({
     name: 'outbox list',
     description: 'List a tenant\'s outgoing e-mail, newest first',

@@ -1,7 +1,9 @@
 // joi schemas of the outbox routes (and so of the OpenAPI document).
 import { Joi } from 'agent-platform/sdk';
 
-export const STATES = ['held', 'pending', 'sending', 'failed', 'sent', 'dead'] as const;
+import { STATES } from './outbox/states.ts';
+
+export { STATES };
 
 export const idParam = Joi.object({ id: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).required() });
 

@@ -1,8 +1,12 @@
 // The occurrences plugin's CLI command: a tenant's latest occurrences (no reporter data).
-import { defineCli } from 'agent-platform/sdk';
-import { createServices } from './services.ts';
+import type { CoreServices } from 'agent-platform/sdk';
+import { defineCli } from 'agent-platform/sdk/cli';
+import type { OccurrencesOptions } from './options.ts';
 
-export const cli = defineCli(createServices, (command) => [
+/** The plugin's services, imported when a command runs (the declarations load nothing else). */
+const services = async (core: CoreServices, options: OccurrencesOptions) => (await import('./services.ts')).createServices(core, options);
+
+export const cli = defineCli(services, (command) => [
   command({
     name: 'occurrences list',
     description: 'List a tenant\'s occurrences, newest first (id, reference, type, state, title, created_at)',

@@ -1,17 +1,17 @@
 // CLI commands of the pipelines plugin: what an operator reads by hand. The
 // CLI has no server, so no other plugin's api: these commands read this
 // plugin's own tables only.
-import { defineCli, type CoreServices, UsageError } from 'agent-platform/sdk';
+import type { CoreServices } from 'agent-platform/sdk';
+import { defineCli, UsageError } from 'agent-platform/sdk/cli';
 import type { PipelinesOptions } from './options.ts';
-import { createServices } from './services.ts';
 
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;
 const unavailable = (): never => {
   throw new UsageError('this command needs the server (the lakehouse and transforms apis)');
 };
 
-const cliServices = (core: CoreServices, options: PipelinesOptions) =>
-  createServices(core, options, { lake: unavailable, transforms: () => undefined, events: () => undefined });
+/** The plugin's services, imported when a command runs (the declarations load nothing else). */
+const cliServices = async (core: CoreServices, options: PipelinesOptions) => (await import('./services.ts')).createServices(core, options, { lake: unavailable, transforms: () => undefined, events: () => undefined });
 
 export const cli = defineCli(cliServices, (command) => [
   command({

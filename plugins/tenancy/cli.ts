@@ -1,8 +1,8 @@
 // CLI commands of the tenancy plugin. The CLI acts as the operator (it holds
 // the database and the master key), so it has the super-admin's rights.
-import { defineCli, type Principal, UsageError } from 'agent-platform/sdk';
-import { renameClient } from './schemas.ts';
-import { createServices } from './services.ts';
+import type { CoreServices, Principal } from 'agent-platform/sdk';
+import { defineCli, UsageError } from 'agent-platform/sdk/cli';
+import type { TenancyOptions } from './options.ts';
 
 const operator: Principal = { kind: 'super_admin', sub: 'super-admin' };
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;
@@ -17,7 +17,10 @@ function list(value: string | undefined): string[] {
   return typeof value === 'string' ? value.split(',').map((v) => v.trim()).filter(Boolean) : [];
 }
 
-export const cli = defineCli(createServices, (command) => [
+/** The plugin's services, imported when a command runs (the declarations load nothing else). */
+const services = async (core: CoreServices, options: TenancyOptions) => (await import('./services.ts')).createServices(core, options);
+
+export const cli = defineCli(services, (command) => [
   command({
     name: 'tenants create',
     description: 'Create a tenant (with its default client)',
@@ -46,7 +49,8 @@ export const cli = defineCli(createServices, (command) => [
     name: 'clients rename',
     description: 'Rename a client',
     options: { tenant, 'client-id': { type: 'string', description: 'client id', required: true }, name: { type: 'string', description: 'new name', required: true } },
-    run: ({ tenancy }, { options }) => {
+    run: async ({ tenancy }, { options }) => {
+      const { renameClient } = await import('./schemas.ts');
       const { value, error } = renameClient.validate({ name: options.name });
       if (error) throw new UsageError(`--${error.message.replaceAll('"', '')}`);
       return tenancy.renameClient(options.tenant, positiveInt(options['client-id'], 'client-id'), value.name);

@@ -2,9 +2,9 @@
 // the database and the master key). `webhooks sign` needs neither: it prints
 // the headers a sender must send, computed by the same code the server checks.
 import { readFile } from 'node:fs/promises';
-import { defineCli, UsageError } from 'agent-platform/sdk';
-import { createServices } from './services.ts';
-import { signedHeaders, standardSecretOf, standardSignedHeaders } from './signing/signing.ts';
+import type { CoreServices } from 'agent-platform/sdk';
+import { defineCli, UsageError } from 'agent-platform/sdk/cli';
+import type { WebhooksOptions } from './options.ts';
 
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;
 const name = { type: 'string', description: 'webhook name', required: true } as const;
@@ -28,7 +28,10 @@ function timestampOf(value: string | undefined): number | undefined {
   return Number(value);
 }
 
-export const cli = defineCli(createServices, (command) => [
+/** The plugin's services, imported when a command runs (the declarations load nothing else). */
+const services = async (core: CoreServices, options: WebhooksOptions) => (await import('./services.ts')).createServices(core, options);
+
+export const cli = defineCli(services, (command) => [
   command({
     name: 'webhooks create',
     description: 'Create an event webhook in a tenant; prints its secret (shown once)',
@@ -53,6 +56,7 @@ export const cli = defineCli(createServices, (command) => [
     options: { tenant },
     run: async ({ webhooks }, { options }) => {
       const { created: _created, ...secret } = await webhooks.setSigningSecret(options.tenant);
+      const { standardSecretOf } = await import('./signing/signing.ts');
       return { ...secret, standard_secret: standardSecretOf(secret.secret) };
     },
   }),
@@ -69,6 +73,7 @@ export const cli = defineCli(createServices, (command) => [
       timestamp: { type: 'string', description: 'the timestamp header in Unix seconds (now when absent)' },
     },
     run: async (_services, { options }) => {
+      const { signedHeaders, standardSignedHeaders } = await import('./signing/signing.ts');
       const sign = schemeOf(options.scheme) === 'standard' ? standardSignedHeaders : signedHeaders;
       return sign(options.secret, await bodyOf(options.body), {
         id: options.id,

@@ -1,9 +1,9 @@
 // CLI commands of the workflows plugin. The CLI acts as the operator. It
 // enqueues, and the running server's workers execute: `execute` prints the
 // execution id at once, and `GET /api/admin/executions/{id}` follows it.
-import { defineCli, UsageError } from 'agent-platform/sdk';
-import { startExecution } from './execution/runner.ts';
-import { createServices } from './services.ts';
+import type { CoreServices } from 'agent-platform/sdk';
+import { defineCli, UsageError } from 'agent-platform/sdk/cli';
+import type { WorkflowsOptions } from './options.ts';
 
 const tenant = { type: 'string', description: 'tenant alias', required: true } as const;
 
@@ -19,7 +19,10 @@ function parseInputs(value: string | undefined): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-export const cli = defineCli(createServices, (command) => [
+/** The plugin's services, imported when a command runs (the declarations load nothing else). */
+const services = async (core: CoreServices, options: WorkflowsOptions) => (await import('./services.ts')).createServices(core, options);
+
+export const cli = defineCli(services, (command) => [
   command({
     name: 'workflows list',
     description: 'List a tenant\'s workflow definitions',
@@ -35,8 +38,9 @@ export const cli = defineCli(createServices, (command) => [
     positionals: ['name'],
     options: { tenant, inputs: { type: 'string', description: 'inputs as a JSON object' } },
     // Never inline (runner.start may be): the CLI has no event backend, so the start job runs in the server.
-    run: (_services, { positionals, options }, core) => {
+    run: async (_services, { positionals, options }, core) => {
       const inputs = parseInputs(options.inputs);
+      const { startExecution } = await import('./execution/runner.ts');
       return core.withTenant(options.tenant, (trx) =>
         startExecution(core.jobs, trx, options.tenant, positionals[0], inputs, { type: 'api', id: 'cli', acting_for: { kind: 'super_admin' } }));
     },

@@ -14,6 +14,8 @@ export interface Import {
   target: string | undefined;
   /** `import type` / `export type`: erased at run time. */
   typeOnly: boolean;
+  /** `import('…')`: loaded when the code runs, not with the module. */
+  dynamic: boolean;
 }
 
 const IMPORT = /^\s*(import|export)\s+(type\s+)?[^;]*?\bfrom\s+'([^']+)'|^\s*import\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm;
@@ -34,7 +36,7 @@ export async function importsOf(file: string): Promise<Import[]> {
   const imports: Import[] = [];
   for (const match of source.matchAll(IMPORT)) {
     const specifier = match[3] ?? match[4] ?? match[5];
-    imports.push({ specifier, target: await resolve(file, specifier), typeOnly: Boolean(match[2]) });
+    imports.push({ specifier, target: await resolve(file, specifier), typeOnly: Boolean(match[2]), dynamic: match[5] !== undefined });
   }
   return imports;
 }

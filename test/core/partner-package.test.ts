@@ -54,7 +54,7 @@ t.test('a scaffolded package, built, packed and installed from its tarball, boot
   await mkdir(installed, { recursive: true });
   await run('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
   t.same((await readdir(path.join(installed, 'dist'), { recursive: true })).sort(), [
-    'event-types.js', 'plugin.js', 'routes', path.join('routes', 'items.js'), 'services', 'services.js', path.join('services', 'items.js'),
+    'cli.js', 'event-types.js', 'plugin.js', 'routes', path.join('routes', 'items.js'), 'services', 'services.js', path.join('services', 'items.js'),
     'sql', path.join('sql', '0001_init.sql'), 'store', path.join('store', 'items.js'), path.join('store', 'tables.js'),
   ], 'the tarball ships the compiled modules, in the plugin layout, and the migrations');
 

@@ -91,3 +91,31 @@ t.test('core has no import cycle, type imports included', async (t) => {
   t.ok(files.length > 50, `${files.length} files read`);
   t.same(await importCycles(files), []);
 });
+
+t.test('a plugin\'s cli.ts loads only its declarations: no service, route or package (implementations are imported when a command runs)', async (t) => {
+  const problems: string[] = [];
+  const clis = (await sourcesUnder('plugins')).filter((file) => /^plugins\/[^/]+\/cli\.ts$/.test(file));
+  t.ok(clis.length > 10, `${clis.length} cli.ts read`);
+  for (const cli of clis) {
+    const seen = new Set([cli]);
+    const queue = [cli];
+    while (queue.length > 0) {
+      const file = queue.shift()!;
+      for (const { specifier, target, typeOnly, dynamic } of await importsOf(file)) {
+        if (typeOnly || dynamic) continue;
+        if (target === undefined) {
+          if (!specifier.startsWith('node:')) problems.push(`${cli}: ${file} imports ${specifier} when loaded`);
+          continue;
+        }
+        if (target === SDK_ENTRY || /\/(services|plugin)\.ts$/.test(target) || /\/(services|store|routes)\//.test(target)) {
+          problems.push(`${cli}: ${file} imports ${specifier} when loaded (import it in the command's run)`);
+        }
+        if (!seen.has(target)) {
+          seen.add(target);
+          queue.push(target);
+        }
+      }
+    }
+  }
+  t.same(problems, []);
+});

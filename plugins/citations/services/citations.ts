@@ -25,7 +25,9 @@ export const VERIFY_BATCH = 100;
 /** The most citations one bulk verify request may name. */
 export const MAX_BULK_VERIFY = 500;
 
-export const STATUSES: readonly VerificationStatus[] = ['verified', 'failed', 'pending', 'unverified', 'out_of_provenance'];
+import { STATUSES } from '../views/statuses.ts';
+
+export { STATUSES };
 
 export interface CitationsDeps {
   core: Pick<CoreServices, 'withTenant' | 'jobs'>;

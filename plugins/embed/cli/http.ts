@@ -1,8 +1,9 @@
 // The HTTP client the embed CLI commands use: every one of them talks to a
-// running server (--url, default PLATFORM_URL or http://127.0.0.1:$PORT), as
-// the operator (--token, default PLATFORM_TOKEN or ADMIN_TOKEN) unless it
-// acts as a host backend or a page.
-import { UsageError } from 'agent-platform/sdk';
+// running server, found as every command that calls it finds it (--url,
+// PLATFORM_URL, the server running on the data directory, or
+// http://127.0.0.1:$PORT), as the operator (--token, PLATFORM_TOKEN or
+// ADMIN_TOKEN) unless it acts as a host backend or a page.
+import { serverFetch, serverOptions, serverToken, serverUrl, UsageError } from 'agent-platform/sdk/cli';
 
 export interface Answer {
   status: number;
@@ -17,19 +18,13 @@ export interface Connection {
 }
 
 export const connectionOptions = {
-  url: { type: 'string', description: 'server base URL (default PLATFORM_URL or http://127.0.0.1:$PORT)' },
-  token: { type: 'string', description: 'bearer token of an admin or the super-admin (default PLATFORM_TOKEN or ADMIN_TOKEN)' },
+  ...serverOptions,
   tenant: { type: 'string', description: 'tenant alias (X-Tenant-ID)' },
 } as const;
 
-export const baseUrlOf = (options: { url?: string }, env = process.env) =>
-  (options.url ?? env.PLATFORM_URL ?? `http://127.0.0.1:${env.PORT ?? 8080}`).replace(/\/+$/, '');
+export const baseUrlOf = (options: { url?: string }, env = process.env) => serverUrl(options, env);
 
-export function operatorToken(options: { token?: string }, env = process.env): string {
-  const token = options.token ?? env.PLATFORM_TOKEN ?? env.ADMIN_TOKEN;
-  if (!token) throw new UsageError('a token is needed: --token, PLATFORM_TOKEN or ADMIN_TOKEN');
-  return token;
-}
+export const operatorToken = (options: { token?: string }, env = process.env): string => serverToken(options, env);
 
 /** One request; `token` null sends none. JSON bodies are sent as JSON, URLSearchParams as a form. */
 export async function call(base: string, method: string, path: string, init: { token?: string | null; tenant?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
@@ -42,7 +37,7 @@ export async function call(base: string, method: string, path: string, init: { t
     body = JSON.stringify(init.body);
     headers['content-type'] = 'application/json';
   }
-  const response = await fetch(`${base}${path}`, { method, headers, body });
+  const response = await serverFetch(`${base}${path}`, { method, headers, body });
   const text = await response.text();
   let parsed: unknown = text;
   try {

@@ -39,6 +39,18 @@ export function adminRoutes(config: ConfigService, credentials: CredentialsServi
       handler: (request) => config.put(tenantOf(request), clientIdOf(request), request.payload as ConfigInput),
     },
     {
+      method: 'POST', path: '/api/admin/embed/config-check',
+      options: {
+        auth: 'bearer', tags, description: 'Check an embed configuration without changing anything (204 when PUT /api/admin/clients/{client_id}/embed would take it)',
+        notes: 'The same checks as the PUT: a bad origin (path, query, fragment, wildcard, other scheme; localhost without EMBED_ALLOW_LOCALHOST_ORIGINS=true) is a 400 naming the entry. Lets a client be created only once its configuration is known to be accepted.',
+        plugins: { platform: admin }, validate: { payload: s.putConfig },
+      },
+      handler: (request, h) => {
+        config.check(request.payload as ConfigInput);
+        return h.response().code(204);
+      },
+    },
+    {
       method: 'POST', path: '/api/admin/clients/{client_id}/embed-credentials',
       options: {
         auth, tags, description: 'Provision the client\'s embed credential: a dedicated service account (client_secret shown once)',

@@ -41,6 +41,11 @@ export function createConfigService(core: Pick<CoreServices, 'db' | 'withTenant'
       return configView(client.client_key, client.id, await configsStore.get(trx, clientId));
     }),
 
+    /** Checks a configuration as `put` would, changing nothing: a bad origin is a 400 naming it. */
+    check(input: ConfigInput) {
+      if (input.allowed_origins) parseOrigins(input.allowed_origins, options.allowLocalhostOrigins);
+    },
+
     async put(tenantId: string, clientId: number, input: ConfigInput) {
       // Checked before anything changes: a bad origin is a 400 naming it.
       const origins = input.allowed_origins && parseOrigins(input.allowed_origins, options.allowLocalhostOrigins);

@@ -58,3 +58,30 @@ t.test('clients embed commands against a running server', async (t) => {
   t.equal(failing.code, 1, 'a failed step fails the command');
   t.match(failing.json, [{ step: 'client', result: 'pass' }, { step: 'manifest', result: 'FAIL', detail: /403/ }]);
 });
+
+t.test('clients embed create with a refused origin creates nothing, and a retry makes one client', async (t) => {
+  const f = await embedFixture(t, { listen: true });
+  const { tp, token } = f;
+  const cli = (...args: string[]) => runCli([...args, '--url', tp.url(''), '--json'], { platform: tp, env: { PLATFORM_TOKEN: token }, timeoutMs: 120_000 });
+  const named = async () => (await tp.request({ url: '/api/admin/clients', token })).body.items.filter((c: { name: string }) => c.name === 'help');
+
+  const refused = await cli('clients', 'embed', 'create', '--tenant', 'acme', '--name', 'help', '--enable', '--origin', 'https://help.example/path');
+  t.equal(refused.code, 1);
+  t.match(refused.stderr, /^error: check the configuration: HTTP 400 .*must not have a path/);
+  t.same(await named(), [], 'no client was made');
+
+  const made = await cli('clients', 'embed', 'create', '--tenant', 'acme', '--name', 'help', '--enable', '--origin', 'https://help.example');
+  t.equal(made.code, 0, made.stderr);
+  t.match(made.json, { enabled: true, allowed_origins: ['https://help.example'] });
+  const again = await cli('clients', 'embed', 'create', '--tenant', 'acme', '--name', 'help', '--enable', '--origin', 'https://help.example');
+  t.equal(again.code, 1, 'a retry does not make a second client of that name');
+  t.equal(again.stderr, `error: a client named "help" exists (id ${made.json.client_id}): configure it with platform clients embed configure --client-id ${made.json.client_id}\n`);
+  t.equal((await named()).length, 1);
+
+  const check = await tp.request({ method: 'POST', url: '/api/admin/embed/config-check', token, payload: { allowed_origins: ['https://ok.example'] } });
+  t.equal(check.status, 204);
+  await tp.request({ method: 'POST', url: '/api/admin/users', token: tp.adminToken, payload: { sub: 'mia', display_name: 'Mia', organizations: ['acme'] } });
+  const memberToken = (await tp.request({ method: 'POST', url: '/api/admin/users/mia/tokens', token: tp.adminToken })).body.access_token;
+  const member = await tp.request({ method: 'POST', url: '/api/admin/embed/config-check', token: memberToken, payload: {} });
+  t.equal(member.status, 403, 'admins only');
+});

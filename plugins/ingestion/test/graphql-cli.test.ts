@@ -7,7 +7,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { cli, filesOf } from '../cli.ts';
+import { cli } from '../cli.ts';
+import { filesOf } from '../cli/http.ts';
 import { corruptPdf } from './fixtures.ts';
 import { createCollection, ingest, ingestionFixture, waitFor } from './helpers.ts';
 
