@@ -6,4 +6,6 @@ import { SECTION_ROLES } from './roles.ts';
 
 export const SECTIONS: SectionEntry[] = [
   { key: 'overview', labels: { en: 'Overview', pt: 'Visão geral' }, roles: SECTION_ROLES.overview, load: () => import('./overview/overview.ts') },
+  { key: 'documents', labels: { en: 'Documents', pt: 'Documentos' }, roles: SECTION_ROLES.documents, load: () => import('./documents/documents.ts') },
+  { key: 'chat', labels: { en: 'Chat', pt: 'Chat' }, roles: SECTION_ROLES.chat, load: () => import('./chat/chat.ts') },
 ];

@@ -208,7 +208,7 @@ export class PlatformChatElement extends LitElement {
     const stylesheet = this.stylesheetUrl || window.PlatformChat?.stylesheetUrl;
     const body = this.panel ? this.panel.render() : html`<div class="loading" role="status">${s.loading}</div>`;
     const content = html`${stylesheet ? html`<link rel="stylesheet" href=${stylesheet}>` : nothing}${body}`;
-    if (!launcher) return html`<div class="inline" part="panel" style="height:100%">${content}</div>`;
+    if (!launcher) return html`<div class="inline" part="panel">${content}</div>`;
     return html`
       <div class="floating" part="panel" id="panel" role="dialog" aria-label=${this.title || s.title} ?hidden=${!this.open}>${this.open || this.panel ? content : nothing}</div>
       <button class="launcher" part="launcher" type="button" aria-controls="panel" aria-expanded=${this.open ? 'true' : 'false'}
