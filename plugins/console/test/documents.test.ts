@@ -13,7 +13,7 @@ const CORRUPT_PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from('this 
 
 const missing = browserMissing();
 if (missing) {
-  t.skip(missing);
+  t.test(`console browser tests: ${missing}`, { skip: missing }, async () => {});
 } else {
   const f = await consoleFixture(t);
 

@@ -52,7 +52,8 @@ export default class DocumentsSection extends LitElement {
     .drop { border: 2px dashed var(--border); border-radius: 8px; padding: 1rem; background: var(--surface); display: grid; gap: 0.5rem; }
     .drop.over { border-color: var(--accent); background: #eef5fd; }
     .upload-label { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; }
-    input[type='file'] { max-width: 100%; }
+    .drop { grid-template-columns: minmax(0, 1fr); }
+    input[type='file'] { width: min(24rem, 100%); }
     .figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(8rem, 1fr)); gap: 0.75rem; }
     .figures .card { padding: 0.6rem 0.8rem; }
     .reason { color: var(--error); white-space: pre-wrap; word-break: break-word; }
