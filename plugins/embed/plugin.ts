@@ -34,7 +34,7 @@ export const plugin = definePlugin({
     registerManifestFastPath(server, services.manifests);
     services.uploads.registerCleanup();
     server.route([
-      ...adminRoutes(services.config, services.credentials, options.publicBaseUrl),
+      ...adminRoutes(services.config, services.credentials, services.playground, options.publicBaseUrl),
       ...publicRoutes(services.manifests, services.tokens, services.uploads, options.uploadMaxBytes),
       ...widgetAssetRoutes(),
     ]);

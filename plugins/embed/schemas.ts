@@ -66,6 +66,12 @@ export const manifest = Joi.object({
   theme: Joi.object().unknown(true),
 }).label('EmbedManifest');
 
+export const playground = Joi.object({
+  client_id: Joi.number().integer().description('The tenant\'s default client (its oldest)'),
+  client_key: Joi.string().description('Its public key: the widget\'s `client-key` and `selected_client`'),
+  manifest: manifest.description('What GET /api/embed/manifest/{client_key} would answer, built from the client\'s embed configuration or its defaults'),
+}).label('EmbedPlayground');
+
 export const mintInput = Joi.object({
   client_key: Joi.string().pattern(/^[A-Za-z0-9_-]{3,100}$/).required(),
   external_user_id: Joi.string().min(1).max(200).pattern(/^[^\p{Cc}]+$/u).required().description('The host\'s own id of its user'),

@@ -9,6 +9,7 @@ import { ClientCache } from './cache/client-cache.ts';
 import { createConfigService } from './services/config.ts';
 import { createCredentialsService } from './services/credentials.ts';
 import { createManifestService } from './services/manifest.ts';
+import { createPlaygroundService } from './services/playground.ts';
 import type { EmbedOptions } from './options.ts';
 import { createTokensService } from './services/tokens.ts';
 import { createUploadsService } from './services/uploads.ts';
@@ -27,6 +28,7 @@ export function createServices(core: CoreServices, options: EmbedOptions, peers:
     config,
     credentials: createCredentialsService(core, config, cache, peers.serviceAccounts),
     manifests: createManifestService(options, cache),
+    playground: createPlaygroundService(core),
     tokens: createTokensService(core, options, cache),
     uploads: createUploadsService(options, cache, peers),
   };

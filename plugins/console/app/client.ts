@@ -14,6 +14,7 @@ export class ApiError extends Error {
 
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
+  /** JSON, or a FormData (multipart). */
   body?: unknown;
   /** The caller shows the failure itself: the shell does not announce it. */
   quiet?: boolean;
@@ -37,6 +38,9 @@ export class ApiClient {
     this.settings = settings;
   }
 
+  /** The signed-in person's bearer token, for a part of the page that calls the API on its own (the chat widget). */
+  bearer(): string | null { return this.settings.token(); }
+
   get<T>(path: string, options: RequestOptions = {}): Promise<T> { return this.request<T>('GET', path, options); }
   post<T>(path: string, body?: unknown, options: RequestOptions = {}): Promise<T> { return this.request<T>('POST', path, { ...options, body }); }
   put<T>(path: string, body?: unknown, options: RequestOptions = {}): Promise<T> { return this.request<T>('PUT', path, { ...options, body }); }
@@ -51,10 +55,12 @@ export class ApiClient {
     if (token) headers.authorization = `Bearer ${token}`;
     const tenant = this.settings.tenant();
     if (tenant) headers['x-tenant-id'] = tenant;
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    // A FormData body (an upload) sets its own multipart type.
+    const form = options.body instanceof FormData;
+    if (options.body !== undefined && !form) headers['content-type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), credentials: 'omit', cache: 'no-store' });
+      response = await fetch(url, { method, headers, body: options.body === undefined ? undefined : form ? options.body as FormData : JSON.stringify(options.body), credentials: 'omit', cache: 'no-store' });
     } catch {
       throw this.fail(new ApiError(0, this.settings.networkMessage(), 'NETWORK'), options);
     }

@@ -4,6 +4,7 @@ import type { Request, ServerRoute } from 'agent-platform/sdk';
 import { principalOf, tenantOf } from 'agent-platform/sdk';
 import type { ConfigInput, ConfigService } from '../services/config.ts';
 import type { CredentialsService } from '../services/credentials.ts';
+import type { PlaygroundService } from '../services/playground.ts';
 import * as s from '../schemas.ts';
 
 const tags = ['api', 'embed'];
@@ -19,8 +20,17 @@ export function tokenEndpoint(request: Request, publicBaseUrl: string | null): s
   return `${base.replace(/\/+$/, '')}/oauth/token`;
 }
 
-export function adminRoutes(config: ConfigService, credentials: CredentialsService, publicBaseUrl: string | null): ServerRoute[] {
+export function adminRoutes(config: ConfigService, credentials: CredentialsService, playground: PlaygroundService, publicBaseUrl: string | null): ServerRoute[] {
   return [
+    {
+      method: 'GET', path: '/api/embed/playground',
+      options: {
+        auth, tags, description: 'The chat playground of the console: the tenant\'s default client and its manifest, for a signed-in member',
+        notes: 'Any member of the tenant (bearer token of a person, or the super-admin). The console\'s widget then chats with the member\'s own token on this client without the embed marker, so no embed credential, enabled configuration or allowlisted origin is needed. 403 `HUMAN_REQUIRED` for an API key or a service account; 404 `CLIENT_NOT_FOUND` when the tenant has no client.',
+        plugins: { platform: { tenant: 'required' } }, response: { schema: s.playground },
+      },
+      handler: (request) => playground.read(tenantOf(request), principalOf(request)),
+    },
     {
       method: 'GET', path: '/api/admin/clients/{client_id}/embed',
       options: {

@@ -91,6 +91,9 @@ export const clientsStore = {
   /** A client of the tenant (the core's clients table, under the tenant's row-level security). */
   get: (trx: TenantTransaction, clientId: number) =>
     trx.selectFrom('clients').select(['id', 'client_key']).where('id', '=', clientId).executeTakeFirst(),
+  /** The tenant's default client: its oldest (the one chat acts for without selected_client). */
+  oldest: (trx: TenantTransaction) =>
+    trx.selectFrom('clients').select(['id', 'client_key']).orderBy('id').limit(1).executeTakeFirst(),
   /** The client's row as the tenancy plugin's GraphQL Client shows it. */
   record: (trx: TenantTransaction, clientId: number) =>
     trx.selectFrom('clients').select(['id', 'client_key', 'name', 'created_at']).where('id', '=', clientId).executeTakeFirst(),

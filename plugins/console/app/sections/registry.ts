@@ -6,6 +6,8 @@ import { SECTION_ROLES } from './roles.ts';
 
 export const SECTIONS: SectionEntry[] = [
   { key: 'overview', labels: { en: 'Overview', pt: 'Visão geral' }, roles: SECTION_ROLES.overview, load: () => import('./overview/overview.ts') },
+  { key: 'documents', labels: { en: 'Documents', pt: 'Documentos' }, roles: SECTION_ROLES.documents, load: () => import('./documents/documents.ts') },
+  { key: 'chat', labels: { en: 'Chat', pt: 'Chat' }, roles: SECTION_ROLES.chat, load: () => import('./chat/chat.ts') },
   { key: 'workflows', labels: { en: 'Workflows', pt: 'Fluxos de trabalho' }, roles: SECTION_ROLES.workflows, load: () => import('./workflows/workflows.ts') },
   { key: 'approvals', labels: { en: 'Approvals', pt: 'Aprovações' }, roles: SECTION_ROLES.approvals, load: () => import('./approvals/approvals.ts') },
 ];

@@ -17,6 +17,8 @@ export class ApiError extends Error {
 export interface ClientConfig {
   apiUrl: string;
   clientKey: string;
+  /** Sent as X-Tenant-ID when set. */
+  tenant?: string;
   markEmbedRequests: boolean;
   tokenProvider: TokenProvider | undefined;
 }
@@ -41,6 +43,7 @@ export class ChatClient {
     const headers: Record<string, string> = { ...extra };
     const token = this.config.tokenProvider ? await this.config.tokenProvider() : undefined;
     if (token) headers.authorization = `Bearer ${token}`;
+    if (this.config.tenant) headers['x-tenant-id'] = this.config.tenant;
     if (this.config.markEmbedRequests) headers['x-platform-embed'] = '1';
     return headers;
   }

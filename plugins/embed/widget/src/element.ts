@@ -24,6 +24,7 @@ export class PlatformChatElement extends LitElement {
     clientKey: { attribute: 'client-key' },
     selectedClientId: { attribute: 'selected-client-id' },
     tokenProvider: { attribute: 'token-provider' },
+    tenant: { attribute: 'tenant' },
     title: { attribute: 'title' },
     welcomeMessage: { attribute: 'welcome-message' },
     placeholder: { attribute: 'placeholder' },
@@ -48,6 +49,7 @@ export class PlatformChatElement extends LitElement {
   declare clientKey: string | undefined;
   declare selectedClientId: string | number | undefined;
   declare tokenProvider: string | undefined;
+  declare tenant: string | undefined;
   declare title: string;
   declare welcomeMessage: string | undefined;
   declare placeholder: string | undefined;
@@ -65,6 +67,7 @@ export class PlatformChatElement extends LitElement {
   /** Props only: never attributes (a function, and tokens never go through HTML). */
   declare getAccessToken: TokenProvider | undefined;
   declare tokenProviders: Record<string, TokenProvider> | undefined;
+  declare hostManifest: Manifest | undefined;
   declare autoStart: boolean | undefined;
   declare open: boolean;
   declare manifest: Manifest | null;
@@ -84,7 +87,7 @@ export class PlatformChatElement extends LitElement {
   /** The options as given (props and attributes), for the panel and the wrappers. */
   get options(): PlatformChatOptions {
     const options: Record<string, unknown> = {};
-    for (const name of [...Object.values(ATTRIBUTES), 'getAccessToken', 'tokenProviders', 'autoStart'] as (keyof PlatformChatOptions)[]) {
+    for (const name of [...Object.values(ATTRIBUTES), 'getAccessToken', 'tokenProviders', 'hostManifest', 'autoStart'] as (keyof PlatformChatOptions)[]) {
       const value = (this as unknown as Record<string, unknown>)[name];
       if (value !== undefined && value !== null && value !== '') options[name] = value;
     }
@@ -120,7 +123,7 @@ export class PlatformChatElement extends LitElement {
 
   client(): ChatClient {
     const resolved = this.resolved;
-    return new ChatClient({ apiUrl: resolved.apiUrl, clientKey: resolved.clientKey, markEmbedRequests: resolved.markEmbedRequests, tokenProvider: resolved.tokenProvider });
+    return new ChatClient({ apiUrl: resolved.apiUrl, clientKey: resolved.clientKey, tenant: resolved.tenant, markEmbedRequests: resolved.markEmbedRequests, tokenProvider: resolved.tokenProvider });
   }
 
   private async start(): Promise<void> {
@@ -134,7 +137,7 @@ export class PlatformChatElement extends LitElement {
       return;
     }
     try {
-      this.manifest = await this.client().manifest();
+      this.manifest = this.hostManifest ?? await this.client().manifest();
       this.applyTheme(this.manifest.theme ?? {});
     } catch (error) {
       this.failure = { message: this.describe(error) };
@@ -205,7 +208,7 @@ export class PlatformChatElement extends LitElement {
     const stylesheet = this.stylesheetUrl || window.PlatformChat?.stylesheetUrl;
     const body = this.panel ? this.panel.render() : html`<div class="loading" role="status">${s.loading}</div>`;
     const content = html`${stylesheet ? html`<link rel="stylesheet" href=${stylesheet}>` : nothing}${body}`;
-    if (!launcher) return html`<div class="inline" part="panel" style="height:100%">${content}</div>`;
+    if (!launcher) return html`<div class="inline" part="panel">${content}</div>`;
     return html`
       <div class="floating" part="panel" id="panel" role="dialog" aria-label=${this.title || s.title} ?hidden=${!this.open}>${this.open || this.panel ? content : nothing}</div>
       <button class="launcher" part="launcher" type="button" aria-controls="panel" aria-expanded=${this.open ? 'true' : 'false'}

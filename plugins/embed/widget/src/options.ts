@@ -15,6 +15,10 @@ export interface PlatformChatOptions {
   selectedClientId?: string | number;
   /** Returns a host or embed token; called before each request. Default: window.PlatformChat.getAccessToken. */
   getAccessToken?: TokenProvider;
+  /** The tenant the requests act in (X-Tenant-ID): a host token of a person in several tenants names it (attribute `tenant`). */
+  tenant?: string;
+  /** A manifest the host already has (a prop only): the widget does not read one. */
+  hostManifest?: Manifest;
   /** Name of a provider in tokenProviders, else in window.PlatformChat.tokenProviders (attribute `token-provider`). */
   tokenProvider?: string;
   /** Named token providers (a prop only: functions never go through HTML); `tokenProvider` picks one. */
@@ -39,7 +43,7 @@ export interface PlatformChatOptions {
 /** Attribute name → option, for the element (and the wrappers, which set properties). */
 export const ATTRIBUTES: Record<string, keyof PlatformChatOptions> = {
   'api-url': 'apiUrl', 'client-key': 'clientKey', 'selected-client-id': 'selectedClientId', 'token-provider': 'tokenProvider',
-  title: 'title', 'welcome-message': 'welcomeMessage', placeholder: 'placeholder', locale: 'locale',
+  tenant: 'tenant', title: 'title', 'welcome-message': 'welcomeMessage', placeholder: 'placeholder', locale: 'locale',
   'resume-history': 'resumeHistory', 'session-switching': 'sessionSwitching', 'allow-feedback': 'allowFeedback',
   'allow-uploads': 'allowUploads', 'mark-embed-requests': 'markEmbedRequests', launcher: 'launcher', placement: 'placement',
   'default-open': 'defaultOpen', 'z-index': 'zIndex', 'stylesheet-url': 'stylesheetUrl',
@@ -70,6 +74,7 @@ declare global {
 export interface ResolvedOptions {
   apiUrl: string;
   clientKey: string;
+  tenant: string | undefined;
   locale: Locale;
   title: string | undefined;
   welcomeMessage: string | undefined;
@@ -109,6 +114,7 @@ export function resolveOptions(options: PlatformChatOptions, manifest: Manifest 
   return {
     apiUrl: (options.apiUrl ?? '').replace(/\/+$/, ''),
     clientKey,
+    tenant: options.tenant || undefined,
     locale: resolveLocale(options.locale, pageLang),
     title: options.title || undefined,
     welcomeMessage: options.welcomeMessage,

@@ -159,11 +159,13 @@ export class ChatPanel implements ReactiveController {
     this.turnId = undefined;
     this.update();
     const abort = (this.abort = new AbortController());
+    let answered: { session_id: string; message_id: number } | null = null;
     try {
       const sessionId = await this.ensureSession();
       await runTurn(this.client, sessionId, kind, input, {
         onFrame: (frame) => {
           if (frame.type === 'turn') this.turnId = frame.turn_id;
+          if (frame.type === 'message') answered = { session_id: sessionId, message_id: frame.message_id };
           this.activity = applyFrame(answer, frame, this.activity);
           this.update();
         },
@@ -179,6 +181,8 @@ export class ChatPanel implements ReactiveController {
       this.reconnecting = false;
       this.abort = null;
       this.update();
+      // The host may show what it knows of the stored answer (its citations, say).
+      if (answered) this.host.dispatchEvent(new CustomEvent('platform-chat-answer', { detail: answered, bubbles: true, composed: true }));
     }
   }
 

@@ -3,6 +3,7 @@
 import { defineComponent, h, onMounted, onUpdated, ref, type PropType } from 'vue';
 import { definePlatformChat, type PlatformChatElement } from './element.ts';
 import { ATTRIBUTES, type PlatformChatOptions, type TokenProvider } from './options.ts';
+import type { Manifest } from './types.ts';
 
 const names = [...Object.values(ATTRIBUTES), 'autoStart'] as (keyof PlatformChatOptions)[];
 const props: Record<string, { type: PropType<unknown>; default: undefined }> = {};
@@ -14,6 +15,7 @@ export const PlatformChat = defineComponent({
     ...props,
     getAccessToken: { type: Function as PropType<TokenProvider>, default: undefined },
     tokenProviders: { type: Object as PropType<Record<string, TokenProvider>>, default: undefined },
+    hostManifest: { type: Object as PropType<Manifest>, default: undefined },
   },
   setup(componentProps) {
     definePlatformChat();

@@ -7,6 +7,10 @@ export interface PlatformChatOptions {
   /** Legacy alias of clientKey. */
   selectedClientId?: string | number;
   getAccessToken?: TokenProvider;
+  /** The tenant the requests act in (X-Tenant-ID). */
+  tenant?: string;
+  /** A manifest the host already has (a prop only): the widget does not read one. */
+  hostManifest?: Manifest;
   tokenProvider?: string;
   /** Named token providers (a prop only); `tokenProvider` picks one before window.PlatformChat.tokenProviders. */
   tokenProviders?: Record<string, TokenProvider>;
@@ -73,7 +77,7 @@ export class ApiError extends Error {
 }
 export const CAPABILITY_KEYS: string[];
 export class ChatClient {
-  constructor(config: { apiUrl: string; clientKey: string; markEmbedRequests: boolean; tokenProvider: TokenProvider | undefined });
+  constructor(config: { apiUrl: string; clientKey: string; tenant?: string; markEmbedRequests: boolean; tokenProvider: TokenProvider | undefined });
   manifest(): Promise<Manifest>;
   sessions(): Promise<Session[]>;
   createSession(): Promise<Session>;
