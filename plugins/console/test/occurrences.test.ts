@@ -110,6 +110,21 @@ if (missing) {
     await page.getByRole('listitem').filter({ hasText: `Hello Ana Silva, ${hole.reference} is Triaged.` }).waitFor();
     await checkPage(t, page, 'occurrence-detail');
 
+    // Duplicate needs the original's reference: an unknown one is refused in place, nothing sent.
+    await page.getByLabel('Duplicate of (reference)').fill('OC-1999-999999');
+    await page.getByRole('button', { name: 'Duplicate', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'No occurrence has the reference OC-1999-999999.' }).waitFor();
+    t.equal((await call('GET', `/api/backoffice/occurrences/${hole.id}`)).state, 'triaged', 'nothing changed');
+    await page.getByLabel('Duplicate of (reference)').fill(lamp.reference);
+    await page.getByRole('button', { name: 'Duplicate', exact: true }).click();
+    await page.getByText('This report is a duplicate of:').waitFor();
+    const duplicate = await call('GET', `/api/backoffice/occurrences/${hole.id}`);
+    t.same([duplicate.state, duplicate.duplicate_of], ['duplicate', lamp.id], 'REST: marked a duplicate of the other report');
+    await page.getByRole('link', { name: `#${lamp.id}` }).click();
+    await page.getByRole('heading', { level: 2, name: `${lamp.reference}: Street light out` }).waitFor();
+    await page.getByRole('region', { name: 'Duplicates' }).getByRole('link', { name: hole.reference }).waitFor();
+    await page.goBack();
+
     await page.reload();
     await page.getByRole('heading', { level: 2, name: `${hole.reference}: Deep pothole on Rua Augusta` }).waitFor();
     t.pass('a reload opens the same occurrence');

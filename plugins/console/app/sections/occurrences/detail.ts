@@ -17,7 +17,7 @@ interface TimelineItem { at: string; kind: 'history' | 'message'; render: () => 
 export class OccurrenceDetailView extends LitElement {
   static properties = {
     context: { attribute: false }, occurrenceId: { attribute: false }, graph: { attribute: false }, types: { attribute: false },
-    detail: { state: true }, transitions: { state: true }, templates: { state: true }, preview: { state: true }, missing: { state: true }, busy: { state: true },
+    detail: { state: true }, transitions: { state: true }, duplicateError: { state: true }, templates: { state: true }, preview: { state: true }, missing: { state: true }, busy: { state: true },
   };
   declare context: SectionContext | undefined;
   declare occurrenceId: number;
@@ -29,6 +29,7 @@ export class OccurrenceDetailView extends LitElement {
   declare preview: (Preview & { template_id: number }) | null;
   declare missing: boolean;
   declare busy: boolean;
+  declare duplicateError: string;
   private loadedId: number | null = null;
   private loadedContext: SectionContext | undefined;
 
@@ -51,6 +52,8 @@ export class OccurrenceDetailView extends LitElement {
     .body { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0.25rem 0; }
     .preview { border: 1px dashed var(--border); border-radius: 8px; padding: 0.75rem; margin: 0.75rem 0; background: var(--bg); }
     .preview h3 { margin: 0 0 0.5rem; font-size: 1rem; }
+    .error { color: var(--error); font-weight: 600; margin: 0.25rem 0; }
+    .error:empty { display: none; }
     .row { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: end; }
     a { color: var(--accent); }
   `];
@@ -63,6 +66,7 @@ export class OccurrenceDetailView extends LitElement {
     this.preview = null;
     this.missing = false;
     this.busy = false;
+    this.duplicateError = '';
     this.graph = null;
     this.types = [];
   }
@@ -112,12 +116,22 @@ export class OccurrenceDetailView extends LitElement {
     if (!detail || this.busy) return;
     const root = this.renderRoot;
     const comment = root.querySelector<HTMLTextAreaElement>('#comment')?.value.trim() ?? '';
-    const duplicateOf = root.querySelector<HTMLInputElement>(`#requires-${target.to_state}`)?.value;
     const body: Record<string, unknown> = { to_state: target.to_state, expected_state: detail.state };
     if (comment) body.comment = comment;
-    if (target.requires.includes('duplicate_of')) body.duplicate_of = Number(duplicateOf);
     this.busy = true;
+    this.duplicateError = '';
     try {
+      if (target.requires.includes('duplicate_of')) {
+        const reference = root.querySelector<HTMLInputElement>(`#requires-${target.to_state}`)?.value.trim().toUpperCase() ?? '';
+        const found = /^[A-Z0-9-]{1,40}$/.test(reference)
+          ? (await this.context!.api.get<{ items: { id: number }[] }>('/api/backoffice/occurrences', { query: { reference, limit: 1 } })).items[0]
+          : undefined;
+        if (!found) {
+          this.duplicateError = format(this.t.noSuchReference, { reference });
+          return;
+        }
+        body.duplicate_of = found.id;
+      }
       await this.context!.api.post(`/api/occurrences/${detail.id}/transition_state`, body);
       const comments = root.querySelector<HTMLTextAreaElement>('#comment');
       if (comments) comments.value = '';
@@ -188,7 +202,8 @@ export class OccurrenceDetailView extends LitElement {
         <textarea id="comment" maxlength="2000"></textarea>
         ${this.transitions.filter((a) => a.requires.includes('duplicate_of')).map((a) => html`
           <label for="requires-${a.to_state}">${t.duplicateOf}</label>
-          <input id="requires-${a.to_state}" type="number" min="1" inputmode="numeric">`)}
+          <input id="requires-${a.to_state}" type="text" maxlength="40" autocomplete="off" aria-describedby="requires-error">
+          <p id="requires-error" class="error" role="alert">${this.duplicateError}</p>`)}
         <div class="transitions">${this.transitions.map((a) => html`<button type="button" ?disabled=${this.busy} @click=${() => this.transition(a)}>${a.label}</button>`)}</div>`}
     </section>`;
   }

@@ -47,7 +47,7 @@ export default class OccurrencesSection extends LitElement {
     .field { display: grid; gap: 0.2rem; }
     label { font-weight: 600; font-size: 0.95rem; }
     input, select { font: inherit; color: var(--fg); padding: 0.35rem 0.5rem; border: 1px solid #8c959f; border-radius: 6px; background: var(--surface); min-width: 0; }
-    .actions { display: flex; gap: 0.5rem; flex-wrap: wrap; }
+    .actions { display: flex; gap: 0.5rem; flex-wrap: wrap; grid-column: 1 / -1; }
     .layout { display: grid; grid-template-columns: minmax(0, 3fr) minmax(16rem, 2fr); gap: 1.25rem; align-items: start; }
     #map { height: 26rem; border: 1px solid var(--border); border-radius: 8px; background: #e8edf2; }
     @media (max-width: 900px) { .layout { grid-template-columns: minmax(0, 1fr); } #map { height: 18rem; } }
@@ -232,7 +232,7 @@ export default class OccurrencesSection extends LitElement {
     const count = this.total === 1 ? t.countOne : format(t.count, { count: this.total });
     return html`<div class="layout">
       <section aria-labelledby="results">
-        <h2 id="results">${t.results}</h2>
+        <h2 id="results">${t.resultsHeading}</h2>
         <p class="muted" role="status">${count}${this.total > items.length ? html` (${format(t.shownOf, { shown: items.length })})` : nothing}</p>
         <console-table .caption=${t.results} .empty=${t.none} .columns=${columns} .rows=${items}></console-table>
       </section>
