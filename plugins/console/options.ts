@@ -11,7 +11,12 @@ export interface ConsoleOptions {
   linkTtlSeconds: number;
   /** Link exchanges per client address and process (CONSOLE_LINK_RATE_LIMIT_PER_MINUTE). */
   linkRatePerMinute: number;
+  /** The map tiles of the Occurrences section, `{z}/{x}/{y}` (CONSOLE_MAP_TILE_URL). */
+  mapTileUrl: string;
 }
+
+/** The default tiles: OpenStreetMap's. */
+export const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 
 export const optionsSchema = Joi.object({
   oidcClientId: Joi.string().max(255).pattern(/^[\x21-\x7e]+$/).allow('', null).empty('').default(null)
@@ -23,6 +28,11 @@ export const optionsSchema = Joi.object({
     .description('How long a sign-in link of `platform console link` stays valid, in seconds'),
   linkRatePerMinute: Joi.number().integer().min(1).max(100_000).default(10)
     .description('Sign-in link exchanges per client address and process a minute (`POST /api/console/link/exchange`); past it 429 with `Retry-After`'),
+  mapTileUrl: Joi.string().max(500)
+    .pattern(/^https?:\/\/(\{s\}\.)?[A-Za-z0-9.-]+(:\d{1,5})?\/[^\s"'<>\\]*$/)
+    .custom((value: string, helpers) => (['{z}', '{x}', '{y}'].every((part) => value.includes(part)) ? value : helpers.error('any.invalid')))
+    .default(DEFAULT_TILE_URL)
+    .description('Map tiles of the console\'s Occurrences section, an http(s) URL with `{z}`, `{x}` and `{y}` (a leading `{s}.` subdomain allowed); the console page\'s Content-Security-Policy allows images from its host. Without network the points show on a plain background'),
 }).default({});
 
 export const defaultOptions: ConsoleOptions = optionsSchema.validate({}).value;

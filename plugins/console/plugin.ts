@@ -25,7 +25,7 @@ export const plugin = definePlugin({
     const issuer = core.config.oidcIssuerUrl;
     const oidc = issuer && options.oidcClientId ? { issuer, client_id: options.oidcClientId } : null;
     const rateLimit = new RateLimiter(perMinute(options.linkRatePerMinute, (seconds) => `Too many sign-in link exchanges; retry in ${seconds} s`));
-    server.route([...pageRoutes(issuer), ...consoleRoutes(links, usage, rateLimit, oidc)]);
+    server.route([...pageRoutes(issuer, options.mapTileUrl), ...consoleRoutes(links, usage, rateLimit, { oidc, map: { tile_url: options.mapTileUrl } })]);
     core.jobs.defineLongTask(PRUNE_TASK, pruneHandler(links), { retryLimit: 1 });
     await core.jobs.schedule(PRUNE_TASK, PRUNE_TASK, PRUNE_CRON);
   },

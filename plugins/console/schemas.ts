@@ -13,6 +13,9 @@ export const consoleConfig = Joi.object({
     issuer: Joi.string().description('OIDC_ISSUER_URL'),
     client_id: Joi.string().description('CONSOLE_OIDC_CLIENT_ID'),
   }).label('ConsoleOidc').allow(null).description('null: sign-in with an access token or a link only'),
+  map: Joi.object({
+    tile_url: Joi.string().description('CONSOLE_MAP_TILE_URL: the tiles of the Occurrences map, `{z}/{x}/{y}`'),
+  }).label('ConsoleMap'),
 }).label('ConsoleConfig');
 
 export const linkExchange = Joi.object({

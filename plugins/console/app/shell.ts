@@ -189,7 +189,9 @@ export class PlatformConsole extends LitElement {
     const key = path.startsWith(`${BASE}/`) ? path.slice(BASE.length + 1).split('/')[0] : '';
     const visible = this.visible();
     const section = visible.find((s) => s.key === key) ?? visible[0] ?? null;
-    const target = section ? `${BASE}/${section.key}` : `${BASE}/`;
+    // A section's own sub-path (`/console/occurrences/42`) is kept: the section reads it.
+    const rest = section?.key === key ? path.slice(`${BASE}/${key}`.length) : '';
+    const target = section ? `${BASE}/${section.key}${/^(\/[A-Za-z0-9_-]{1,128}){1,4}$/.test(rest) ? rest : ''}` : `${BASE}/`;
     if (push && target !== location.pathname) history.pushState(null, '', target);
     else if (target !== location.pathname) history.replaceState(null, '', target);
     this.menuOpen = false;

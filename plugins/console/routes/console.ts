@@ -9,7 +9,12 @@ import * as s from '../schemas.ts';
 
 const tags = ['api', 'console'];
 
-export function consoleRoutes(links: LinksService, usage: UsageService, rateLimit: RateLimiter, oidc: { issuer: string; client_id: string } | null): ServerRoute[] {
+export interface ConsoleConfig {
+  oidc: { issuer: string; client_id: string } | null;
+  map: { tile_url: string };
+}
+
+export function consoleRoutes(links: LinksService, usage: UsageService, rateLimit: RateLimiter, config: ConsoleConfig): ServerRoute[] {
   const spendToken: Lifecycle.Method = (request, h) => {
     rateLimit.take(request.info.remoteAddress || 'unknown');
     return h.continue;
@@ -19,10 +24,10 @@ export function consoleRoutes(links: LinksService, usage: UsageService, rateLimi
       method: 'GET', path: '/api/console/config',
       options: {
         auth: false, tags, plugins: { platform: { tenant: 'none' } },
-        description: 'How the console signs in: the OIDC issuer and client id when OIDC sign-in is configured',
+        description: 'How the console signs in (the OIDC issuer and client id when OIDC sign-in is configured) and the map tiles it draws',
         response: { schema: s.consoleConfig },
       },
-      handler: () => ({ oidc }),
+      handler: () => config,
     },
     {
       method: 'POST', path: '/api/console/link/exchange',

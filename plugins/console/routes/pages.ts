@@ -14,19 +14,31 @@ export const CONSOLE_DIST = path.join(path.dirname(fileURLToPath(import.meta.url
 const ASSET = /^assets\/[A-Za-z0-9_-]{1,100}\.(js|css)$/;
 const PAGE = /^[a-z0-9-]{0,64}(\/[A-Za-z0-9_-]{1,128}){0,4}\/?$/;
 
-/** The page's Content-Security-Policy: its own files only; the OIDC issuer's origin may be fetched (discovery, token endpoint). */
-export function contentSecurityPolicy(oidcIssuerUrl: string | undefined): string {
+/** The CSP source of a tile URL's host: `{s}.` (a tile server's subdomains) becomes `*.`. */
+export function tileSource(tileUrl: string): string {
+  const { protocol, host } = new URL(tileUrl.replace(/^(https?:\/\/)\{s\}\./, '$1s.'));
+  return `${protocol}//${tileUrl.includes('//{s}.') ? `*.${host.slice(2)}` : host}`;
+}
+
+/**
+ * The page's Content-Security-Policy: its own files only; the OIDC issuer's
+ * origin may be fetched (discovery, token endpoint); images may come from
+ * the map tiles' host.
+ */
+export function contentSecurityPolicy(oidcIssuerUrl: string | undefined, tileUrl?: string): string {
   const connect = ["'self'"];
   if (oidcIssuerUrl) connect.push(new URL(oidcIssuerUrl).origin);
+  const img = ["'self'", 'data:'];
+  if (tileUrl) img.push(tileSource(tileUrl));
   return [
-    "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "font-src 'self'",
+    "default-src 'none'", "script-src 'self'", "style-src 'self'", `img-src ${img.join(' ')}`, "font-src 'self'",
     `connect-src ${connect.join(' ')}`, "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
   ].join('; ');
 }
 
-export function pageRoutes(oidcIssuerUrl: string | undefined, dist = CONSOLE_DIST): ServerRoute[] {
+export function pageRoutes(oidcIssuerUrl: string | undefined, tileUrl?: string, dist = CONSOLE_DIST): ServerRoute[] {
   const load = staticAssets(dist);
-  const csp = contentSecurityPolicy(oidcIssuerUrl);
+  const csp = contentSecurityPolicy(oidcIssuerUrl, tileUrl);
   const tags = ['api', 'console'];
   const page = async (request: Request, h: ResponseToolkit) => {
     const index = await load('index.html');

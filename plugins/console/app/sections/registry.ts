@@ -10,4 +10,6 @@ export const SECTIONS: SectionEntry[] = [
   { key: 'chat', labels: { en: 'Chat', pt: 'Chat' }, roles: SECTION_ROLES.chat, load: () => import('./chat/chat.ts') },
   { key: 'workflows', labels: { en: 'Workflows', pt: 'Fluxos de trabalho' }, roles: SECTION_ROLES.workflows, load: () => import('./workflows/workflows.ts') },
   { key: 'approvals', labels: { en: 'Approvals', pt: 'Aprovações' }, roles: SECTION_ROLES.approvals, load: () => import('./approvals/approvals.ts') },
+  { key: 'occurrences', labels: { en: 'Occurrences', pt: 'Ocorrências' }, roles: SECTION_ROLES.occurrences, load: () => import('./occurrences/occurrences.ts') },
+  { key: 'embed', labels: { en: 'Embed', pt: 'Incorporação' }, roles: SECTION_ROLES.embed, load: () => import('./embed/embed.ts') },
 ];
