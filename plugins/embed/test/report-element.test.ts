@@ -1,16 +1,19 @@
 // <platform-report> and the chat's map and report widgets in a real browser
 // (Chromium headless shell), on a page of another origin (a second loopback
 // server, as a city's own website): the tenant lists it among its public
-// origins, so the public occurrence and forms routes answer it with CORS. The
-// map's tile server is unreachable, as in any offline run. Screenshots:
-// .tap/screenshots/widget/.
+// origins, so the public occurrence and forms routes answer it with CORS.
+// Then staff move the report: its tracking page, opened from the link the
+// element shows, has the new state, and the e-mail of a send_on_enter
+// template reaches a real SMTP receiver on loopback. The map's tile server is
+// unreachable, as in any offline run. Screenshots: .tap/screenshots/widget/.
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { startTestPlatform, tenantWithAdmin } from 'agent-platform/sdk/testing';
+import { startTestPlatform, tenantWithAdmin, until } from 'agent-platform/sdk/testing';
+import { startReceiver } from '../../mail/test/receiver.ts';
 import { ScriptedLlm, textChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
 import { backendToken, createClient, mint } from './helpers.ts';
 import { browserMissing, launchBrowser, screenshot } from './widget/browser.ts';
@@ -25,13 +28,16 @@ if (missing) {
 } else {
   const llm = await new ScriptedLlm().start();
   t.teardown(() => llm.stop());
+  const receiver = await startReceiver({ user: 'mailer', pass: 'Rep0rt-mail' });
+  t.teardown(() => receiver.close());
   const tp = await startTestPlatform(t, {
     listen: true,
-    env: { LLM_API_KEY: 'sk-test' },
+    env: { LLM_API_KEY: 'sk-test', SMTP_URL: `smtp://mailer:Rep0rt-mail@127.0.0.1:${receiver.port}` },
     manifest: {
       plugins: [
         { plugin: './plugins/tenancy', options: { allowLocalhostOrigins: true } }, { plugin: './plugins/workflows' }, { plugin: './plugins/events' },
         { plugin: './plugins/forms', options: { publicRatePerMinute: 1000 } },
+        { plugin: './plugins/mail', options: { from: 'City <city@example.org>', retryBaseSeconds: 1 } },
         { plugin: './plugins/occurrences', options: { publicRatePerMinute: 1000, publicAddressRatePerMinute: 10_000 } },
         { plugin: './plugins/chat', options: { frameFlushMs: 20, cancelPollMs: 25, followPollMs: 25, llmModel: 'scripted-1', llmBaseUrl: llm.baseUrl } },
         { plugin: './plugins/embed', options: { allowLocalhostOrigins: true } },
@@ -72,6 +78,10 @@ if (missing) {
   });
   await call('PUT', '/api/backoffice/settings', { service_area: AREA });
   await call('PUT', '/api/admin/public-origins', { origins: [pageOrigin] });
+  await call('POST', '/api/backoffice/templates', {
+    name: 'Triaged', channel: 'email', send_on_enter: true, states: ['triaged'],
+    subject: '{{reference}} is {{state_label}}', body: 'Your report was triaged. Follow it: {{tracking_link}}',
+  });
   const occurrences = async () => (await call('GET', '/api/backoffice/occurrences?sort=created_at')).items as Record<string, any>[];
 
   const browser = await launchBrowser(t);
@@ -156,6 +166,17 @@ if (missing) {
     t.match(stored, { title: 'Deep pothole by the bus stop', address: 'Rua Augusta 10', reporter_email: 'ana@example.org', dynamic_fields: { depth_cm: 12, lane: 'right' } });
     t.same(stored!.attachments.map((a: { name: string }) => a.name), ['hole.png'], 'with the photo as its attachment');
     t.same(page.errors, [], 'no page error');
+
+    await call('POST', `/api/occurrences/${stored!.id}/transition_state`, { to_state: 'triaged' });
+    // The element opens the tracking link in a new tab: a tab of its own here, where axe may run past the page's CSP.
+    const tracking = await browser.newPage({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+    await tracking.goto((await inReport(page, '[part="tracking-link"]').getAttribute('href'))!);
+    t.match(await tracking.getByRole('main').textContent(), /Triaged/, 'the tracking page shows the state staff moved it to');
+    t.same(await axe(tracking, 'main'), [], 'the tracking page: no axe violation');
+    await screenshot(tracking, 'report-tracking');
+    await tracking.close();
+    const mail = await until(async () => receiver.mails.find((m) => m.to.includes('ana@example.org') && m.subject === `${reference} is Triaged`), 'the triaged e-mail');
+    t.match(mail.text, `/track/acme/${reference}`, 'the e-mail reached the SMTP server with the tracking link');
     await page.close();
   });
 
@@ -174,7 +195,7 @@ if (missing) {
     await page.keyboard.press('Enter');
     const similar = inReport(page, '[part="similar"]');
     await similar.waitFor();
-    t.match(await similar.textContent(), /Deep pothole by the bus stop[\s\S]*m away[\s\S]*State: submitted/, 'the similar report: title, distance, state');
+    t.match(await similar.textContent(), /Deep pothole by the bus stop[\s\S]*m away[\s\S]*State: triaged/, 'the similar report: title, distance, state (staff triaged it)');
     t.match(await focused(page), /^h3/, 'focus moved to the similar reports');
     t.same(await axe(page, 'platform-report'), [], 'the similar reports: no axe violation');
     await screenshot(page, 'report-similar');
