@@ -74,7 +74,7 @@ if (missing) {
     t.equal(await page.getByRole('navigation').count(), 0, 'not signed in');
     await signIn(page, f.tokens.admin);
     await page.getByRole('navigation', { name: 'Sections' }).waitFor();
-    t.same(await navLinks(page), ['Overview']);
+    t.same(await navLinks(page), ['Overview', 'Integrations', 'Settings']);
     t.equal(new URL(page.url()).pathname, '/console/overview', 'the deep link is kept');
     await page.getByRole('heading', { name: 'Usage this week' }).waitFor();
     await checkPage(t, page, 'Overview', 'overview-admin');
@@ -131,12 +131,12 @@ if (missing) {
     await page.getByLabel('Token de acesso').fill(f.tokens.admin);
     await page.getByRole('button', { name: 'Entrar', exact: true }).click();
     await page.getByRole('navigation', { name: 'Secções' }).waitFor();
-    t.same(await navLinks(page), ['Visão geral']);
+    t.same(await navLinks(page), ['Visão geral', 'Integrações', 'Definições']);
     await page.getByRole('heading', { name: 'Utilização desta semana' }).waitFor();
     await checkPage(t, page, 'Visão geral', 'overview-pt');
     await page.getByRole('combobox', { name: 'Idioma' }).selectOption('en');
     await page.getByRole('heading', { name: 'Usage this week' }).waitFor();
-    t.same(await navLinks(page), ['Overview'], 'switched to English');
+    t.same(await navLinks(page), ['Overview', 'Integrations', 'Settings'], 'switched to English');
     await page.context().close();
   });
 

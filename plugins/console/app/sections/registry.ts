@@ -6,4 +6,6 @@ import { SECTION_ROLES } from './roles.ts';
 
 export const SECTIONS: SectionEntry[] = [
   { key: 'overview', labels: { en: 'Overview', pt: 'Visão geral' }, roles: SECTION_ROLES.overview, load: () => import('./overview/overview.ts') },
+  { key: 'integrations', labels: { en: 'Integrations', pt: 'Integrações' }, roles: SECTION_ROLES.integrations, load: () => import('./integrations/integrations.ts') },
+  { key: 'settings', labels: { en: 'Settings', pt: 'Definições' }, roles: SECTION_ROLES.settings, load: () => import('./settings/settings.ts') },
 ];
