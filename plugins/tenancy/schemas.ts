@@ -91,6 +91,14 @@ export const createUser = Joi.object({
 
 export const userSub = Joi.object({ sub: Joi.string().min(1).max(255).required() });
 
+export const memberSub = Joi.object({
+  sub: Joi.string().min(1).max(255).pattern(/^[\x21-\x7e]+$/).required().description('The user\'s subject'),
+});
+
+export const setMemberRoles = Joi.object({
+  roles: roles.required().description('The member\'s roles in the request\'s tenant, replacing the current ones ([]: a plain member)'),
+}).label('SetMemberRoles');
+
 export const issuedToken = Joi.object({
   access_token: Joi.string(),
   token_type: Joi.string(),

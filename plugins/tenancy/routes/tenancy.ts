@@ -139,6 +139,29 @@ export function tenancyRoutes(service: TenancyService): ServerRoute[] {
       },
     },
     {
+      method: 'PATCH', path: '/api/admin/users/{sub}',
+      options: {
+        auth: 'bearer', tags: ['api', 'tenancy'], description: 'Replace a member\'s roles in the tenant (tenant admin)',
+        notes: 'Only the membership of the request\'s tenant changes; the answer shows only it. 404 USER_NOT_FOUND when the user is no member of the tenant; 409 OWN_ADMIN_ROLE when an admin would drop its own admin role. Tokens already issued keep their roles until they expire.',
+        plugins: { platform: admin }, validate: { params: s.memberSub, payload: s.setMemberRoles }, response: { schema: s.user },
+      },
+      handler: (request) => service.setMemberRoles(
+        principalOf(request), tenantOf(request), (request.params as { sub: string }).sub, (request.payload as { roles: string[] }).roles,
+      ),
+    },
+    {
+      method: 'DELETE', path: '/api/admin/users/{sub}',
+      options: {
+        auth: 'bearer', tags: ['api', 'tenancy'], description: 'Remove a member from the tenant (tenant admin); the user keeps its other memberships',
+        notes: '204. 404 USER_NOT_FOUND when the user is no member of the tenant; 409 OWN_ADMIN_ROLE for oneself. Tokens already issued keep their membership until they expire.',
+        plugins: { platform: admin }, validate: { params: s.memberSub },
+      },
+      handler: async (request, h) => {
+        await service.removeMember(principalOf(request), tenantOf(request), (request.params as { sub: string }).sub);
+        return h.response().code(204);
+      },
+    },
+    {
       method: 'POST', path: '/api/admin/users/{sub}/tokens',
       options: {
         auth: 'bearer', tags: ['api', 'tenancy'],

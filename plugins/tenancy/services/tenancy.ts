@@ -179,6 +179,27 @@ export function createTenancyService(core: Pick<CoreServices, 'db' | 'withTenant
       }
     },
 
+    /**
+     * Replaces a member's roles in the tenant (its other memberships are not
+     * seen nor touched). A person may not drop its own admin role: another
+     * admin does, so a tenant never loses its last admin by a slip.
+     */
+    async setMemberRoles(principal: Principal, tenantId: string, sub: string, roles: string[]) {
+      const unique = [...new Set(roles)];
+      if (isSelf(principal, sub) && !unique.includes('admin')) {
+        throw conflict('You cannot remove your own admin role; another admin of the tenant can', 'OWN_ADMIN_ROLE');
+      }
+      const user = await usersStore.setRoles(db, sub, tenantId, unique);
+      if (!user) throw notFound(`User not found: ${sub}`, 'USER_NOT_FOUND');
+      return { ...user, organizations: { [tenantId]: user.organizations[tenantId] } };
+    },
+
+    /** Removes a member from the tenant; the user keeps its other memberships. Not oneself (see setMemberRoles). */
+    async removeMember(principal: Principal, tenantId: string, sub: string) {
+      if (isSelf(principal, sub)) throw conflict('You cannot remove yourself from the tenant; another admin of the tenant can', 'OWN_ADMIN_ROLE');
+      if (!(await usersStore.removeMembership(db, sub, tenantId))) throw notFound(`User not found: ${sub}`, 'USER_NOT_FOUND');
+    },
+
     /** Members of a tenant; each shows only its membership of that tenant. */
     async listMembers(tenantId: string, skip = 0, limit = 50) {
       const page = await usersStore.membersOf(db, tenantId, skip, limit);
@@ -221,6 +242,11 @@ export function createTenancyService(core: Pick<CoreServices, 'db' | 'withTenant
     },
   };
   return service;
+}
+
+/** Whether `sub` is the calling user itself. */
+function isSelf(principal: Principal, sub: string): boolean {
+  return principal.kind === 'user' && principal.sub === sub;
 }
 
 /** The tenants a principal belongs to and its roles in each; null when it reaches every tenant. */

@@ -80,6 +80,21 @@ export const usersStore = {
       .where('sub', '=', sub)
       .returning([...userColumns])
       .executeTakeFirstOrThrow(),
+  /** Replaces the roles of an existing membership; undefined when the user is no member of the tenant. */
+  setRoles: (db: Db, sub: string, tenantId: string, roles: string[]) =>
+    db.updateTable('users')
+      .set({ organizations: sql`organizations || jsonb_build_object(${tenantId}::text, jsonb_build_object('roles', ${JSON.stringify(roles)}::jsonb))` as never })
+      .where('sub', '=', sub)
+      .where(sql<boolean>`organizations ? ${tenantId}`)
+      .returning([...userColumns])
+      .executeTakeFirst(),
+  /** Removes one membership, keeping the user and its other memberships; false when it was no member. */
+  removeMembership: async (db: Db, sub: string, tenantId: string) =>
+    (await db.updateTable('users')
+      .set({ organizations: sql`organizations - ${tenantId}::text` as never })
+      .where('sub', '=', sub)
+      .where(sql<boolean>`organizations ? ${tenantId}`)
+      .executeTakeFirst()).numUpdatedRows > 0n,
   membersOf: async (db: Db, tenantId: string, skip: number, limit: number) => {
     const member = sql<boolean>`organizations ? ${tenantId}`;
     const [items, count] = await Promise.all([
