@@ -1802,6 +1802,15 @@ CREATE TABLE public.platform_migrations (
     applied_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
+CREATE UNLOGGED TABLE public.platform_rate_limits (
+    limiter text NOT NULL,
+    key text NOT NULL,
+    tokens double precision NOT NULL,
+    at double precision NOT NULL,
+    full_at double precision NOT NULL,
+    granted integer NOT NULL
+);
+
 CREATE TABLE public.platform_settings (
     key text NOT NULL,
     value text NOT NULL,
@@ -2521,6 +2530,9 @@ ALTER TABLE ONLY public.platform_job_workers
 ALTER TABLE ONLY public.platform_migrations
     ADD CONSTRAINT platform_migrations_pkey PRIMARY KEY (plugin, name);
 
+ALTER TABLE ONLY public.platform_rate_limits
+    ADD CONSTRAINT platform_rate_limits_pkey PRIMARY KEY (limiter, key);
+
 ALTER TABLE ONLY public.platform_settings
     ADD CONSTRAINT platform_settings_pkey PRIMARY KEY (key);
 
@@ -2776,6 +2788,8 @@ CREATE INDEX pipeline_versions_tenant ON public.pipeline_versions USING btree (t
 CREATE INDEX pipeline_workflows_tenant ON public.pipeline_workflows USING btree (tenant_id, created_at DESC);
 
 CREATE INDEX pipelines_ai_compositions_tenant ON public.pipelines_ai_compositions USING btree (tenant_id, created_at);
+
+CREATE INDEX platform_rate_limits_full_idx ON public.platform_rate_limits USING btree (full_at);
 
 CREATE INDEX schedules_kind ON public.schedules USING btree (kind, tenant_id);
 

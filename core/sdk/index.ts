@@ -93,6 +93,8 @@ export { readCapped } from '../http/read-capped.ts';
 export { isLoopbackHost, MAX_ORIGINS, parseOrigin, parseOrigins, requestOrigin, type OriginProblem } from '../http/origins.ts';
 export { boundedJson, MAX_JSON_DEPTH } from '../http/bounded-json.ts';
 export { clientAddress, perMinute, RateLimiter, type RateLimitOptions } from '../http/rate-limit.ts';
+export type { RateLimitsApi, SharedRateLimiter } from '../http/shared-rate-limit.ts';
+export type { InvalidationApi, InvalidationHandlers } from '../db/invalidation.ts';
 export {
   signStandardWebhook, STANDARD_WEBHOOK_TOLERANCE_SECONDS, standardSecretOf, standardWebhookHeaders, verifyStandardWebhook, webhookKey,
   webhookTimestampFreshness, type Freshness, type StandardWebhookMessage,

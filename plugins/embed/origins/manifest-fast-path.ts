@@ -11,15 +11,15 @@ import type { ManifestService } from '../services/manifest.ts';
 import { CLIENT_KEY, manifestKeyOf } from './origin-policy.ts';
 
 export function registerManifestFastPath(server: Server, manifests: ManifestService): void {
-  server.ext('onRequest', (request: Request, h: ResponseToolkit) => {
+  server.ext('onRequest', async (request: Request, h: ResponseToolkit) => {
     if (request.method !== 'get') return h.continue;
     const key = manifestKeyOf(request.path);
     if (key === undefined || !CLIENT_KEY.test(key)) return h.continue;
-    let found: ReturnType<ManifestService['readCached']>;
+    let found: Awaited<ReturnType<ManifestService['readCached']>>;
     try {
-      found = manifests.readCached(key, request.headers.origin);
+      found = await manifests.readCached(request, key, request.headers.origin);
     } catch {
-      // Refused (the rate limit: a refusal takes no token): the route answers it, with its error headers.
+      // Refused (the rate limit): the route answers this refusal, with its error headers.
       return h.continue;
     }
     if (!found) return h.continue;
