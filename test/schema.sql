@@ -398,6 +398,15 @@ ALTER TABLE public.chat_messages ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTIT
     CACHE 1
 );
 
+CREATE TABLE public.chat_open_streams (
+    id uuid NOT NULL,
+    tenant_id text NOT NULL,
+    runner_id uuid NOT NULL,
+    opened_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.chat_open_streams FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.chat_runners (
     id uuid NOT NULL,
     started_at timestamp with time zone DEFAULT now() NOT NULL,
@@ -2215,6 +2224,9 @@ ALTER TABLE ONLY public.chat_feedback
 ALTER TABLE ONLY public.chat_messages
     ADD CONSTRAINT chat_messages_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.chat_open_streams
+    ADD CONSTRAINT chat_open_streams_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.chat_runners
     ADD CONSTRAINT chat_runners_pkey PRIMARY KEY (id);
 
@@ -2629,6 +2641,8 @@ CREATE INDEX chat_client_agents_agent_idx ON public.chat_client_agents USING btr
 
 CREATE INDEX chat_messages_session_idx ON public.chat_messages USING btree (session_id, id);
 
+CREATE INDEX chat_open_streams_tenant_idx ON public.chat_open_streams USING btree (tenant_id, runner_id);
+
 CREATE INDEX chat_sessions_idle_idx ON public.chat_sessions USING btree (tenant_id, last_active) WHERE is_active;
 
 CREATE INDEX chat_sessions_owner_idx ON public.chat_sessions USING btree (tenant_id, client_id, owner_key, last_active DESC) WHERE (deleted_at IS NULL);
@@ -2884,6 +2898,9 @@ ALTER TABLE ONLY public.chat_messages
 
 ALTER TABLE ONLY public.chat_messages
     ADD CONSTRAINT chat_messages_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_open_streams
+    ADD CONSTRAINT chat_open_streams_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.chat_sessions
     ADD CONSTRAINT chat_sessions_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.clients(id) ON DELETE CASCADE;
@@ -3313,6 +3330,8 @@ ALTER TABLE public.chat_feedback ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.chat_messages ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.chat_open_streams ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.chat_sessions ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.chat_tenant_state ENABLE ROW LEVEL SECURITY;
@@ -3480,6 +3499,8 @@ CREATE POLICY tenant_isolation ON public.chat_client_agents USING ((tenant_id = 
 CREATE POLICY tenant_isolation ON public.chat_feedback USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.chat_messages USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.chat_open_streams USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.chat_sessions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
