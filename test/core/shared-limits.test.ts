@@ -119,7 +119,8 @@ t.test('shared rate limits and invalidation', async (t) => {
     t.same(seen.filter((entry) => entry.startsWith('one:')), ['one:key-1', 'one:committed', 'one:last']);
 
     // The server ends the LISTEN connection: it is opened again, and the subscriber drops everything.
-    await pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()");
+    await pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+      WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()`);
     await until(async () => missed === 2 && one.live, 'listening again');
     await two.publish('test.cache', 'after');
     await until(async () => seen.includes('one:after'), 'a message after the reconnect');
