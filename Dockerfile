@@ -6,8 +6,9 @@
 # the checkout has one, the console.
 FROM node:24-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
-# npm ci installs the workspaces package.json names: their manifests must be there.
+COPY package.json package-lock.json .npmrc ./
+# .npmrc keeps onnxruntime-node from fetching GPU binaries; npm ci installs the
+# workspaces package.json names, so their manifests must be there.
 COPY test/fixtures/partner-plugin/package.json test/fixtures/partner-plugin/package.json
 RUN npm ci --no-audit --no-fund
 COPY . .
@@ -18,7 +19,7 @@ RUN node scripts/build-widget.ts --quiet \
 # Stage 2: production dependencies only.
 FROM node:24-slim AS deps
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 COPY test/fixtures/partner-plugin/package.json test/fixtures/partner-plugin/package.json
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
