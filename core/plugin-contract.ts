@@ -19,6 +19,8 @@ import type { TokenService } from './auth/tokens.ts';
 import type { ApiKeyResolver } from './auth/index.ts';
 import type { SecretBox } from './secrets.ts';
 import type { TenantDirectory } from './tenants.ts';
+import type { InvalidationApi } from './db/invalidation.ts';
+import type { RateLimitsApi } from './http/shared-rate-limit.ts';
 
 /** Where plugins read the time for business rules (retention windows, expiries), so tests can move it. */
 export interface Clock {
@@ -66,6 +68,10 @@ export interface CoreServices {
   auth: { tokens: TokenService; setApiKeyResolver(resolver: ApiKeyResolver): void };
   secrets: SecretBox;
   tenants: TenantDirectory;
+  /** Cache invalidation across processes: a channel per purpose, LISTEN/NOTIFY (core/db/invalidation.ts). */
+  invalidation: InvalidationApi;
+  /** Rate limits shared by every process on the database (core/http/shared-rate-limit.ts). */
+  rateLimits: RateLimitsApi;
   logger: Logger;
   clock: Clock;
   http: OutboundHttp;

@@ -2,7 +2,8 @@
 // CLI commands (core/cli/bin.ts): the database (external, or the embedded
 // default), migrations of core and the manifest's plugins, secrets, tokens,
 // jobs, schedules, the event hub, the function registry, GraphQL, the tenant directory,
-// the clock and outbound HTTP. In `cli` mode nothing runs in the background:
+// the clock, outbound HTTP, cross-process cache invalidation and shared rate
+// limits. In `cli` mode nothing runs in the background:
 // the jobs are enqueue-only (the server's workers run them) and the logger is
 // silent.
 import type { Logger } from 'pino';
@@ -29,6 +30,8 @@ import { createGuardedFetch } from './http/guarded-fetch.ts';
 import { setConnectionGuard } from './db/connection-guard.ts';
 import { migrationSourcesOf, type ResolvedPlugin } from './plugin-loader.ts';
 import { ExtensionRegistry } from './extensions.ts';
+import { InvalidationBus } from './db/invalidation.ts';
+import { SharedRateLimits } from './http/shared-rate-limit.ts';
 import type { Clock, CoreServices, ServiceOverrides } from './plugin-contract.ts';
 
 export interface CoreServicesOptions {
@@ -135,6 +138,10 @@ export async function createCoreServices(config: PlatformConfig, options: CoreSe
     const withTenantSession = createWithTenantSession(database.pool);
     const withTenant = createWithTenant(database.db);
     const clock = overrides.clock ?? systemClock;
+    // Another process may share the database only when it is PostgreSQL; a CLI command serves no requests.
+    const shared = mode === 'server' && !embedded;
+    const invalidation = new InvalidationBus(database.db, { listen: mode === 'server' ? url : undefined, notifies: !embedded }, logger.child({ component: 'invalidation' }));
+    const rateLimits = new SharedRateLimits(shared ? database.pool : undefined, logger.child({ component: 'rate-limits' }), () => clock.now().getTime());
     const core: CoreServices = {
       mode,
       config,
@@ -159,6 +166,8 @@ export async function createCoreServices(config: PlatformConfig, options: CoreSe
       },
       secrets,
       tenants: new TenantDirectory(database.db),
+      invalidation,
+      rateLimits,
       logger,
       clock,
       http: { fetch: ({ allowPrivateNetworks }) => overrides.fetch ?? createGuardedFetch(allowPrivateNetworks) },
@@ -180,6 +189,8 @@ export async function createCoreServices(config: PlatformConfig, options: CoreSe
       extensions,
       apiKeyResolver: () => apiKeyResolver,
       async close() {
+        rateLimits.stop();
+        await invalidation.stop();
         await opened.close();
         await stopEmbedded?.();
       },

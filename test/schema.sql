@@ -410,6 +410,15 @@ ALTER TABLE public.chat_messages ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTIT
     CACHE 1
 );
 
+CREATE TABLE public.chat_open_streams (
+    id uuid NOT NULL,
+    tenant_id text NOT NULL,
+    runner_id uuid NOT NULL,
+    opened_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.chat_open_streams FORCE ROW LEVEL SECURITY;
+
 CREATE TABLE public.chat_runners (
     id uuid NOT NULL,
     started_at timestamp with time zone DEFAULT now() NOT NULL,
@@ -1815,6 +1824,15 @@ CREATE TABLE public.platform_migrations (
     applied_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
+CREATE UNLOGGED TABLE public.platform_rate_limits (
+    limiter text NOT NULL,
+    key text NOT NULL,
+    tokens double precision NOT NULL,
+    at double precision NOT NULL,
+    full_at double precision NOT NULL,
+    granted integer NOT NULL
+);
+
 CREATE TABLE public.platform_settings (
     key text NOT NULL,
     value text NOT NULL,
@@ -2222,6 +2240,9 @@ ALTER TABLE ONLY public.chat_feedback
 ALTER TABLE ONLY public.chat_messages
     ADD CONSTRAINT chat_messages_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.chat_open_streams
+    ADD CONSTRAINT chat_open_streams_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.chat_runners
     ADD CONSTRAINT chat_runners_pkey PRIMARY KEY (id);
 
@@ -2537,6 +2558,9 @@ ALTER TABLE ONLY public.platform_job_workers
 ALTER TABLE ONLY public.platform_migrations
     ADD CONSTRAINT platform_migrations_pkey PRIMARY KEY (plugin, name);
 
+ALTER TABLE ONLY public.platform_rate_limits
+    ADD CONSTRAINT platform_rate_limits_pkey PRIMARY KEY (limiter, key);
+
 ALTER TABLE ONLY public.platform_settings
     ADD CONSTRAINT platform_settings_pkey PRIMARY KEY (key);
 
@@ -2634,6 +2658,8 @@ CREATE INDEX approval_cases_users_idx ON public.approval_cases USING gin (approv
 CREATE INDEX chat_client_agents_agent_idx ON public.chat_client_agents USING btree (tenant_id, agent_name);
 
 CREATE INDEX chat_messages_session_idx ON public.chat_messages USING btree (session_id, id);
+
+CREATE INDEX chat_open_streams_tenant_idx ON public.chat_open_streams USING btree (tenant_id, runner_id);
 
 CREATE INDEX chat_sessions_idle_idx ON public.chat_sessions USING btree (tenant_id, last_active) WHERE is_active;
 
@@ -2797,6 +2823,8 @@ CREATE INDEX pipeline_workflows_tenant ON public.pipeline_workflows USING btree 
 
 CREATE INDEX pipelines_ai_compositions_tenant ON public.pipelines_ai_compositions USING btree (tenant_id, created_at);
 
+CREATE INDEX platform_rate_limits_full_idx ON public.platform_rate_limits USING btree (full_at);
+
 CREATE INDEX schedules_kind ON public.schedules USING btree (kind, tenant_id);
 
 CREATE INDEX schema_registry_search ON public.schema_registry USING gin (subject public.gin_trgm_ops);
@@ -2890,6 +2918,9 @@ ALTER TABLE ONLY public.chat_messages
 
 ALTER TABLE ONLY public.chat_messages
     ADD CONSTRAINT chat_messages_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_open_streams
+    ADD CONSTRAINT chat_open_streams_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.chat_sessions
     ADD CONSTRAINT chat_sessions_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.clients(id) ON DELETE CASCADE;
@@ -3319,6 +3350,8 @@ ALTER TABLE public.chat_feedback ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.chat_messages ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE public.chat_open_streams ENABLE ROW LEVEL SECURITY;
+
 ALTER TABLE public.chat_sessions ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE public.chat_tenant_state ENABLE ROW LEVEL SECURITY;
@@ -3486,6 +3519,8 @@ CREATE POLICY tenant_isolation ON public.chat_client_agents USING ((tenant_id = 
 CREATE POLICY tenant_isolation ON public.chat_feedback USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.chat_messages USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
+
+CREATE POLICY tenant_isolation ON public.chat_open_streams USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 
 CREATE POLICY tenant_isolation ON public.chat_sessions USING ((tenant_id = current_setting('app.tenant_id'::text, true))) WITH CHECK ((tenant_id = current_setting('app.tenant_id'::text, true)));
 

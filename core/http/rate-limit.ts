@@ -1,8 +1,9 @@
 // Token buckets per key (a client address, a client), in this process's
-// memory: each server process limits on its own (N processes allow N times
-// the rate), which bounds abuse without a database write per request. One
-// limiter for every plugin's public surface (forms, occurrences, embed,
-// approval links).
+// memory. On its own it limits one process (N processes would allow N times
+// the rate); the plugins' public surfaces (forms, occurrences, embed, approval
+// links) take core.rateLimits' limiters, which put this bucket in front of one
+// shared through PostgreSQL (shared-rate-limit.ts), so their limits hold
+// across processes.
 //
 // The map is bounded without forgetting a throttled key: only a bucket that
 // has refilled completely (the same as a new one) is evicted, least recently
@@ -14,6 +15,9 @@ import type { Request } from '@hapi/hapi';
 import { domainError } from '../errors.ts';
 
 const MAX_KEYS = 10_000;
+
+/** The key a new key is charged to when every tracked key still has a partial bucket. */
+export const OVERFLOW_KEY = '\u0000overflow';
 
 export interface RateLimitOptions {
   /** Tokens added per second. */
@@ -53,6 +57,11 @@ export class RateLimiter {
 
   /** Takes one token for `key`, or throws 429 RATE_LIMITED with Retry-After. */
   take(key: string): void {
+    this.admit(key);
+  }
+
+  /** take(), returning the key it charged: `key`, or OVERFLOW_KEY when the map is full of partial buckets. */
+  admit(key: string): string {
     const now = this.now();
     let bucket = this.buckets.get(key);
     if (bucket) {
@@ -71,12 +80,9 @@ export class RateLimiter {
     }
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
-      return;
+      return bucket === this.overflow ? OVERFLOW_KEY : key;
     }
-    const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / this.options.ratePerSecond));
-    const error = domainError(429, this.options.message(retryAfter), 'RATE_LIMITED');
-    error.output.headers['Retry-After'] = String(retryAfter);
-    throw error;
+    throw rateLimited(this.options, bucket.tokens);
   }
 
   /** Keys tracked now (the overflow bucket not counted). */
@@ -105,6 +111,14 @@ export class RateLimiter {
       this.buckets.delete(key);
     }
   }
+}
+
+/** The 429 RATE_LIMITED of a bucket holding `tokens` (< 1), with the whole seconds until one is back as Retry-After. */
+export function rateLimited(options: Pick<RateLimitOptions, 'ratePerSecond' | 'message'>, tokens: number) {
+  const retryAfter = Math.max(1, Math.ceil((1 - tokens) / options.ratePerSecond));
+  const error = domainError(429, options.message(retryAfter), 'RATE_LIMITED');
+  error.output.headers['Retry-After'] = String(retryAfter);
+  return error;
 }
 
 /** The client's address: the first X-Forwarded-For entry when the deployment trusts its proxy, else the socket's. */

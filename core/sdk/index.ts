@@ -94,6 +94,8 @@ export { isLoopbackHost, MAX_ORIGINS, parseOrigin, parseOrigins, requestOrigin, 
 export { boundedJson, MAX_JSON_DEPTH } from '../http/bounded-json.ts';
 export { clientAddress, perMinute, RateLimiter, type RateLimitOptions } from '../http/rate-limit.ts';
 export { assetResponse, contentTypeOf, IMMUTABLE_CACHE, REVALIDATE_CACHE, staticAssets, type StaticAsset } from '../http/static-assets.ts';
+export type { RateLimitsApi, SharedRateLimiter } from '../http/shared-rate-limit.ts';
+export type { InvalidationApi, InvalidationHandlers } from '../db/invalidation.ts';
 export {
   signStandardWebhook, STANDARD_WEBHOOK_TOLERANCE_SECONDS, standardSecretOf, standardWebhookHeaders, verifyStandardWebhook, webhookKey,
   webhookTimestampFreshness, type Freshness, type StandardWebhookMessage,

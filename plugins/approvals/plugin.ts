@@ -1,7 +1,7 @@
 // Approvals: human gates in workflows (the APPROVAL step) and escalation by
 // agents (request_approval), with quorum, role-based approvers, one-time
 // decision links, expiry, REST, GraphQL and CLI. Registration only.
-import { coreOf, definePlugin, perMinute, RateLimiter } from 'agent-platform/sdk';
+import { coreOf, definePlugin, perMinute } from 'agent-platform/sdk';
 import type {} from '../chat/api.ts';
 import type {} from '../mail/api.ts';
 import { EXPIRE_TASK, MAIL_TASK, NOTIFY_TASK } from './services/cases.ts';
@@ -36,7 +36,7 @@ export const plugin = definePlugin({
     core.jobs.defineTask(NOTIFY_TASK, notifyTask(core, peers));
     core.jobs.defineTask(MAIL_TASK, mailTask(approverMail));
     core.functions.register('request_approval', requestApprovalFunction(cases, approvals));
-    server.route(approvalsRoutes(approvals, new RateLimiter(perMinute(options.linkRateLimitPerMinute, () => 'Too many requests to decision links; retry later'))));
+    server.route(approvalsRoutes(approvals, core.rateLimits.limiter('approvals.links', perMinute(options.linkRateLimitPerMinute, () => 'Too many requests to decision links; retry later'))));
     core.graphql.extend({ typeDefs, resolvers: resolvers(approvals, live) });
     deps.workflows?.registerGate('approval', workflowGate(cases));
     if (core.extensions.has('chat.suspending-tools')) {

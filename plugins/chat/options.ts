@@ -32,7 +32,7 @@ export interface ChatOptions {
   sessionIdleTimeoutSeconds: number;
   /** Running chat turns of one tenant, counted in Postgres across processes. */
   maxConcurrentTurnsPerTenant: number;
-  /** Open SSE streams of one tenant in this process. */
+  /** Open SSE streams of one tenant, in all processes together. */
   maxConcurrentStreamsPerTenant: number;
   /** Default model of agents that do not name one. */
   llmModel: string;
@@ -59,7 +59,7 @@ export const optionsSchema = Joi.object({
   maxConcurrentTurnsPerTenant: Joi.number().integer().min(1).default(20)
     .description('Chat turns of one tenant running at once, counted across all processes; past it a new question (or `ask_user` answer) gets 429 `TURN_LIMIT_EXCEEDED` with `Retry-After` and nothing is stored'),
   maxConcurrentStreamsPerTenant: Joi.number().integer().min(1).default(100)
-    .description('Open chat SSE streams of one tenant, counted per process; past it 429 `STREAM_LIMIT_EXCEEDED` with `Retry-After`'),
+    .description('Open chat SSE streams of one tenant, counted across processes; past it 429 `STREAM_LIMIT_EXCEEDED` with `Retry-After`'),
   llmModel: Joi.string().trim().allow('').default('gpt-4o-mini')
     .description('Default model of agents that do not name one'),
   llmBaseUrl: Joi.string().trim().allow('').default('')

@@ -11,7 +11,7 @@ import { optionsSchema, secrets, type ChatOptions } from './options.ts';
 import { agentRoutes } from './routes/agents.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { sessionRoutes } from './routes/sessions.ts';
-import { StreamSlots } from './routes/stream-slots.ts';
+import { StreamSlots } from './services/stream-slots.ts';
 import { createServices } from './services.ts';
 import { createReads } from './services/reads.ts';
 import { sessionsStore } from './store/sessions.ts';
@@ -53,7 +53,8 @@ export const plugin = definePlugin({
     }
 
     core.functions.register('ask_user', askUserFunction);
-    server.route([...agentRoutes(agents), ...sessionRoutes(sessions), ...chatRoutes(sessions, turns, new StreamSlots(limits.maxStreamsPerTenant))]);
+    server.route([...agentRoutes(agents), ...sessionRoutes(sessions), ...chatRoutes(sessions, turns, new StreamSlots(core.withTenant,
+      { limit: limits.maxStreamsPerTenant, runnerId: runs.runnerId, staleSeconds: options.runnerStaleSeconds }, core.logger.child({ component: 'chat' })))]);
     // Sessions and messages in the graph; a message's citations (and a citation's message) when citations is loaded.
     core.graphql.extend(chatGraphql(createReads(core), deps.citations));
     core.jobs.defineTask(ASK_USER_TIMEOUT_TASK, askUserTimeoutTask(() => turns));

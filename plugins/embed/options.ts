@@ -11,12 +11,12 @@ export interface EmbedOptions {
   tokenDefaultTtlSeconds: number;
   /** Largest scoped upload (EMBED_UPLOAD_MAX_BYTES); 413 above. */
   uploadMaxBytes: number;
-  /** How long another process may serve a client's configuration after it changed (EMBED_CONFIG_CACHE_TTL_SECONDS). */
+  /** How long a process may serve a client's configuration after it changed when no invalidation reached it (EMBED_CONFIG_CACHE_TTL_SECONDS). */
   configCacheTtlSeconds: number;
-  /** Token minting per client and process: refill rate and burst (EMBED_TOKEN_MINT_RATE_PER_SECOND, EMBED_TOKEN_MINT_BURST). */
+  /** Token minting per client, across processes: refill rate and burst (EMBED_TOKEN_MINT_RATE_PER_SECOND, EMBED_TOKEN_MINT_BURST). */
   tokenMintRatePerSecond: number;
   tokenMintBurst: number;
-  /** Manifest reads per client key and process (EMBED_MANIFEST_RATE_PER_SECOND, EMBED_MANIFEST_BURST). */
+  /** Manifest reads per client key, across processes (EMBED_MANIFEST_RATE_PER_SECOND, EMBED_MANIFEST_BURST). */
   manifestRatePerSecond: number;
   manifestBurst: number;
   /** The platform's public address (PUBLIC_BASE_URL): token_endpoint is built from it, else from the request. */
@@ -33,15 +33,15 @@ export const optionsSchema = Joi.object({
   uploadMaxBytes: Joi.number().integer().min(1).max(1024 * 1024 * 1024).default(10 * 1024 * 1024)
     .description('Largest file an end user attaches to a conversation (413 above)'),
   configCacheTtlSeconds: Joi.number().min(0).max(3600).default(10)
-    .description('How long a process serves a client\'s cached embed configuration (manifest, origin policy) before reading it again; a change made in the same process is seen at once'),
+    .description('How long a process serves a client\'s cached embed configuration (manifest, origin policy) before reading it again; a change is seen at once by every process the database notifies (LISTEN/NOTIFY), so this bounds staleness only while that is down'),
   tokenMintRatePerSecond: Joi.number().greater(0).max(100_000).default(20)
-    .description('Embed tokens minted per client and process (token bucket); past it 429 with `Retry-After`'),
+    .description('Embed tokens minted per client, across processes (token bucket); past it 429 with `Retry-After`'),
   tokenMintBurst: Joi.number().integer().min(1).max(1_000_000).default(100)
-    .description('Embed tokens minted per client and process (token bucket); past it 429 with `Retry-After`'),
+    .description('Embed tokens minted per client, across processes (token bucket); past it 429 with `Retry-After`'),
   manifestRatePerSecond: Joi.number().greater(0).max(1_000_000).default(1000)
-    .description('Manifest reads per client key and process; past it 429 with `Retry-After`'),
+    .description('Manifest reads per client key, across processes; past it 429 with `Retry-After`'),
   manifestBurst: Joi.number().integer().min(1).max(10_000_000).default(5000)
-    .description('Manifest reads per client key and process; past it 429 with `Retry-After`'),
+    .description('Manifest reads per client key, across processes; past it 429 with `Retry-After`'),
   publicBaseUrl: Joi.string().uri({ scheme: ['http', 'https'] }).allow('', null).empty('').default(null)
     .description('The platform\'s public address: the embed credential\'s `token_endpoint` is built from it').meta({ whenUnset: 'the request\'s own origin' }),
 }).default({});

@@ -27,7 +27,7 @@ export function createServices(core: CoreServices, options: EmbedOptions, peers:
     cache,
     config,
     credentials: createCredentialsService(core, config, cache, peers.serviceAccounts),
-    manifests: createManifestService(options, cache),
+    manifests: createManifestService(core, options, cache),
     playground: createPlaygroundService(core),
     tokens: createTokensService(core, options, cache),
     uploads: createUploadsService(options, cache, peers),

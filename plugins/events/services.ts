@@ -22,7 +22,7 @@ export function createServices(core: CoreServices, options: EventsOptions, workf
     schedules: core.schedules,
     workflows,
     // In the CLI no plugin's register runs, so no type is registered there (it creates no custom types).
-    registry: createTypeRegistry(core.events),
+    registry: createTypeRegistry(core.events, core.invalidation),
     logger: core.logger.child({ component: 'events' }),
     options,
     maxChainDepth: options.maxChainDepth,

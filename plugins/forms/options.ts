@@ -36,7 +36,7 @@ export const optionsSchema = Joi.object({
   allowedFileTypes: types.default(DEFAULT_FILE_TYPES)
     .description('Content types a form upload may have, detected from its bytes; others 415 `UNSUPPORTED_FILE_TYPE`'),
   publicRatePerMinute: Joi.number().integer().min(1).max(100_000).default(30)
-    .description('Anonymous form submissions and uploads per client address per minute, per process; past it 429 `RATE_LIMITED` with `Retry-After`'),
+    .description('Anonymous form submissions and uploads per client address per minute, across processes; past it 429 `RATE_LIMITED` with `Retry-After`'),
   trustProxy: Joi.boolean().default(false)
     .description('Take a form caller\'s address from the first `X-Forwarded-For` entry (only behind a proxy that sets it)'),
   anonymousStorageBytes: Joi.number().integer().min(0).default(1024 * 1024 * 1024)

@@ -1,6 +1,6 @@
 // The one factory of the forms plugin's services: its register and its CLI
 // commands both build them here, from the core's services and the manifest's options.
-import { badRequest, perMinute, RateLimiter, type CoreServices } from 'agent-platform/sdk';
+import { badRequest, perMinute, type CoreServices } from 'agent-platform/sdk';
 import type { FormsApi } from './api.ts';
 import { formsErrors } from './errors.ts';
 import { validateWithFormio } from './formio/engine.ts';
@@ -39,7 +39,7 @@ export function createServices(core: CoreServices, options: FormsOptions) {
     useCases: createUseCasesService(core, registry, targets),
     submissions: createSubmissionsService(core, registry, files, hydrator),
     adminSubmissions: createAdminSubmissionsService(core, registry, hydrator),
-    limiter: new RateLimiter(perMinute(options.publicRatePerMinute,
+    limiter: core.rateLimits.limiter('forms.public', perMinute(options.publicRatePerMinute,
       () => `Too many anonymous requests from this address: at most ${options.publicRatePerMinute} a minute`, () => core.clock.now().getTime())),
     api,
   };

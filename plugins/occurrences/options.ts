@@ -16,9 +16,9 @@ export interface OccurrencesOptions {
 
 export const optionsSchema = Joi.object({
   publicRatePerMinute: Joi.number().integer().min(1).max(100_000).default(30)
-    .description('Anonymous occurrence requests (public submission, duplicate check, type reads, Open311) per client address and tenant per minute, per process; past it 429 `RATE_LIMITED` with `Retry-After`'),
+    .description('Anonymous occurrence requests (public submission, duplicate check, type reads, Open311) per client address and tenant per minute, across processes; past it 429 `RATE_LIMITED` with `Retry-After`'),
   publicAddressRatePerMinute: Joi.number().integer().min(1).max(1_000_000).default(300)
-    .description('Anonymous occurrence requests per client address per minute whatever tenant they name (taken before the tenant is looked up, so made-up tenants spend it), per process; past it 429 `RATE_LIMITED`'),
+    .description('Anonymous occurrence requests per client address per minute whatever tenant they name (taken before the tenant is looked up, so made-up tenants spend it), across processes; past it 429 `RATE_LIMITED`'),
   trustProxy: Joi.boolean().default(false)
     .description('Take an anonymous occurrence caller\'s address from the first `X-Forwarded-For` entry (only behind a proxy that sets it)'),
   trackingUrl: Joi.string().pattern(/^https?:\/\/\S+$/).max(2000).default('http://localhost:8080/track/{tenant}/{reference}')

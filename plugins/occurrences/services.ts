@@ -3,7 +3,7 @@
 // forms plugin's API (Form.io validation of v1 form schemas) is read when
 // first needed: a CLI command runs without a server, and none of its commands
 // validates a form.
-import { perMinute, RateLimiter, type CoreServices } from 'agent-platform/sdk';
+import { perMinute, type CoreServices } from 'agent-platform/sdk';
 import type { FormsApi } from '../forms/api.ts';
 import type { MailApi } from '../mail/api.ts';
 import type { OccurrencesApi } from './api.ts';
@@ -45,9 +45,9 @@ export function createServices(core: CoreServices, options: OccurrencesOptions, 
     templates: createTemplatesService(core, messaging),
     tracking: createTrackingService(core),
     limiters: {
-      address: new RateLimiter(perMinute(options.publicAddressRatePerMinute,
+      address: core.rateLimits.limiter('occurrences.address', perMinute(options.publicAddressRatePerMinute,
         () => `Too many anonymous requests from this address: at most ${options.publicAddressRatePerMinute} a minute`, () => core.clock.now().getTime())),
-      tenant: new RateLimiter(perMinute(options.publicRatePerMinute,
+      tenant: core.rateLimits.limiter('occurrences.tenant', perMinute(options.publicRatePerMinute,
         () => `Too many anonymous requests from this address: at most ${options.publicRatePerMinute} a minute per tenant`, () => core.clock.now().getTime())),
     },
     api,

@@ -4,7 +4,7 @@ import type { CoreServices } from 'agent-platform/sdk';
 import type { TenancyApi } from './api.ts';
 import type { TenancyOptions } from './options.ts';
 import { createMembers } from './services/members.ts';
-import { OriginDirectory } from './services/origin-directory.ts';
+import { OriginDirectory, PUBLIC_ORIGINS_CHANNEL } from './services/origin-directory.ts';
 import { createPublicOriginsService } from './services/public-origins.ts';
 import { createServiceAccounts } from './services/service-accounts.ts';
 import { createTenancyService } from './services/tenancy.ts';
@@ -13,6 +13,7 @@ import { publicOriginsStore } from './store/public-origins.ts';
 export function createServices(core: CoreServices, options: TenancyOptions = { allowLocalhostOrigins: false }) {
   const api: TenancyApi = { serviceAccounts: createServiceAccounts(core), members: createMembers(core) };
   const originDirectory = new OriginDirectory(() => publicOriginsStore.directory(core.db));
+  core.invalidation.subscribe(PUBLIC_ORIGINS_CHANNEL, { message: () => originDirectory.forget(), missed: () => originDirectory.forget() });
   return {
     tenancy: createTenancyService(core),
     publicOrigins: createPublicOriginsService(core, options, originDirectory),

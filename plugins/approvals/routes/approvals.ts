@@ -1,7 +1,7 @@
 // The approvals REST routes under /api/approvals (approvers are not
 // necessarily admins: any member of the tenant reaches them, the service
 // decides what each may see and do), and the public decision link pages.
-import { principalOf, tenantOf, type RateLimiter, type ServerRoute } from 'agent-platform/sdk';
+import { principalOf, tenantOf, type ServerRoute, type SharedRateLimiter } from 'agent-platform/sdk';
 import { confirmPage, decidedPage } from '../links/page.ts';
 import * as s from '../schemas.ts';
 import type { ApprovalsService, ListFilter } from '../services/approvals.ts';
@@ -12,7 +12,7 @@ const tags = ['api', 'approvals'];
 type ListQuery = ListFilter & { skip: number; limit: number };
 type DecisionInput = { decision: 'approve' | 'reject'; comment?: string | null };
 
-export function approvalsRoutes(service: ApprovalsService, rateLimit: RateLimiter): ServerRoute[] {
+export function approvalsRoutes(service: ApprovalsService, rateLimit: SharedRateLimiter): ServerRoute[] {
   const id = (request: { params: Record<string, unknown> }) => request.params.id as string;
   return [
     {
@@ -69,7 +69,7 @@ export function approvalsRoutes(service: ApprovalsService, rateLimit: RateLimite
         validate: { params: s.linkParam },
       },
       handler: async (request, h) => {
-        rateLimit.take(request.info.remoteAddress);
+        await rateLimit.take(request.info.remoteAddress);
         const view = await service.linkPage(request.params.token as string);
         return h.response(confirmPage(view)).type('text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
       },
@@ -83,7 +83,7 @@ export function approvalsRoutes(service: ApprovalsService, rateLimit: RateLimite
         validate: { params: s.linkParam, payload: s.linkForm },
       },
       handler: async (request, h) => {
-        rateLimit.take(request.info.remoteAddress);
+        await rateLimit.take(request.info.remoteAddress);
         const form = request.payload as { comment?: string } | null;
         const view = await service.decideByLink(request.params.token as string, form?.comment);
         return h.response(decidedPage(view)).type('text/html; charset=utf-8').header('cache-control', 'no-store');

@@ -8,13 +8,13 @@ import type { CapabilityKey } from '../turn/capabilities.ts';
 import { FRAME_DOC } from '../turn/frames.ts';
 import * as s from '../schemas.ts';
 import { sseResponse } from './sse.ts';
-import type { StreamSlots } from './stream-slots.ts';
+import type { StreamSlots } from '../services/stream-slots.ts';
 import { callerOf, chatAuth, endUser, sessionIdOf, tags } from './sessions.ts';
 
 export function chatRoutes(sessions: SessionsService, turns: TurnsService, slots: StreamSlots): ServerRoute[] {
   /** A stream slot of the tenant is taken first (429 past the limit, before anything is stored) and held until the response ends. */
   async function withSlot<T>(tenantId: string, work: (release: () => void) => Promise<T>): Promise<T> {
-    const release = slots.take(tenantId);
+    const release = await slots.take(tenantId);
     try {
       return await work(release);
     } catch (err) {

@@ -113,6 +113,13 @@ export interface ChatRunnersTable {
   heartbeat_at: UpdatedAt;
 }
 
+export interface ChatOpenStreamsTable {
+  id: string;
+  tenant_id: string;
+  runner_id: string;
+  opened_at: CreatedAt;
+}
+
 declare module 'agent-platform/sdk' {
   interface Database {
     chat_agents: ChatAgentsTable;
@@ -123,5 +130,6 @@ declare module 'agent-platform/sdk' {
     chat_turns: ChatTurnsTable;
     chat_turn_frames: ChatTurnFramesTable;
     chat_runners: ChatRunnersTable;
+    chat_open_streams: ChatOpenStreamsTable;
   }
 }

@@ -2,7 +2,8 @@
 // runnerStaleSeconds) are ended as interrupted, so their session takes new
 // questions again and readers stop following; frames of turns that ended
 // long ago are deleted (messages stay); sessions idle too long end
-// (sessions/idle.ts). Tenant rows need each tenant's context.
+// (sessions/idle.ts); open-stream rows of dead runners are deleted. Tenant
+// rows need each tenant's context.
 import type { CoreServices } from 'agent-platform/sdk';
 import type { ChatOptions } from '../options.ts';
 import type { Emit } from '../events/emitter.ts';
@@ -10,6 +11,7 @@ import { endIdleSessions } from '../sessions/idle.ts';
 import { framesStore, runnersStore, turnsStore } from '../store/turns.ts';
 import { numberedAfter, writeTurnEnd } from '../turn/ending.ts';
 import type { TurnState } from '../turn/state.ts';
+import { streamsStore } from '../store/streams.ts';
 
 export const SWEEP_TASK = 'chat.sweep';
 export const SWEEP_CRON = '* * * * *';
@@ -33,6 +35,7 @@ export function sweepHandler(core: Pick<CoreServices, 'db' | 'tenants' | 'withTe
         }
         frames += await framesStore.prune(trx, new Date(core.clock.now().getTime() - options.frameRetentionHours * 3_600_000));
         idle += await endIdleSessions(trx, tenantId, options.sessionIdleTimeoutSeconds, core.clock.now(), emit);
+        await streamsStore.pruneDead(trx, options.runnerStaleSeconds);
       });
     });
     await runnersStore.prune(core.db, Math.max(options.runnerStaleSeconds * 10, 3600));

@@ -1,6 +1,6 @@
 // Per-tenant limits: running chat turns
 // (CHAT_MAX_CONCURRENT_TURNS_PER_TENANT, counted in Postgres) and open SSE
-// streams (CHAT_MAX_CONCURRENT_STREAMS_PER_TENANT, per process). Past either,
+// streams (CHAT_MAX_CONCURRENT_STREAMS_PER_TENANT, across processes). Past either,
 // 429 with Retry-After and nothing stored; other tenants are not affected;
 // a freed slot is taken again.
 import t from 'tap';

@@ -1,15 +1,17 @@
 // The embed configurations of clients, as the public endpoints and the origin
 // policy read them: cached in this process per client, so that a manifest
 // read or an end-user request does no database round trip in the common case.
-// A change made here is seen at once (forget); a change made by another
-// process is seen within EMBED_CONFIG_CACHE_TTL_SECONDS (an entry is reloaded
-// when older). Unknown keys are cached too (as null), so a flood of made-up
-// keys costs one lookup per key and TTL. The map is bounded.
+// A change (changed()) is seen at once here and, through core.invalidation's
+// channel `embed.clients`, in every other process; while that channel is down
+// (and for a change no process announced) an entry is reloaded once older than
+// EMBED_CONFIG_CACHE_TTL_SECONDS. Unknown keys are cached too (as null), so a
+// flood of made-up keys costs one lookup per key and TTL. The map is bounded.
 import type { CoreServices } from 'agent-platform/sdk';
 import { configsStore, directoryStore, type DirectoryEntry } from '../store/configs.ts';
 import type { EmbedFeatures, EmbedTheme } from '../store/tables.ts';
 
 const MAX_ENTRIES = 20_000;
+export const CLIENTS_CHANNEL = 'embed.clients';
 
 export interface EmbedClient {
   tenantId: string;
@@ -53,12 +55,21 @@ export function manifestOf(entry: Omit<EmbedClient, 'manifest'>): Record<string,
 export class ClientCache {
   private readonly byKeySlots = new Map<string, Slot>();
   private readonly keyOfId = new Map<number, string>();
-  private readonly core: Pick<CoreServices, 'db' | 'withTenant'>;
+  private readonly core: Pick<CoreServices, 'db' | 'withTenant' | 'invalidation'>;
   private readonly ttlMs: number;
+  /** Bumped by every forget: a load that began before it does not fill the cache. */
+  private generation = 0;
 
-  constructor(core: Pick<CoreServices, 'db' | 'withTenant'>, ttlSeconds: number) {
+  constructor(core: Pick<CoreServices, 'db' | 'withTenant' | 'invalidation'>, ttlSeconds: number) {
     this.core = core;
     this.ttlMs = ttlSeconds * 1000;
+    core.invalidation.subscribe(CLIENTS_CHANNEL, {
+      message: (payload) => {
+        const at = payload.indexOf(':');
+        if (at > 0) this.forget(Number(payload.slice(0, at)), payload.slice(at + 1));
+      },
+      missed: () => this.clear(),
+    });
   }
 
   /** The client with this public key, null when no embed configuration has it. */
@@ -85,17 +96,32 @@ export class ClientCache {
     return this.load(undefined, { clientId });
   }
 
-  /** Drops what is cached of a client (after a change in this process). */
+  /** A client's configuration or credential changed (committed): every process drops what it holds of it. */
+  async changed(clientId: number, clientKey: string): Promise<void> {
+    this.forget(clientId, clientKey);
+    await this.core.invalidation.publish(CLIENTS_CHANNEL, `${clientId}:${clientKey}`);
+  }
+
+  /** Drops what this process holds of a client. */
   forget(clientId: number, clientKey: string): void {
+    this.generation++;
     this.byKeySlots.delete(clientKey);
     this.keyOfId.delete(clientId);
   }
 
+  /** Drops everything this process holds. */
+  clear(): void {
+    this.generation++;
+    this.byKeySlots.clear();
+    this.keyOfId.clear();
+  }
+
   private load(clientKey: string | undefined, by: { clientKey: string } | { clientId: number }): Promise<EmbedClient | null> {
     const slot: Slot = { value: Promise.resolve(null), at: performance.now() };
+    const generation = this.generation;
     const value = this.read(by).then((entry) => {
       slot.loaded = { entry };
-      if (entry) this.remember(entry.clientKey, { value: Promise.resolve(entry), at: performance.now(), loaded: { entry } }, entry.clientId);
+      if (entry && generation === this.generation) this.remember(entry.clientKey, { value: Promise.resolve(entry), at: performance.now(), loaded: { entry } }, entry.clientId);
       return entry;
     });
     slot.value = value;

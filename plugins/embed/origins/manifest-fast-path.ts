@@ -11,20 +11,16 @@ import type { ManifestService } from '../services/manifest.ts';
 import { CLIENT_KEY, manifestKeyOf } from './origin-policy.ts';
 
 export function registerManifestFastPath(server: Server, manifests: ManifestService): void {
+  // Synchronous for every other request: only a manifest read waits (for its rate-limit token).
   server.ext('onRequest', (request: Request, h: ResponseToolkit) => {
     if (request.method !== 'get') return h.continue;
     const key = manifestKeyOf(request.path);
     if (key === undefined || !CLIENT_KEY.test(key)) return h.continue;
-    let found: ReturnType<ManifestService['readCached']>;
-    try {
-      found = manifests.readCached(key, request.headers.origin);
-    } catch {
-      // Refused (the rate limit: a refusal takes no token): the route answers it, with its error headers.
-      return h.continue;
-    }
-    if (!found) return h.continue;
-    return h.response(found.manifest)
-      .header('access-control-allow-origin', found.origin).header('vary', 'Origin').header('cache-control', 'no-cache')
-      .takeover();
+    return manifests.readCached(request, key, request.headers.origin).then((found) => {
+      if (!found) return h.continue;
+      return h.response(found.manifest)
+        .header('access-control-allow-origin', found.origin).header('vary', 'Origin').header('cache-control', 'no-cache')
+        .takeover();
+    }, () => h.continue); // Refused (the rate limit): the route answers this refusal, with its error headers.
   });
 }

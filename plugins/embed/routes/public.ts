@@ -49,7 +49,7 @@ export function publicRoutes(manifests: ManifestService, tokens: TokensService, 
         ext: { onPreResponse: { method: readableErrors } },
       },
       handler: async (request: Request, h) => {
-        const { manifest, origin } = await manifests.read((request.params as { client_key: string }).client_key, request.headers.origin);
+        const { manifest, origin } = await manifests.read((request.params as { client_key: string }).client_key, request.headers.origin, request);
         // Set here rather than by the origin policy's onPreResponse: the hot path of a page load.
         return h.response(manifest).header('access-control-allow-origin', origin).header('vary', 'Origin').header('cache-control', 'no-cache');
       },

@@ -73,7 +73,7 @@ export function createConfigService(core: Pick<CoreServices, 'db' | 'withTenant'
         });
         return configView(client.client_key, client.id, row);
       });
-      cache.forget(view.client_id, view.client_key);
+      await cache.changed(view.client_id, view.client_key);
       return view;
     },
   };

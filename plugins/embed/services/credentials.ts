@@ -54,7 +54,7 @@ export function createCredentialsService(core: Core, config: ConfigService, cach
         await accounts().remove(sub);
         throw conflict(`Client ${clientId} already has an embed credential: rotate or revoke it`, 'EMBED_CREDENTIALS_EXIST');
       }
-      cache.forget(client.id, client.client_key);
+      await cache.changed(client.id, client.client_key);
       await emit(tenantId, 'embed.credentials.provisioned', { client_id: client.id, client_key: client.client_key, service_account_client_id: sub });
       return {
         client_id: client.id, client_key: client.client_key, service_account_client_id: sub, client_secret: secret.clientSecret,
@@ -72,7 +72,7 @@ export function createCredentialsService(core: Core, config: ConfigService, cach
       });
       const secret = await accounts().rotate(sub);
       const updated = await core.withTenant(tenantId, (trx) => configsStore.touchCredentials(trx, clientId));
-      cache.forget(client.id, client.client_key);
+      await cache.changed(client.id, client.client_key);
       await emit(tenantId, 'embed.credentials.rotated', { client_id: client.id, client_key: client.client_key, service_account_client_id: sub });
       return {
         client_id: client.id, client_key: client.client_key, service_account_client_id: sub, client_secret: secret.clientSecret,
@@ -90,7 +90,7 @@ export function createCredentialsService(core: Core, config: ConfigService, cach
         return { client: found, sub: linked };
       });
       await accounts().remove(sub);
-      cache.forget(client.id, client.client_key);
+      await cache.changed(client.id, client.client_key);
       await emit(tenantId, 'embed.credentials.revoked', { client_id: client.id, client_key: client.client_key, service_account_client_id: sub });
       return { client_id: client.id, client_key: client.client_key, service_account_client_id: sub, revoked: true };
     },

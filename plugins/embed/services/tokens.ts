@@ -1,9 +1,9 @@
 // Minting embed tokens: the
 // caller is the client's embed credential (its client_credentials token) or
 // the super-admin, from an allowlisted Origin, for an enabled client. Rate
-// limited per client (this process's token bucket: 429 with Retry-After).
+// limited per client, across processes (core.rateLimits: 429 with Retry-After).
 // The token's claims are core/auth/embed-tokens.ts's (README lists them).
-import { badRequest, forbidden, RateLimiter, type CoreServices, type Principal } from 'agent-platform/sdk';
+import { badRequest, forbidden, type CoreServices, type Principal } from 'agent-platform/sdk';
 import { enabledClient, requireAllowed, requireOrigin } from '../access.ts';
 import type { ClientCache } from '../cache/client-cache.ts';
 import type { EmbedOptions } from '../options.ts';
@@ -16,8 +16,8 @@ export interface MintInput {
   expires_in?: number;
 }
 
-export function createTokensService(core: Pick<CoreServices, 'auth'>, options: EmbedOptions, cache: ClientCache) {
-  const limiter = new RateLimiter({
+export function createTokensService(core: Pick<CoreServices, 'auth' | 'rateLimits'>, options: EmbedOptions, cache: ClientCache) {
+  const limiter = core.rateLimits.limiter('embed.mint', {
     ratePerSecond: options.tokenMintRatePerSecond, burst: options.tokenMintBurst,
     message: (seconds) => `Too many embed tokens for this client: retry in ${seconds} s`,
   });
@@ -34,7 +34,7 @@ export function createTokensService(core: Pick<CoreServices, 'auth'>, options: E
       if (ttl > options.tokenMaxTtlSeconds) {
         throw badRequest(`expires_in must be at most ${options.tokenMaxTtlSeconds} seconds (EMBED_TOKEN_MAX_TTL_SECONDS)`, 'VALIDATION_FAILED');
       }
-      limiter.take(String(client.clientId));
+      await limiter.take(String(client.clientId));
       const issued = await core.auth.tokens.issueEmbedToken({
         tenantId: client.tenantId, clientId: client.clientId, externalUserId: input.external_user_id, displayName: input.display_name,
         sessionId: input.session_id, mintedBy, ttlSeconds: ttl,

@@ -108,7 +108,7 @@ export function createStreamService(context: EventsContext) {
         if (await customTypesStore.get(trx, input.type)) throw conflict(`Custom event type already exists: ${input.type}`, 'EVENT_TYPE_EXISTS');
         return customTypesStore.insert(trx, tenantId, input.type, input);
       });
-      context.registry.forget(tenantId);
+      await context.registry.changed(tenantId);
       return { ...row, warnings };
     },
 
@@ -119,7 +119,7 @@ export function createStreamService(context: EventsContext) {
       const warnings = customTypeProblems(undefined, input);
       const row = await withTenant(tenantId, (trx) => customTypesStore.update(trx, type, input));
       if (!row) throw notFound(`Custom event type not found: ${type}`, 'EVENT_TYPE_NOT_FOUND');
-      context.registry.forget(tenantId);
+      await context.registry.changed(tenantId);
       return { ...row, warnings };
     },
 
@@ -127,7 +127,7 @@ export function createStreamService(context: EventsContext) {
       if (!(await withTenant(tenantId, (trx) => customTypesStore.delete(trx, type)))) {
         throw notFound(`Custom event type not found: ${type}`, 'EVENT_TYPE_NOT_FOUND');
       }
-      context.registry.forget(tenantId);
+      await context.registry.changed(tenantId);
     },
   };
 }

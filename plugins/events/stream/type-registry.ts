@@ -3,7 +3,8 @@
 // one of the tenant's custom types, or data that does not conform to its
 // type's JSON Schema. Warnings never block emission. A tenant's
 // custom types are re-read every few seconds, so the emit path does not pay a
-// query for advice; a change made in this process is seen at once.
+// query for advice; a change is seen at once in every process (channel
+// `events.types` of core.invalidation; without it, at the next re-read).
 //
 // Schemas are tenant-written: Ajv comes from core/json-schema.ts (patterns on
 // RE2, linear time). A compiled validator is kept per (tenant, type,
@@ -11,7 +12,7 @@
 // is removed from Ajv, whose cache would otherwise keep every schema object
 // ever compiled (one per re-read).
 import type { ValidateFunction } from 'ajv';
-import { cachedSchemaCount, createAjv, type EventTypeCatalog, type RegisteredEventType, type TenantTransaction } from 'agent-platform/sdk';
+import { cachedSchemaCount, createAjv, type EventTypeCatalog, type InvalidationApi, type RegisteredEventType, type TenantTransaction } from 'agent-platform/sdk';
 import { customTypesStore } from '../store/custom-types.ts';
 
 const ajv = createAjv();
@@ -81,11 +82,25 @@ function compile(schema: Record<string, unknown> | null, stamp: string): Compile
   }
 }
 
-export function createTypeRegistry(catalog: EventTypeCatalog, ttlMs = 5_000) {
+const TYPES_CHANNEL = 'events.types';
+
+export function createTypeRegistry(catalog: EventTypeCatalog, invalidation: InvalidationApi, ttlMs = 5_000) {
   /** By tenant; Map order is recency (a read re-inserts the tenant). */
   const cache = new Map<string, TenantTypes>();
   /** Registered types' schemas, compiled on first use (plugin-written: they stay for the process's life). */
   const registeredValidators = new Map<string, ValidateFunction | null>();
+
+  /** Re-read the tenant's types on its next emit (unchanged ones stay compiled). */
+  function forget(tenantId: string): void {
+    const cached = cache.get(tenantId);
+    if (cached) cached.expires = 0;
+  }
+  invalidation.subscribe(TYPES_CHANNEL, {
+    message: forget,
+    missed: () => {
+      for (const tenant of cache.values()) tenant.expires = 0;
+    },
+  });
 
   function registeredValidator(entry: RegisteredEventType): ValidateFunction | null {
     if (!registeredValidators.has(entry.type)) registeredValidators.set(entry.type, compile(entry.schema ?? null, '').validate);
@@ -142,10 +157,10 @@ export function createTypeRegistry(catalog: EventTypeCatalog, ttlMs = 5_000) {
     registered: (type: string) => catalog.registeredType(type),
     /** Every plugin-registered type, in registration order. */
     allRegistered: () => catalog.registeredTypes(),
-    /** The tenant's types changed in this process: re-read them on the next emit (unchanged ones stay compiled). */
-    forget(tenantId: string): void {
-      const cached = cache.get(tenantId);
-      if (cached) cached.expires = 0;
+    /** The tenant's types changed (committed): every process re-reads them on its next emit. */
+    async changed(tenantId: string): Promise<void> {
+      forget(tenantId);
+      await invalidation.publish(TYPES_CHANNEL, tenantId);
     },
     /** Compiled validators held (for tests: bounded by the types that exist). */
     size(): number {

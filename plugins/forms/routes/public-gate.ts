@@ -10,7 +10,7 @@
 // read slot (ReadSlots), given back once its response is sent.
 import {
   badRequest, clientAddress, domainError, isValidTenantAlias, notFound,
-  type CoreServices, type Lifecycle, type RateLimiter, type Request,
+  type CoreServices, type Lifecycle, type Request, type SharedRateLimiter,
 } from 'agent-platform/sdk';
 import { formsErrors } from '../errors.ts';
 import type { FormsOptions } from '../options.ts';
@@ -42,13 +42,13 @@ function declaredLength(request: Request, maxFileBytes: number): number {
   return length;
 }
 
-export function publicGate(core: CoreServices, options: FormsOptions, limiter: RateLimiter, files: FilesService, slots: ReadSlots) {
+export function publicGate(core: CoreServices, options: FormsOptions, limiter: SharedRateLimiter, files: FilesService, slots: ReadSlots) {
   const held = new WeakMap<Request, Release>();
   const spendToken = (request: Request) => limiter.take(clientAddress(request, options.trustProxy));
 
   /** onPreAuth of a public route that takes a body: an anonymous caller spends its rate-limit token first. */
-  const rateLimit: Lifecycle.Method = (request, h) => {
-    if (isAnonymous(request)) spendToken(request);
+  const rateLimit: Lifecycle.Method = async (request, h) => {
+    if (isAnonymous(request)) await spendToken(request);
     return h.continue;
   };
 
@@ -57,7 +57,7 @@ export function publicGate(core: CoreServices, options: FormsOptions, limiter: R
     const gone = new AbortController();
     request.raw.res.once('close', () => gone.abort(domainError(499, 'The client closed the connection', 'CLIENT_CLOSED')));
     if (isAnonymous(request)) {
-      spendToken(request);
+      await spendToken(request);
       const declared = declaredLength(request, options.maxFileBytes);
       await files.admitAnonymous(await anonymousTenant(core, request), declared);
     }

@@ -6,26 +6,26 @@
 // only once the tenant is known to exist (the tenant directory caches it),
 // so a made-up tenant never makes a key. Public routes take no login (a
 // bearer token is not read).
-import { badRequest, clientAddress, isValidTenantAlias, notFound, type CoreServices, type RateLimiter, type Request } from 'agent-platform/sdk';
+import { badRequest, clientAddress, isValidTenantAlias, notFound, type CoreServices, type Request, type SharedRateLimiter } from 'agent-platform/sdk';
 import type { OccurrencesOptions } from '../options.ts';
 
 export type PublicTenant = (request: Request, alias?: unknown) => Promise<string>;
 
 export interface PublicLimiters {
-  address: RateLimiter;
-  tenant: RateLimiter;
+  address: SharedRateLimiter;
+  tenant: SharedRateLimiter;
 }
 
 export function publicTenant(core: CoreServices, options: OccurrencesOptions, limiters: PublicLimiters): PublicTenant {
   return async (request, alias = request.headers['x-tenant-id']) => {
     const address = clientAddress(request, options.trustProxy);
-    limiters.address.take(address);
+    await limiters.address.take(address);
     if (alias === undefined || alias === '') throw badRequest('A tenant is required: send X-Tenant-ID', 'TENANT_REQUIRED');
     if (typeof alias !== 'string' || !isValidTenantAlias(alias)) {
       throw badRequest('Tenant alias is malformed: up to 64 lowercase characters [a-z0-9-], or a UUID', 'TENANT_INVALID');
     }
     if (!(await core.tenants.exists(alias))) throw notFound(`Tenant not found: ${alias}`, 'TENANT_NOT_FOUND');
-    limiters.tenant.take(`${alias}\u0000${address}`);
+    await limiters.tenant.take(`${alias}\u0000${address}`);
     return alias;
   };
 }

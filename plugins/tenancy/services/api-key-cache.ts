@@ -1,13 +1,16 @@
 // Principals of API keys resolved in this process, by SHA-256 of the key, for
 // API_KEY_CACHE_MS: a widget sends the same key on every request, and each
 // lookup is a transaction. Only keys found active are kept. A revoke or a
-// client's deletion in this process empties the cache at once; one made by
-// another process (or the CLI) takes effect here within API_KEY_CACHE_MS.
+// client's deletion empties the cache of every process at once: the service
+// publishes on core.invalidation's channel `tenancy.api-keys`, and each
+// process clears its cache on the message; while that channel is down, a
+// change takes effect within API_KEY_CACHE_MS.
 import { hash } from 'node:crypto';
 import type { Principal } from 'agent-platform/sdk';
 
 export const API_KEY_CACHE_MS = 5_000;
 const MAX_ENTRIES = 10_000;
+export const API_KEYS_CHANNEL = 'tenancy.api-keys';
 
 export class ApiKeyCache {
   private readonly entries = new Map<string, { principal: Principal; until: number }>();

@@ -2,10 +2,13 @@
 // routes reads it: the whole (origin, tenant) directory, kept in this process
 // and read again when older than PUBLIC_ORIGINS_CACHE_MS (one query, made by
 // the first request that needs it while others wait for the same read). A
-// change made in this process is seen at once (forget); one made by another
-// process or the CLI within PUBLIC_ORIGINS_CACHE_MS. Its size is bounded by
-// the table's (at most MAX_ORIGINS per tenant).
+// change is seen at once in every process: the service that makes it publishes
+// on core.invalidation's channel `tenancy.public-origins`, which makes each
+// process forget the directory; while that channel is down, within
+// PUBLIC_ORIGINS_CACHE_MS. Its size is bounded by the table's (at most
+// MAX_ORIGINS per tenant).
 export const PUBLIC_ORIGINS_CACHE_MS = 5_000;
+export const PUBLIC_ORIGINS_CHANNEL = 'tenancy.public-origins';
 
 type Pairs = ReadonlyMap<string, ReadonlySet<string>>;
 
@@ -33,7 +36,7 @@ export class OriginDirectory {
     return (await this.current()).has(origin);
   }
 
-  /** A tenant's list changed here: the next question reads the directory again. */
+  /** A tenant's list changed (here, or another process said so): the next question reads the directory again. */
   forget(): void {
     this.generation++;
     this.pairs = undefined;

@@ -5,7 +5,7 @@
 import { notFound, parseOrigins, type CoreServices } from 'agent-platform/sdk';
 import type { TenancyOptions } from '../options.ts';
 import { publicOriginsStore } from '../store/public-origins.ts';
-import type { OriginDirectory } from './origin-directory.ts';
+import { PUBLIC_ORIGINS_CHANNEL, type OriginDirectory } from './origin-directory.ts';
 
 export interface PublicOrigins {
   origins: string[];
@@ -30,6 +30,7 @@ export function createPublicOriginsService(core: CoreServices, options: TenancyO
         return publicOriginsStore.list(trx);
       });
       directory.forget();
+      await core.invalidation.publish(PUBLIC_ORIGINS_CHANNEL, tenantId);
       return { origins: stored };
     },
   };

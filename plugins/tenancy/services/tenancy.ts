@@ -5,7 +5,7 @@ import {
   badRequest, conflict, type CoreServices, domainError, type KeysetPage, forbidden, hashSecret, isValidTenantAlias, notFound, type Principal, randomToken, rolesIn, secretMatches, unauthorized,
 } from 'agent-platform/sdk';
 import { apiKeysStore, clientsStore, tenantsStore, usersStore, type Memberships } from '../store/tenancy.ts';
-import { ApiKeyCache } from './api-key-cache.ts';
+import { API_KEYS_CHANNEL, ApiKeyCache } from './api-key-cache.ts';
 
 const API_KEY_PREFIX = 'pk';
 /** The client every tenant is created with (POST /api/sessions acts for the oldest client when none is named). */
@@ -25,9 +25,15 @@ function isUniqueViolation(err: unknown): boolean {
   return (err as { code?: string }).code === '23505';
 }
 
-export function createTenancyService(core: Pick<CoreServices, 'db' | 'withTenant' | 'auth' | 'tenants'>) {
+export function createTenancyService(core: Pick<CoreServices, 'db' | 'withTenant' | 'auth' | 'tenants' | 'invalidation'>) {
   const { db, withTenant } = core;
   const apiKeys = new ApiKeyCache();
+  core.invalidation.subscribe(API_KEYS_CHANNEL, { message: () => apiKeys.clear(), missed: () => apiKeys.clear() });
+  /** Every process forgets its keys: after a revoke or a client's deletion has committed (or failed). */
+  const keysChanged = async () => {
+    apiKeys.clear();
+    await core.invalidation.publish(API_KEYS_CHANNEL);
+  };
 
   function normalizeOrganizations(input: CreateUserInput, requestTenant: string | undefined): Memberships {
     const given = input.organizations ?? (requestTenant ? [requestTenant] : undefined);
@@ -91,7 +97,7 @@ export function createTenancyService(core: Pick<CoreServices, 'db' | 'withTenant
     async deleteClient(tenantId: string, id: number) {
       // Its API keys go with it.
       apiKeys.clear();
-      const deleted = await withTenant(tenantId, (trx) => clientsStore.delete(trx, id)).finally(() => apiKeys.clear());
+      const deleted = await withTenant(tenantId, (trx) => clientsStore.delete(trx, id)).finally(keysChanged);
       if (!deleted) throw notFound(`Client not found: ${id}`, 'CLIENT_NOT_FOUND');
     },
 
@@ -114,7 +120,7 @@ export function createTenancyService(core: Pick<CoreServices, 'db' | 'withTenant
     listApiKeys: (tenantId: string, clientId?: number) => withTenant(tenantId, (trx) => apiKeysStore.list(trx, clientId)),
     async revokeApiKey(tenantId: string, id: number) {
       apiKeys.clear();
-      const revoked = await withTenant(tenantId, (trx) => apiKeysStore.revoke(trx, id)).finally(() => apiKeys.clear());
+      const revoked = await withTenant(tenantId, (trx) => apiKeysStore.revoke(trx, id)).finally(keysChanged);
       if (!revoked) throw notFound(`Active API key not found: ${id}`, 'API_KEY_NOT_FOUND');
     },
 
