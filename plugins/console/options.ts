@@ -9,7 +9,7 @@ export interface ConsoleOptions {
   publicBaseUrl: string | null;
   /** How long a sign-in link stays valid (CONSOLE_LINK_TTL_SECONDS). */
   linkTtlSeconds: number;
-  /** Link exchanges per client address and process (CONSOLE_LINK_RATE_LIMIT_PER_MINUTE). */
+  /** Link exchanges per client address, across every process (CONSOLE_LINK_RATE_LIMIT_PER_MINUTE). */
   linkRatePerMinute: number;
   /** The map tiles of the Occurrences section, `{z}/{x}/{y}` (CONSOLE_MAP_TILE_URL). */
   mapTileUrl: string;
@@ -27,7 +27,7 @@ export const optionsSchema = Joi.object({
   linkTtlSeconds: Joi.number().integer().min(30).max(3600).default(300)
     .description('How long a sign-in link of `platform console link` stays valid, in seconds'),
   linkRatePerMinute: Joi.number().integer().min(1).max(100_000).default(10)
-    .description('Sign-in link exchanges per client address and process a minute (`POST /api/console/link/exchange`); past it 429 with `Retry-After`'),
+    .description('Sign-in link exchanges per client address a minute, across every process (`POST /api/console/link/exchange`); past it 429 with `Retry-After`'),
   mapTileUrl: Joi.string().max(500)
     .pattern(/^https?:\/\/(\{s\}\.)?[A-Za-z0-9.-]+(:\d{1,5})?\/[^\s"'<>\\]*$/)
     .custom((value: string, helpers) => (['{z}', '{x}', '{y}'].every((part) => value.includes(part)) ? value : helpers.error('any.invalid')))

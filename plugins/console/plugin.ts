@@ -2,7 +2,7 @@
 // (built from app/ by scripts/build-console.ts), its sign-in configuration and
 // one-time sign-in links, and the tenant's usage (the `console.usage`
 // extension point). Registration only: the logic is in the services.
-import { coreOf, definePlugin, perMinute, RateLimiter } from 'agent-platform/sdk';
+import { coreOf, definePlugin, perMinute } from 'agent-platform/sdk';
 import type { ConsoleOptions } from './options.ts';
 import { consoleRoutes } from './routes/console.ts';
 import { pageRoutes } from './routes/pages.ts';
@@ -24,7 +24,7 @@ export const plugin = definePlugin({
     core.extensions.consume('console.usage', (counter, contributor) => usage.add(counter, contributor));
     const issuer = core.config.oidcIssuerUrl;
     const oidc = issuer && options.oidcClientId ? { issuer, client_id: options.oidcClientId } : null;
-    const rateLimit = new RateLimiter(perMinute(options.linkRatePerMinute, (seconds) => `Too many sign-in link exchanges; retry in ${seconds} s`));
+    const rateLimit = core.rateLimits.limiter('console.link', perMinute(options.linkRatePerMinute, (seconds) => `Too many sign-in link exchanges; retry in ${seconds} s`));
     server.route([...pageRoutes(issuer, options.mapTileUrl), ...consoleRoutes(links, usage, rateLimit, { oidc, map: { tile_url: options.mapTileUrl } })]);
     core.jobs.defineLongTask(PRUNE_TASK, pruneHandler(links), { retryLimit: 1 });
     await core.jobs.schedule(PRUNE_TASK, PRUNE_TASK, PRUNE_CRON);

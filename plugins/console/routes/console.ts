@@ -1,7 +1,7 @@
 // The console's API: its sign-in configuration, the exchange of a one-time
 // sign-in link for an access token (public, rate limited per address before
 // the body is read), and the tenant's usage this week.
-import type { Lifecycle, RateLimiter, ServerRoute } from 'agent-platform/sdk';
+import type { Lifecycle, ServerRoute, SharedRateLimiter } from 'agent-platform/sdk';
 import { tenantOf } from 'agent-platform/sdk';
 import type { LinksService } from '../services/links.ts';
 import type { UsageService } from '../services/usage.ts';
@@ -14,9 +14,9 @@ export interface ConsoleConfig {
   map: { tile_url: string };
 }
 
-export function consoleRoutes(links: LinksService, usage: UsageService, rateLimit: RateLimiter, config: ConsoleConfig): ServerRoute[] {
-  const spendToken: Lifecycle.Method = (request, h) => {
-    rateLimit.take(request.info.remoteAddress || 'unknown');
+export function consoleRoutes(links: LinksService, usage: UsageService, rateLimit: SharedRateLimiter, config: ConsoleConfig): ServerRoute[] {
+  const spendToken: Lifecycle.Method = async (request, h) => {
+    await rateLimit.take(request.info.remoteAddress || 'unknown');
     return h.continue;
   };
   return [
