@@ -92,6 +92,21 @@ if (missing) {
     await page.context().close();
   });
 
+  t.test('public origins: saved from the page, refused by name when malformed', async (t) => {
+    const page = await openConsole(f, 'admin', '/settings');
+    const form = page.getByRole('form', { name: 'Public origins' });
+    await form.getByRole('textbox', { name: 'Origins, one per line' }).fill('https://www.city.example\nhttps://city.example/path');
+    await form.getByRole('button', { name: 'Save origins' }).click();
+    await page.getByRole('alert').filter({ hasText: 'https://city.example/path' }).waitFor();
+    t.same((await rest('/api/admin/public-origins')).body, { origins: [] }, 'REST: a refused list changes nothing');
+    await form.getByRole('textbox', { name: 'Origins, one per line' }).fill('https://www.city.example\nhttps://maps.city.example');
+    await form.getByRole('button', { name: 'Save origins' }).click();
+    await page.getByText('Public origins saved').waitFor();
+    t.same((await rest('/api/admin/public-origins')).body, { origins: ['https://maps.city.example', 'https://www.city.example'] }, 'REST: saved');
+    await checkPage(t, page, 'Settings', 'settings-origins');
+    await page.context().close();
+  });
+
   t.test('Portuguese on a 390 px screen', async (t) => {
     const page = await openConsole(f, 'admin', '/settings', { viewport: { width: 390, height: 844 } });
     await page.getByRole('combobox', { name: 'Language' }).selectOption('pt');

@@ -2,6 +2,13 @@
 import type { Locale } from '../../i18n.ts';
 
 const en = {
+  origins: 'Public origins',
+  originsIntro: 'Websites whose pages may call this tenant\'s public routes from a browser: the report element, public forms and Open311.',
+  originsField: 'Origins, one per line',
+  originsHint: 'scheme://host[:port], for example https://www.city.example. No paths or wildcards.',
+  saveOrigins: 'Save origins',
+  originsSaved: 'Public origins saved',
+  originsCleared: 'No public origins: browsers on other websites are refused',
   members: 'Members',
   membersIntro: 'The people and service accounts of this tenant, and their roles. A change of roles applies to access tokens issued after it.',
   noMembers: 'none',
@@ -71,6 +78,13 @@ const en = {
 export type SettingsStrings = typeof en;
 
 const pt: SettingsStrings = {
+  origins: 'Origens públicas',
+  originsIntro: 'Sítios cujas páginas podem chamar as rotas públicas deste inquilino a partir de um navegador: o elemento de comunicação, os formulários públicos e o Open311.',
+  originsField: 'Origens, uma por linha',
+  originsHint: 'esquema://anfitrião[:porta], por exemplo https://www.cidade.example. Sem caminhos nem asteriscos.',
+  saveOrigins: 'Guardar origens',
+  originsSaved: 'Origens públicas guardadas',
+  originsCleared: 'Sem origens públicas: os navegadores noutros sítios são recusados',
   members: 'Membros',
   membersIntro: 'As pessoas e contas de serviço deste inquilino, e os seus papéis. Uma alteração de papéis aplica-se aos tokens de acesso emitidos depois dela.',
   noMembers: 'nenhum',
