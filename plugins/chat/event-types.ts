@@ -5,6 +5,7 @@ import type { EventTypeDefinition } from 'agent-platform/sdk';
 export const EVENT_TYPES: EventTypeDefinition[] = [
   { type: 'chat.session.created', description: 'A chat session is created through the API' },
   { type: 'chat.session.ended', description: 'A chat session workflow completes or times out' },
+  { type: 'chat.feedback.given', description: 'Someone rates an answer in a chat session (session, message and rating; never the comment)' },
   { type: 'chat.tool.called', description: 'A tool is invoked in a chat session' },
   { type: 'chat.tool.completed', description: 'A tool invocation in a chat session succeeds' },
   { type: 'chat.tool.failed', description: 'A tool invocation in a chat session fails' },

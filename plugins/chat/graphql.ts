@@ -11,13 +11,20 @@
 // every GraphQL field. A session's `client` is the tenancy plugin's (GET
 // /api/admin/clients/{id}: members only): an API key gets FORBIDDEN on it.
 // A message's citations are those an API key of the session's client may see.
+//
+// Tenant admins also read every session of the tenant, whoever owns it
+// (`tenantChatSession`, `tenantChatSessions`: GET /api/admin/chat/sessions…,
+// services/conversations.ts), with its owner; a message's `feedback` is read
+// by whoever may read the message (REST's messages carry it too), batched per
+// request with a DataLoader.
 import DataLoader from 'dataloader';
 import type { Request } from '@hapi/hapi';
 import {
-  badInput, type ConnectionArgs, type GraphqlContext, isUuid, keysetConnection, requireMember, requireMemberOrApiKey, type TenantScope,
+  badInput, type ConnectionArgs, type GraphqlContext, isUuid, keysetConnection, requireAdmin, requireMember, requireMemberOrApiKey, type TenantScope,
 } from 'agent-platform/sdk';
 import type { CitationRecord, CitationsApi } from '../citations/api.ts';
 import { actorOf, type Actor, VISITOR_HEADER } from './sessions/caller.ts';
+import type { ConversationFilter, ConversationRow, Conversations, FeedbackRow } from './services/conversations.ts';
 import type { ChatReads, ListedSession, MessageRow, SessionMessage, SessionRow } from './services/reads.ts';
 
 const SESSION_TYPES = /* GraphQL */ `
@@ -44,6 +51,52 @@ const SESSION_TYPES = /* GraphQL */ `
     agentName: String
     "The session's messages, oldest first (GET /api/sessions/{id}/messages)."
     messages(first: Int, after: String, last: Int, before: String): ChatMessageConnection!
+    "The owner's bare subject (tenant admins only: GET /api/admin/chat/sessions; ROLE_REQUIRED for others)."
+    ownerSub: String
+    "Who owns the session: kind, issuer and subject (tenant admins only, as ownerSub)."
+    ownerKey: String
+  }
+
+  "One session of the tenant's list, with its cursor."
+  type TenantChatSessionEdge {
+    node: ChatSession!
+    cursor: String!
+  }
+
+  "A page of the tenant's sessions of every owner and client (Relay), most recent activity first."
+  type TenantChatSessionConnection {
+    edges: [TenantChatSessionEdge!]!
+    pageInfo: PageInfo!
+    "The sessions the filter selects, in every page."
+    totalCount: Int!
+  }
+
+  "Which of the tenant's sessions to list (GET /api/admin/chat/sessions). Active and ended sessions; deleted ones are gone."
+  input TenantChatSessionFilter {
+    "Only the sessions of this owner (its bare subject: REST's user)."
+    ownerSub: String
+    "Only the sessions of this owner key (REST's owner_key)."
+    ownerKey: String
+    "Only the sessions acting for this client."
+    clientId: ID
+    "Only sessions with activity at or after this time (REST's from)."
+    activeAfter: DateTime
+    "Only sessions started before this time (REST's to)."
+    createdBefore: DateTime
+    "True: only sessions with feedback on an answer; false: only those without."
+    hasFeedback: Boolean
+    "Only sessions with at least one feedback of this rating (-1 to 5)."
+    rating: Int
+  }
+
+  "The rating given on an answer (POST /api/chat/{id}/feedback); a second rating replaces the first."
+  type ChatFeedback {
+    "-1/1 (thumbs) or 1-5 (stars); 0 clears a thumb."
+    rating: Int!
+    "What the person wrote with the rating (may be empty)."
+    comment: String!
+    createdAt: DateTime!
+    updatedAt: DateTime
   }
 
   "One session of a page, with its cursor."
@@ -76,6 +129,8 @@ const SESSION_TYPES = /* GraphQL */ `
     "The session the message belongs to (see session)."
     sessionId: ID!
     session: ChatSession!
+    "The feedback given on this answer; null when there is none (and for a question)."
+    feedback: ChatFeedback
   }
 
   "One message of a page, with its cursor."
@@ -97,6 +152,10 @@ const SESSION_TYPES = /* GraphQL */ `
     chatSession(id: ID!): ChatSession
     "The caller's active chat sessions on one client, most recent activity first."
     chatSessions(filter: ChatSessionFilter, first: Int, after: String, last: Int, before: String): ChatSessionConnection!
+    "One session of the tenant, whoever owns it (tenant admins: GET /api/admin/chat/sessions/{id}); null when not found."
+    tenantChatSession(id: ID!): ChatSession
+    "The tenant's sessions of every owner and client, most recent activity first (tenant admins: GET /api/admin/chat/sessions)."
+    tenantChatSessions(filter: TenantChatSessionFilter, first: Int, after: String, last: Int, before: String): TenantChatSessionConnection!
   }
 `;
 
@@ -119,6 +178,34 @@ type WithSession = MessageRow & { session?: SessionRow };
 interface Loaders {
   messages: DataLoader<number, SessionMessage | undefined>;
   citations: DataLoader<number, CitationRecord[]>;
+  feedback: DataLoader<number, FeedbackRow | undefined>;
+}
+
+interface TenantSessionFilter {
+  ownerSub?: string | null; ownerKey?: string | null; clientId?: string | null; activeAfter?: Date | null; createdBefore?: Date | null;
+  hasFeedback?: boolean | null; rating?: number | null;
+}
+
+const validDate = (value: Date | null | undefined, name: string) => {
+  if (value === null || value === undefined) return undefined;
+  if (Number.isNaN(value.getTime())) throw badInput(`${name} is not a valid date and time`);
+  return value;
+};
+
+/** The admin list's filter as REST's (the same checks: no NUL bytes, lengths, a rating from -1 to 5). */
+function tenantFilterOf(filter: TenantSessionFilter | null | undefined): ConversationFilter {
+  const text = (value: string | null | undefined, name: string, max: number) => {
+    if (value === null || value === undefined) return undefined;
+    if (value === '' || value.length > max || value.includes('\0')) throw badInput(`${name} must be 1-${max} characters without NUL`);
+    return value;
+  };
+  const rating = filter?.rating ?? undefined;
+  if (rating !== undefined && (rating < -1 || rating > 5)) throw badInput('rating is between -1 and 5');
+  return {
+    user: text(filter?.ownerSub, 'ownerSub', 500), ownerKey: text(filter?.ownerKey, 'ownerKey', 600), clientId: selectedClient(filter?.clientId),
+    from: validDate(filter?.activeAfter, 'activeAfter'), to: validDate(filter?.createdBefore, 'createdBefore'),
+    hasFeedback: filter?.hasFeedback ?? undefined, rating,
+  };
 }
 
 const isMessageKey = (key: unknown) => Number.isSafeInteger(key);
@@ -138,7 +225,7 @@ function selectedClient(clientId: string | null | undefined): number | undefined
   return id;
 }
 
-export function chatGraphql(reads: ChatReads, citations: CitationsApi | undefined) {
+export function chatGraphql(reads: ChatReads, conversations: Conversations, citations: CitationsApi | undefined) {
   /** The guard of the sessions routes, and the actor REST would see (an API key's visitor from X-Visitor-Id). */
   function caller(context: GraphqlContext): { scope: TenantScope; actor: Actor } {
     const scope = requireMemberOrApiKey(context);
@@ -158,6 +245,10 @@ export function chatGraphql(reads: ChatReads, citations: CitationsApi | undefine
         citations: new DataLoader(async (ids: readonly number[]) => {
           const byMessage = await citations!.ofMessages(tenantId, ids, scope.clientId);
           return ids.map((id) => byMessage.get(id) ?? []);
+        }),
+        feedback: new DataLoader(async (ids: readonly number[]) => {
+          const byMessage = await conversations.feedbackOf(tenantId, ids);
+          return ids.map((id) => byMessage.get(id));
         }),
       };
       perRequest.set(context.request, found);
@@ -181,6 +272,19 @@ export function chatGraphql(reads: ChatReads, citations: CitationsApi | undefine
           count: () => reads.sessionCount(who),
         });
       },
+      tenantChatSession(_: unknown, args: { id: string }, context: GraphqlContext) {
+        return conversations.session(requireAdmin(context), args.id);
+      },
+      tenantChatSessions(_: unknown, args: ConnectionArgs & { filter?: TenantSessionFilter | null }, context: GraphqlContext) {
+        const tenantId = requireAdmin(context);
+        const filter = tenantFilterOf(args.filter);
+        return keysetConnection(args, {
+          keyOf: (row: ConversationRow) => [Number(row.active_key), row.id] as [number, string],
+          validKey: isSessionKey,
+          fetch: (page) => conversations.page(tenantId, filter, { direction: page.direction, key: page.cursor, limit: page.limit }),
+          count: () => conversations.count(tenantId, filter),
+        });
+      },
     },
     ChatSession: {
       isActive: (s: SessionRow) => s.is_active,
@@ -188,11 +292,13 @@ export function chatGraphql(reads: ChatReads, citations: CitationsApi | undefine
       lastActiveAt: (s: SessionRow) => s.last_active,
       clientId: (s: SessionRow) => s.client_id,
       agentName: (s: SessionRow) => s.agent_name,
+      ownerSub: (s: SessionRow, _: unknown, context: GraphqlContext) => (requireAdmin(context), s.owner_sub),
+      ownerKey: (s: SessionRow, _: unknown, context: GraphqlContext) => (requireAdmin(context), s.owner_key),
       async client(s: SessionRow, _: unknown, context: GraphqlContext) {
         return (await reads.client(requireMember(context), s.client_id)) ?? null;
       },
       async messages(s: SessionRow, args: ConnectionArgs, context: GraphqlContext) {
-        // The session was read through chatSession(s) or a message: already the caller's.
+        // The session was read through chatSession(s), a message or (admins) tenantChatSession(s): already readable by the caller.
         const { scope } = caller(context);
         const connection = await keysetConnection(args, {
           keyOf: (row: MessageRow) => Number(row.id),
@@ -208,6 +314,13 @@ export function chatGraphql(reads: ChatReads, citations: CitationsApi | undefine
       createdAt: (m: MessageRow) => m.created_at,
       sessionId: (m: MessageRow) => m.session_id,
       session: (m: WithSession) => m.session,
+      // The message was reached through a session the caller may read (its own, or any of the tenant's for an admin).
+      async feedback(m: MessageRow, _: unknown, context: GraphqlContext) {
+        if (m.role !== 'assistant') return null;
+        const { scope, actor } = caller(context);
+        const row = await loaders(context, scope.tenantId, actor, scope).feedback.load(Number(m.id));
+        return row ? { rating: row.rating, comment: row.comment, createdAt: row.created_at, updatedAt: row.updated_at } : null;
+      },
     },
   };
   if (!citations) return { typeDefs: SESSION_TYPES, resolvers };

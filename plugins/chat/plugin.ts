@@ -1,6 +1,7 @@
 // Chat and agents: agent definitions, sessions and messages, the SSE chat
 // turn (capability keys, widgets, tools, ask_user, cancel, resume), feedback,
-// GraphQL (sessions, messages and their citations).
+// the operators' reads of the tenant's conversations, GraphQL (sessions,
+// messages, their feedback and citations).
 // Registration only: the logic is in services/, sessions/ and turn/.
 import { coreOf, definePlugin } from 'agent-platform/sdk';
 import type {} from '../citations/api.ts';
@@ -10,6 +11,7 @@ import { chatGraphql } from './graphql.ts';
 import { optionsSchema, secrets, type ChatOptions } from './options.ts';
 import { agentRoutes } from './routes/agents.ts';
 import { chatRoutes } from './routes/chat.ts';
+import { conversationRoutes } from './routes/conversations.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { StreamSlots } from './services/stream-slots.ts';
 import { createServices } from './services.ts';
@@ -34,7 +36,7 @@ export const plugin = definePlugin({
   async register(server, given: Partial<ChatOptions>, deps) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
-    const { options, limits, emit, writer, runs, agents, sessions, turns, lifecycle, api } = createServices(core, given, {
+    const { options, limits, emit, writer, runs, agents, sessions, conversations, turns, lifecycle, api } = createServices(core, given, {
       ingestion: () => deps.ingestion,
       citations: () => deps.citations,
     });
@@ -53,10 +55,10 @@ export const plugin = definePlugin({
     }
 
     core.functions.register('ask_user', askUserFunction);
-    server.route([...agentRoutes(agents), ...sessionRoutes(sessions), ...chatRoutes(sessions, turns, new StreamSlots(core.withTenant,
+    server.route([...agentRoutes(agents), ...sessionRoutes(sessions), ...conversationRoutes(conversations), ...chatRoutes(sessions, turns, new StreamSlots(core.withTenant,
       { limit: limits.maxStreamsPerTenant, runnerId: runs.runnerId, staleSeconds: options.runnerStaleSeconds }, core.logger.child({ component: 'chat' })))]);
-    // Sessions and messages in the graph; a message's citations (and a citation's message) when citations is loaded.
-    core.graphql.extend(chatGraphql(createReads(core), deps.citations));
+    // Sessions and messages in the graph (the caller's, and for admins the tenant's); a message's citations (and a citation's message) when citations is loaded.
+    core.graphql.extend(chatGraphql(createReads(core), conversations, deps.citations));
     core.jobs.defineTask(ASK_USER_TIMEOUT_TASK, askUserTimeoutTask(() => turns));
     core.jobs.defineLongTask(SWEEP_TASK, sweepHandler(core, options, emit), { retryLimit: 1 });
     await core.jobs.schedule(SWEEP_TASK, SWEEP_TASK, SWEEP_CRON);

@@ -131,3 +131,49 @@ export const feedbackResult = Joi.object({
     created_at: timestamp, updated_at: nullableTimestamp,
   }),
 }).label('FeedbackResult');
+
+// The operators' reads (/api/admin/chat/...): every session of the tenant.
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+/** An ISO 8601 date or time, as a Date; a time without a zone is UTC (as the plugin writes its timestamps). */
+const instant = Joi.string().pattern(ISO_INSTANT).custom((value: string, helpers) => {
+  const zoned = value.includes('T') && !/(Z|[+-]\d{2}:?\d{2})$/.test(value) ? `${value}Z` : value;
+  const date = new Date(zoned);
+  return Number.isNaN(date.getTime()) ? helpers.error('any.invalid') : date;
+});
+export const conversationQuery = Joi.object({
+  user: Joi.string().min(1).max(500).pattern(/^[^\0]+$/).description('only the sessions of this owner (its bare subject: a user\'s sub)'),
+  owner_key: Joi.string().min(1).max(600).pattern(/^[^\0]+$/).description('only the sessions of this owner key (e.g. user:platform:alice, api-key:7:visitor:v-1234567)'),
+  client_id: Joi.number().integer().min(1).description('only the sessions acting for this client'),
+  from: instant.description('only sessions with activity at or after this time (last_active ≥ from); ISO 8601, UTC without a zone suffix'),
+  to: instant.description('only sessions started before this time (created_at < to); ISO 8601, UTC without a zone suffix'),
+  has_feedback: Joi.boolean().description('true: only sessions with feedback on an answer; false: only those without'),
+  rating: Joi.number().integer().min(-1).max(5).description('only sessions with at least one feedback of this rating (-1: thumbs down)'),
+  skip: Joi.number().integer().min(0).default(0),
+  limit: Joi.number().integer().min(1).max(200).default(50),
+}).label('ConversationQuery');
+
+export const conversation = Joi.object({
+  id: Joi.string(), title: Joi.string().allow(''), is_active: Joi.boolean(), last_active: timestamp, created_at: timestamp,
+  client_id: Joi.number(), agent_name: Joi.string().allow(null),
+  owner_sub: Joi.string().description('the owner\'s bare subject'),
+  owner_key: Joi.string().description('who owns the session: kind, issuer and subject (an API key\'s visitor, an embed token\'s client and external user)'),
+  message_count: Joi.number().integer(), feedback_count: Joi.number().integer(),
+}).label('Conversation');
+export const conversationList = Joi.object({
+  items: Joi.array().items(conversation), total: Joi.number(), skip: Joi.number(), limit: Joi.number(),
+}).label('ConversationList');
+
+export const conversationMessagesQuery = Joi.object({
+  after: Joi.number().integer().min(0).default(0).description('only messages with a larger id (the next page: next_after)'),
+  limit: Joi.number().integer().min(1).max(500).default(200),
+});
+const givenFeedback = Joi.object({
+  rating: Joi.number().integer(), comment: Joi.string().allow(''), created_at: timestamp, updated_at: nullableTimestamp,
+}).allow(null).label('GivenFeedback');
+export const conversationMessage = Joi.object({
+  id: Joi.number().integer(), role: Joi.string(), content: Joi.string().allow(''), tool_metadata: Joi.object().unknown(),
+  turn_id: Joi.string().allow(null), created_at: timestamp, feedback: givenFeedback,
+}).label('ConversationMessage');
+export const conversationMessageList = Joi.object({
+  items: Joi.array().items(conversationMessage), next_after: Joi.number().allow(null), limit: Joi.number(),
+}).label('ConversationMessageList');

@@ -7,6 +7,7 @@ import type { CoreServices } from 'agent-platform/sdk';
 import type { CitationsApi } from '../citations/api.ts';
 import type { IngestionApi } from '../ingestion/api.ts';
 import { createAgentsService } from './services/agents.ts';
+import { createConversations } from './services/conversations.ts';
 import type { ChatApi } from './api.ts';
 import { emitterOf } from './events/emitter.ts';
 import { createOpenAiClient } from './model/openai-client.ts';
@@ -51,6 +52,7 @@ export function createServices(core: CoreServices, given: Partial<ChatOptions>, 
     emit,
     stopActiveTurn: (tenantId, sessionId) => turns!.stopActive(tenantId, sessionId),
   });
+  const conversations = createConversations(core);
   const lifecycle = new TurnLifecycle(rt);
   lifecycle.registerSuspendingTool('ask_user', askUserTool(core.jobs, options.askUserTimeoutSeconds));
   turns = createTurnsService(rt, lifecycle, sessions);
@@ -58,7 +60,7 @@ export function createServices(core: CoreServices, given: Partial<ChatOptions>, 
     agents, sessions, turns, sessionOwner: sessions.sessionOwner,
     resumeTool: (tenantId, turnId, toolCallId, outcome) => lifecycle.resumeTool(tenantId, turnId, toolCallId, outcome),
   };
-  return { options, limits, emit, writer, runs, agents, sessions, turns, lifecycle, api };
+  return { options, limits, emit, writer, runs, agents, sessions, conversations, turns, lifecycle, api };
 }
 
 export type ChatServices = ReturnType<typeof createServices>;

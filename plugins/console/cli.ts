@@ -1,9 +1,12 @@
 // CLI commands of the console plugin. The CLI acts as the operator (it holds
 // the database): `console link` prints a one-time sign-in link for a user.
-import { defineCli } from 'agent-platform/sdk';
-import { createServices } from './services.ts';
+import type { CoreServices } from 'agent-platform/sdk';
+import { defineCli } from 'agent-platform/sdk/cli';
+import type { ConsoleOptions } from './options.ts';
 
-export const cli = defineCli(createServices, (command) => [
+const services = async (core: CoreServices, options: ConsoleOptions) => (await import('./services.ts')).createServices(core, options);
+
+export const cli = defineCli(services, (command) => [
   command({
     name: 'console link',
     description: 'Print a one-time sign-in link to the console for a user (valid CONSOLE_LINK_TTL_SECONDS, 5 minutes by default)',

@@ -12,9 +12,9 @@ const SPEC_BUILT_IN = [
   'agent.loop.started', 'agent.loop.completed', 'agent.loop.iteration', 'agent.loop.failed',
   'definition.created', 'definition.updated', 'definition.deleted',
 ];
-/** Types of the default deployment's plugins beyond the built-in list: forms, the embed credential's lifecycle, occurrences. */
+/** Types of the default deployment's plugins beyond the built-in list: forms, feedback on chat answers, the embed credential's lifecycle, occurrences. */
 const PLUGIN_TYPES = [
-  'form.submitted', 'form.hydrated', 'form.hydration_failed',
+  'form.submitted', 'form.hydrated', 'form.hydration_failed', 'chat.feedback.given',
   'embed.credentials.provisioned', 'embed.credentials.rotated', 'embed.credentials.revoked',
   'occurrence.submitted', 'occurrence.duplicate_detected', 'occurrence.state_changed', 'occurrence.message_sent',
 ];

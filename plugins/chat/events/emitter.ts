@@ -2,6 +2,7 @@
 // transaction of the change they announce.
 //   chat.session.created  {session_id, client_id, agent_name}            source /chat
 //   chat.session.ended    {session_id, client_id, reason: 'deleted' | 'idle_timeout'}
+//   chat.feedback.given  {session_id, message_id, client_id, rating, created, has_comment}
 //   chat.tool.called      {session_id, turn_id, tool_call_id, name}
 //   chat.tool.completed   {session_id, turn_id, tool_call_id, name, duration_ms, outcome?}
 //   chat.tool.failed      {session_id, turn_id, tool_call_id, name, error, duration_ms}

@@ -127,6 +127,10 @@ export function createSessionsService(core: Pick<CoreServices, 'withTenant'>, de
           tenant_id: tenantId, message_id: input.message_id, session_id: sessionId, rater_sub: caller.owner,
           rating: input.rating, comment: input.comment ?? '',
         });
+        // The comment is free text a person wrote (it may name people): it stays in chat_feedback, read by admins, and never travels with the event.
+        await deps.emit(trx, tenantId, 'chat.feedback.given', {
+          session_id: sessionId, message_id: row.message_id, client_id: caller.clientId, rating: row.rating, created: row.inserted, has_comment: row.comment !== '',
+        });
         return {
           created: row.inserted,
           feedback: {
