@@ -56,7 +56,7 @@ export class SettingsOrigins extends LitElement {
         <label for="origins">${this.t.originsField}</label>
         <textarea id="origins" name="origins" rows="4" aria-describedby="origins-hint" .value=${this.origins.join('\n')}></textarea>
         <p id="origins-hint" class="hint">${this.t.originsHint}</p>
-        <button type="submit" ?disabled=${this.busy}>${this.t.saveOrigins}</button>
+        <div class="actions"><button type="submit" class="primary" ?disabled=${this.busy}>${this.t.saveOrigins}</button></div>
       </form>
     </section>`;
   }
