@@ -172,11 +172,12 @@ async function main(argv: string[]): Promise<void> {
   const args = { ...parsed.args, progress: reporter.progress };
   let result: unknown;
   try {
+    // The command's own plugin is imported for its options' schema: they are validated as the server validates them,
+    // so a malformed setting is the one line a command prints, whether it needs the database or calls the server.
+    const options = validatedOptions((await importPlugin(source.reference, config.rootDir)).module, source.options);
     if (command.offline) {
-      result = await cli.run(command, undefined, source.options, args);
+      result = await cli.run(command, undefined, options, args);
     } else {
-      // The command's own plugin is imported for its options' schema: they are validated as the server validates them.
-      const options = validatedOptions((await importPlugin(source.reference, config.rootDir)).module, source.options);
       const core = { mode: 'cli' as const, plugins: [], migrate: migrateWhenBehind(config, manifest, sources) };
       result = await withCore(config, core, (handle) => cli.run(command, handle.core, options, args));
     }
@@ -186,8 +187,17 @@ async function main(argv: string[]): Promise<void> {
   print(result, parsed.json);
 }
 
+/** Whether an error is one of OPERATOR_ERRORS or a subclass of one (a plugin's UsageError). */
+function isOperatorError(err: unknown): err is Error {
+  if (err instanceof UsageError) return true;
+  for (let proto = err instanceof Error ? Object.getPrototypeOf(err) : null; proto && proto !== Error.prototype; proto = Object.getPrototypeOf(proto)) {
+    if (OPERATOR_ERRORS.has(proto.constructor.name)) return true;
+  }
+  return false;
+}
+
 main(process.argv.slice(2)).catch((err: unknown) => {
-  const known = err instanceof Error && OPERATOR_ERRORS.has(err.name);
+  const known = isOperatorError(err);
   const boom = err as { isBoom?: boolean; output?: { payload: { message: string; code?: string } } };
   if (known) console.error(`error: ${(err as Error).message}`);
   else if (boom.isBoom) console.error(`error: ${boom.output!.payload.message}${boom.output!.payload.code ? ` (${boom.output!.payload.code})` : ''}`);

@@ -44,6 +44,8 @@ const ACCESS: Record<string, { access: Access; rest: string; query: string; okEr
   'Query.citationStats': { access: 'member_or_api_key', rest: 'GET /api/citations/stats', query: '{ citationStats { total } }' },
   'Query.chatSession': { access: 'member_or_api_key', rest: 'GET /api/sessions/{id}', query: `{ chatSession(id: "${NO_ID}") { id messages { edges { node { id } } } } }` },
   'Query.chatSessions': { access: 'member_or_api_key', rest: 'GET /api/sessions', query: '{ chatSessions { totalCount edges { node { id title } } } }' },
+  'Query.tenantChatSession': { access: 'admin', rest: 'GET /api/admin/chat/sessions/{id}', query: `{ tenantChatSession(id: "${NO_ID}") { id title } }` },
+  'Query.tenantChatSessions': { access: 'admin', rest: 'GET /api/admin/chat/sessions', query: '{ tenantChatSessions { totalCount edges { node { id title } } } }' },
   'Query.formSubmissions': { access: 'admin', rest: 'GET /api/admin/forms/submissions', query: '{ formSubmissions { edges { node { id payload } } } }' },
   'Query.formSubmission': { access: 'admin', rest: 'GET /api/admin/forms/submissions/{id}', query: `{ formSubmission(id: "${NO_ID}") { id payload } }` },
   'Query.datasets': { access: 'member', rest: 'GET /api/v1/datasets', query: '{ datasets { edges { node { id latestSnapshot { id } snapshots { edges { node { id } } } } } } }' },

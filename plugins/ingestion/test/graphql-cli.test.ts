@@ -176,5 +176,5 @@ t.test('CLI: ingest a folder with progress until done, then search', async (t) =
   const searchCommand = cli.commands.find((c) => c.name === 'search')!;
   const found: any = await cli.run(searchCommand, undefined, {}, { positionals: ['warehouse item 2'], options: { url: tp.url(''), token, tenant: 'acme' } });
   t.match(found.results[0].text, /item 2/);
-  await t.rejects(cli.run(ingestCommand, undefined, {}, { positionals: [folder], options: { url: tp.url(''), token, tenant: 'acme', collection: 'x' } }), /--collection/);
+  await t.rejects(cli.run(ingestCommand, undefined, {}, { positionals: [folder], options: { url: tp.url(''), token, tenant: 'acme', collection: 'x' } }), /no collection named "x" in tenant acme: create it with platform collections create "x" --tenant acme/);
 });

@@ -7,7 +7,7 @@ import { SignJWT } from 'jose';
 import t from 'tap';
 import { sourcesPlatform, userToken } from './helpers.ts';
 
-const OPERATIONAL = ['/api/v1/status', '/api/v1/services/health', '/api/v1/metrics'];
+const OPERATIONAL = ['/api/v1/status', '/api/v1/services/health', '/api/v1/metrics', '/api/v1/queues'];
 // The pattern registry is no tenant's: it takes the registry secrets (pattern-registry.test.ts).
 const NOT_TENANT = ['/api/v1/patterns/register', '/api/v1/patterns/reconcile'];
 // Public: the ontology's status needs no principal.
