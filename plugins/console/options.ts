@@ -23,7 +23,7 @@ export const optionsSchema = Joi.object({
     .description('OIDC client id of the console: with `OIDC_ISSUER_URL` set, the sign-in page offers "Sign in with <issuer>" (authorization code + PKCE from the browser; register `<public address>/console/callback` as its redirect URI)')
     .meta({ whenUnset: 'token and link sign-in only' }),
   publicBaseUrl: Joi.string().uri({ scheme: ['http', 'https'] }).allow('', null).empty('').default(null)
-    .description('The platform\'s public address: `platform console link` prints links under it').meta({ whenUnset: 'http://127.0.0.1:$PORT' }),
+    .description('The platform\'s public address: `platform console link` prints links under it').meta({ whenUnset: 'the running server this data directory records, else http://127.0.0.1:$PORT' }),
   linkTtlSeconds: Joi.number().integer().min(30).max(3600).default(300)
     .description('How long a sign-in link of `platform console link` stays valid, in seconds'),
   linkRatePerMinute: Joi.number().integer().min(1).max(100_000).default(10)
