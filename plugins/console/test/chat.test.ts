@@ -2,7 +2,9 @@
 // the embeddable widget (/embed/v1/platform-chat.ce.js, under the console's
 // CSP) on the tenant's default client; with no model configured the offline
 // responder quotes an uploaded document, the answer appears in the widget and
-// its citations are listed beside it, verified. axe and a screenshot.
+// its citations are listed beside it, verified. axe and a screenshot. Rated
+// through REST, the conversation is listed for acme's admin below the
+// playground with its feedback; a member sees no conversations.
 import t from 'tap';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -54,5 +56,41 @@ if (missing) {
     t.same(page.errors, [], 'no page error (the widget loads under the console\'s CSP)');
     await screenshot(page, 'chat');
     await page.context().close();
+
+    const sessions = await f.tp.request({ url: '/api/sessions', token: f.tokens.member, headers: acme });
+    t.equal(sessions.status, 200);
+    const session = sessions.body.items[0];
+    const messages = await f.tp.request({ url: `/api/sessions/${session.id}/messages`, token: f.tokens.member, headers: acme });
+    const stored = messages.body.items.find((m: { role: string }) => m.role === 'assistant');
+    const rated = await f.tp.request({ method: 'POST', url: `/api/chat/${session.id}/feedback`, token: f.tokens.member, headers: acme, payload: { message_id: stored.id, rating: 4, comment: 'Clear about the lantern' } });
+    t.equal(rated.status, 201, 'the member rates the answer');
+
+    const admin = await openConsole(f, 'admin', '/chat');
+    await admin.getByRole('heading', { level: 2, name: 'Conversations' }).waitFor();
+    const table = admin.getByRole('table', { name: 'Conversations' });
+    const title = session.title || 'Untitled';
+    const row = table.getByRole('row').filter({ hasText: f.subs.member });
+    await row.waitFor();
+    const cells = await row.getByRole('cell').allInnerTexts();
+    t.equal(cells[4], '1', 'the member\'s session with 1 feedback');
+    t.ok(Number(cells[3]) >= 2, 'and its messages');
+    await admin.getByRole('checkbox', { name: 'With feedback only' }).check();
+    await admin.getByRole('combobox', { name: 'Rating' }).selectOption('4');
+    await table.getByRole('row').filter({ hasText: f.subs.member }).waitFor();
+    t.equal(await table.getByRole('row').count(), 2, 'with feedback rated 4: that session alone');
+    await admin.getByRole('button', { name: `Open ${title}` }).click();
+    const conversation = admin.getByRole('list', { name: `Messages of ${title}` });
+    await conversation.waitFor();
+    const answered = conversation.getByRole('listitem').filter({ hasText: 'green lantern' }).filter({ hasText: 'Assistant' });
+    t.match(await answered.innerText(), /Rating\s*4[\s\S]*Clear about the lantern/, 'the answer with its rating and comment');
+    t.same(await axeViolations(admin), [], 'axe finds nothing in the conversations');
+    t.same(admin.errors, []);
+    await screenshot(admin, 'chat-conversations');
+    await admin.context().close();
+
+    const member = await openConsole(f, 'member', '/chat');
+    await member.getByRole('heading', { level: 2, name: 'Playground' }).waitFor();
+    t.equal(await member.getByRole('heading', { name: 'Conversations' }).count(), 0, 'a member sees no conversations');
+    await member.context().close();
   });
 }

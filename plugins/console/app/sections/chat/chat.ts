@@ -6,7 +6,8 @@
 // and tenant, without the embed marker (plugins/embed/README.md, "The
 // console's playground"). When the widget says an answer is stored
 // (platform-chat-answer), the answer's citation ids are read from the stored
-// message and their records from the citations REST API.
+// message and their records from the citations REST API. Below it, for the
+// tenant's admins, its conversations (conversations.ts).
 import { LitElement, css, html, nothing } from 'lit';
 import { format } from '../../i18n.ts';
 import type { SectionContext } from '../contract.ts';
@@ -14,6 +15,7 @@ import { shared } from '../../ui/styles.ts';
 import '../../ui/status-badge.ts';
 import type { Tone } from '../../ui/status-badge.ts';
 import { CHAT_STRINGS, type ChatStrings } from './strings.ts';
+import './conversations.ts';
 
 interface Playground { client_id: number; client_key: string; manifest: Record<string, unknown> }
 interface StoredMessage { id: number; tool_metadata?: { citations?: { citation_id?: string }[] } | null }
@@ -150,6 +152,12 @@ export default class ChatSection extends LitElement {
     </section>`;
   }
 
+  /** The conversations are read through the admin routes: shown to the tenant's admins only. */
+  private isAdmin(): boolean {
+    const roles = this.context?.roles;
+    return roles === '*' || (roles ?? []).includes('admin');
+  }
+
   render() {
     const t = this.t;
     if (this.failure) return html`<p role="alert">${this.failure}</p>`;
@@ -158,6 +166,7 @@ export default class ChatSection extends LitElement {
       <div class="layout">
         <section aria-labelledby="playground"><h2 id="playground">${t.playground}</h2><div class="frame"></div></section>
         ${this.renderCitations()}
-      </div>`;
+      </div>
+      ${this.isAdmin() ? html`<console-chat-conversations .context=${this.context}></console-chat-conversations>` : nothing}`;
   }
 }
