@@ -19,6 +19,9 @@ const RATINGS = [-1, 0, 1, 2, 3, 4, 5];
 /** The plugin writes UTC without a zone suffix. */
 const instant = (value: string) => new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
 
+/** A stored answer as a person reads it: without its machine-readable <citations> block (GET /api/citations has them). */
+const readable = (content: string) => content.replace(/<citations>[\s\S]*?<\/citations>/g, '').trim();
+
 export class ChatConversations extends LitElement {
   static properties = {
     context: { attribute: false },
@@ -99,7 +102,7 @@ export class ChatConversations extends LitElement {
       ${this.messages.length === 0 ? html`<p class="muted">${t.noMessages}</p>` : html`<ol class="messages" aria-labelledby="conversation">${this.messages.map((m) => html`<li class="card">
         <strong>${m.role === 'user' ? t.roleUser : m.role === 'assistant' ? t.roleAssistant : m.role}</strong>
         <span class="muted">${when.format(instant(m.created_at))}</span>
-        <p class="text">${m.content}</p>
+        <p class="text">${readable(m.content)}</p>
         ${m.feedback ? html`<dl><dt>${t.rating}</dt><dd>${m.feedback.rating}</dd>${m.feedback.comment ? html`<dt>${t.comment}</dt><dd class="text">${m.feedback.comment}</dd>` : nothing}</dl>` : nothing}
       </li>`)}</ol>`}`;
   }
