@@ -46,11 +46,11 @@ export interface SectionEntry {
 }
 
 /** Every section of the console, in nav order; a section not in the registry yet is not shown. */
-export const SECTION_ORDER = ['overview', 'documents', 'chat', 'workflows', 'approvals', 'occurrences', 'embed', 'integrations', 'settings'] as const;
+export const SECTION_ORDER = ['overview', 'documents', 'chat', 'workflows', 'approvals', 'occurrences', 'forms', 'sources', 'transforms', 'pipelines', 'datasets', 'ontology', 'embed', 'integrations', 'settings'] as const;
 export type SectionKey = (typeof SECTION_ORDER)[number];
 
 /** Roles of which the person must hold one; `member`: any member of the tenant. */
-export type SectionRoles = readonly ('member' | 'admin' | 'staff')[];
+export type SectionRoles = readonly ('member' | 'admin' | 'staff' | 'pipeline_editor')[];
 
 /** Whether a person with `roles` sees a section open to `allowed`. */
 export function allows(allowed: SectionRoles, roles: Roles): boolean {

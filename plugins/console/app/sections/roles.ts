@@ -16,6 +16,15 @@ export const SECTION_ROLES: Record<SectionKey, SectionRoles> = {
   approvals: ['member'],
   // The backoffice routes need staff or admin.
   occurrences: ['staff', 'admin'],
+  // Form definitions, use cases and submissions are admin routes.
+  forms: ['admin'],
+  // The data workspace changes sources, transforms, pipelines and the ontology: admins and pipeline editors.
+  sources: ['admin', 'pipeline_editor'],
+  transforms: ['admin', 'pipeline_editor'],
+  pipelines: ['admin', 'pipeline_editor'],
+  // Every member of the tenant reads its datasets.
+  datasets: ['member'],
+  ontology: ['admin', 'pipeline_editor'],
   embed: ['admin'],
   integrations: ['admin'],
   settings: ['admin'],
