@@ -2,18 +2,18 @@
 // /api/admin/public-origins), the websites whose pages may call the
 // citizens' routes (report element, forms, Open311) from a browser. One
 // origin per line; the API normalizes them and refuses a bad one by name.
-import { LitElement, html } from 'lit';
+import { html } from 'lit';
 import type { SectionContext } from '../contract.ts';
+import { TenantSection } from '../../ui/tenant-section.ts';
 import { settingsStyles } from './members.ts';
 import { SETTINGS_STRINGS, type SettingsStrings } from './strings.ts';
 
-export class SettingsOrigins extends LitElement {
-  static properties = { context: { attribute: false }, origins: { state: true }, busy: { state: true } };
-  declare context: SectionContext | undefined;
+export class SettingsOrigins extends TenantSection<SettingsStrings> {
+  static properties = { origins: { state: true }, busy: { state: true } };
   declare origins: string[] | null;
   declare busy: boolean;
-  private loadedFor: string | null | undefined;
   static styles = settingsStyles;
+  protected strings = SETTINGS_STRINGS;
 
   constructor() {
     super();
@@ -21,17 +21,9 @@ export class SettingsOrigins extends LitElement {
     this.busy = false;
   }
 
-  private get t(): SettingsStrings { return SETTINGS_STRINGS[this.context?.locale ?? 'en']; }
-
-  protected willUpdate(): void {
-    if (this.context && this.loadedFor !== this.context.tenant) {
-      this.loadedFor = this.context.tenant;
-      void this.load();
-    }
-  }
-
-  private async load(): Promise<void> {
-    this.origins = (await this.context?.api.get<{ origins: string[] }>('/api/admin/public-origins').catch(() => null))?.origins ?? [];
+  protected contextChanged(context: SectionContext): void {
+    this.origins = null;
+    void context.api.get<{ origins: string[] }>('/api/admin/public-origins').catch(() => null).then((found) => { this.origins = found?.origins ?? []; });
   }
 
   private async save(event: Event): Promise<void> {
