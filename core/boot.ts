@@ -130,16 +130,15 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
     });
 
     await registerPlugins(server, plugins, handle.extensions);
-    server.ext('onPreStart', async () => {
-      await core.graphql.build();
-      await jobs.initialize();
-    });
+    server.ext('onPreStart', () => jobs.initialize());
 
     let stopped = false;
     return {
       server,
       core,
       async start() {
+        // Built before listening; a server only initialized (tests injecting requests) builds it at its first GraphQL request.
+        await core.graphql.build();
         await server.start();
         await jobs.start();
       },

@@ -10,7 +10,7 @@
 // - callers that compile schemas that change remove them again
 //   (`ajv.removeSchema(schema)`): Ajv keeps every compiled schema object in
 //   its cache until then. `cachedSchemaCount` shows that cache's size.
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { compileLinear, type LinearRegExp } from './linear-regexp.ts';
 
@@ -69,6 +69,23 @@ export function createAjv(options: JsonSchemaOptions = {}): Ajv {
   const ajv = new Ajv(settings);
   if (settings.validateFormats) (addFormats as unknown as (a: Ajv) => void)(ajv);
   return ajv;
+}
+
+const compiledByText = new WeakMap<Ajv, Map<string, ValidateFunction>>();
+
+/**
+ * Compiles a schema written in code (a function's parameters, a built-in
+ * pattern's config) once per Ajv instance and process: every platform booted
+ * in the same process (tests, the CLI) reuses the validator of the same text.
+ * Not for schemas tenants write, which would grow the map without bound.
+ */
+export function compileCodeSchema(ajv: Ajv, schema: object): ValidateFunction {
+  let compiled = compiledByText.get(ajv);
+  if (!compiled) compiledByText.set(ajv, compiled = new Map());
+  const text = JSON.stringify(schema);
+  let validate = compiled.get(text);
+  if (!validate) compiled.set(text, validate = ajv.compile(schema));
+  return validate;
 }
 
 /** How many compiled schemas an Ajv instance holds (its private cache; for tests and leak checks). */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# npm test: type-check, the unit tests (*.unit.test.ts: no database, no
-# server), then against a throwaway PostgreSQL cluster (pgvector + pg_trgm,
+# npm test: the type-check (beside the rest), the unit tests
+# (*.unit.test.ts: no database, no server), then against a throwaway PostgreSQL cluster (pgvector + pg_trgm,
 # installed by scripts/ensure-postgres.sh when missing): the schema dump check
 # and every other test file, including the embedded-default smoke test.
 set -euo pipefail
@@ -10,9 +10,14 @@ phase() { echo "== $1 (at ${SECONDS}s)"; }
 # Node's compile cache for every process of the run (tests, the CLI and the
 # servers they start): each loads several hundred modules, about half as fast uncached.
 export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$PWD/node_modules/.cache/node-compile}"
-phase "type-check"
+phase "type-check (in the background; its result is printed at the end)"
 # Incremental: a second run on the same checkout re-checks only what changed.
-npx tsc --noEmit -p tsconfig.json --incremental --tsBuildInfoFile node_modules/.cache/tsc/tsbuildinfo
+# It overlaps the steps below, which do not depend on it: the run fails at the
+# end if it failed, after the tests' own results.
+tsc_log=$(mktemp)
+npx tsc --noEmit -p tsconfig.json --incremental --tsBuildInfoFile node_modules/.cache/tsc/tsbuildinfo >"$tsc_log" 2>&1 &
+tsc_pid=$!
+trap 'kill "$tsc_pid" 2>/dev/null || true; rm -f "$tsc_log"' EXIT
 phase "tap build"
 # tap rebuilds itself for the plugin list in .taprc (no @tapjs/typescript:
 # Node runs the .ts files) only once its first run has already started the
@@ -43,5 +48,12 @@ if [ "$files_named" = false ]; then
   mapfile -t planned < <(node scripts/test-plan.ts)
   set -- "$@" "${planned[@]}"
 fi
-bash scripts/with-test-db.sh bash -c 'node scripts/dump-schema.ts --check && npx tap "$@"' -- "$@"
+tests=0
+bash scripts/with-test-db.sh bash -c 'node scripts/dump-schema.ts --check && npx tap "$@"' -- "$@" || tests=$?
+phase "type-check result"
+typecheck=0
+wait "$tsc_pid" || typecheck=$?
+cat "$tsc_log"
+if [ "$typecheck" != 0 ]; then echo "npm test: the type-check failed" >&2; fi
 phase "done"
+[ "$tests" = 0 ] && [ "$typecheck" = 0 ]

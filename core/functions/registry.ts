@@ -10,7 +10,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/types.ts';
 import type { WithTenant } from '../db/tenant.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
-import { createAjv } from '../json-schema.ts';
+import { compileCodeSchema, createAjv } from '../json-schema.ts';
 import { authorizeCall } from './access.ts';
 
 export type JsonSchema = Record<string, unknown>;
@@ -147,7 +147,7 @@ export class FunctionRegistry {
   register(name: string, definition: FunctionDefinition): void {
     if (!NAME.test(name)) throw new Error(`function name "${name}" must be snake_case`);
     if (this.functions.has(name)) throw new Error(`function "${name}" is already registered`);
-    const validate = ajv.compile({ type: 'object', ...definition.parameters });
+    const validate = compileCodeSchema(ajv, { type: 'object', ...definition.parameters });
     this.functions.set(name, { ...definition, validate });
   }
 

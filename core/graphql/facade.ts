@@ -64,8 +64,9 @@ export class GraphqlFacade {
   }
 
   /**
-   * Builds the schema from every extension; called once, when the server
-   * starts. graphql-yoga is loaded only then: a CLI command never needs it.
+   * Builds the schema from every extension, once: when the server starts
+   * listening, or at the first GraphQL request of a server that was only
+   * initialized. graphql-yoga is loaded only then: a CLI command never needs it.
    */
   build(): Promise<void> {
     this.building ??= this.create();

@@ -101,7 +101,7 @@ export {
   webhookTimestampFreshness, type Freshness, type StandardWebhookMessage,
 } from '../http/standard-webhooks.ts';
 export { CREDENTIAL_HEADERS, followRedirect, isRedirect, MAX_REDIRECTS } from '../http/redirect.ts';
-export { cachedSchemaCount, createAjv } from '../json-schema.ts';
+export { cachedSchemaCount, compileCodeSchema, createAjv } from '../json-schema.ts';
 export { compileLinear, linearPatternProblem, type LinearRegExp } from '../linear-regexp.ts';
 
 // The libraries a plugin's code speaks, re-exported so that a partner plugin

@@ -2,7 +2,7 @@
 // plugins contribute to the `pipelines-sources.patterns` extension point.
 // Each configuration schema is compiled once; its credential fields (declared
 // `credential: true` or `type: "password"`) are found once.
-import { createAjv, notFound, type CoreServices } from 'agent-platform/sdk';
+import { compileCodeSchema, createAjv, notFound, type CoreServices } from 'agent-platform/sdk';
 import type { ValidateFunction } from 'ajv';
 import type { EventsApi } from '../../events/api.ts';
 import { credentialFieldsOf } from '../credentials/fields.ts';
@@ -17,6 +17,8 @@ import type { SourcePattern } from './types.ts';
 import type { SourcePatternRecord } from '../api.ts';
 
 const PATTERN_ID = /^[a-z0-9_]{1,63}$/;
+/** Compiles the code patterns' schemas (the same in every registry of the process); presets use their registry's own. */
+const codeAjv = createAjv({ useDefaults: true });
 
 /** `type: "password"` marks a credential field (credentials/fields.ts), not a JSON type: it validates as a string. */
 function compilable(schema: Record<string, unknown>): Record<string, unknown> {
@@ -43,7 +45,9 @@ export function createPatternRegistry(core: CoreServices, events: () => EventsAp
   let presets = new Map<string, RegisteredPattern>();
 
   function compiled(pattern: SourcePattern, builtIn: boolean, basePattern?: string): RegisteredPattern {
-    return { pattern, validate: ajv.compile(compilable(pattern.configSchema)), credentialFields: credentialFieldsOf(pattern.configSchema), builtIn, basePattern };
+    const schema = compilable(pattern.configSchema);
+    const validate = builtIn ? compileCodeSchema(codeAjv, schema) : ajv.compile(schema);
+    return { pattern, validate, credentialFields: credentialFieldsOf(pattern.configSchema), builtIn, basePattern };
   }
 
   function add(pattern: SourcePattern, builtIn: boolean) {
