@@ -3,9 +3,9 @@
 // comment field and Approve and Reject (POST /api/approvals/{id}/decision),
 // and the settled cases the person may see, with who decided and when. A
 // person who may decide nothing (or has decided already) gets no buttons.
-import { LitElement, css, html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
+import { TenantSection } from '../../ui/tenant-section.ts';
 import { format } from '../../i18n.ts';
-import type { SectionContext } from '../contract.ts';
 import { shared } from '../../ui/styles.ts';
 import '../../ui/status-badge.ts';
 import '../../ui/table.ts';
@@ -23,17 +23,15 @@ type List<T> = { items: T[]; total: number };
 
 const TONES: Record<string, Tone> = { pending: 'warn', approved: 'ok', rejected: 'error', expired: 'neutral', cancelled: 'neutral' };
 
-export default class ApprovalsSection extends LitElement {
+export default class ApprovalsSection extends TenantSection<ApprovalsStrings> {
   static properties = {
-    context: { attribute: false }, pending: { state: true }, settled: { state: true }, comments: { state: true }, busy: { state: true }, loading: { state: true },
+    pending: { state: true }, settled: { state: true }, comments: { state: true }, busy: { state: true }, loading: { state: true },
   };
-  declare context: SectionContext | undefined;
   declare pending: ApprovalCase[] | null;
   declare settled: ApprovalCase[] | null;
   declare comments: Record<string, string>;
   declare busy: string | null;
   declare loading: boolean;
-  private loadedFor: SectionContext | undefined;
 
   static styles = [shared, css`
     .head { display: flex; justify-content: flex-end; margin-top: -0.5rem; }
@@ -47,6 +45,8 @@ export default class ApprovalsSection extends LitElement {
     ul { margin: 0.25rem 0; padding-left: 1.25rem; }
   `];
 
+  protected strings = APPROVALS_STRINGS;
+
   constructor() {
     super();
     this.pending = null;
@@ -56,14 +56,8 @@ export default class ApprovalsSection extends LitElement {
     this.loading = false;
   }
 
-  private get t(): ApprovalsStrings { return APPROVALS_STRINGS[this.context?.locale ?? 'en']; }
-
-  protected willUpdate(): void {
-    const context = this.context;
-    if (context && (!this.loadedFor || this.loadedFor.tenant !== context.tenant || this.loadedFor.roles !== context.roles)) {
-      this.loadedFor = context;
-      void this.load();
-    }
+  protected contextChanged(): void {
+    void this.load();
   }
 
   async load(announce = false): Promise<void> {

@@ -2,9 +2,9 @@
 // (GET /api/admin/chat/sessions, filtered by "with feedback only" and a
 // rating), and the messages of the one opened with each answer's feedback
 // (GET /api/admin/chat/sessions/{id}/messages).
-import { LitElement, css, html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
+import { TenantSection } from '../../ui/tenant-section.ts';
 import { format } from '../../i18n.ts';
-import type { SectionContext } from '../contract.ts';
 import { shared } from '../../ui/styles.ts';
 import '../../ui/table.ts';
 import '../../ui/row-button.ts';
@@ -22,13 +22,11 @@ const instant = (value: string) => new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ?
 /** A stored answer as a person reads it: without its machine-readable <citations> block (GET /api/citations has them). */
 const readable = (content: string) => content.replace(/<citations>[\s\S]*?<\/citations>/g, '').trim();
 
-export class ChatConversations extends LitElement {
+export class ChatConversations extends TenantSection<ChatStrings> {
   static properties = {
-    context: { attribute: false },
     sessions: { state: true }, opened: { state: true }, messages: { state: true },
     withFeedback: { state: true }, rating: { state: true }, failure: { state: true },
   };
-  declare context: SectionContext | undefined;
   declare sessions: Session[] | null;
   declare opened: Session | null;
   declare messages: Message[] | null;
@@ -36,7 +34,6 @@ export class ChatConversations extends LitElement {
   /** '' for any rating. */
   declare rating: string;
   declare failure: string | null;
-  private loadedFor: string | null | undefined;
 
   static styles = [shared, css`
     :host { display: block; margin-top: 1.5rem; }
@@ -47,20 +44,16 @@ export class ChatConversations extends LitElement {
     h3 { font-size: 1rem; margin: 1rem 0 0.5rem; }
   `];
 
+  protected strings = CHAT_STRINGS;
+
   constructor() {
     super();
     Object.assign(this, { sessions: null, opened: null, messages: null, withFeedback: false, rating: '', failure: null });
   }
 
-  private get t(): ChatStrings { return CHAT_STRINGS[this.context?.locale ?? 'en']; }
-
-  protected willUpdate(): void {
-    const tenant = this.context?.tenant;
-    if (this.context && this.loadedFor !== tenant) {
-      this.loadedFor = tenant;
-      Object.assign(this, { opened: null, messages: null });
-      void this.list();
-    }
+  protected contextChanged(): void {
+    Object.assign(this, { opened: null, messages: null });
+    void this.list();
   }
 
   private async list(): Promise<void> {

@@ -4,9 +4,9 @@
 // or ingesting, not otherwise), errors with their reason and Retry (the
 // document's reingest), the collection's aggregate status with drain rate and
 // ETA, and a search box showing ranked passages with their scores and source.
-import { LitElement, css, html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
+import { TenantSection } from '../../ui/tenant-section.ts';
 import { format } from '../../i18n.ts';
-import type { SectionContext } from '../contract.ts';
 import { shared } from '../../ui/styles.ts';
 import '../../ui/status-badge.ts';
 import '../../ui/table.ts';
@@ -26,13 +26,11 @@ const POLL_MS = 2000;
 const TONES: Record<Status, Tone> = { pending: 'neutral', ingesting: 'warn', ready: 'ok', error: 'error' };
 const outstanding = (doc: Doc) => doc.ingestion_status === 'pending' || doc.ingestion_status === 'ingesting';
 
-export default class DocumentsSection extends LitElement {
+export default class DocumentsSection extends TenantSection<DocumentsStrings> {
   static properties = {
-    context: { attribute: false },
     collections: { state: true }, selected: { state: true }, documents: { state: true }, aggregate: { state: true },
     hits: { state: true }, searched: { state: true }, busy: { state: true }, dragging: { state: true },
   };
-  declare context: SectionContext | undefined;
   declare collections: Collection[] | null;
   declare selected: number | null;
   declare documents: Doc[];
@@ -41,7 +39,6 @@ export default class DocumentsSection extends LitElement {
   declare searched: string;
   declare busy: boolean;
   declare dragging: boolean;
-  private loadedFor: SectionContext | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   static styles = [shared, css`
@@ -63,6 +60,8 @@ export default class DocumentsSection extends LitElement {
     .meta { color: var(--muted); font-size: 0.9rem; }
   `];
 
+  protected strings = DOCUMENTS_STRINGS;
+
   constructor() {
     super();
     this.collections = null;
@@ -75,21 +74,16 @@ export default class DocumentsSection extends LitElement {
     this.dragging = false;
   }
 
-  private get t(): DocumentsStrings { return DOCUMENTS_STRINGS[this.context?.locale ?? 'en']; }
 
   disconnectedCallback(): void {
     super.disconnectedCallback();
     this.stopPolling();
   }
 
-  protected willUpdate(): void {
-    const context = this.context;
-    if (context && (!this.loadedFor || this.loadedFor.tenant !== context.tenant)) {
-      this.loadedFor = context;
-      this.stopPolling();
-      Object.assign(this, { collections: null, selected: null, documents: [], aggregate: null, hits: null });
-      void this.loadCollections();
-    }
+  protected contextChanged(): void {
+    this.stopPolling();
+    Object.assign(this, { collections: null, selected: null, documents: [], aggregate: null, hits: null });
+    void this.loadCollections();
   }
 
   private stopPolling(): void {

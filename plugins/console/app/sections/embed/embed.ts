@@ -4,10 +4,10 @@
 // launcher with the theme as edited, the install snippet with a Copy button,
 // and the embed credential: provisioned, rotated (the secret shown once, kept
 // only in this page's memory) and revoked after a confirmation.
-import { LitElement, css, html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
+import { TenantSection } from '../../ui/tenant-section.ts';
 import { keyed } from 'lit/directives/keyed.js';
 import { format, STRINGS } from '../../i18n.ts';
-import type { SectionContext } from '../contract.ts';
 import { shared } from '../../ui/styles.ts';
 import { confirmDialog } from '../../ui/confirm-dialog.ts';
 import { EMBED_STRINGS, type EmbedStrings } from './strings.ts';
@@ -24,13 +24,11 @@ const FEATURES: (keyof Features)[] = ['uploads', 'history', 'feedback', 'voice']
 /** The widget's element, served by the embed plugin on this origin. */
 const WIDGET_URL = '/embed/v1/platform-chat.ce.js';
 
-export default class EmbedSection extends LitElement {
+export default class EmbedSection extends TenantSection<EmbedStrings> {
   static properties = {
-    context: { attribute: false },
     clients: { state: true }, clientId: { state: true }, config: { state: true }, accent: { state: true }, font: { state: true },
     secret: { state: true }, busy: { state: true }, widgetReady: { state: true },
   };
-  declare context: SectionContext | undefined;
   declare clients: Client[] | null;
   declare clientId: number | null;
   declare config: EmbedConfig | null;
@@ -39,7 +37,6 @@ export default class EmbedSection extends LitElement {
   declare secret: Credential | null;
   declare busy: boolean;
   declare widgetReady: boolean;
-  private loadedFor: SectionContext | undefined;
 
   static styles = [shared, css`
     label { font-weight: 600; }
@@ -62,6 +59,8 @@ export default class EmbedSection extends LitElement {
     button.danger { border-color: var(--error); color: var(--error); }
   `];
 
+  protected strings = EMBED_STRINGS;
+
   constructor() {
     super();
     this.clients = null;
@@ -74,15 +73,9 @@ export default class EmbedSection extends LitElement {
     this.widgetReady = false;
   }
 
-  private get t(): EmbedStrings { return EMBED_STRINGS[this.context?.locale ?? 'en']; }
-
-  protected willUpdate(): void {
-    const context = this.context;
-    if (context && (!this.loadedFor || this.loadedFor.tenant !== context.tenant || this.loadedFor.roles !== context.roles)) {
-      this.loadedFor = context;
-      this.secret = null;
-      void this.loadClients();
-    }
+  protected contextChanged(): void {
+    this.secret = null;
+    void this.loadClients();
   }
 
   protected updated(): void {

@@ -5,10 +5,10 @@
 // through a form generated from its JSON Schema (POST
 // /api/admin/functions/{name}/call), its answer shown. The credential is
 // write-only: sent with the import, never read back.
-import { LitElement, css, html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
+import { TenantSection } from '../../ui/tenant-section.ts';
 import { live } from 'lit/directives/live.js';
 import { format } from '../../i18n.ts';
-import type { SectionContext } from '../contract.ts';
 import { confirmDialog } from '../../ui/confirm-dialog.ts';
 import { formStyles } from '../../ui/form-styles.ts';
 import { shared } from '../../ui/styles.ts';
@@ -31,13 +31,11 @@ interface CallResult { status: number; ok: boolean; body: unknown; credential: s
 
 const AUTH_SCHEMES = ['apiKey', 'bearer', 'basic', 'oauth2'] as const;
 
-export default class IntegrationsSection extends LitElement {
+export default class IntegrationsSection extends TenantSection<IntegrationsStrings> {
   static properties = {
-    context: { attribute: false },
     mode: { state: true }, preview: { state: true }, specs: { state: true }, spec: { state: true }, functions: { state: true },
     calling: { state: true }, result: { state: true }, busy: { state: true },
   };
-  declare context: SectionContext | undefined;
   declare mode: 'url' | 'file';
   declare preview: ImportResult | null;
   declare specs: Spec[] | null;
@@ -50,7 +48,6 @@ export default class IntegrationsSection extends LitElement {
   declare busy: boolean;
   /** The body the preview was made of: the import sends exactly it (any edit of the form drops the preview). */
   private pending: Record<string, unknown> | null = null;
-  private loadedFor: SectionContext | undefined;
 
   static styles = [shared, formStyles, css`
     section { margin-bottom: 1.5rem; }
@@ -61,6 +58,8 @@ export default class IntegrationsSection extends LitElement {
     .row-actions button { padding: 0.2rem 0.6rem; font-size: 0.875rem; }
     h2[tabindex], h3[tabindex] { outline-offset: 2px; }
   `];
+
+  protected strings = INTEGRATIONS_STRINGS;
 
   constructor() {
     super();
@@ -74,16 +73,10 @@ export default class IntegrationsSection extends LitElement {
     this.busy = false;
   }
 
-  private get t(): IntegrationsStrings { return INTEGRATIONS_STRINGS[this.context?.locale ?? 'en']; }
-
-  protected willUpdate(): void {
-    const context = this.context;
-    if (context && (!this.loadedFor || this.loadedFor.tenant !== context.tenant)) {
-      this.loadedFor = context;
-      Object.assign(this, { preview: null, spec: null, functions: null, calling: null, result: null });
-      this.pending = null;
-      void this.loadSpecs();
-    }
+  protected contextChanged(): void {
+    Object.assign(this, { preview: null, spec: null, functions: null, calling: null, result: null });
+    this.pending = null;
+    void this.loadSpecs();
   }
 
   private async loadSpecs(): Promise<void> {

@@ -2,9 +2,9 @@
 // tenant's usage this week (admin or staff), the job queues and dead letters
 // (the super-admin: queues serve every tenant), and the tenant's recent
 // events (admin). Each panel is shown only to the roles its API allows.
-import { LitElement, css, html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
+import { TenantSection } from '../../ui/tenant-section.ts';
 import { format } from '../../i18n.ts';
-import type { SectionContext } from '../contract.ts';
 import { shared } from '../../ui/styles.ts';
 import '../../ui/status-badge.ts';
 import '../../ui/table.ts';
@@ -28,25 +28,24 @@ function duration(seconds: number, locale: string): string {
   return new Intl.NumberFormat(locale, { style: 'unit', unit: 'second', unitDisplay: 'long' }).format(seconds);
 }
 
-export default class OverviewSection extends LitElement {
+export default class OverviewSection extends TenantSection<OverviewStrings> {
   static properties = {
-    context: { attribute: false },
     readiness: { state: true }, status: { state: true }, usage: { state: true }, queues: { state: true }, events: { state: true }, loading: { state: true },
   };
-  declare context: SectionContext | undefined;
   declare readiness: Readiness | null;
   declare status: Status | null;
   declare usage: Usage | null;
   declare queues: Queues | null;
   declare events: StreamEvent[] | null;
   declare loading: boolean;
-  private loadedFor: SectionContext | undefined;
 
   static styles = [shared, css`
     .head { display: flex; justify-content: flex-end; margin-top: -0.5rem; }
     .checks { margin-top: 0.5rem; }
     .totals { margin-bottom: 1rem; }
   `];
+
+  protected strings = OVERVIEW_STRINGS;
 
   constructor() {
     super();
@@ -58,7 +57,6 @@ export default class OverviewSection extends LitElement {
     this.loading = false;
   }
 
-  private get t(): OverviewStrings { return OVERVIEW_STRINGS[this.context?.locale ?? 'en']; }
 
   private holds(...roles: string[]): boolean {
     const held = this.context?.roles;
@@ -67,13 +65,9 @@ export default class OverviewSection extends LitElement {
 
   private get superAdmin(): boolean { return this.context?.me.kind === 'super_admin'; }
 
-  protected willUpdate(): void {
-    // A new tenant (or the first context) is new data; a new locale only re-renders.
-    const context = this.context;
-    if (context && (!this.loadedFor || this.loadedFor.tenant !== context.tenant || this.loadedFor.roles !== context.roles)) {
-      this.loadedFor = context;
-      void this.load();
-    }
+  /** A new tenant (or the first context) is new data; a new locale only re-renders. */
+  protected contextChanged(): void {
+    void this.load();
   }
 
   async load(announce = false): Promise<void> {

@@ -2,9 +2,9 @@
 // /api/admin/clients) and API keys (GET/POST/DELETE /api/admin/api-keys). A
 // new key is shown once, in a panel to copy it from, and forgotten when the
 // panel is closed; deleting a client and revoking a key ask first.
-import { LitElement, html, nothing } from 'lit';
+import { html, nothing } from 'lit';
+import { TenantSection } from '../../ui/tenant-section.ts';
 import { format } from '../../i18n.ts';
-import type { SectionContext } from '../contract.ts';
 import { confirmDialog } from '../../ui/confirm-dialog.ts';
 import '../../ui/status-badge.ts';
 import '../../ui/table.ts';
@@ -15,19 +15,19 @@ import { SETTINGS_STRINGS, type SettingsStrings } from './strings.ts';
 interface Client { id: number; client_key: string; name: string; created_at: string }
 interface ApiKey { id: number; name: string; client_id: number; key_prefix: string; created_at: string; last_used_at: string | null; revoked_at: string | null; key?: string }
 
-export class SettingsAccess extends LitElement {
+export class SettingsAccess extends TenantSection<SettingsStrings> {
   static properties = {
-    context: { attribute: false }, clients: { state: true }, keys: { state: true }, created: { state: true }, copied: { state: true }, busy: { state: true },
+    clients: { state: true }, keys: { state: true }, created: { state: true }, copied: { state: true }, busy: { state: true },
   };
-  declare context: SectionContext | undefined;
   declare clients: Client[] | null;
   declare keys: ApiKey[] | null;
   /** The key just created: its secret lives here only until the panel is closed. */
   declare created: ApiKey | null;
   declare copied: boolean;
   declare busy: boolean;
-  private loadedFor: string | null | undefined;
   static styles = settingsStyles;
+
+  protected strings = SETTINGS_STRINGS;
 
   constructor() {
     super();
@@ -38,14 +38,9 @@ export class SettingsAccess extends LitElement {
     this.busy = false;
   }
 
-  private get t(): SettingsStrings { return SETTINGS_STRINGS[this.context?.locale ?? 'en']; }
-
-  protected willUpdate(): void {
-    if (this.context && this.loadedFor !== this.context.tenant) {
-      this.loadedFor = this.context.tenant;
-      this.created = null;
-      void this.load();
-    }
+  protected contextChanged(): void {
+    this.created = null;
+    void this.load();
   }
 
   private async load(): Promise<void> {

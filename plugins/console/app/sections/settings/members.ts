@@ -3,9 +3,9 @@
 // changing a member's roles (PATCH /api/admin/users/{sub}) and removing one
 // from the tenant (DELETE, after a confirm dialog). The signed-in person's
 // own row offers neither: the API refuses dropping one's own admin role.
-import { LitElement, css, html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
+import { TenantSection } from '../../ui/tenant-section.ts';
 import { format } from '../../i18n.ts';
-import type { SectionContext } from '../contract.ts';
 import { confirmDialog } from '../../ui/confirm-dialog.ts';
 import { formStyles } from '../../ui/form-styles.ts';
 import { shared } from '../../ui/styles.ts';
@@ -26,14 +26,14 @@ export const settingsStyles = [shared, formStyles, css`
   .roles { display: flex; flex-wrap: wrap; gap: 0.3rem; }
 `];
 
-export class SettingsMembers extends LitElement {
-  static properties = { context: { attribute: false }, members: { state: true }, editing: { state: true }, busy: { state: true } };
-  declare context: SectionContext | undefined;
+export class SettingsMembers extends TenantSection<SettingsStrings> {
+  static properties = { members: { state: true }, editing: { state: true }, busy: { state: true } };
   declare members: Member[] | null;
   declare editing: Member | null;
   declare busy: boolean;
-  private loadedFor: string | null | undefined;
   static styles = settingsStyles;
+
+  protected strings = SETTINGS_STRINGS;
 
   constructor() {
     super();
@@ -42,14 +42,9 @@ export class SettingsMembers extends LitElement {
     this.busy = false;
   }
 
-  private get t(): SettingsStrings { return SETTINGS_STRINGS[this.context?.locale ?? 'en']; }
-
-  protected willUpdate(): void {
-    if (this.context && this.loadedFor !== this.context.tenant) {
-      this.loadedFor = this.context.tenant;
-      this.editing = null;
-      void this.load();
-    }
+  protected contextChanged(): void {
+    this.editing = null;
+    void this.load();
   }
 
   private async load(): Promise<void> {

@@ -2,9 +2,9 @@
 // one's steps read-only), the triggers with pause and resume (PUT
 // /api/admin/triggers/{name} {active}), the executions filtered by status,
 // and an execution's step timeline with the signed-resume test form.
-import { LitElement, css, html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
+import { TenantSection } from '../../ui/tenant-section.ts';
 import { format } from '../../i18n.ts';
-import type { SectionContext } from '../contract.ts';
 import { shared } from '../../ui/styles.ts';
 import '../../ui/status-badge.ts';
 import '../../ui/table.ts';
@@ -27,13 +27,11 @@ const STATUSES = ['running', 'waiting', 'completed', 'failed', 'cancelled'] as c
 /** Reloads of an execution after a signed resume, while its workers take the signal and run on. */
 const RESUME_RELOADS = 20;
 
-export default class WorkflowsSection extends LitElement {
+export default class WorkflowsSection extends TenantSection<WorkflowsStrings> {
   static properties = {
-    context: { attribute: false },
     definitions: { state: true }, triggers: { state: true }, executions: { state: true }, status: { state: true },
     shownDefinition: { state: true }, execution: { state: true }, loading: { state: true },
   };
-  declare context: SectionContext | undefined;
   declare definitions: Definition[] | null;
   declare triggers: Trigger[] | null;
   declare executions: ExecutionSummary[] | null;
@@ -41,7 +39,6 @@ export default class WorkflowsSection extends LitElement {
   declare shownDefinition: Definition | null;
   declare execution: Execution | null;
   declare loading: boolean;
-  private loadedFor: SectionContext | undefined;
 
   static styles = [shared, css`
     .head { display: flex; justify-content: flex-end; margin-top: -0.5rem; }
@@ -55,6 +52,9 @@ export default class WorkflowsSection extends LitElement {
     .panel h2 { overflow-wrap: anywhere; }
   `];
 
+  protected strings = WORKFLOWS_STRINGS;
+  private loadedOnce = false;
+
   constructor() {
     super();
     this.definitions = null;
@@ -66,16 +66,11 @@ export default class WorkflowsSection extends LitElement {
     this.loading = false;
   }
 
-  private get t(): WorkflowsStrings { return WORKFLOWS_STRINGS[this.context?.locale ?? 'en']; }
-
-  protected willUpdate(): void {
-    const context = this.context;
-    if (context && (!this.loadedFor || this.loadedFor.tenant !== context.tenant || this.loadedFor.roles !== context.roles)) {
-      const tenantChanged = this.loadedFor !== undefined;
-      this.loadedFor = context;
-      if (tenantChanged) { this.execution = null; this.shownDefinition = null; }
-      void this.load();
-    }
+  protected contextChanged(): void {
+    // After the first load, a new tenant or new roles drop the execution and definition shown.
+    if (this.loadedOnce) { this.execution = null; this.shownDefinition = null; }
+    this.loadedOnce = true;
+    void this.load();
   }
 
   async load(announce = false): Promise<void> {
