@@ -3,7 +3,6 @@
 // section without a button; the staff member approves it in the console with
 // a comment, and the waiting execution resumes and completes (read through
 // REST); the case is then listed as decided, with who decided and when.
-// Runs in its own process: one browser and one platform.
 import t from 'tap';
 import { until } from 'agent-platform/sdk/testing';
 import { axeViolations, browserMissing, consoleFixture, openConsole, screenshot } from './helpers.ts';

@@ -2,7 +2,6 @@
 // everyone, the tenant's usage this week (admin and staff; GET
 // /api/admin/usage), recent events (admin), the job queues and dead letters
 // (the super-admin; GET /api/v1/queues).
-// Runs in its own process: one browser and one platform.
 import t from 'tap';
 import { until } from 'agent-platform/sdk/testing';
 import { queueSummary } from '../../../core/http/queues.ts';

@@ -4,7 +4,6 @@
 // after it expired), and with an OIDC issuer (authorization code + PKCE, a
 // loopback provider); the nav per role, the tenant picker, Portuguese, a
 // 390 px screen, the keyboard alone; tokens never in localStorage nor the URL.
-// Runs in its own process: one browser and one platform with OIDC configured.
 import t, { type Test } from 'tap';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';

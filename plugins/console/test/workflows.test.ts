@@ -4,7 +4,6 @@
 // with the signed-resume form (the tenant's signing secret, Standard
 // Webhooks headers signed in the page) and completed, a trigger paused and
 // resumed (the REST read confirms each), on a 390 px screen too.
-// Runs in its own process: one browser and one platform.
 import t from 'tap';
 import { until } from 'agent-platform/sdk/testing';
 import { axeViolations, browserMissing, consoleFixture, openConsole, screenshot } from './helpers.ts';
