@@ -32,7 +32,7 @@ export class DatasetPreview extends LitElement {
   private loadedKey = '';
   static styles = [shared, css`
     .scroll { overflow-x: auto; max-width: 100%; }
-    table { border-collapse: collapse; font-size: 0.9rem; }
+    table { border-collapse: collapse; font-size: 0.9rem; min-width: 100%; }
     caption { text-align: left; font-weight: 600; padding: 0 0 0.5rem; }
     th, td { text-align: left; padding: 0.3rem 0.6rem; border-bottom: 1px solid var(--border); vertical-align: top; white-space: nowrap; max-width: 24rem; overflow: hidden; text-overflow: ellipsis; }
     th { color: var(--muted); font-weight: 600; }
