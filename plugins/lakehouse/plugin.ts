@@ -22,8 +22,8 @@ export const plugin = definePlugin({
   register(server, options: LakehouseOptions) {
     const core = coreOf(server);
     core.events.registerTypes(EVENT_TYPES);
-    const { datasets, api } = createServices(core, options);
-    server.route(lakehouseRoutes(datasets));
+    const { datasets, lineage, api } = createServices(core, options);
+    server.route(lakehouseRoutes(datasets, lineage));
     core.graphql.extend({ typeDefs, resolvers: resolvers(datasets) });
     addReadinessCheck(server, 'lakehouse', lakehouseCheck(core));
     server.expose('api', api);

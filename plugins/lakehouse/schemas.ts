@@ -15,6 +15,9 @@ export const icebergTableParams = Joi.object({ table: datasetIdParam.required() 
 
 export const listQuery = Joi.object({
   namespace: Joi.string().valid('raw', 'derived', 'registry', 'sandbox'),
+  q: Joi.string().trim().max(200).pattern(/^[A-Za-z0-9_.-]*$/).allow('')
+    .messages({ 'string.pattern.base': '{{#label}} may hold only letters, digits, dots, hyphens and underscores (the characters of a dataset id)' })
+    .description('Only datasets whose id contains this text (case-insensitive)'),
   limit: Joi.number().integer().min(1).max(500).default(100),
   offset: Joi.number().integer().min(0).max(1_000_000).default(0),
 });
@@ -38,6 +41,8 @@ const column = Joi.object({
   json_schema: Joi.object().unknown(true),
 }).label('DatasetColumn');
 
+const producer = Joi.object({ kind: Joi.string(), id: Joi.string(), name: Joi.string().allow(null) }).label('DatasetProducer');
+
 export const dataset = Joi.object({
   id: Joi.string().description('The dataset id, <namespace>.<tenant_or_layer>.<table>'),
   namespace: Joi.string(),
@@ -45,7 +50,7 @@ export const dataset = Joi.object({
   table: Joi.string(),
   shared: Joi.boolean().description('Readable by every tenant'),
   owned: Joi.boolean().description('Written by the calling tenant'),
-  producer: Joi.object({ kind: Joi.string(), id: Joi.string(), name: Joi.string().allow(null) }).label('DatasetProducer'),
+  producer,
   columns: Joi.array().items(column),
   primary_key: Joi.array().items(Joi.string()),
   row_count: Joi.number().integer().description('Rows in the latest snapshot'),
@@ -59,6 +64,20 @@ export const dataset = Joi.object({
 export const datasetList = Joi.object({
   items: Joi.array().items(dataset), total: Joi.number().integer(), limit: Joi.number().integer(), offset: Joi.number().integer(),
 }).label('DatasetList');
+
+const linkedDataset = Joi.object({
+  dataset_id: Joi.string(),
+  exists: Joi.boolean().description('Still registered (false: dropped since)'),
+  producer: producer.allow(null).description('Who writes it (null when it no longer exists)'),
+}).label('LineageDataset');
+
+export const lineage = Joi.object({
+  dataset_id: Joi.string(),
+  writers: Joi.array().items(producer.keys({ last_written_at: Joi.date().allow(null).description('Its newest kept snapshot of this dataset') }).label('LineageWriter'))
+    .description('The registered producer first, then any other producer a kept snapshot names (a source stream, a transform, a pipeline, a sandbox run)'),
+  upstream: Joi.array().items(linkedDataset).description('The datasets its kept snapshots were computed from'),
+  downstream: Joi.array().items(linkedDataset).description('The datasets whose kept snapshots were computed from it'),
+}).label('DatasetLineage');
 
 export const snapshot = Joi.object({
   snapshot_id: deprecatedNumber('snapshot_id'),

@@ -1,5 +1,5 @@
 // The one factory of the lakehouse's services, for its register and its CLI:
-// the dataset registry, the writer, reads, retention, and the API other
+// the dataset registry, the writer, reads, lineage, retention, and the API other
 // plugins use.
 import type { CoreServices } from 'agent-platform/sdk';
 import type { LakehouseApi } from './api.ts';
@@ -9,6 +9,7 @@ import { createRegistry } from './services/registry.ts';
 import { createRetention } from './services/retention.ts';
 import { snapshotField } from './graphql/snapshot-field.ts';
 import { createDatasetService, infoOf } from './services/datasets.ts';
+import { createLineageService } from './services/lineage.ts';
 import { rowsStore } from './store/rows.ts';
 import { lakeTypeOfSchema } from './datasets/types.ts';
 import { createWriter, targetOf } from './store/writer.ts';
@@ -18,6 +19,7 @@ export function createServices(core: CoreServices, options: LakehouseOptions) {
   const datasets = createDatasetService(core, options);
   const retention = createRetention(core, options.snapshotRetention);
   const writer = createWriter(core);
+  const lineage = createLineageService(core, datasets.readableRow);
 
   const api: LakehouseApi = {
     parseDatasetId: (datasetId) => {
@@ -51,7 +53,7 @@ export function createServices(core: CoreServices, options: LakehouseOptions) {
       return snapshot === null ? rowsStore.selectNone(target) : rowsStore.selectAt(target, snapshot);
     },
   };
-  return { datasets, retention, api, targetOf };
+  return { datasets, lineage, retention, api, targetOf };
 }
 
 export type LakehouseServices = ReturnType<typeof createServices>;

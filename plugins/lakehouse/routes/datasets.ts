@@ -3,6 +3,7 @@
 import type { ServerRoute } from '@hapi/hapi';
 import { tenantOf, type ResponseToolkit, type RouteAccess } from 'agent-platform/sdk';
 import type { DatasetService } from '../services/datasets.ts';
+import type { LineageService } from '../services/lineage.ts';
 import * as s from '../schemas.ts';
 
 const member: RouteAccess = { tenant: 'required', explicitTenant: true };
@@ -14,12 +15,13 @@ function deprecatedResponse(h: ResponseToolkit, body: object, successor: string)
   return h.response(body as never).header('Deprecation', 'true').header('Link', `<${successor}>; rel="successor-version"`);
 }
 
-export function lakehouseRoutes(datasets: DatasetService): ServerRoute[] {
+export function lakehouseRoutes(datasets: DatasetService, lineage: LineageService): ServerRoute[] {
   return [
     {
       method: 'GET', path: '/api/v1/datasets',
       options: {
         auth: 'bearer', tags, description: 'List the datasets the tenant may read: its own and the shared ones',
+        notes: 'In dataset id order; `q` keeps the datasets whose id contains it (case-insensitive), `namespace` one namespace.',
         plugins: { platform: member }, validate: { query: s.listQuery }, response: { schema: s.datasetList },
       },
       handler: (request) => datasets.list(tenantOf(request), request.query as never),
@@ -50,6 +52,15 @@ export function lakehouseRoutes(datasets: DatasetService): ServerRoute[] {
         plugins: { platform: member }, validate: { params: s.datasetParams, query: s.snapshotsQuery }, response: { schema: s.snapshotList },
       },
       handler: (request) => datasets.snapshots(tenantOf(request), (request.params as { dataset_id: string }).dataset_id, request.query as never),
+    },
+    {
+      method: 'GET', path: '/api/v1/datasets/{dataset_id}/lineage',
+      options: {
+        auth: 'bearer', tags, description: 'The dataset\'s lineage: who writes it, the datasets it is computed from and the datasets computed from it',
+        notes: 'From the kept snapshots\' records (retention bounds how far back): writers are the registered producer and the producers the snapshots name; upstream the inputs the snapshots were computed from; downstream the datasets whose snapshots name this one as an input. Only datasets the tenant may read are named (400 malformed id, 403 not readable, 404 absent).',
+        plugins: { platform: member }, validate: { params: s.datasetParams }, response: { schema: s.lineage },
+      },
+      handler: (request) => lineage.lineage(tenantOf(request), (request.params as { dataset_id: string }).dataset_id),
     },
     {
       method: 'GET', path: '/api/v1/iceberg/tables',

@@ -21,6 +21,8 @@ export function infoOf(row: DatasetRow, tenantId: string): DatasetInfo {
 
 export interface ListFilter {
   namespace?: string;
+  /** Only dataset ids containing it (case-insensitive). */
+  q?: string;
   limit: number;
   offset: number;
 }

@@ -20,15 +20,17 @@ export const datasetsStore = {
     trx.selectFrom('lake_datasets').select([...datasetColumns, latest, snapshotCount])
       .where('dataset_id', '=', datasetId).where('tenant_id', '=', tenantId).forUpdate().executeTakeFirst(),
 
-  list: (trx: TenantTransaction, filter: { namespace?: string; limit: number; offset: number }) => {
+  list: (trx: TenantTransaction, filter: { namespace?: string; q?: string; limit: number; offset: number }) => {
     let query = trx.selectFrom('lake_datasets').select([...datasetColumns, latest, snapshotCount]);
     if (filter.namespace) query = query.where('namespace', '=', filter.namespace);
+    if (filter.q) query = query.where(sql<boolean>`strpos(lower(dataset_id), lower(${filter.q})) > 0`);
     return query.orderBy('dataset_id').limit(filter.limit).offset(filter.offset).execute();
   },
 
-  count: async (trx: TenantTransaction, filter: { namespace?: string }) => {
+  count: async (trx: TenantTransaction, filter: { namespace?: string; q?: string }) => {
     let query = trx.selectFrom('lake_datasets').select(sql<number>`count(*)::int`.as('n'));
     if (filter.namespace) query = query.where('namespace', '=', filter.namespace);
+    if (filter.q) query = query.where(sql<boolean>`strpos(lower(dataset_id), lower(${filter.q})) > 0`);
     return (await query.executeTakeFirstOrThrow()).n;
   },
 
