@@ -26,6 +26,10 @@ async function main(): Promise<void> {
     bundle: true, splitting: true, format: 'esm', platform: 'browser', target: ['es2022', 'chrome100', 'firefox100', 'safari15'],
     minify: true, legalComments: 'none', sourcemap: false, metafile: true,
     entryNames: '[name]-[hash]', chunkNames: '[name]-[hash]',
+    // A section's third-party stylesheet is imported as text (Forms: Form.io's and Bootstrap's, adopted in the page as constructable sheets).
+    loader: { '.min.css': 'text' },
+    // Form.io's CommonJS code reads Node's `global` and `process.env.NODE_ENV`.
+    define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
     logLevel: quiet ? 'error' : 'warning',
   });
   const outputOf = (entry: string) => {

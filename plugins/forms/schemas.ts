@@ -40,6 +40,14 @@ export const definitionSummary = Joi.object(definitionFields).label('FormDefinit
 export const definition = Joi.object({ ...definitionFields, schema: Joi.object().unknown(true) }).label('FormDefinition');
 export const versionSummary = Joi.object({ version: Joi.number().integer(), created_by: Joi.string().allow(null), created_at: Joi.date() }).label('FormVersionSummary');
 export const version = versionSummary.keys({ definition_id: id, schema: Joi.object().unknown(true) }).label('FormVersion');
+export const validateBody = Joi.object({
+  payload: json('FormPayload').required().description('The form data, as a submission would carry it'),
+}).label('FormValidateRequest');
+export const validation = Joi.object({
+  valid: Joi.boolean(),
+  errors: Joi.array().items(Joi.object({ path: Joi.string().allow(''), message: Joi.string() }).label('FormValidationError')),
+  data: Joi.object().unknown(true).description('The payload as Form.io keeps it: this form\'s fields only, hidden values cleared, values normalised'),
+}).label('FormValidation');
 export const versionList = Joi.object({ items: Joi.array().items(versionSummary) }).label('FormVersionList');
 
 const access = Joi.string().valid('public', 'authenticated');

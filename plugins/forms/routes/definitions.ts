@@ -78,5 +78,17 @@ export function definitionRoutes(definitions: DefinitionsService): ServerRoute[]
         return definitions.version(tenantOf(request), id, version);
       },
     },
+    {
+      method: 'POST', path: `${base}/{id}/versions/{version}/validate`,
+      options: {
+        auth: 'bearer', tags, description: 'Validate a payload against one version as a submission is validated, storing nothing',
+        notes: 'Runs the server\'s Form.io validation of submissions (required, lengths, select values, patterns on RE2, unknown keys refused) and answers 200 `{valid, errors: [{path, message}], data}`; nothing is stored and no target runs (a use case\'s preview also hydrates).',
+        plugins: { platform: admin }, validate: { params: s.versionParams, payload: s.validateBody }, response: { schema: s.validation },
+      },
+      handler: (request) => {
+        const { id, version } = request.params as unknown as { id: string; version: number };
+        return definitions.validate(tenantOf(request), id, version, (request.payload as { payload: Record<string, unknown> }).payload);
+      },
+    },
   ];
 }

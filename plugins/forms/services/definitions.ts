@@ -3,6 +3,7 @@
 // readable, archived definitions' included (their submissions show them).
 import { conflict, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
 import { formsErrors } from '../errors.ts';
+import { validateWithFormio } from '../formio/engine.ts';
 import { formSchemaProblems } from '../formio/schema-check.ts';
 import { definitionsStore } from '../store/definitions.ts';
 import { useCasesStore } from '../store/use-cases.ts';
@@ -31,6 +32,15 @@ export function createDefinitionsService(core: CoreServices) {
   async function nameFree(trx: TenantTransaction, name: string, except?: string) {
     const taken = await definitionsStore.liveIdByName(trx, name);
     if (taken && taken !== except) throw conflict(`A form definition named "${name}" exists`, 'FORM_DEFINITION_EXISTS');
+  }
+
+  async function findVersion(trx: TenantTransaction, id: string, version: number) {
+    const found = await definitionsStore.version(trx, id, version);
+    if (!found) {
+      if (!(await definitionsStore.exists(trx, id))) throw formsErrors.definitionNotFound();
+      throw formsErrors.versionNotFound(version);
+    }
+    return found;
   }
 
   return {
@@ -82,14 +92,17 @@ export function createDefinitionsService(core: CoreServices) {
       return definitionsStore.versions(trx, id);
     }),
 
-    version: (tenantId: string, id: string, version: number) => core.withTenant(tenantId, async (trx) => {
-      const found = await definitionsStore.version(trx, id, version);
-      if (!found) {
-        if (!(await definitionsStore.exists(trx, id))) throw formsErrors.definitionNotFound();
-        throw formsErrors.versionNotFound(version);
-      }
-      return found;
-    }),
+    version: (tenantId: string, id: string, version: number) => core.withTenant(tenantId, (trx) => findVersion(trx, id, version)),
+
+    /**
+     * Validates a payload against one version as a submission is validated
+     * (Form.io's engine, this form's fields only); stores nothing.
+     */
+    async validate(tenantId: string, id: string, version: number, payload: Record<string, unknown>) {
+      const { schema } = await core.withTenant(tenantId, (trx) => findVersion(trx, id, version));
+      const { data, errors } = validateWithFormio(schema as never, payload);
+      return { valid: errors.length === 0, errors, data };
+    },
   };
 }
 

@@ -74,6 +74,33 @@ t.test('definitions: versions, schema checks, archive', async (t) => {
   t.equal((await a.call('GET', '/api/admin/forms/definitions', auth)).body.total, 0);
 });
 
+t.test('validate: a payload checked against one version as a submission is, nothing stored', async (t) => {
+  const { tp, acme } = await formsPlatform(t);
+  const other = await tenantWithAdmin(tp, 'other');
+  const a = api(tp);
+  const auth = { token: acme.token };
+  const definition = await a.definition(auth);
+  const url = `/api/admin/forms/definitions/${definition.id}/versions/1/validate`;
+
+  const missing = await a.call('POST', url, auth, { payload: { serial: 5 } });
+  t.equal(missing.status, 200);
+  t.equal(missing.body.valid, false);
+  t.match(missing.body.errors, [{ path: 'title', message: /Title is required/ }], 'a required field left empty, with Form.io\'s message');
+  const unknown = await a.call('POST', url, auth, { payload: { title: 'Bench', extra: 1 } });
+  t.match(unknown.body, { valid: false, errors: [{ path: 'extra', message: /not a field/ }] }, 'a key that is no field is refused, as at submission');
+  const pattern = await a.call('POST', url, auth, { payload: { title: 'Bench', code: 'nope' } });
+  t.match(pattern.body.errors, [{ path: 'code' }], 'patterns run as at submission');
+  const fine = await a.call('POST', url, auth, { payload: { title: 'Bench', serial: 7 } });
+  t.match(fine.body, { valid: true, errors: [], data: { title: 'Bench', serial: 7 } });
+  t.equal((await rows(tp, 'forms_submissions', 'acme')).length, 0, 'nothing is stored');
+
+  t.equal((await a.call('POST', `/api/admin/forms/definitions/${definition.id}/versions/9/validate`, auth, { payload: {} })).status, 404, 'an unknown version');
+  t.equal((await a.call('POST', url, auth, { payload: [] })).status, 400, 'a payload that is no object');
+  t.equal((await a.call('POST', url, { token: await member(tp, 'acme') }, { payload: {} })).status, 403, 'admins only');
+  t.equal((await a.call('POST', url, {}, { payload: {} })).status, 401);
+  t.equal((await a.call('POST', url, { token: other.token }, { payload: {} })).status, 404, 'another tenant\'s definition is not found');
+});
+
 t.test('admin routes need the admin role; tenants see nothing of each other', async (t) => {
   const { tp, acme } = await formsPlatform(t);
   const other = await tenantWithAdmin(tp, 'other');
@@ -119,6 +146,7 @@ t.test('the OpenAPI document lists every forms route, tagged, with labelled resp
     '/api/admin/forms/definitions/{id}': ['get', 'put', 'delete'],
     '/api/admin/forms/definitions/{id}/versions': ['get'],
     '/api/admin/forms/definitions/{id}/versions/{version}': ['get'],
+    '/api/admin/forms/definitions/{id}/versions/{version}/validate': ['post'],
     '/api/admin/forms/use-cases': ['get', 'post'],
     '/api/admin/forms/use-cases/{id}': ['get', 'put', 'delete'],
     '/api/admin/forms/use-cases/{id}/bindings': ['get', 'put'],

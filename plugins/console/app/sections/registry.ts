@@ -14,6 +14,7 @@ export const SECTIONS: SectionEntry[] = [
   { key: 'ontology', labels: { en: 'Ontology', pt: 'Ontologia' }, roles: SECTION_ROLES.ontology, load: () => import('./ontology/ontology.ts') },
   { key: 'pipelines', labels: { en: 'Pipelines', pt: 'Pipelines' }, roles: SECTION_ROLES.pipelines, load: () => import('./pipelines/pipelines.ts') },
   { key: 'datasets', labels: { en: 'Datasets', pt: 'Conjuntos de dados' }, roles: SECTION_ROLES.datasets, load: () => import('./datasets/datasets.ts') },
+  { key: 'forms', labels: { en: 'Forms', pt: 'Formulários' }, roles: SECTION_ROLES.forms, load: () => import('./forms/forms.ts') },
   { key: 'embed', labels: { en: 'Embed', pt: 'Incorporação' }, roles: SECTION_ROLES.embed, load: () => import('./embed/embed.ts') },
   { key: 'integrations', labels: { en: 'Integrations', pt: 'Integrações' }, roles: SECTION_ROLES.integrations, load: () => import('./integrations/integrations.ts') },
   { key: 'settings', labels: { en: 'Settings', pt: 'Definições' }, roles: SECTION_ROLES.settings, load: () => import('./settings/settings.ts') },
