@@ -9,6 +9,7 @@ import { EVENT_TYPES } from './event-types.ts';
 import { resolvers, typeDefs } from './graphql.ts';
 import { optionsSchema, type TransformsOptions } from './options.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
+import { draftRoutes } from './routes/drafts.ts';
 import { genericRunRoutes } from './routes/generic-runs.ts';
 import { libraryRoutes } from './routes/library.ts';
 import { transformRunRoutes } from './routes/runs.ts';
@@ -35,7 +36,7 @@ export const plugin = definePlugin({
     core.jobs.defineLongTask(RUN_TASK, runTask(services.runs, options), runTaskOptions(options));
     core.jobs.defineLongTask(RUN_DEAD_TASK, runDeadTask(services.runs), runDeadTaskOptions);
     core.schedules.define(TRANSFORM_SCHEDULE, transformScheduleKind(services.context, services.runs));
-    server.route([...transformRoutes(services), ...transformRunRoutes(services.runs), ...scheduleRoutes(services.schedules)]);
+    server.route([...draftRoutes(services.drafts), ...transformRoutes(services), ...transformRunRoutes(services.runs), ...scheduleRoutes(services.schedules)]);
     server.route([...genericRunRoutes(services.genericRuns), ...artifactRoutes(services.artifacts)]);
     server.route(libraryRoutes(services.library, services.patterns));
     core.graphql.extend({ typeDefs, resolvers: resolvers(services.transforms, services.runs, services.execution, () => deps.lakehouse) });

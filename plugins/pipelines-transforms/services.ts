@@ -7,6 +7,7 @@ import { createContext } from './services/context.ts';
 import type { TransformsOptions } from './options.ts';
 import { createArtifactService } from './services/artifacts.ts';
 import { createDetailService } from './services/details.ts';
+import { createDraftService } from './services/drafts.ts';
 import { createExecutionService } from './services/execution.ts';
 import { createGenericRunService } from './services/generic-runs.ts';
 import { createLibraryService } from './services/library.ts';
@@ -26,6 +27,7 @@ export function createServices(core: CoreServices, options: TransformsOptions, l
   const artifacts = createArtifactService(context);
   const library = createLibraryService(context, transforms);
   const patterns = createPatternService(context);
+  const drafts = createDraftService(context);
 
   const api: TransformsApi = {
     analyzeSql: (tenantId, sql, parameters) => context.analyzer.analyzeSql(tenantId, sql, parameters),
@@ -53,7 +55,7 @@ export function createServices(core: CoreServices, options: TransformsOptions, l
       return (await runs.record(tenantId, runId))!;
     },
   };
-  return { context, transforms, runs, execution, schedules, details, genericRuns, artifacts, library, patterns, api };
+  return { context, transforms, runs, execution, schedules, details, genericRuns, artifacts, library, patterns, drafts, api };
 }
 
 export type TransformsServices = ReturnType<typeof createServices>;

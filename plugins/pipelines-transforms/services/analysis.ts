@@ -93,9 +93,9 @@ export function createAnalyzer(core: CoreServices, lake: () => LakehouseApi) {
 
     analyzeSql: async (tenantId: string, text: string, parameters?: Record<string, unknown>) => (await compile(tenantId, text, parameters)).analysis,
 
-    /** Errors as findings (syntax with position, rule violations, unreadable datasets), then lint warnings. */
-    async reviewSql(tenantId: string, text: string): Promise<{ analysis: SqlAnalysis; findings: SqlFinding[] }> {
-      const { analysis } = await compile(tenantId, text);
+    /** Errors as findings (syntax with position, rule violations, unreadable datasets), then lint warnings; `parameters`: the declarations $N binds to. */
+    async reviewSql(tenantId: string, text: string, parameters?: Record<string, unknown>): Promise<{ analysis: SqlAnalysis; findings: SqlFinding[] }> {
+      const { analysis } = await compile(tenantId, text, parameters);
       const findings: SqlFinding[] = analysis.errors.map((error) => ({
         rule: error.code === 'SQL_SYNTAX' ? 'syntax' : error.code.startsWith('DATASET_') ? 'unreadable-dataset' : error.code.toLowerCase().replaceAll('_', '-'),
         severity: 'error', message: error.message,

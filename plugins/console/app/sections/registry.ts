@@ -15,6 +15,7 @@ export const SECTIONS: SectionEntry[] = [
   { key: 'pipelines', labels: { en: 'Pipelines', pt: 'Pipelines' }, roles: SECTION_ROLES.pipelines, load: () => import('./pipelines/pipelines.ts') },
   { key: 'datasets', labels: { en: 'Datasets', pt: 'Conjuntos de dados' }, roles: SECTION_ROLES.datasets, load: () => import('./datasets/datasets.ts') },
   { key: 'forms', labels: { en: 'Forms', pt: 'Formulários' }, roles: SECTION_ROLES.forms, load: () => import('./forms/forms.ts') },
+  { key: 'transforms', labels: { en: 'Transforms', pt: 'Transformações' }, roles: SECTION_ROLES.transforms, load: () => import('./transforms/transforms.ts') },
   { key: 'embed', labels: { en: 'Embed', pt: 'Incorporação' }, roles: SECTION_ROLES.embed, load: () => import('./embed/embed.ts') },
   { key: 'integrations', labels: { en: 'Integrations', pt: 'Integrações' }, roles: SECTION_ROLES.integrations, load: () => import('./integrations/integrations.ts') },
   { key: 'settings', labels: { en: 'Settings', pt: 'Definições' }, roles: SECTION_ROLES.settings, load: () => import('./settings/settings.ts') },
