@@ -11,6 +11,7 @@ export const SECTIONS: SectionEntry[] = [
   { key: 'workflows', labels: { en: 'Workflows', pt: 'Fluxos de trabalho' }, roles: SECTION_ROLES.workflows, load: () => import('./workflows/workflows.ts') },
   { key: 'approvals', labels: { en: 'Approvals', pt: 'Aprovações' }, roles: SECTION_ROLES.approvals, load: () => import('./approvals/approvals.ts') },
   { key: 'occurrences', labels: { en: 'Occurrences', pt: 'Ocorrências' }, roles: SECTION_ROLES.occurrences, load: () => import('./occurrences/occurrences.ts') },
+  { key: 'sources', labels: { en: 'Sources', pt: 'Fontes' }, roles: SECTION_ROLES.sources, load: () => import('./sources/sources.ts') },
   { key: 'embed', labels: { en: 'Embed', pt: 'Incorporação' }, roles: SECTION_ROLES.embed, load: () => import('./embed/embed.ts') },
   { key: 'integrations', labels: { en: 'Integrations', pt: 'Integrações' }, roles: SECTION_ROLES.integrations, load: () => import('./integrations/integrations.ts') },
   { key: 'settings', labels: { en: 'Settings', pt: 'Definições' }, roles: SECTION_ROLES.settings, load: () => import('./settings/settings.ts') },
