@@ -174,7 +174,8 @@ export const typeDefs = /* GraphQL */ `
     """
     Start a sync run of a source (its enabled streams, or those named), as
     POST /api/v1/sources/{id}/sync: admin or pipeline_editor; 409 SYNC_IN_PROGRESS
-    while one is queued or running; 404 SOURCE_NOT_FOUND.
+    while one is queued or running; 409 NO_ENABLED_STREAMS when no enabled
+    stream would be read; 404 SOURCE_NOT_FOUND.
     """
     syncSource(sourceId: ID!, streams: [String!]): SyncRun!
   }

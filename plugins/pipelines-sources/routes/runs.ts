@@ -35,7 +35,8 @@ export function runRoutes(runs: RunService): ServerRoute[] {
     {
       method: 'POST', path: '/api/v1/sources/{source_id}/sync',
       options: {
-        auth: 'bearer', tags, description: 'Start a sync run of the source (409 SYNC_IN_PROGRESS while one is queued or running)',
+        auth: 'bearer', tags, description: 'Start a sync run of the source (409 SYNC_IN_PROGRESS while one is queued or running; 409 NO_ENABLED_STREAMS with no enabled stream)',
+        notes: 'Queues a run of the enabled streams (or those named) and answers 202 with it. Refused, queuing nothing: 409 SYNC_IN_PROGRESS while a run of the source is queued or running; 409 NO_ENABLED_STREAMS when no enabled stream would be read (none discovered, a discovery not applied, every stream disabled, or none of the names given is an enabled stream): discover the streams and enable them, or discover with apply: true, first.',
         plugins: { platform: editor }, validate: { params: s.sourceParams, payload: r.syncBody }, response: { schema: r.run },
       },
       handler: async (request, h) => {

@@ -56,7 +56,7 @@ export function scheduleRoutes(schedules: ScheduleService): ServerRoute[] {
     {
       method: 'POST', path: `${base}/trigger`,
       options: {
-        auth: 'bearer', tags, description: 'Run the scheduled sync now (409 SYNC_IN_PROGRESS while a run is going)',
+        auth: 'bearer', tags, description: 'Run the scheduled sync now (409 SYNC_IN_PROGRESS while a run is going; 409 NO_ENABLED_STREAMS with no enabled stream)',
         plugins: { platform: editor }, validate: { params: s.sourceParams }, response: { schema: r.run },
       },
       handler: async (request, h) => h.response(await schedules.trigger(tenantOf(request), sourceIdOf(request.params), principalOf(request).sub)).code(202),

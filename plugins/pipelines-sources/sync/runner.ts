@@ -18,6 +18,7 @@ import { streamsStore } from '../store/streams.ts';
 import type { RunStatus } from '../store/tables.ts';
 import type { SyncMetrics, SyncPhase } from './metrics.ts';
 import { messageOf, sourceAccess, type SourceAccess } from './pattern-context.ts';
+import { NO_ENABLED_STREAMS, noEnabledStreamsMessage } from './no-streams.ts';
 import { isOwnerRefusal } from './source-owner.ts';
 import { syncStream } from './stream-sync.ts';
 
@@ -73,7 +74,10 @@ export function createSyncRunner(context: SourcesContext, sources: SourceService
       const planned = await runStreamsStore.list(trx, job.run_id);
       const failed = planned.filter((r) => r.status !== 'succeeded');
       const succeeded = planned.length - failed.length;
-      if ((failed.length > 0 || problem) && !lastAttempt && !stop) {
+      // Streams disabled after the run was queued: the run fails at once, saying so (a retry would read nothing either).
+      const empty = planned.length === 0 && !problem;
+      if (empty) problem = `${NO_ENABLED_STREAMS}: ${noEnabledStreamsMessage((await runsStore.find(trx, job.run_id))?.requested_streams)}`;
+      if ((failed.length > 0 || problem) && !lastAttempt && !stop && !empty) {
         await logsStore.add(trx, job.tenant_id, job.run_id, 'warn', `attempt ${attempt} failed; it will be retried`);
         await runsStore.finish(trx, job.run_id, 'queued', problem ?? `${failed.length} stream(s) failed`);
         return true;
@@ -81,7 +85,7 @@ export function createSyncRunner(context: SourcesContext, sources: SourceService
       const status: RunStatus = problem || (failed.length > 0 && succeeded === 0) ? 'failed' : failed.length > 0 ? 'partial' : 'succeeded';
       const error = problem ?? (failed.length ? `${failed.length} stream(s) failed: ${failed.map((r) => r.stream_name).join(', ')}` : null);
       await runsStore.finish(trx, job.run_id, status, error);
-      if (planned.length === 0) await logsStore.add(trx, job.tenant_id, job.run_id, 'warn', 'the source has no enabled stream to sync');
+      if (empty) await logsStore.add(trx, job.tenant_id, job.run_id, 'error', problem!);
       await logsStore.add(trx, job.tenant_id, job.run_id, status === 'succeeded' ? 'info' : 'error', `run ${status}`);
       const run = (await runsStore.find(trx, job.run_id))!;
       if (stop) await pauseSchedule(trx, job, run.source_id, problem ?? 'stopped');

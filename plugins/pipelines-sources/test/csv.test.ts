@@ -52,9 +52,15 @@ t.test('csv and JSON Lines files land typed; a broken file fails clearly', async
   const lines = (await asAcme('GET', '/api/v1/datasets/raw.acme.events_rows/preview')).body.rows.sort((a: { id: number }, b: { id: number }) => a.id - b.id);
   t.same(lines.map((r: Record<string, unknown>) => [r.id, r.tags, r.at]), [[1, ['a'], '2024-01-01T10:00:00.000Z'], [2, [], '2024-01-02T10:00:00.000Z']]);
 
-  const broken = await syncFile('broken', { url: `${base}/broken.jsonl`, format: 'jsonl' });
-  t.equal(broken.found.status, 'failed');
-  t.match(broken.found.error, /not JSON/);
+  const brokenId = (await asAcme('POST', '/api/v1/sources', { name: 'broken', pattern_id: 'csv', source_config: { url: `${base}/broken.jsonl`, format: 'jsonl' } })).body.id;
+  const brokenDiscovery = (await asAcme('POST', '/api/v1/sources/discover', { source_id: brokenId, apply: true })).body;
+  const broken = await until(async () => {
+    const status = (await asAcme('GET', `/api/v1/sources/discover/status/${brokenDiscovery.workflow_id}`)).body;
+    return status.status === 'queued' || status.status === 'running' ? undefined : status;
+  }, 'discovery', 60_000);
+  t.equal(broken.status, 'failed');
+  t.match(broken.error, /not JSON/);
+  t.equal((await asAcme('POST', `/api/v1/sources/${brokenId}/sync`)).body.code, 'NO_ENABLED_STREAMS', 'a failed discovery made no stream to sync');
   const missing = await asAcme('POST', '/api/v1/sources', { name: 'bad', pattern_id: 'csv', source_config: { url: 'ftp://x/y.csv' } });
   t.equal(missing.body.code, 'SOURCE_CONFIG_INVALID');
 });

@@ -17,8 +17,11 @@ async function rawClient(t: Parameters<typeof sourcesPlatform>[0], url: string) 
 }
 
 async function withSchedulePlatform(t: Parameters<typeof sourcesPlatform>[0]) {
-  const platform = await sourcesPlatform(t, {}, { workers: true });
+  // A run reading nothing real fails at once: no retry to wait for.
+  const platform = await sourcesPlatform(t, { PIPELINES_SYNC_RETRY_LIMIT: '0' }, { workers: true });
   const sourceId = (await platform.asAcme('POST', '/api/v1/sources', { name: 'shop', pattern_id: 'postgres', source_config: { host: '127.0.0.1', database: 'x', user: 'y' } })).body.id as string;
+  // An enabled stream, so that an occurrence starts a run (with none it is skipped: no-enabled-streams.test.ts).
+  await platform.asAcme('POST', `/api/v1/sources/${sourceId}/streams`, { name: 'orders', namespace: 'public', schema: { type: 'object', properties: { id: { type: 'integer' } } } });
   const client = await rawClient(t, platform.tp.databaseUrl);
   const key = `schedule:pipelines-sources.source:acme:${sourceId}`;
   const timer = async () => (await client.query(`SELECT run_at, payload FROM graphile_worker._private_jobs WHERE key = $1`, [key])).rows[0] as

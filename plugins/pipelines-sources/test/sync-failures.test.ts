@@ -70,6 +70,8 @@ t.test('one run of a source at a time; editors start syncs and discoveries, memb
   const asReader = (method: string, url: string, payload?: unknown) => tp.request({ method, url, token: reader, tenant: 'acme', payload });
   t.equal((await asReader('POST', `/api/v1/sources/${sourceId}/sync`)).status, 403);
   t.equal((await asReader('POST', '/api/v1/sources/discover', { source_id: sourceId })).status, 403);
+  t.equal((await asAcme('POST', `/api/v1/sources/${sourceId}/sync`)).body.code, 'NO_ENABLED_STREAMS', 'no stream yet: nothing to sync');
+  await asAcme('POST', `/api/v1/sources/${sourceId}/streams`, { name: 'orders', schema: { type: 'object', properties: { id: { type: 'integer' } } } });
   // Workers are off here: the run stays queued.
   const first = await asAcme('POST', `/api/v1/sources/${sourceId}/sync`);
   t.equal(first.status, 202);

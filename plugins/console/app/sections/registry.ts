@@ -16,6 +16,7 @@ export const SECTIONS: SectionEntry[] = [
   { key: 'datasets', labels: { en: 'Datasets', pt: 'Conjuntos de dados' }, roles: SECTION_ROLES.datasets, load: () => import('./datasets/datasets.ts') },
   { key: 'forms', labels: { en: 'Forms', pt: 'Formulários' }, roles: SECTION_ROLES.forms, load: () => import('./forms/forms.ts') },
   { key: 'transforms', labels: { en: 'Transforms', pt: 'Transformações' }, roles: SECTION_ROLES.transforms, load: () => import('./transforms/transforms.ts') },
+  { key: 'sources', labels: { en: 'Sources', pt: 'Fontes' }, roles: SECTION_ROLES.sources, load: () => import('./sources/sources.ts') },
   { key: 'embed', labels: { en: 'Embed', pt: 'Incorporação' }, roles: SECTION_ROLES.embed, load: () => import('./embed/embed.ts') },
   { key: 'integrations', labels: { en: 'Integrations', pt: 'Integrações' }, roles: SECTION_ROLES.integrations, load: () => import('./integrations/integrations.ts') },
   { key: 'settings', labels: { en: 'Settings', pt: 'Definições' }, roles: SECTION_ROLES.settings, load: () => import('./settings/settings.ts') },
