@@ -92,6 +92,14 @@ if (missing) {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByText('No schedule: syncs run only when started.').waitFor();
     t.equal((await rest(`/api/v1/sources/${source.id}/schedule`)).status, 404, 'REST: deleted');
+
+    // The dataset the sync wrote, in the Datasets section: its preview shows the rows.
+    await page.getByRole('navigation').getByRole('link', { name: 'Datasets' }).click();
+    await page.getByRole('button', { name: 'Open raw.acme.fruit_prices' }).click();
+    const preview = page.getByRole('table', { name: 'Preview of the latest snapshot' });
+    await preview.getByRole('row', { name: /plum/ }).waitFor();
+    const previewed = (await preview.getByRole('row').allInnerTexts()).slice(1).join('\n');
+    for (const [name, price] of [['apple', '1.5'], ['pear', '2'], ['plum', '0.5']]) t.match(previewed, new RegExp(`${name}\\t${price}\\b`), `the Datasets preview shows ${name}`);
     await page.context().close();
   });
 
