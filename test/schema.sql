@@ -2331,10 +2331,10 @@ ALTER TABLE ONLY public.forms_use_cases
     ADD CONSTRAINT forms_use_cases_tenant_id_id_key UNIQUE (tenant_id, id);
 
 ALTER TABLE ONLY public.identity_policies
-    ADD CONSTRAINT identity_policies_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT identity_policies_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.identity_policy_versions
-    ADD CONSTRAINT identity_policy_versions_pkey PRIMARY KEY (policy_id, version);
+    ADD CONSTRAINT identity_policy_versions_pkey PRIMARY KEY (tenant_id, policy_id, version);
 
 ALTER TABLE ONLY public.ingestion_blobs
     ADD CONSTRAINT ingestion_blobs_pkey PRIMARY KEY (tenant_id, content_hash);
@@ -2421,7 +2421,7 @@ ALTER TABLE ONLY public.lake_datasets
     ADD CONSTRAINT lake_datasets_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY public.lake_snapshots
-    ADD CONSTRAINT lake_snapshots_pkey PRIMARY KEY (snapshot_id);
+    ADD CONSTRAINT lake_snapshots_pkey PRIMARY KEY (tenant_id, snapshot_id);
 
 ALTER TABLE ONLY public.mail_outbox
     ADD CONSTRAINT mail_outbox_pkey PRIMARY KEY (id);
@@ -2475,7 +2475,7 @@ ALTER TABLE ONLY public.occurrences
     ADD CONSTRAINT occurrences_tenant_id_reference_key UNIQUE (tenant_id, reference);
 
 ALTER TABLE ONLY public.ontology_backing_datasets
-    ADD CONSTRAINT ontology_backing_datasets_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT ontology_backing_datasets_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.ontology_backing_datasets
     ADD CONSTRAINT ontology_backing_datasets_tenant_id_name_key UNIQUE (tenant_id, name);
@@ -2490,16 +2490,16 @@ ALTER TABLE ONLY public.ontology_entity_types
     ADD CONSTRAINT ontology_entity_types_pkey PRIMARY KEY (tenant_id, code);
 
 ALTER TABLE ONLY public.ontology_sync_logs
-    ADD CONSTRAINT ontology_sync_logs_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT ontology_sync_logs_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.ontology_sync_runs
-    ADD CONSTRAINT ontology_sync_runs_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT ontology_sync_runs_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.pipeline_credentials
     ADD CONSTRAINT pipeline_credentials_pkey PRIMARY KEY (tenant_id, ref);
 
 ALTER TABLE ONLY public.pipeline_discoveries
-    ADD CONSTRAINT pipeline_discoveries_pkey PRIMARY KEY (workflow_id);
+    ADD CONSTRAINT pipeline_discoveries_pkey PRIMARY KEY (tenant_id, workflow_id);
 
 ALTER TABLE ONLY public.pipeline_pattern_registrations
     ADD CONSTRAINT pipeline_pattern_registrations_pkey PRIMARY KEY (id);
@@ -2508,46 +2508,46 @@ ALTER TABLE ONLY public.pipeline_pattern_webhook_ids
     ADD CONSTRAINT pipeline_pattern_webhook_ids_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY public.pipeline_run_logs
-    ADD CONSTRAINT pipeline_run_logs_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT pipeline_run_logs_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.pipeline_run_steps
-    ADD CONSTRAINT pipeline_run_steps_pkey PRIMARY KEY (run_id, step_id);
+    ADD CONSTRAINT pipeline_run_steps_pkey PRIMARY KEY (tenant_id, run_id, step_id);
 
 ALTER TABLE ONLY public.pipeline_runs
-    ADD CONSTRAINT pipeline_runs_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT pipeline_runs_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.pipeline_sensor_cursors
     ADD CONSTRAINT pipeline_sensor_cursors_pkey PRIMARY KEY (tenant_id);
 
 ALTER TABLE ONLY public.pipeline_source_files
-    ADD CONSTRAINT pipeline_source_files_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT pipeline_source_files_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.pipeline_sources
-    ADD CONSTRAINT pipeline_sources_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT pipeline_sources_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.pipeline_sources
     ADD CONSTRAINT pipeline_sources_tenant_id_name_key UNIQUE (tenant_id, name);
 
 ALTER TABLE ONLY public.pipeline_streams
-    ADD CONSTRAINT pipeline_streams_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT pipeline_streams_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.pipeline_sync_run_streams
-    ADD CONSTRAINT pipeline_sync_run_streams_pkey PRIMARY KEY (run_id, stream_id);
+    ADD CONSTRAINT pipeline_sync_run_streams_pkey PRIMARY KEY (tenant_id, run_id, stream_id);
 
 ALTER TABLE ONLY public.pipeline_sync_runs
-    ADD CONSTRAINT pipeline_sync_runs_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT pipeline_sync_runs_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.pipeline_versions
-    ADD CONSTRAINT pipeline_versions_pkey PRIMARY KEY (pipeline_id, version);
+    ADD CONSTRAINT pipeline_versions_pkey PRIMARY KEY (tenant_id, pipeline_id, version);
 
 ALTER TABLE ONLY public.pipeline_workflows
-    ADD CONSTRAINT pipeline_workflows_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT pipeline_workflows_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.pipelines_ai_compositions
-    ADD CONSTRAINT pipelines_ai_compositions_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT pipelines_ai_compositions_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.pipelines
-    ADD CONSTRAINT pipelines_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT pipelines_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.pipelines
     ADD CONSTRAINT pipelines_tenant_id_name_key UNIQUE (tenant_id, name);
@@ -2580,22 +2580,22 @@ ALTER TABLE ONLY public.tenants
     ADD CONSTRAINT tenants_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY public.transform_artifacts
-    ADD CONSTRAINT transform_artifacts_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT transform_artifacts_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.transform_generic_runs
-    ADD CONSTRAINT transform_generic_runs_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT transform_generic_runs_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.transform_patterns
     ADD CONSTRAINT transform_patterns_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY public.transform_runs
-    ADD CONSTRAINT transform_runs_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT transform_runs_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.transform_sql_library
     ADD CONSTRAINT transform_sql_library_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY public.transforms
-    ADD CONSTRAINT transforms_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT transforms_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.transforms
     ADD CONSTRAINT transforms_tenant_id_name_key UNIQUE (tenant_id, name);
@@ -2725,8 +2725,6 @@ CREATE INDEX identity_policies_list ON public.identity_policies USING btree (ten
 
 CREATE UNIQUE INDEX identity_policies_name ON public.identity_policies USING btree (tenant_id, name) WHERE (deleted_at IS NULL);
 
-CREATE INDEX identity_policy_versions_tenant ON public.identity_policy_versions USING btree (tenant_id);
-
 CREATE INDEX ingestion_chunks_current_idx ON public.ingestion_chunks USING btree (tenant_id, collection_id) WHERE is_current;
 
 CREATE INDEX ingestion_chunks_document_idx ON public.ingestion_chunks USING btree (tenant_id, document_id, revision_id);
@@ -2797,27 +2795,21 @@ CREATE INDEX pipeline_pattern_webhook_ids_expires ON public.pipeline_pattern_web
 
 CREATE INDEX pipeline_run_logs_run ON public.pipeline_run_logs USING btree (run_id, id);
 
-CREATE INDEX pipeline_run_steps_tenant ON public.pipeline_run_steps USING btree (tenant_id);
-
-CREATE UNIQUE INDEX pipeline_runs_one_live ON public.pipeline_runs USING btree (pipeline_id) WHERE ((kind = 'production'::text) AND (status = 'running'::text));
+CREATE UNIQUE INDEX pipeline_runs_one_live ON public.pipeline_runs USING btree (tenant_id, pipeline_id) WHERE ((kind = 'production'::text) AND (status = 'running'::text));
 
 CREATE INDEX pipeline_runs_pipeline ON public.pipeline_runs USING btree (tenant_id, pipeline_id, started_at DESC);
-
-CREATE INDEX pipeline_source_files_tenant ON public.pipeline_source_files USING btree (tenant_id);
 
 CREATE INDEX pipeline_sources_credential ON public.pipeline_sources USING btree (tenant_id, credential_ref) WHERE (credential_ref IS NOT NULL);
 
 CREATE UNIQUE INDEX pipeline_streams_destination ON public.pipeline_streams USING btree (tenant_id, destination);
 
-CREATE UNIQUE INDEX pipeline_streams_name ON public.pipeline_streams USING btree (source_id, COALESCE(namespace, ''::text), name);
+CREATE UNIQUE INDEX pipeline_streams_name ON public.pipeline_streams USING btree (tenant_id, source_id, COALESCE(namespace, ''::text), name);
 
-CREATE UNIQUE INDEX pipeline_sync_runs_one_live ON public.pipeline_sync_runs USING btree (source_id) WHERE (status = ANY (ARRAY['queued'::text, 'running'::text]));
+CREATE UNIQUE INDEX pipeline_sync_runs_one_live ON public.pipeline_sync_runs USING btree (tenant_id, source_id) WHERE (status = ANY (ARRAY['queued'::text, 'running'::text]));
 
 CREATE INDEX pipeline_sync_runs_source ON public.pipeline_sync_runs USING btree (tenant_id, source_id, created_at DESC);
 
 CREATE INDEX pipeline_sync_runs_workflow ON public.pipeline_sync_runs USING btree (workflow_id);
-
-CREATE INDEX pipeline_versions_tenant ON public.pipeline_versions USING btree (tenant_id);
 
 CREATE INDEX pipeline_workflows_tenant ON public.pipeline_workflows USING btree (tenant_id, created_at DESC);
 
@@ -3025,7 +3017,7 @@ ALTER TABLE ONLY public.identity_policies
     ADD CONSTRAINT identity_policies_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.identity_policy_versions
-    ADD CONSTRAINT identity_policy_versions_policy_id_fkey FOREIGN KEY (policy_id) REFERENCES public.identity_policies(id) ON DELETE CASCADE;
+    ADD CONSTRAINT identity_policy_versions_policy_id_fkey FOREIGN KEY (tenant_id, policy_id) REFERENCES public.identity_policies(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.identity_policy_versions
     ADD CONSTRAINT identity_policy_versions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -3172,7 +3164,7 @@ ALTER TABLE ONLY public.ontology_backing_datasets
     ADD CONSTRAINT ontology_backing_datasets_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.ontology_entities
-    ADD CONSTRAINT ontology_entities_backing_dataset_id_fkey FOREIGN KEY (backing_dataset_id) REFERENCES public.ontology_backing_datasets(id) ON DELETE CASCADE;
+    ADD CONSTRAINT ontology_entities_backing_dataset_id_fkey FOREIGN KEY (tenant_id, backing_dataset_id) REFERENCES public.ontology_backing_datasets(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.ontology_entities
     ADD CONSTRAINT ontology_entities_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -3184,13 +3176,13 @@ ALTER TABLE ONLY public.ontology_entity_types
     ADD CONSTRAINT ontology_entity_types_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.ontology_sync_logs
-    ADD CONSTRAINT ontology_sync_logs_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.ontology_sync_runs(id) ON DELETE CASCADE;
+    ADD CONSTRAINT ontology_sync_logs_run_id_fkey FOREIGN KEY (tenant_id, run_id) REFERENCES public.ontology_sync_runs(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.ontology_sync_logs
     ADD CONSTRAINT ontology_sync_logs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.ontology_sync_runs
-    ADD CONSTRAINT ontology_sync_runs_backing_dataset_id_fkey FOREIGN KEY (backing_dataset_id) REFERENCES public.ontology_backing_datasets(id) ON DELETE CASCADE;
+    ADD CONSTRAINT ontology_sync_runs_backing_dataset_id_fkey FOREIGN KEY (tenant_id, backing_dataset_id) REFERENCES public.ontology_backing_datasets(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.ontology_sync_runs
     ADD CONSTRAINT ontology_sync_runs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -3199,25 +3191,25 @@ ALTER TABLE ONLY public.pipeline_credentials
     ADD CONSTRAINT pipeline_credentials_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.pipeline_discoveries
-    ADD CONSTRAINT pipeline_discoveries_source_id_fkey FOREIGN KEY (source_id) REFERENCES public.pipeline_sources(id) ON DELETE CASCADE;
+    ADD CONSTRAINT pipeline_discoveries_source_id_fkey FOREIGN KEY (tenant_id, source_id) REFERENCES public.pipeline_sources(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.pipeline_discoveries
     ADD CONSTRAINT pipeline_discoveries_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.pipeline_run_logs
-    ADD CONSTRAINT pipeline_run_logs_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.pipeline_sync_runs(id) ON DELETE CASCADE;
+    ADD CONSTRAINT pipeline_run_logs_run_id_fkey FOREIGN KEY (tenant_id, run_id) REFERENCES public.pipeline_sync_runs(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.pipeline_run_logs
     ADD CONSTRAINT pipeline_run_logs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.pipeline_run_steps
-    ADD CONSTRAINT pipeline_run_steps_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.pipeline_runs(id) ON DELETE CASCADE;
+    ADD CONSTRAINT pipeline_run_steps_run_id_fkey FOREIGN KEY (tenant_id, run_id) REFERENCES public.pipeline_runs(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.pipeline_run_steps
     ADD CONSTRAINT pipeline_run_steps_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.pipeline_runs
-    ADD CONSTRAINT pipeline_runs_pipeline_id_fkey FOREIGN KEY (pipeline_id) REFERENCES public.pipelines(id) ON DELETE CASCADE;
+    ADD CONSTRAINT pipeline_runs_pipeline_id_fkey FOREIGN KEY (tenant_id, pipeline_id) REFERENCES public.pipelines(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.pipeline_runs
     ADD CONSTRAINT pipeline_runs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -3232,25 +3224,25 @@ ALTER TABLE ONLY public.pipeline_sources
     ADD CONSTRAINT pipeline_sources_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.pipeline_streams
-    ADD CONSTRAINT pipeline_streams_source_id_fkey FOREIGN KEY (source_id) REFERENCES public.pipeline_sources(id) ON DELETE CASCADE;
+    ADD CONSTRAINT pipeline_streams_source_id_fkey FOREIGN KEY (tenant_id, source_id) REFERENCES public.pipeline_sources(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.pipeline_streams
     ADD CONSTRAINT pipeline_streams_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.pipeline_sync_run_streams
-    ADD CONSTRAINT pipeline_sync_run_streams_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.pipeline_sync_runs(id) ON DELETE CASCADE;
+    ADD CONSTRAINT pipeline_sync_run_streams_run_id_fkey FOREIGN KEY (tenant_id, run_id) REFERENCES public.pipeline_sync_runs(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.pipeline_sync_run_streams
     ADD CONSTRAINT pipeline_sync_run_streams_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.pipeline_sync_runs
-    ADD CONSTRAINT pipeline_sync_runs_source_id_fkey FOREIGN KEY (source_id) REFERENCES public.pipeline_sources(id) ON DELETE CASCADE;
+    ADD CONSTRAINT pipeline_sync_runs_source_id_fkey FOREIGN KEY (tenant_id, source_id) REFERENCES public.pipeline_sources(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.pipeline_sync_runs
     ADD CONSTRAINT pipeline_sync_runs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.pipeline_versions
-    ADD CONSTRAINT pipeline_versions_pipeline_id_fkey FOREIGN KEY (pipeline_id) REFERENCES public.pipelines(id) ON DELETE CASCADE;
+    ADD CONSTRAINT pipeline_versions_pipeline_id_fkey FOREIGN KEY (tenant_id, pipeline_id) REFERENCES public.pipelines(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.pipeline_versions
     ADD CONSTRAINT pipeline_versions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -3274,25 +3266,25 @@ ALTER TABLE ONLY public.tenant_public_origins
     ADD CONSTRAINT tenant_public_origins_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.transform_artifacts
-    ADD CONSTRAINT transform_artifacts_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.transform_runs(id) ON DELETE CASCADE;
+    ADD CONSTRAINT transform_artifacts_run_id_fkey FOREIGN KEY (tenant_id, run_id) REFERENCES public.transform_runs(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.transform_artifacts
     ADD CONSTRAINT transform_artifacts_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.transform_artifacts
-    ADD CONSTRAINT transform_artifacts_transform_id_fkey FOREIGN KEY (transform_id) REFERENCES public.transforms(id) ON DELETE CASCADE;
+    ADD CONSTRAINT transform_artifacts_transform_id_fkey FOREIGN KEY (tenant_id, transform_id) REFERENCES public.transforms(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.transform_generic_runs
     ADD CONSTRAINT transform_generic_runs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.transform_generic_runs
-    ADD CONSTRAINT transform_generic_runs_triggering_transform_id_fkey FOREIGN KEY (triggering_transform_id) REFERENCES public.transforms(id) ON DELETE CASCADE;
+    ADD CONSTRAINT transform_generic_runs_triggering_transform_id_fkey FOREIGN KEY (tenant_id, triggering_transform_id) REFERENCES public.transforms(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.transform_runs
     ADD CONSTRAINT transform_runs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.transform_runs
-    ADD CONSTRAINT transform_runs_transform_id_fkey FOREIGN KEY (transform_id) REFERENCES public.transforms(id) ON DELETE CASCADE;
+    ADD CONSTRAINT transform_runs_transform_id_fkey FOREIGN KEY (tenant_id, transform_id) REFERENCES public.transforms(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.transforms
     ADD CONSTRAINT transforms_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;

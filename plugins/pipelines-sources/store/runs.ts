@@ -116,7 +116,7 @@ export const runsStore = {
 export const runStreamsStore = {
   /** The run's streams as planned (an attempt after a crash finds them already there). */
   plan: (trx: TenantTransaction, rows: { tenant_id: string; run_id: string; stream_id: string; stream_name: string; namespace: string | null; destination: string; sync_mode: string; write_mode: string; cursor_before: string | null }[]) =>
-    rows.length === 0 ? Promise.resolve() : trx.insertInto('pipeline_sync_run_streams').values(rows).onConflict((c) => c.columns(['run_id', 'stream_id']).doNothing()).execute(),
+    rows.length === 0 ? Promise.resolve() : trx.insertInto('pipeline_sync_run_streams').values(rows).onConflict((c) => c.columns(['tenant_id', 'run_id', 'stream_id']).doNothing()).execute(),
 
   list: (trx: TenantTransaction, runId: string) =>
     trx.selectFrom('pipeline_sync_run_streams').select(streamColumns).where('run_id', '=', runId).orderBy('stream_name').execute(),
