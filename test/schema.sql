@@ -2217,52 +2217,52 @@ ALTER TABLE ONLY console.link_codes
     ADD CONSTRAINT link_codes_pkey PRIMARY KEY (code_hash);
 
 ALTER TABLE ONLY public.api_keys
-    ADD CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash);
+    ADD CONSTRAINT api_keys_key_hash_key UNIQUE (tenant_id, key_hash);
 
 ALTER TABLE ONLY public.api_keys
-    ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT api_keys_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.approval_cases
-    ADD CONSTRAINT approval_cases_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT approval_cases_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.approval_link_uses
-    ADD CONSTRAINT approval_link_uses_pkey PRIMARY KEY (case_id, approver);
+    ADD CONSTRAINT approval_link_uses_pkey PRIMARY KEY (tenant_id, case_id, approver);
 
 ALTER TABLE ONLY public.chat_agents
     ADD CONSTRAINT chat_agents_pkey PRIMARY KEY (tenant_id, name);
 
 ALTER TABLE ONLY public.chat_client_agents
-    ADD CONSTRAINT chat_client_agents_pkey PRIMARY KEY (client_id);
+    ADD CONSTRAINT chat_client_agents_pkey PRIMARY KEY (tenant_id, client_id);
 
 ALTER TABLE ONLY public.chat_feedback
-    ADD CONSTRAINT chat_feedback_pkey PRIMARY KEY (message_id);
+    ADD CONSTRAINT chat_feedback_pkey PRIMARY KEY (tenant_id, message_id);
 
 ALTER TABLE ONLY public.chat_messages
-    ADD CONSTRAINT chat_messages_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT chat_messages_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.chat_open_streams
-    ADD CONSTRAINT chat_open_streams_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT chat_open_streams_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.chat_runners
     ADD CONSTRAINT chat_runners_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY public.chat_sessions
-    ADD CONSTRAINT chat_sessions_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT chat_sessions_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.chat_tenant_state
     ADD CONSTRAINT chat_tenant_state_pkey PRIMARY KEY (tenant_id);
 
 ALTER TABLE ONLY public.chat_turn_frames
-    ADD CONSTRAINT chat_turn_frames_pkey PRIMARY KEY (turn_id, first_seq);
+    ADD CONSTRAINT chat_turn_frames_pkey PRIMARY KEY (tenant_id, turn_id, first_seq);
 
 ALTER TABLE ONLY public.chat_turns
-    ADD CONSTRAINT chat_turns_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT chat_turns_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.citation_provenance
     ADD CONSTRAINT citation_provenance_pkey PRIMARY KEY (tenant_id, context_type, context_id, chunk_id);
 
 ALTER TABLE ONLY public.citations
-    ADD CONSTRAINT citations_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT citations_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.clients
     ADD CONSTRAINT clients_client_key_key UNIQUE (client_key);
@@ -2277,7 +2277,7 @@ ALTER TABLE ONLY public.embed_client_keys
     ADD CONSTRAINT embed_client_keys_pkey PRIMARY KEY (client_key);
 
 ALTER TABLE ONLY public.embed_configs
-    ADD CONSTRAINT embed_configs_pkey PRIMARY KEY (client_id);
+    ADD CONSTRAINT embed_configs_pkey PRIMARY KEY (tenant_id, client_id);
 
 ALTER TABLE ONLY public.event_cursors
     ADD CONSTRAINT event_cursors_pkey PRIMARY KEY (tenant_id);
@@ -2292,43 +2292,34 @@ ALTER TABLE ONLY public.events
     ADD CONSTRAINT events_tenant_id_source_id_key UNIQUE (tenant_id, source, id);
 
 ALTER TABLE ONLY public.forms_definition_versions
-    ADD CONSTRAINT forms_definition_versions_pkey PRIMARY KEY (definition_id, version);
+    ADD CONSTRAINT forms_definition_versions_pkey PRIMARY KEY (tenant_id, definition_id, version);
 
 ALTER TABLE ONLY public.forms_definitions
-    ADD CONSTRAINT forms_definitions_pkey PRIMARY KEY (id);
-
-ALTER TABLE ONLY public.forms_definitions
-    ADD CONSTRAINT forms_definitions_tenant_id_id_key UNIQUE (tenant_id, id);
+    ADD CONSTRAINT forms_definitions_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.forms_field_bindings
-    ADD CONSTRAINT forms_field_bindings_pkey PRIMARY KEY (use_case_id, "position");
+    ADD CONSTRAINT forms_field_bindings_pkey PRIMARY KEY (tenant_id, use_case_id, "position");
 
 ALTER TABLE ONLY public.forms_files
-    ADD CONSTRAINT forms_files_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT forms_files_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.forms_files
-    ADD CONSTRAINT forms_files_token_hash_key UNIQUE (token_hash);
+    ADD CONSTRAINT forms_files_token_hash_key UNIQUE (tenant_id, token_hash);
 
 ALTER TABLE ONLY public.forms_hydrations
-    ADD CONSTRAINT forms_hydrations_pkey PRIMARY KEY (submission_id, attempt);
+    ADD CONSTRAINT forms_hydrations_pkey PRIMARY KEY (tenant_id, submission_id, attempt);
 
 ALTER TABLE ONLY public.forms_redactions
-    ADD CONSTRAINT forms_redactions_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT forms_redactions_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.forms_submissions
-    ADD CONSTRAINT forms_submissions_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT forms_submissions_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.forms_submissions
-    ADD CONSTRAINT forms_submissions_seq_key UNIQUE (seq);
-
-ALTER TABLE ONLY public.forms_submissions
-    ADD CONSTRAINT forms_submissions_tenant_id_id_key UNIQUE (tenant_id, id);
+    ADD CONSTRAINT forms_submissions_seq_key UNIQUE (tenant_id, seq);
 
 ALTER TABLE ONLY public.forms_use_cases
-    ADD CONSTRAINT forms_use_cases_pkey PRIMARY KEY (id);
-
-ALTER TABLE ONLY public.forms_use_cases
-    ADD CONSTRAINT forms_use_cases_tenant_id_id_key UNIQUE (tenant_id, id);
+    ADD CONSTRAINT forms_use_cases_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.identity_policies
     ADD CONSTRAINT identity_policies_pkey PRIMARY KEY (tenant_id, id);
@@ -2340,43 +2331,31 @@ ALTER TABLE ONLY public.ingestion_blobs
     ADD CONSTRAINT ingestion_blobs_pkey PRIMARY KEY (tenant_id, content_hash);
 
 ALTER TABLE ONLY public.ingestion_chunks
-    ADD CONSTRAINT ingestion_chunks_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT ingestion_chunks_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.ingestion_chunks
-    ADD CONSTRAINT ingestion_chunks_revision_id_ordinal_key UNIQUE (revision_id, ordinal);
+    ADD CONSTRAINT ingestion_chunks_revision_id_ordinal_key UNIQUE (tenant_id, revision_id, ordinal);
 
 ALTER TABLE ONLY public.ingestion_collections
-    ADD CONSTRAINT ingestion_collections_pkey PRIMARY KEY (id);
-
-ALTER TABLE ONLY public.ingestion_collections
-    ADD CONSTRAINT ingestion_collections_tenant_id_id_key UNIQUE (tenant_id, id);
+    ADD CONSTRAINT ingestion_collections_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.ingestion_documents
-    ADD CONSTRAINT ingestion_documents_pkey PRIMARY KEY (id);
-
-ALTER TABLE ONLY public.ingestion_documents
-    ADD CONSTRAINT ingestion_documents_tenant_id_id_key UNIQUE (tenant_id, id);
+    ADD CONSTRAINT ingestion_documents_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.ingestion_page_images
-    ADD CONSTRAINT ingestion_page_images_pkey PRIMARY KEY (revision_id, page);
+    ADD CONSTRAINT ingestion_page_images_pkey PRIMARY KEY (tenant_id, revision_id, page);
 
 ALTER TABLE ONLY public.ingestion_quota_slots
     ADD CONSTRAINT ingestion_quota_slots_pkey PRIMARY KEY (tenant_id, document_id);
 
 ALTER TABLE ONLY public.ingestion_revisions
-    ADD CONSTRAINT ingestion_revisions_document_id_revision_number_key UNIQUE (document_id, revision_number);
+    ADD CONSTRAINT ingestion_revisions_document_id_revision_number_key UNIQUE (tenant_id, document_id, revision_number);
 
 ALTER TABLE ONLY public.ingestion_revisions
-    ADD CONSTRAINT ingestion_revisions_pkey PRIMARY KEY (id);
-
-ALTER TABLE ONLY public.ingestion_revisions
-    ADD CONSTRAINT ingestion_revisions_tenant_id_id_key UNIQUE (tenant_id, id);
+    ADD CONSTRAINT ingestion_revisions_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.ingestion_sync_sources
-    ADD CONSTRAINT ingestion_sync_sources_pkey PRIMARY KEY (id);
-
-ALTER TABLE ONLY public.ingestion_sync_sources
-    ADD CONSTRAINT ingestion_sync_sources_tenant_id_id_key UNIQUE (tenant_id, id);
+    ADD CONSTRAINT ingestion_sync_sources_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.ingestion_sync_sources
     ADD CONSTRAINT ingestion_sync_sources_tenant_id_name_key UNIQUE (tenant_id, name);
@@ -2391,10 +2370,10 @@ ALTER TABLE ONLY public.integration_client_credentials
     ADD CONSTRAINT integration_client_credentials_pkey PRIMARY KEY (tenant_id, client_id, service_name);
 
 ALTER TABLE ONLY public.integration_functions
-    ADD CONSTRAINT integration_functions_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT integration_functions_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.integration_functions
-    ADD CONSTRAINT integration_functions_spec_id_operation_key_key UNIQUE (spec_id, operation_key);
+    ADD CONSTRAINT integration_functions_spec_id_operation_key_key UNIQUE (tenant_id, spec_id, operation_key);
 
 ALTER TABLE ONLY public.integration_functions
     ADD CONSTRAINT integration_functions_tenant_id_name_key UNIQUE (tenant_id, name) DEFERRABLE INITIALLY DEFERRED;
@@ -2406,7 +2385,7 @@ ALTER TABLE ONLY public.integration_session_credentials
     ADD CONSTRAINT integration_session_credentials_pkey PRIMARY KEY (tenant_id, session_id, service_name);
 
 ALTER TABLE ONLY public.integration_specs
-    ADD CONSTRAINT integration_specs_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT integration_specs_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.integration_specs
     ADD CONSTRAINT integration_specs_tenant_id_name_key UNIQUE (tenant_id, name);
@@ -2424,7 +2403,7 @@ ALTER TABLE ONLY public.lake_snapshots
     ADD CONSTRAINT lake_snapshots_pkey PRIMARY KEY (tenant_id, snapshot_id);
 
 ALTER TABLE ONLY public.mail_outbox
-    ADD CONSTRAINT mail_outbox_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT mail_outbox_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.mail_outbox
     ADD CONSTRAINT mail_outbox_tenant_id_origin_origin_id_recipient_key UNIQUE (tenant_id, origin, origin_id, recipient);
@@ -2433,10 +2412,10 @@ ALTER TABLE ONLY public.occurrence_counters
     ADD CONSTRAINT occurrence_counters_pkey PRIMARY KEY (tenant_id, year);
 
 ALTER TABLE ONLY public.occurrence_history
-    ADD CONSTRAINT occurrence_history_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT occurrence_history_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.occurrence_messages
-    ADD CONSTRAINT occurrence_messages_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT occurrence_messages_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.occurrence_settings
     ADD CONSTRAINT occurrence_settings_pkey PRIMARY KEY (tenant_id);
@@ -2448,7 +2427,7 @@ ALTER TABLE ONLY public.occurrence_supports
     ADD CONSTRAINT occurrence_supports_pkey PRIMARY KEY (tenant_id, occurrence_id, client_hash);
 
 ALTER TABLE ONLY public.occurrence_templates
-    ADD CONSTRAINT occurrence_templates_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT occurrence_templates_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.occurrence_templates
     ADD CONSTRAINT occurrence_templates_tenant_id_name_key UNIQUE (tenant_id, name);
@@ -2457,19 +2436,13 @@ ALTER TABLE ONLY public.occurrence_transitions
     ADD CONSTRAINT occurrence_transitions_pkey PRIMARY KEY (tenant_id, from_state, to_state);
 
 ALTER TABLE ONLY public.occurrence_types
-    ADD CONSTRAINT occurrence_types_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT occurrence_types_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.occurrence_types
     ADD CONSTRAINT occurrence_types_tenant_id_code_key UNIQUE (tenant_id, code);
 
-ALTER TABLE ONLY public.occurrence_types
-    ADD CONSTRAINT occurrence_types_tenant_id_id_key UNIQUE (tenant_id, id);
-
 ALTER TABLE ONLY public.occurrences
-    ADD CONSTRAINT occurrences_pkey PRIMARY KEY (id);
-
-ALTER TABLE ONLY public.occurrences
-    ADD CONSTRAINT occurrences_tenant_id_id_key UNIQUE (tenant_id, id);
+    ADD CONSTRAINT occurrences_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.occurrences
     ADD CONSTRAINT occurrences_tenant_id_reference_key UNIQUE (tenant_id, reference);
@@ -2601,13 +2574,13 @@ ALTER TABLE ONLY public.transforms
     ADD CONSTRAINT transforms_tenant_id_name_key UNIQUE (tenant_id, name);
 
 ALTER TABLE ONLY public.trigger_backfills
-    ADD CONSTRAINT trigger_backfills_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT trigger_backfills_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.trigger_dedup
     ADD CONSTRAINT trigger_dedup_pkey PRIMARY KEY (tenant_id, trigger_name, dedup_key);
 
 ALTER TABLE ONLY public.trigger_dispatches
-    ADD CONSTRAINT trigger_dispatches_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT trigger_dispatches_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.triggers
     ADD CONSTRAINT triggers_pkey PRIMARY KEY (tenant_id, name);
@@ -2631,17 +2604,15 @@ ALTER TABLE ONLY public.webhook_signing_secrets
     ADD CONSTRAINT webhook_signing_secrets_pkey PRIMARY KEY (tenant_id);
 
 ALTER TABLE ONLY public.workflow_definitions
-    ADD CONSTRAINT workflow_definitions_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT workflow_definitions_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.workflow_definitions
     ADD CONSTRAINT workflow_definitions_tenant_id_name_key UNIQUE (tenant_id, name);
 
 ALTER TABLE ONLY public.workflow_executions
-    ADD CONSTRAINT workflow_executions_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT workflow_executions_pkey PRIMARY KEY (tenant_id, id);
 
 CREATE INDEX link_codes_expires_idx ON console.link_codes USING btree (expires_at);
-
-CREATE INDEX api_keys_tenant_idx ON public.api_keys USING btree (tenant_id, id);
 
 CREATE INDEX approval_cases_execution_idx ON public.approval_cases USING btree (tenant_id, ((source ->> 'execution_id'::text))) WHERE (source_type = 'workflow'::text);
 
@@ -2667,7 +2638,7 @@ CREATE INDEX chat_sessions_owner_idx ON public.chat_sessions USING btree (tenant
 
 CREATE INDEX chat_turns_finished_idx ON public.chat_turns USING btree (tenant_id, finished_at) WHERE (finished_at IS NOT NULL);
 
-CREATE UNIQUE INDEX chat_turns_one_active ON public.chat_turns USING btree (session_id) WHERE (status = ANY (ARRAY['running'::text, 'suspended'::text, 'cancelling'::text]));
+CREATE UNIQUE INDEX chat_turns_one_active ON public.chat_turns USING btree (tenant_id, session_id) WHERE (status = ANY (ARRAY['running'::text, 'suspended'::text, 'cancelling'::text]));
 
 CREATE INDEX chat_turns_running_idx ON public.chat_turns USING btree (tenant_id) WHERE (status = ANY (ARRAY['running'::text, 'cancelling'::text]));
 
@@ -2697,8 +2668,6 @@ CREATE INDEX citations_status_idx ON public.citations USING btree (tenant_id, ve
 
 CREATE INDEX clients_tenant_idx ON public.clients USING btree (tenant_id, id);
 
-CREATE INDEX embed_configs_tenant_idx ON public.embed_configs USING btree (tenant_id, client_id);
-
 CREATE INDEX events_position_idx ON public.events USING btree (tenant_id, xid, seq);
 
 CREATE INDEX events_time_idx ON public.events USING btree (tenant_id, "time");
@@ -2714,8 +2683,6 @@ CREATE INDEX forms_files_submission ON public.forms_files USING btree (tenant_id
 CREATE INDEX forms_files_unconsumed ON public.forms_files USING btree (tenant_id, expires_at) WHERE (consumed_at IS NULL);
 
 CREATE INDEX forms_redactions_submission ON public.forms_redactions USING btree (tenant_id, submission_id);
-
-CREATE INDEX forms_submissions_recent ON public.forms_submissions USING btree (tenant_id, seq DESC);
 
 CREATE INDEX forms_submissions_use_case ON public.forms_submissions USING btree (tenant_id, use_case_id, seq DESC);
 
@@ -2879,7 +2846,7 @@ ALTER TABLE ONLY public.approval_cases
     ADD CONSTRAINT approval_cases_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.approval_link_uses
-    ADD CONSTRAINT approval_link_uses_case_id_fkey FOREIGN KEY (case_id) REFERENCES public.approval_cases(id) ON DELETE CASCADE;
+    ADD CONSTRAINT approval_link_uses_tenant_id_case_id_fkey FOREIGN KEY (tenant_id, case_id) REFERENCES public.approval_cases(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.approval_link_uses
     ADD CONSTRAINT approval_link_uses_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -2897,19 +2864,19 @@ ALTER TABLE ONLY public.chat_client_agents
     ADD CONSTRAINT chat_client_agents_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.chat_feedback
-    ADD CONSTRAINT chat_feedback_message_id_fkey FOREIGN KEY (message_id) REFERENCES public.chat_messages(id) ON DELETE CASCADE;
-
-ALTER TABLE ONLY public.chat_feedback
-    ADD CONSTRAINT chat_feedback_session_id_fkey FOREIGN KEY (session_id) REFERENCES public.chat_sessions(id) ON DELETE CASCADE;
-
-ALTER TABLE ONLY public.chat_feedback
     ADD CONSTRAINT chat_feedback_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
-ALTER TABLE ONLY public.chat_messages
-    ADD CONSTRAINT chat_messages_session_id_fkey FOREIGN KEY (session_id) REFERENCES public.chat_sessions(id) ON DELETE CASCADE;
+ALTER TABLE ONLY public.chat_feedback
+    ADD CONSTRAINT chat_feedback_tenant_id_message_id_fkey FOREIGN KEY (tenant_id, message_id) REFERENCES public.chat_messages(tenant_id, id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_feedback
+    ADD CONSTRAINT chat_feedback_tenant_id_session_id_fkey FOREIGN KEY (tenant_id, session_id) REFERENCES public.chat_sessions(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.chat_messages
     ADD CONSTRAINT chat_messages_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_messages
+    ADD CONSTRAINT chat_messages_tenant_id_session_id_fkey FOREIGN KEY (tenant_id, session_id) REFERENCES public.chat_sessions(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.chat_open_streams
     ADD CONSTRAINT chat_open_streams_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -2927,13 +2894,13 @@ ALTER TABLE ONLY public.chat_turn_frames
     ADD CONSTRAINT chat_turn_frames_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.chat_turn_frames
-    ADD CONSTRAINT chat_turn_frames_turn_id_fkey FOREIGN KEY (turn_id) REFERENCES public.chat_turns(id) ON DELETE CASCADE;
-
-ALTER TABLE ONLY public.chat_turns
-    ADD CONSTRAINT chat_turns_session_id_fkey FOREIGN KEY (session_id) REFERENCES public.chat_sessions(id) ON DELETE CASCADE;
+    ADD CONSTRAINT chat_turn_frames_tenant_id_turn_id_fkey FOREIGN KEY (tenant_id, turn_id) REFERENCES public.chat_turns(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.chat_turns
     ADD CONSTRAINT chat_turns_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_turns
+    ADD CONSTRAINT chat_turns_tenant_id_session_id_fkey FOREIGN KEY (tenant_id, session_id) REFERENCES public.chat_sessions(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.citation_provenance
     ADD CONSTRAINT citation_provenance_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -2999,7 +2966,7 @@ ALTER TABLE ONLY public.forms_redactions
     ADD CONSTRAINT forms_redactions_tenant_id_submission_id_fkey FOREIGN KEY (tenant_id, submission_id) REFERENCES public.forms_submissions(tenant_id, id);
 
 ALTER TABLE ONLY public.forms_submissions
-    ADD CONSTRAINT forms_submissions_definition_id_form_version_fkey FOREIGN KEY (definition_id, form_version) REFERENCES public.forms_definition_versions(definition_id, version);
+    ADD CONSTRAINT forms_submissions_tenant_id_definition_id_form_version_fkey FOREIGN KEY (tenant_id, definition_id, form_version) REFERENCES public.forms_definition_versions(tenant_id, definition_id, version);
 
 ALTER TABLE ONLY public.forms_submissions
     ADD CONSTRAINT forms_submissions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
@@ -3080,10 +3047,10 @@ ALTER TABLE ONLY public.integration_client_credentials
     ADD CONSTRAINT integration_client_credentials_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.integration_functions
-    ADD CONSTRAINT integration_functions_spec_id_fkey FOREIGN KEY (spec_id) REFERENCES public.integration_specs(id) ON DELETE CASCADE;
+    ADD CONSTRAINT integration_functions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.integration_functions
-    ADD CONSTRAINT integration_functions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+    ADD CONSTRAINT integration_functions_tenant_id_spec_id_fkey FOREIGN KEY (tenant_id, spec_id) REFERENCES public.integration_specs(tenant_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.integration_secrets
     ADD CONSTRAINT integration_secrets_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;

@@ -57,7 +57,7 @@ export const agentsStore = {
 export const clientAgentsStore = {
   set: (trx: TenantTransaction, tenantId: string, clientId: number, agentName: string) =>
     trx.insertInto('chat_client_agents').values({ tenant_id: tenantId, client_id: clientId, agent_name: agentName })
-      .onConflict((oc) => oc.column('client_id').doUpdateSet({ agent_name: agentName, updated_at: sql`now()` as never }))
+      .onConflict((oc) => oc.columns(['tenant_id', 'client_id']).doUpdateSet({ agent_name: agentName, updated_at: sql`now()` as never }))
       .returning(['client_id', 'agent_name', 'updated_at']).executeTakeFirstOrThrow(),
   get: (trx: TenantTransaction, clientId: number) =>
     trx.selectFrom('chat_client_agents').select(['client_id', 'agent_name', 'updated_at']).where('client_id', '=', clientId).executeTakeFirst(),

@@ -137,7 +137,7 @@ export const messagesStore = {
 export const feedbackStore = {
   upsert: (trx: TenantTransaction, values: { tenant_id: string; message_id: number; session_id: string; rater_sub: string; rating: number; comment: string }) =>
     trx.insertInto('chat_feedback').values(values)
-      .onConflict((oc) => oc.column('message_id').doUpdateSet({
+      .onConflict((oc) => oc.columns(['tenant_id', 'message_id']).doUpdateSet({
         rating: values.rating, comment: values.comment, rater_sub: values.rater_sub, updated_at: sql`now()` as never,
       }))
       .returning(['message_id', 'session_id', 'rating', 'comment', 'created_at', 'updated_at', sql<boolean>`(xmax = 0)`.as('inserted')])

@@ -29,7 +29,7 @@ export const configsStore = {
   /** The row locked for a change; created with the defaults first when the client has none. */
   lockOrCreate: async (trx: TenantTransaction, tenantId: string, clientId: number) => {
     await trx.insertInto('embed_configs').values({ tenant_id: tenantId, client_id: clientId })
-      .onConflict((oc) => oc.column('client_id').doNothing()).execute();
+      .onConflict((oc) => oc.columns(['tenant_id', 'client_id']).doNothing()).execute();
     return (await trx.selectFrom('embed_configs').select([...configColumns]).where('client_id', '=', clientId).forUpdate().executeTakeFirst())!;
   },
 
