@@ -2541,7 +2541,7 @@ ALTER TABLE ONLY public.schedules
     ADD CONSTRAINT schedules_pkey PRIMARY KEY (tenant_id, kind, subject);
 
 ALTER TABLE ONLY public.schema_registry
-    ADD CONSTRAINT schema_registry_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT schema_registry_pkey PRIMARY KEY (tenant_id, id);
 
 ALTER TABLE ONLY public.schema_registry
     ADD CONSTRAINT schema_registry_tenant_id_subject_version_key UNIQUE (tenant_id, subject, version);

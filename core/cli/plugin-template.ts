@@ -83,12 +83,13 @@ function migration({ pluginName, table }: TemplateNames): string {
 -- tenant_id and forced row-level security on app.tenant_id
 -- (platform_enable_tenant_rls, the platform's own migrations).
 CREATE TABLE ${table} (
-  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   tenant_id text NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
+  id bigint GENERATED ALWAYS AS IDENTITY,
   body text NOT NULL,
-  created_at timestamptz NOT NULL DEFAULT now()
+  created_at timestamptz NOT NULL DEFAULT now(),
+  -- Every key of a tenant table starts with tenant_id.
+  PRIMARY KEY (tenant_id, id)
 );
-CREATE INDEX ${table}_tenant ON ${table} (tenant_id, id);
 SELECT platform_enable_tenant_rls('${table}');
 `;
 }

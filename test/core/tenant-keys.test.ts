@@ -16,6 +16,7 @@ import { createTestDatabase } from '../harness.ts';
  */
 const REFERENCE_TABLES: Record<string, string> = {
   clients: 'client_key is unique across tenants: the public embed routes name only the key and find the tenant from it',
+  lake_datasets: 'a dataset id and its physical table are names in the one catalog, unique across tenants, and shared layers are read by every tenant by id',
 };
 
 interface TenantTable {
