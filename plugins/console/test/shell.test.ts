@@ -72,7 +72,7 @@ if (missing) {
     t.equal(await page.getByRole('navigation').count(), 0, 'not signed in');
     await signIn(page, f.tokens.admin);
     await page.getByRole('navigation', { name: 'Sections' }).waitFor();
-    t.same(await navLinks(page), ['Overview', 'Documents', 'Chat', 'Workflows', 'Approvals', 'Occurrences', 'Embed', 'Integrations', 'Settings'], 'an admin: every section');
+    t.same(await navLinks(page), ['Overview', 'Documents', 'Chat', 'Workflows', 'Approvals', 'Occurrences', 'Forms', 'Sources', 'Transforms', 'Pipelines', 'Datasets', 'Ontology', 'Embed', 'Integrations', 'Settings'], 'an admin: every section');
     t.equal(new URL(page.url()).pathname, '/console/overview', 'the deep link is kept');
     await page.getByRole('heading', { name: 'Usage this week' }).waitFor();
     await checkPage(t, page, 'Overview', 'overview-admin');
@@ -91,14 +91,14 @@ if (missing) {
 
   t.test('the nav and the Overview follow the roles; the tenant picker switches X-Tenant-ID', async (t) => {
     const staff = await openConsole(f, 'staff');
-    t.same(await navLinks(staff), ['Overview', 'Chat', 'Approvals', 'Occurrences'], 'staff');
+    t.same(await navLinks(staff), ['Overview', 'Chat', 'Approvals', 'Occurrences', 'Datasets'], 'staff');
     await staff.getByRole('heading', { name: 'Usage this week' }).waitFor();
     t.equal(await staff.getByRole('heading', { name: 'Recent events' }).count(), 0, 'staff sees no events (admin only)');
     t.equal(await staff.getByLabel('Tenant').count(), 0, 'one tenant: no picker');
     await staff.context().close();
 
     const member = await openConsole(f, 'member');
-    t.same(await navLinks(member), ['Overview', 'Chat', 'Approvals'], 'member');
+    t.same(await navLinks(member), ['Overview', 'Chat', 'Approvals', 'Datasets'], 'member');
     await member.getByRole('heading', { name: 'Platform' }).waitFor();
     await member.getByText('Ready', { exact: true }).waitFor();
     t.equal(await member.getByRole('heading', { name: 'Usage this week' }).count(), 0, 'a member sees no usage');
@@ -129,12 +129,12 @@ if (missing) {
     await page.getByLabel('Token de acesso').fill(f.tokens.admin);
     await page.getByRole('button', { name: 'Entrar', exact: true }).click();
     await page.getByRole('navigation', { name: 'Secções' }).waitFor();
-    t.same(await navLinks(page), ['Visão geral', 'Documentos', 'Chat', 'Fluxos de trabalho', 'Aprovações', 'Ocorrências', 'Incorporação', 'Integrações', 'Definições']);
+    t.same(await navLinks(page), ['Visão geral', 'Documentos', 'Chat', 'Fluxos de trabalho', 'Aprovações', 'Ocorrências', 'Formulários', 'Fontes', 'Transformações', 'Pipelines', 'Conjuntos de dados', 'Ontologia', 'Incorporação', 'Integrações', 'Definições']);
     await page.getByRole('heading', { name: 'Utilização desta semana' }).waitFor();
     await checkPage(t, page, 'Visão geral', 'overview-pt');
     await page.getByRole('combobox', { name: 'Idioma' }).selectOption('en');
     await page.getByRole('heading', { name: 'Usage this week' }).waitFor();
-    t.same(await navLinks(page), ['Overview', 'Documents', 'Chat', 'Workflows', 'Approvals', 'Occurrences', 'Embed', 'Integrations', 'Settings'], 'switched to English');
+    t.same(await navLinks(page), ['Overview', 'Documents', 'Chat', 'Workflows', 'Approvals', 'Occurrences', 'Forms', 'Sources', 'Transforms', 'Pipelines', 'Datasets', 'Ontology', 'Embed', 'Integrations', 'Settings'], 'switched to English');
     await page.context().close();
   });
 
@@ -188,7 +188,7 @@ if (missing) {
     const page = await newConsolePage(f, `/${url.hash}`);
     await page.getByRole('navigation').waitFor();
     t.notOk(page.url().includes('link='), 'the code is stripped from the URL');
-    t.same(await navLinks(page), ['Overview', 'Chat', 'Approvals'], 'signed in as the member');
+    t.same(await navLinks(page), ['Overview', 'Chat', 'Approvals', 'Datasets'], 'signed in as the member');
     t.notOk((await storage(page)).local.includes('ey'), 'no token in localStorage');
     await checkPage(t, page, 'Overview', 'signed-in-by-link');
     await page.context().close();
