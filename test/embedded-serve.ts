@@ -2,7 +2,7 @@
 // DATABASE_URL: PGlite in-process), started as a child process by the tests
 // that prove the two-command install works, plugin by plugin.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -50,20 +50,26 @@ export interface Served {
   exitCode: Promise<number | null>;
 }
 
-/** Starts `platform serve` and waits until /health answers (bounded; fails early, with its output, if the child exits). */
+/**
+ * Starts `platform serve` on a port the system chooses (PORT=0: a port probed
+ * free beforehand could be taken by another test's server meanwhile), reads
+ * its address from the server record it writes in the data dir once it
+ * listens, and waits until /health answers (bounded; fails early, with its
+ * output, if the child exits).
+ */
 export async function serve(dataDir: string, options: EmbeddedOptions = {}, readyTimeoutMs = 120_000): Promise<Served> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT_DIR, env: embeddedEnv(dataDir, port, options), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT_DIR, env: embeddedEnv(dataDir, 0, options), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exitCode = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let exited = false;
   void exitCode.then(() => (exited = true));
-  const base = `http://127.0.0.1:${port}`;
-  await until(async () => {
+  const base = await until(async () => {
     if (exited) throw new Error(`serve exited before it was ready:\n${output}`);
-    return fetch(`${base}/health`).then((res) => res.ok, () => false);
+    const record = await readFile(path.join(dataDir, 'server.json'), 'utf8').then((text) => JSON.parse(text) as { pid: number; url: string }, () => null);
+    if (record?.pid !== child.pid) return undefined;
+    return await fetch(`${record.url}/health`).then((res) => res.ok && record.url, () => undefined);
   }, 'the embedded server to answer /health', readyTimeoutMs);
   return { child, base, output: () => output, exitCode };
 }

@@ -8,7 +8,7 @@ import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli, until } from '../harness.ts';
-import { TOKEN_LINE, call, embeddedEnv, freePort, serve, stop, type Served } from '../embedded-serve.ts';
+import { TOKEN_LINE, call, embeddedEnv, serve, stop, type Served } from '../embedded-serve.ts';
 
 /** Every server started: the teardown kills those still running and waits for them before removing their data dir. */
 const servers: Served[] = [];
@@ -67,8 +67,7 @@ t.test('npm start with no DATABASE_URL: embedded PGlite, first start, CLI, resta
   t.same(listed.body.items.map((tenant: { id: string }) => tenant.id).sort(), ['acme', 'from-cli'], 'the server sees what the CLI wrote');
 
   // A second server on the same data dir would corrupt it: it refuses, in one line.
-  const port = await freePort();
-  const twice = await runCli(['serve'], { env: embeddedEnv(dataDir, port), inheritEnv: false });
+  const twice = await runCli(['serve'], { env: embeddedEnv(dataDir, 0), inheritEnv: false });
   t.equal(twice.code, 1, 'a second server exits 1');
   t.match(twice.stderr, /^error: the embedded database in .* is in use by process \d+ \(server at postgres:/);
 
