@@ -68,7 +68,7 @@ export async function serve(dataDir: string, options: EmbeddedOptions = {}, read
   const base = await until(async () => {
     if (exited) throw new Error(`serve exited before it was ready:\n${output}`);
     const record = await readFile(path.join(dataDir, 'server.json'), 'utf8').then((text) => JSON.parse(text) as { pid: number; url: string }, () => null);
-    if (record?.pid !== child.pid) return undefined;
+    if (!record || record.pid !== child.pid) return undefined;
     return await fetch(`${record.url}/health`).then((res) => res.ok && record.url, () => undefined);
   }, 'the embedded server to answer /health', readyTimeoutMs);
   return { child, base, output: () => output, exitCode };

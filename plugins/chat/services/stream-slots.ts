@@ -3,7 +3,12 @@
 // Each admitted stream is a row of chat_open_streams (store/streams.ts) with
 // this process's runner id, deleted when the response ends; a process that
 // dies stops counting when its heartbeat goes stale. Running turns are counted
-// across processes too (store/turn-start.ts).
+// across processes too (store/turn-start.ts). A tenant's admissions hold its
+// lock until they commit, so the streams a process is asked for at once are
+// admitted together, first come first admitted, in one transaction of three
+// round trips (the lock, the count with the inserts, the commit); those that
+// arrive meanwhile go in the next one (no timer: an idle tenant's stream is
+// admitted at once).
 import { randomUUID } from 'node:crypto';
 import { domainError, type WithTenant } from 'agent-platform/sdk';
 import type { Logger } from 'pino';
@@ -11,8 +16,16 @@ import { streamsStore } from '../store/streams.ts';
 
 /** Seconds a refused client should wait: streams end with their turn, which is usually seconds away. */
 export const STREAM_RETRY_AFTER_SECONDS = 5;
+/** Streams admitted in one transaction at most (the statement's parameters stay small). */
+const MAX_BATCH = 250;
 /** Tries of a release whose delete failed (the database unreachable), a second apart; then the row waits for the sweep. */
 const RELEASE_TRIES = 3;
+
+interface Waiting {
+  id: string;
+  resolve(admitted: boolean): void;
+  reject(error: unknown): void;
+}
 
 export interface StreamSlotsSettings {
   limit: number;
@@ -23,6 +36,7 @@ export interface StreamSlotsSettings {
 }
 
 export class StreamSlots {
+  private readonly queues = new Map<string, Waiting[]>();
   private readonly withTenant: WithTenant;
   private readonly settings: StreamSlotsSettings;
   private readonly logger: Logger;
@@ -36,13 +50,8 @@ export class StreamSlots {
   /** Takes a slot for the tenant (429 when none is free); returns its release, which may be called any number of times. */
   async take(tenantId: string): Promise<() => void> {
     const id = randomUUID();
-    const { limit, runnerId, staleSeconds } = this.settings;
-    const admitted = await this.withTenant(tenantId, async (trx) => {
-      await streamsStore.lock(trx, tenantId);
-      return streamsStore.admit(trx, { id, tenantId, runnerId, limit, staleSeconds });
-    });
-    if (!admitted) {
-      const error = domainError(429, `Too many open chat streams for this tenant (limit ${limit}); retry later`, 'STREAM_LIMIT_EXCEEDED');
+    if (!(await this.admit(tenantId, id))) {
+      const error = domainError(429, `Too many open chat streams for this tenant (limit ${this.settings.limit}); retry later`, 'STREAM_LIMIT_EXCEEDED');
       error.output.headers['Retry-After'] = String(STREAM_RETRY_AFTER_SECONDS);
       throw error;
     }
@@ -52,6 +61,39 @@ export class StreamSlots {
       released = true;
       void this.release(tenantId, id, 1);
     };
+  }
+
+  /** Whether the stream is admitted, with the others of its tenant queued in this process. */
+  private admit(tenantId: string, id: string): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      const waiting = { id, resolve, reject };
+      const queue = this.queues.get(tenantId);
+      if (queue) {
+        queue.push(waiting);
+        return;
+      }
+      this.queues.set(tenantId, [waiting]);
+      void this.drain(tenantId);
+    });
+  }
+
+  /** Admits the tenant's queued streams a batch at a time until none is left. */
+  private async drain(tenantId: string): Promise<void> {
+    const queue = this.queues.get(tenantId)!;
+    const { limit, runnerId, staleSeconds } = this.settings;
+    while (queue.length > 0) {
+      const batch = queue.splice(0, MAX_BATCH);
+      try {
+        const admitted = await this.withTenant(tenantId, async (trx) => {
+          await streamsStore.lock(trx, tenantId);
+          return streamsStore.admit(trx, { ids: batch.map((waiting) => waiting.id), tenantId, runnerId, limit, staleSeconds });
+        });
+        for (const waiting of batch) waiting.resolve(admitted.has(waiting.id));
+      } catch (err) {
+        for (const waiting of batch) waiting.reject(err);
+      }
+    }
+    this.queues.delete(tenantId);
   }
 
   private async release(tenantId: string, id: string, attempt: number): Promise<void> {

@@ -90,6 +90,26 @@ t.test('the limit+1-th open SSE stream of a tenant gets 429; closing one frees i
   t.equal(textOf(later.frames), 'Now yes.');
 });
 
+t.test('streams asked for at once are admitted together up to the limit, the rest refused', async (t) => {
+  const { tp, llm, token } = await chatFixture(t, { env: { CHAT_MAX_CONCURRENT_STREAMS_PER_TENANT: '3' } });
+  const session = await newSession(tp, token);
+  llm!.enqueue({ chunks: textChunks('A long answer.'), hold: true });
+  const asking = openStream(tp, token, `/api/chat/${session}`, { body: { content: 'hold on' } });
+  await asking.waitFor((frames) => frames.some((f) => f.type === 'text'), 'the answer to stream');
+
+  // Four followers at once: two free slots; the admitted ones stay open until the end.
+  const controller = new AbortController();
+  t.teardown(() => controller.abort());
+  const statuses = await Promise.all(Array.from({ length: 4 }, () => fetch(tp.url(`/api/chat/${session}/stream`), {
+    headers: { authorization: `Bearer ${token}` }, signal: controller.signal,
+  }).then((response) => response.status)));
+  t.same(statuses.sort(), [200, 200, 429, 429], 'two admitted, two refused');
+  controller.abort();
+  const cancelled = await tp.request({ method: 'POST', url: `/api/chat/${session}/cancel`, token });
+  t.equal(cancelled.status, 200);
+  await asking.done;
+});
+
 /** Opens a stream, reads the status and leaves at once. */
 async function fetchStatus(url: string, token: string): Promise<number> {
   const controller = new AbortController();
