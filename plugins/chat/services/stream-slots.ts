@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { domainError, type WithTenant } from 'agent-platform/sdk';
 import type { Logger } from 'pino';
 import { streamsStore } from '../store/streams.ts';
+import { TenantBatches } from './tenant-batches.ts';
 
 /** Seconds a refused client should wait: streams end with their turn, which is usually seconds away. */
 export const STREAM_RETRY_AFTER_SECONDS = 5;
@@ -20,12 +21,6 @@ export const STREAM_RETRY_AFTER_SECONDS = 5;
 const MAX_BATCH = 250;
 /** Tries of a release whose delete failed (the database unreachable), a second apart; then the row waits for the sweep. */
 const RELEASE_TRIES = 3;
-
-interface Waiting {
-  id: string;
-  resolve(admitted: boolean): void;
-  reject(error: unknown): void;
-}
 
 export interface StreamSlotsSettings {
   limit: number;
@@ -36,7 +31,8 @@ export interface StreamSlotsSettings {
 }
 
 export class StreamSlots {
-  private readonly queues = new Map<string, Waiting[]>();
+  /** Admits a tenant's streams asked for at once in one transaction: whether each is admitted. */
+  private readonly admissions = new TenantBatches<string, boolean>((tenantId, ids) => this.admit(tenantId, ids), MAX_BATCH);
   private readonly withTenant: WithTenant;
   private readonly settings: StreamSlotsSettings;
   private readonly logger: Logger;
@@ -50,7 +46,7 @@ export class StreamSlots {
   /** Takes a slot for the tenant (429 when none is free); returns its release, which may be called any number of times. */
   async take(tenantId: string): Promise<() => void> {
     const id = randomUUID();
-    if (!(await this.admit(tenantId, id))) {
+    if (!(await this.admissions.submit(tenantId, id))) {
       const error = domainError(429, `Too many open chat streams for this tenant (limit ${this.settings.limit}); retry later`, 'STREAM_LIMIT_EXCEEDED');
       error.output.headers['Retry-After'] = String(STREAM_RETRY_AFTER_SECONDS);
       throw error;
@@ -63,37 +59,13 @@ export class StreamSlots {
     };
   }
 
-  /** Whether the stream is admitted, with the others of its tenant queued in this process. */
-  private admit(tenantId: string, id: string): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      const waiting = { id, resolve, reject };
-      const queue = this.queues.get(tenantId);
-      if (queue) {
-        queue.push(waiting);
-        return;
-      }
-      this.queues.set(tenantId, [waiting]);
-      void this.drain(tenantId);
-    });
-  }
-
-  /** Admits the tenant's queued streams a batch at a time until none is left. */
-  private async drain(tenantId: string): Promise<void> {
-    const queue = this.queues.get(tenantId)!;
+  private async admit(tenantId: string, ids: string[]): Promise<boolean[]> {
     const { limit, runnerId, staleSeconds } = this.settings;
-    while (queue.length > 0) {
-      const batch = queue.splice(0, MAX_BATCH);
-      try {
-        const admitted = await this.withTenant(tenantId, async (trx) => {
-          await streamsStore.lock(trx, tenantId);
-          return streamsStore.admit(trx, { ids: batch.map((waiting) => waiting.id), tenantId, runnerId, limit, staleSeconds });
-        });
-        for (const waiting of batch) waiting.resolve(admitted.has(waiting.id));
-      } catch (err) {
-        for (const waiting of batch) waiting.reject(err);
-      }
-    }
-    this.queues.delete(tenantId);
+    const admitted = await this.withTenant(tenantId, async (trx) => {
+      await streamsStore.lock(trx, tenantId);
+      return streamsStore.admit(trx, { ids, tenantId, runnerId, limit, staleSeconds });
+    });
+    return ids.map((id) => admitted.has(id));
   }
 
   private async release(tenantId: string, id: string, attempt: number): Promise<void> {

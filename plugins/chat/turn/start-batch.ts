@@ -16,6 +16,7 @@
 import { isUuid, type TenantTransaction, type WithTenant } from 'agent-platform/sdk';
 import { resolveCaller, type Actor, type Caller, type SelectedClient } from '../sessions/caller.ts';
 import { turnStartStore, type TurnStartRead, type TurnStartValues } from '../store/turn-start.ts';
+import { TenantBatches } from '../services/tenant-batches.ts';
 
 /** Starts written in one transaction at most (the statements' parameters stay small). */
 const MAX_BATCH = 250;
@@ -40,13 +41,9 @@ export type TurnStartOutcome<T> =
   | { refused: 'limit' }
   | { failed: unknown };
 
-interface Waiting {
-  request: TurnStartRequest<unknown>;
-  resolve(outcome: TurnStartOutcome<unknown>): void;
-}
-
 export class TurnStartBatcher {
-  private readonly queues = new Map<string, Waiting[]>();
+  private readonly batches = new TenantBatches<TurnStartRequest<unknown>, TurnStartOutcome<unknown>>(
+    (tenantId, requests) => this.withTenant(tenantId, (trx) => this.writeBatch(trx, tenantId, requests)), MAX_BATCH);
   private readonly withTenant: WithTenant;
   private readonly runnerId: string;
   private readonly maxRunning: number;
@@ -61,31 +58,7 @@ export class TurnStartBatcher {
 
   /** Starts a turn with the others of its tenant queued in this process. */
   start<T>(tenantId: string, request: TurnStartRequest<T>): Promise<TurnStartOutcome<T>> {
-    return new Promise((resolve) => {
-      const waiting = { request, resolve } as Waiting;
-      const queue = this.queues.get(tenantId);
-      if (queue) {
-        queue.push(waiting);
-        return;
-      }
-      this.queues.set(tenantId, [waiting]);
-      void this.drain(tenantId);
-    });
-  }
-
-  /** Writes the tenant's queued starts a batch at a time until none is left. */
-  private async drain(tenantId: string): Promise<void> {
-    const queue = this.queues.get(tenantId)!;
-    while (queue.length > 0) {
-      const batch = queue.splice(0, MAX_BATCH);
-      try {
-        const outcomes = await this.withTenant(tenantId, (trx) => this.writeBatch(trx, tenantId, batch.map((w) => w.request)));
-        batch.forEach((waiting, i) => waiting.resolve(outcomes[i]));
-      } catch (err) {
-        for (const waiting of batch) waiting.resolve({ failed: err });
-      }
-    }
-    this.queues.delete(tenantId);
+    return this.batches.submit(tenantId, request as TurnStartRequest<unknown>).catch((failed: unknown) => ({ failed })) as Promise<TurnStartOutcome<T>>;
   }
 
   private async writeBatch(trx: TenantTransaction, tenantId: string, requests: TurnStartRequest<unknown>[]): Promise<TurnStartOutcome<unknown>[]> {
