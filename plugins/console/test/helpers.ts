@@ -1,6 +1,7 @@
 // The console's browser-test harness, shared by every section's test: the
 // platform listening on loopback (the default manifest), a tenant with an
-// admin, a staff member and a plain member, a person in two tenants, one
+// admin, a staff member, a pipeline editor and a plain member, a person in
+// two tenants, one
 // Chromium (Debian's chromium-headless-shell through playwright-core), the
 // console opened signed in as a given role, axe-core on the whole page, and
 // a screenshot per page under .tap/screenshots/console/.
@@ -22,14 +23,14 @@ export function browserMissing(): string | null {
   return null;
 }
 
-export type Role = 'super-admin' | 'admin' | 'staff' | 'member' | 'multi';
+export type Role = 'super-admin' | 'admin' | 'staff' | 'editor' | 'member' | 'multi';
 
 export interface ConsoleFixture {
   tp: TestPlatform;
   browser: Browser;
   /** The console's address: http://127.0.0.1:<port>/console */
   base: string;
-  /** An access token per role: acme's admin, staff and member; `multi` is admin of acme and member of globex. */
+  /** An access token per role: acme's admin, staff, pipeline editor and member; `multi` is admin of acme and member of globex. */
   tokens: Record<Role, string>;
   subs: Record<Exclude<Role, 'super-admin'>, string>;
 }
@@ -52,9 +53,10 @@ export async function consoleFixture(t: Tap, env: Record<string, string> = {}): 
     const created = await tp.request({ method: 'POST', url: '/api/admin/tenants', token: tp.adminToken, payload: { id: tenant } });
     if (created.status !== 201) throw new Error(`tenant ${tenant}: ${JSON.stringify(created.body)}`);
   }
-  const subs = { admin: 'ada-admin', staff: 'sam-staff', member: 'mia-member', multi: 'max-multi' };
+  const subs = { admin: 'ada-admin', staff: 'sam-staff', editor: 'eve-editor', member: 'mia-member', multi: 'max-multi' };
   await createUser(tp, subs.admin, 'acme', ['admin']);
   await createUser(tp, subs.staff, 'acme', ['staff']);
+  await createUser(tp, subs.editor, 'acme', ['pipeline_editor']);
   await createUser(tp, subs.member, 'acme', []);
   await createUser(tp, subs.multi, 'acme', ['admin']);
   await createUser(tp, subs.multi, 'globex', []);

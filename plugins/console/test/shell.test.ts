@@ -97,6 +97,10 @@ if (missing) {
     t.equal(await staff.getByLabel('Tenant').count(), 0, 'one tenant: no picker');
     await staff.context().close();
 
+    const editor = await openConsole(f, 'editor');
+    t.same(await navLinks(editor), ['Overview', 'Chat', 'Approvals', 'Sources', 'Transforms', 'Pipelines', 'Datasets', 'Ontology'], 'a pipeline editor: the data workspace');
+    await editor.context().close();
+
     const member = await openConsole(f, 'member');
     t.same(await navLinks(member), ['Overview', 'Chat', 'Approvals', 'Datasets'], 'member');
     await member.getByRole('heading', { name: 'Platform' }).waitFor();
