@@ -1,10 +1,9 @@
 // The console's browser-test harness, shared by every section's test: the
 // platform listening on loopback (the default manifest), a tenant with an
 // admin, a staff member, a pipeline editor and a plain member, a person in
-// two tenants, one
-// Chromium (Debian's chromium-headless-shell through playwright-core), the
-// console opened signed in as a given role, axe-core on the whole page, and
-// a screenshot per page under .tap/screenshots/console/.
+// two tenants, one Chromium (Debian's chromium-headless-shell through
+// playwright-core), the console opened signed in as a given role, axe-core
+// on the whole page, and a screenshot per page under .tap/screenshots/console/.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
