@@ -50,6 +50,15 @@ export interface Served {
   exitCode: Promise<number | null>;
 }
 
+/** The server record `platform serve` writes in its data dir once it listens; null while there is none, or while it is being written. */
+async function serverRecord(dataDir: string): Promise<{ pid: number; url: string } | null> {
+  try {
+    return JSON.parse(await readFile(path.join(dataDir, 'server.json'), 'utf8')) as { pid: number; url: string };
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Starts `platform serve` on a port the system chooses (PORT=0: a port probed
  * free beforehand could be taken by another test's server meanwhile), reads
@@ -65,13 +74,18 @@ export async function serve(dataDir: string, options: EmbeddedOptions = {}, read
   const exitCode = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let exited = false;
   void exitCode.then(() => (exited = true));
-  const base = await until(async () => {
-    if (exited) throw new Error(`serve exited before it was ready:\n${output}`);
-    const record = await readFile(path.join(dataDir, 'server.json'), 'utf8').then((text) => JSON.parse(text) as { pid: number; url: string }, () => null);
-    if (!record || record.pid !== child.pid) return undefined;
-    return await fetch(`${record.url}/health`).then((res) => res.ok && record.url, () => undefined);
-  }, 'the embedded server to answer /health', readyTimeoutMs);
-  return { child, base, output: () => output, exitCode };
+  try {
+    const base = await until(async () => {
+      if (exited) throw new Error(`serve exited before it was ready:\n${output}`);
+      const record = await serverRecord(dataDir);
+      if (!record || record.pid !== child.pid) return undefined;
+      return await fetch(`${record.url}/health`).then((res) => res.ok && record.url, () => undefined);
+    }, 'the embedded server to answer /health', readyTimeoutMs);
+    return { child, base, output: () => output, exitCode };
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
 }
 
 /** SIGTERM, then SIGKILL if it has not exited within the grace period; resolves with the exit code (null when killed). */
