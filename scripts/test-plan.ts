@@ -44,6 +44,12 @@ function record(tapOutput: string): void {
   console.log(`${Object.keys(kept).length} files recorded in ${path.relative(ROOT, DURATIONS)}`);
 }
 
+/** A file with a process of its own, its CPU recorded when the process exits (test/batch/cpu-log.ts). */
+function ownProcessSource(file: string): string {
+  const cpuLog = JSON.stringify(path.join(ROOT, 'test', 'batch', 'cpu-log.ts'));
+  return `import { measureCpu } from ${cpuLog};\nprocess.once('exit', measureCpu(${JSON.stringify(file)}));\nawait import(${JSON.stringify(path.join(ROOT, file))});\n`;
+}
+
 function plan(): void {
   const durations = JSON.parse(readFileSync(DURATIONS, 'utf8')) as Record<string, number>;
   const secondsOf = (file: string) => durations[file] ?? 3 + statSync(path.join(ROOT, file)).size / 2000;
@@ -52,7 +58,7 @@ function plan(): void {
   const shared: string[] = [];
   for (const file of testFiles()) {
     if (OWN_PROCESS.test(readFileSync(path.join(ROOT, file), 'utf8').slice(0, 4000))) {
-      units.push({ name: file.replaceAll('/', '~').replace(/\.test\.ts$/, ''), seconds: secondsOf(file), source: `import ${JSON.stringify(path.join(ROOT, file))};\n` });
+      units.push({ name: file.replaceAll('/', '~').replace(/\.test\.ts$/, ''), seconds: secondsOf(file), source: ownProcessSource(file) });
     } else {
       shared.push(file);
     }

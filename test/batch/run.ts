@@ -6,6 +6,7 @@ import { registerHooks } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
+import { measureCpu } from './cpu-log.ts';
 import { setCurrentTest } from './tap-current.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -35,6 +36,7 @@ export function runBatch(files: string[]): void {
   for (const file of files) {
     t.test(file, { timeout: PER_FILE_TIMEOUT_MS }, async (fileTest) => {
       setCurrentTest(fileTest);
+      fileTest.teardown(measureCpu(file));
       await import(pathToFileURL(path.join(ROOT, file)).href);
     });
   }
