@@ -41,7 +41,7 @@ function packageJson({ packageName, platformPath }: TemplateNames): string {
     },
     peerDependencies: { 'agent-platform': '*' },
     peerDependenciesMeta: { 'agent-platform': { optional: true } },
-    devDependencies: { 'agent-platform': `file:${platformPath}`, typescript: '5.9.3' },
+    devDependencies: { 'agent-platform': `file:${platformPath}`, typescript: '7.0.2' },
   });
 }
 
@@ -66,14 +66,16 @@ const BUILD_SCRIPT = `// Compiles the TypeScript into dist/ with tsc and copies 
 // Node loads no TypeScript from node_modules, and the platform reads a
 // plugin's migrations from the sql/ folder next to its entry module.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'dist');
 rmSync(dist, { recursive: true, force: true });
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+// The compiler's command, as the typescript package declares it ("bin").
+const typescriptPackage = createRequire(import.meta.url).resolve('typescript/package.json');
+const tsc = path.join(path.dirname(typescriptPackage), JSON.parse(readFileSync(typescriptPackage, 'utf8')).bin.tsc);
 execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
 if (existsSync(path.join(root, 'sql'))) cpSync(path.join(root, 'sql'), path.join(dist, 'sql'), { recursive: true });
 `;

@@ -58,7 +58,7 @@ t.test('the types: a TypeScript consumer of every entry type-checks against the 
   writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({
     compilerOptions: {
       target: 'es2022', module: 'esnext', moduleResolution: 'bundler', strict: true, noEmit: true, lib: ['es2022', 'dom'], types: [],
-      skipLibCheck: false, baseUrl: '.',
+      skipLibCheck: false,
       // The optional peers' types, from the repository (as a host would have them installed).
       paths: { react: [path.join(ROOT, 'node_modules/@types/react/index.d.ts')], vue: [path.join(ROOT, 'node_modules/vue/dist/vue.d.ts')] },
     },
