@@ -16,9 +16,14 @@
 // one after the other, each with its own warm-up.
 //
 // BENCH_CPU_PROFILE=<file> writes a CPU profile of this process during the
-// platform's run only (not the baselines').
+// platform's run only (not the baselines'). BENCH_LOAD_CPU=<cpu> pins the load
+// generator to that CPU and this process (the platform and the baselines) to
+// the others (Postgres is not pinned). BENCH_ROUNDS=<n> (default 1) measures
+// the raw-pg baseline and the platform n times, alternating, and reports each
+// round's ratio and their median: on two shared cores one round's ratio moves
+// with whatever else the host runs.
 import { randomBytes } from 'node:crypto';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import Hapi from '@hapi/hapi';
@@ -33,11 +38,23 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'silent';
 const LOAD_SCRIPT = fileURLToPath(new URL('./lib/load.ts', import.meta.url));
+const LOAD_CPU = process.env.BENCH_LOAD_CPU;
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
+
+/** Pins this process away from the load generator's CPU; the CPUs it now runs on. */
+function pinServers(): string | undefined {
+  if (LOAD_CPU === undefined) return undefined;
+  const cpus = os.cpus().map((_, i) => i).filter((i) => String(i) !== LOAD_CPU).join(',');
+  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
+  return cpus;
+}
 
 function load(url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
   const options: LoadOptions = { url, headers, connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, seconds: SECONDS };
+  const command = [process.execPath, LOAD_SCRIPT, JSON.stringify(options)];
+  const [file, ...args] = LOAD_CPU === undefined ? command : ['taskset', '-c', LOAD_CPU, ...command];
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [LOAD_SCRIPT, JSON.stringify(options)], (err, stdout, stderr) => {
+    execFile(file, args, (err, stdout, stderr) => {
       if (err) return reject(new Error(`load generator failed: ${stderr || err.message}`));
       resolve(JSON.parse(stdout.trim().split('\n').pop()!) as LoadResult);
     });
@@ -101,28 +118,35 @@ async function startBaseline(tenant: string) {
 const profiled = <T>(work: () => Promise<T>): Promise<T> => cpuProfiled(process.env.BENCH_CPU_PROFILE, work);
 
 function row(name: string, r: LoadResult): string {
-  return `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.errors + r.non2xx).padStart(7)}`;
+  return `${name.padEnd(42)} ${r.rps.toFixed(0).padStart(8)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.errors + r.non2xx).padStart(7)}`;
 }
 
+const serverCpus = pinServers();
 const target = await startPlatform();
 const baseline = await startBaseline(target.tenant);
-let results: [string, LoadResult][];
+const results: [string, LoadResult][] = [];
+const ratios: number[] = [];
 try {
-  results = [
-    ['baseline: bare hapi, static route', await load(`${baseline.uri}/static`)],
-    ['bare hapi + pg, same statements', await load(`${baseline.uri}/row/${target.clientId}`)],
-    ['platform: GET /api/admin/clients/{id}', await profiled(() => load(target.url, target.headers))],
-  ];
+  results.push(['baseline: bare hapi, static route', await load(`${baseline.uri}/static`)]);
+  for (let round = 1; round <= ROUNDS; round++) {
+    const suffix = ROUNDS > 1 ? ` (${round})` : '';
+    const rawDb = await load(`${baseline.uri}/row/${target.clientId}`);
+    const ours = await profiled(() => load(target.url, target.headers));
+    results.push([`bare hapi + pg, same statements${suffix}`, rawDb], [`platform: GET /api/admin/clients/{id}${suffix}`, ours]);
+    ratios.push(ours.rps / rawDb.rps);
+  }
 } finally {
   await baseline.stop();
   await target.platform.stop();
 }
-console.log(`node ${process.version}, ${os.cpus().length} cores, ${CONNECTIONS} connections, ${WARMUP_SECONDS}s warm-up + ${SECONDS}s measured per target, LOG_LEVEL=${LOG_LEVEL}; load average at the end ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
-console.log(`${'target'.padEnd(34)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'failed'.padStart(7)}`);
+const pinning = serverCpus === undefined ? 'unpinned' : `load generator on CPU ${LOAD_CPU}, servers on ${serverCpus}, Postgres unpinned`;
+console.log(`node ${process.version}, ${os.cpus().length} cores, ${pinning}, ${CONNECTIONS} connections, ${WARMUP_SECONDS}s warm-up + ${SECONDS}s measured per target, LOG_LEVEL=${LOG_LEVEL}; load average at the end ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
+console.log(`${'target'.padEnd(42)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'failed'.padStart(7)}`);
 for (const [name, result] of results) console.log(row(name, result));
-const [[, base], [, rawDb], [, ours]] = results;
-console.log(`ratio (platform/bare hapi + pg) req/s: ${(ours.rps / rawDb.rps).toFixed(2)}`);
-console.log(`ratio (platform/baseline) req/s: ${(ours.rps / base.rps).toFixed(2)}`);
+const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
+if (ROUNDS > 1) console.log(`ratio (platform/bare hapi + pg) req/s per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}`);
+console.log(`ratio (platform/bare hapi + pg) req/s${ROUNDS > 1 ? ', median' : ''}: ${median.toFixed(2)}`);
+console.log(`ratio (platform/baseline) req/s: ${(results.at(-1)![1].rps / results[0][1].rps).toFixed(2)}`);
 if (results.some(([, r]) => r.errors + r.non2xx > 0)) {
   console.error('some requests failed: the figures are not comparable');
   process.exitCode = 1;
