@@ -1812,6 +1812,12 @@ CREATE TABLE public.pipelines_ai_compositions (
 
 ALTER TABLE ONLY public.pipelines_ai_compositions FORCE ROW LEVEL SECURITY;
 
+CREATE TABLE public.platform_boot_state (
+    name text NOT NULL,
+    fingerprint text NOT NULL,
+    applied_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
 CREATE TABLE public.platform_job_workers (
     worker_id text NOT NULL,
     heartbeat_at timestamp with time zone DEFAULT now() NOT NULL
@@ -2524,6 +2530,9 @@ ALTER TABLE ONLY public.pipelines
 
 ALTER TABLE ONLY public.pipelines
     ADD CONSTRAINT pipelines_tenant_id_name_key UNIQUE (tenant_id, name);
+
+ALTER TABLE ONLY public.platform_boot_state
+    ADD CONSTRAINT platform_boot_state_pkey PRIMARY KEY (name);
 
 ALTER TABLE ONLY public.platform_job_workers
     ADD CONSTRAINT platform_job_workers_pkey PRIMARY KEY (worker_id);

@@ -2,7 +2,9 @@
 // write to (public; row-level security decides the rows), and no more: not
 // the identity directory (users), not the queues' tables beyond sending a
 // pg-boss job, not graphile-worker's functions (platform_add_job wraps them).
+// Both run at every boot, and apply only when their fingerprint changed (boot-state.ts).
 import type pg from 'pg';
+import { applyWhenChanged } from './boot-state.ts';
 
 // SECURITY DEFINER functions run as their owner: nobody but the tenant role
 // (whose transactions need them) may call them, not every role through PUBLIC.
@@ -42,11 +44,11 @@ const GRAPHILE_WORKER_OWNER_ONLY = `REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA gr
   REVOKE ALL ON SCHEMA graphile_worker FROM PUBLIC`;
 
 /** The tenant role's rights in the queues' schemas: sending pg-boss jobs only, nothing of graphile-worker's. */
-export async function grantTenantQueueRole(pool: pg.Pool): Promise<void> {
-  await underLedgerLock(pool, [PGBOSS_SEND_ONLY, GRAPHILE_WORKER_OWNER_ONLY]);
+export async function grantTenantQueueRole(pool: pg.Pool): Promise<boolean> {
+  return applyWhenChanged(pool, { name: 'tenant-role:queues', schemas: ['pgboss', 'graphile_worker'], statements: [PGBOSS_SEND_ONLY, GRAPHILE_WORKER_OWNER_ONLY] });
 }
 
-export async function grantTenantRole(pool: pg.Pool, schemas: string[]): Promise<void> {
+export async function grantTenantRole(pool: pg.Pool, schemas: string[]): Promise<boolean> {
   const statements = schemas.flatMap((schema) => [
     `GRANT USAGE ON SCHEMA ${schema} TO platform_tenant`,
     `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO platform_tenant`,
@@ -54,24 +56,8 @@ export async function grantTenantRole(pool: pg.Pool, schemas: string[]): Promise
     `GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${schema} TO platform_tenant`,
   ]);
   if (schemas.includes('public')) {
-    // Identities of every tenant: read and written only by the platform's own connection.
-    statements.push('REVOKE ALL ON platform_migrations, platform_settings, users FROM platform_tenant', DEFINER_FUNCTIONS_TO_TENANT_ONLY);
+    // Identities of every tenant, and the platform's own bookkeeping: read and written only by the platform's own connection.
+    statements.push('REVOKE ALL ON platform_migrations, platform_settings, platform_boot_state, users FROM platform_tenant', DEFINER_FUNCTIONS_TO_TENANT_ONLY);
   }
-  await underLedgerLock(pool, statements);
-}
-
-async function underLedgerLock(pool: pg.Pool, statements: string[]): Promise<void> {
-  // Under the ledger lock: concurrent GRANTs on one table fail with "tuple concurrently updated".
-  const client = await pool.connect();
-  try {
-    await client.query(`BEGIN;
-      LOCK TABLE platform_migrations IN EXCLUSIVE MODE;
-      ${statements.join(';\n')};
-      COMMIT;`);
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  return applyWhenChanged(pool, { name: `tenant-role:${schemas.join(',')}`, schemas, statements });
 }

@@ -14,10 +14,11 @@ import { CompiledQuery, type OperationNodeSource, sql, type Transaction } from '
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Database } from '../db/types.ts';
-import { grantTenantQueueRole } from '../db/grants.ts';
+import { grantTenantQueueRole, grantTenantRole } from '../db/grants.ts';
 import { checkSecondConnection } from '../db/connection-guard.ts';
 import { WorkerLiveness } from './liveness.ts';
 import { installQueueWakeup } from './queue-wakeup.ts';
+import { declareLongQueues, type QueuePolicy } from './queues.ts';
 import { runTracedJob, withTraceContext } from '../telemetry/jobs.ts';
 import type {
   EnqueueLongOptions, EnqueueOptions, FastTaskHandler, JobSpec, JobsApi, JobsDescription, LongTaskHandler, LongTaskOptions, ScheduleOptions,
@@ -28,13 +29,16 @@ export type * from './types.ts';
 const PGBOSS_SCHEMA = 'pgboss';
 
 /**
- * Installs both libraries' schemas without starting either (the test
- * template: every copy of it then finds them current, and prepare() only
- * checks). Starting pg-boss here would copy its scheduling state too.
+ * Installs both libraries' schemas, the queue wake-up trigger and the tenant
+ * role's grants over them without starting either library (the test template:
+ * every copy of it then finds them current, and prepare() only checks).
+ * Starting pg-boss here would copy its scheduling state too.
  */
 export async function installJobSchemas(pool: pg.Pool): Promise<void> {
   await runMigrations({ pgPool: pool, logger: new WorkerLogger(() => () => {}) });
   await pool.query(getConstructionPlans(PGBOSS_SCHEMA));
+  if (await installQueueWakeup(pool, { warn: () => {} })) await grantTenantRole(pool, ['public']);
+  await grantTenantQueueRole(pool);
 }
 
 interface JobServiceOptions {
@@ -95,7 +99,8 @@ export class JobService implements JobsApi {
   /** Installs both libraries' schemas; enqueueing works from here on. */
   async prepare(): Promise<void> {
     await runMigrations({ pgPool: this.options.pool, logger: this.workerLogger() });
-    await installQueueWakeup(this.options.pool, this.options.logger);
+    // A new trigger function in public: the grants the migrations' run applied are stale.
+    if (await installQueueWakeup(this.options.pool, this.options.logger)) await grantTenantRole(this.options.pool, ['public']);
     this.boss = new PgBoss({
       connectionString: this.options.connectionString,
       max: 4,
@@ -192,8 +197,8 @@ export class JobService implements JobsApi {
   /** Creates the long tasks' queues and the schedules declared so far; no task may be defined after. */
   async initialize(): Promise<void> {
     if (this.initialized) return;
-    const boss = this.requireBoss();
-    for (const [name, task] of this.longTasks) await this.createLongQueue(boss, name, task.options);
+    const declared = [...this.longTasks].map(([name, task]) => ({ name, policy: this.policyOf(name, task.options) }));
+    await declareLongQueues(this.requireBoss(), this.options.pool, PGBOSS_SCHEMA, declared);
     await grantTenantQueueRole(this.options.pool);
     this.initialized = true;
     for (const apply of this.pendingSchedules.splice(0)) await apply();
@@ -296,22 +301,17 @@ export class JobService implements JobsApi {
     return (options.deadLetter ?? !isDeadLetter) ? `${name}.dead` : null;
   }
 
-  private async createLongQueue(boss: PgBoss, name: string, options: LongTaskOptions): Promise<void> {
-    const deadLetter = this.deadLetterOf(name, options);
-    if (deadLetter) await boss.createQueue(deadLetter);
-    const policy = {
+  /** A long task's queue policy as the code declares it: every field is set, so the queue's row is compared whole. */
+  private policyOf(name: string, options: LongTaskOptions): QueuePolicy {
+    return {
       notify: !this.options.embedded,
       retryLimit: options.retryLimit ?? 3,
       retryDelay: options.retryDelaySeconds ?? 5,
       retryBackoff: options.retryBackoff ?? true,
       expireInSeconds: options.expireInSeconds ?? 900,
-      ...(options.heartbeatSeconds ? { heartbeatSeconds: options.heartbeatSeconds } : {}),
+      heartbeatSeconds: options.heartbeatSeconds || null,
+      deadLetter: this.deadLetterOf(name, options),
     };
-    await boss.createQueue(name, { ...policy, ...(deadLetter ? { deadLetter } : {}) });
-    // createQueue keeps an existing queue's policy; the code's declaration wins.
-    // A null dead letter clears one an earlier boot set (pg-boss's documented
-    // way; its type omits null, and it refuses a present undefined).
-    await boss.updateQueue(name, { ...policy, deadLetter: deadLetter as string });
   }
 
   private async workLongTask(boss: PgBoss, name: string, task: LongTask): Promise<void> {

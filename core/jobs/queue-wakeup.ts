@@ -28,15 +28,21 @@ const INSTALLED = `
   SELECT 1 FROM pg_trigger
   WHERE tgname = 'platform_job_queue_unlocked' AND tgrelid = 'graphile_worker._private_job_queues'::regclass`;
 
-/** Installs the wake-up trigger (after graphile-worker's migrations, which own the table); idempotent. */
-export async function installQueueWakeup(pool: pg.Pool, logger: Logger): Promise<void> {
-  if ((await pool.query(INSTALLED)).rowCount) return;
+/**
+ * Installs the wake-up trigger (after graphile-worker's migrations, which own
+ * the table); idempotent. Returns whether it installed it now (its function is
+ * a new object of the public schema, which the tenant role's grants cover).
+ */
+export async function installQueueWakeup(pool: pg.Pool, logger: Pick<Logger, 'warn'>): Promise<boolean> {
+  if ((await pool.query(INSTALLED)).rowCount) return false;
   try {
     // One simple-protocol query: both statements commit together or not at all.
     await pool.query(INSTALL);
+    return true;
   } catch (err) {
     // Two processes starting at once: the other one installed it.
-    if ((await pool.query(INSTALLED)).rowCount) return;
+    if ((await pool.query(INSTALLED)).rowCount) return false;
     logger.warn({ err }, 'jobs: could not install the queue wake-up trigger; queued jobs wait for the next poll');
+    return false;
   }
 }
