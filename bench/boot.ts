@@ -3,9 +3,8 @@
 // template, then BENCH_BOOTS (5) more times on that same database, and reports
 // each reboot's wall time and, from pg_stat_statements, the statements per
 // boot and the boot-time DDL among them (grants, pg-boss queue creation and
-// updates), for the first boot and the reboots. Run with
-// TEST_DB_OPTIONS="-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all" \
-//   bash scripts/with-test-db.sh node bench/boot.ts
+// updates), for the first boot and the reboots. Run with `npm run bench:boot`
+// (a throwaway PostgreSQL with pg_stat_statements preloaded).
 import pg from 'pg';
 import { createTestDatabase, startTestPlatform } from '../test/harness.ts';
 
