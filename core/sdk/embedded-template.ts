@@ -55,10 +55,15 @@ const migrateAll = (sources: MigrationSource[]) => async (url: string): Promise<
   }
 };
 
-/** Starts PGlite on a fresh data directory under a unique name (its initdb), runs `prepare` on it, then renames it to `name` unless another process got there first. */
-async function build(name: string, prepare: (url: string) => Promise<void>): Promise<void> {
+/**
+ * Starts PGlite on a data directory under a unique name (a copy of `base`, or
+ * empty: then its start runs initdb), runs `prepare` on it, then renames it
+ * to `name` unless another process got there first.
+ */
+async function build(name: string, prepare: (url: string) => Promise<void>, base?: string): Promise<void> {
   const building = await mkdtemp(`${name}.tmp-`);
   try {
+    if (base) await cp(base, building, { recursive: true });
     const embedded = await startEmbeddedDatabase(building);
     try {
       await prepare(embedded.url);
@@ -86,7 +91,8 @@ export function embeddedTemplate(sources: MigrationSource[]): Promise<string> {
       const key = `${await sourcesHash(sources)}:${await engineVersions()}`;
       const name = path.join(EMBEDDED_TEST_ROOT, `template-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
       await mkdir(EMBEDDED_TEST_ROOT, { recursive: true });
-      if (!(await exists(name))) await build(name, migrateAll(sources));
+      // Migrated on a copy of the initialized cluster: initdb runs once per engine, not once per template.
+      if (!(await exists(name))) await build(name, migrateAll(sources), await initializedTemplate());
       return name;
     })();
     templates.set(folders, template);
