@@ -1,6 +1,10 @@
 // `platform serve` as `npm start` runs it on the embedded default (no
 // DATABASE_URL: PGlite in-process), started as a child process by the tests
-// that prove the two-command install works, plugin by plugin.
+// that prove the two-command install works, plugin by plugin. A test whose
+// point is not the first start of a fresh install starts it on a copy of the
+// migrated template of the manifest it loads (core/sdk/embedded-template.ts):
+// the first start there still generates the master key and the super-admin
+// token (the template has neither), and finds every migration applied.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
@@ -100,9 +104,36 @@ export async function stop(served: Served, graceMs = 30_000): Promise<number | n
   }
 }
 
+export interface ServeFreshOptions extends EmbeddedOptions {
+  /**
+   * What the server's data dir starts as: 'empty-dir' (default), as a fresh
+   * install, where the first start runs PGlite's initdb and every migration;
+   * 'migrated-template', a copy of the migrated template of the manifest the
+   * server loads, for tests whose point is what comes after the first start.
+   */
+  from?: 'empty-dir' | 'migrated-template';
+}
+
+/**
+ * A new data dir (under the embedded test root; the caller removes it): a copy
+ * of the migrated template of what `platform serve` migrates with these
+ * options, core's migrations and those of the manifest it loads
+ * (PLATFORM_MANIFEST, else the default). Imported here, not above: the
+ * plugins, the migrator and the job queues load only in tests that use it.
+ */
+export async function migratedDataDir(options: EmbeddedOptions = {}): Promise<string> {
+  const [{ manifestPathOf }, { readManifest }, { migrationSourcesOf, resolvePlugins }, { embeddedTestDataDir }] = await Promise.all([
+    import('../core/config.ts'), import('../core/manifest.ts'), import('../core/plugin-loader.ts'), import('../core/sdk/embedded-template.ts'),
+  ]);
+  const env = embeddedEnv('', 0, options);
+  return embeddedTestDataDir(migrationSourcesOf(await resolvePlugins(await readManifest(manifestPathOf(env), env), ROOT_DIR)));
+}
+
 /** A server on a fresh data dir, stopped and its data removed when the test ends, with the admin token it printed. */
-export async function serveFresh(t: Test, options: EmbeddedOptions = {}): Promise<Served & { token: string }> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'platform-embedded-'));
+export async function serveFresh(t: Test, options: ServeFreshOptions = {}): Promise<Served & { token: string }> {
+  const dataDir = options.from === 'migrated-template'
+    ? await migratedDataDir(options)
+    : await mkdtemp(path.join(tmpdir(), 'platform-embedded-'));
   let served: Served | undefined;
   t.teardown(async () => {
     if (served) await stop(served);

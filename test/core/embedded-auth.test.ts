@@ -4,11 +4,11 @@
 // Runs in its own process: the embedded database (PGlite) runs in this process.
 import t from 'tap';
 import net from 'node:net';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedDatabase } from '../../core/db/embedded.ts';
+import { initializedTestDataDir } from '../../core/sdk/embedded-template.ts';
 
 /** A StartupMessage for user postgres, database postgres (protocol 3.0). */
 function startupMessage(): Buffer {
@@ -20,7 +20,7 @@ function startupMessage(): Buffer {
 }
 
 t.test('the embedded socket refuses connections without its password', async (t) => {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'platform-embedded-auth-'));
+  const dataDir = await initializedTestDataDir();
   const embedded = await startEmbeddedDatabase(dataDir);
   t.teardown(async () => {
     await embedded.stop();

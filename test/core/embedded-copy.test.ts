@@ -4,17 +4,16 @@
 // on; another connection waiting meanwhile gets the session once it is over.
 // Runs in its own process: the embedded database (PGlite) runs in this process.
 import t from 'tap';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { startEmbeddedDatabase } from '../../core/db/embedded.ts';
+import { initializedTestDataDir } from '../../core/sdk/embedded-template.ts';
 
 t.test('COPY FROM STDIN on the embedded database', async (t) => {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'platform-embedded-copy-'));
+  const dataDir = await initializedTestDataDir();
   const embedded = await startEmbeddedDatabase(dataDir);
   const clients: pg.Client[] = [];
   const connect = async () => {

@@ -3,12 +3,12 @@
 // PGlite per column): the request answers 422 SQL_TIMEOUT after its budget,
 // /health answers throughout, another tenant's writes are all kept, and the
 // platform goes on by itself, also after a kill -9 of the whole process.
+// It starts on a copy of the migrated template (the first start of a fresh
+// install is test/core/embedded.test.ts's).
 // Runs in its own process: the embedded database (PGlite) runs in this process.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import t from 'tap';
-import { call, serve, stop, TOKEN_LINE, type Served } from '../embedded-serve.ts';
+import { call, migratedDataDir, serve, stop, TOKEN_LINE, type Served } from '../embedded-serve.ts';
 import { until } from '../harness.ts';
 
 const HOSTILE_SQL = `SELECT length(regexp_replace(repeat('ab', 20000000), 'b', 'cc', 'g')) AS n1,
@@ -16,8 +16,8 @@ const HOSTILE_SQL = `SELECT length(regexp_replace(repeat('ab', 20000000), 'b', '
   length(regexp_replace(repeat('ab', 20000002), 'b', 'cc', 'g')) AS n3`;
 
 t.test('hostile tenant SQL on the embedded default', async (t) => {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'platform-hostile-'));
   const options = { env: { TENANT_SQL_INTERACTIVE_TIMEOUT_SECONDS: '1' } };
+  const dataDir = await migratedDataDir(options);
   let served: Served | undefined;
   t.teardown(async () => {
     if (served) await stop(served);

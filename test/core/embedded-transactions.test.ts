@@ -3,14 +3,16 @@
 // hung there (core/db/connection-guard.ts): an embed configuration saved, a
 // transform created, changed and materialized (twice: the first load and a
 // re-materialization), a pipeline run in the sandbox, activated and run. Each
-// request gets its answer; none waits on itself.
+// request gets its answer; none waits on itself. The server starts on a copy
+// of the migrated template: the first start of a fresh install is
+// test/core/embedded.test.ts's.
 // Runs in its own process: the embedded database (PGlite) runs in this process.
 import t from 'tap';
 import { serveFresh } from '../embedded-serve.ts';
 import { until } from '../harness.ts';
 
 t.test('embedded default: embed configuration, transforms and pipelines answer', async (t) => {
-  const served = await serveFresh(t);
+  const served = await serveFresh(t, { from: 'migrated-template' });
   const request = async (method: string, url: string, options: { token?: string; body?: unknown; text?: string; type?: string; origin?: string } = {}) => {
     const headers: Record<string, string> = { authorization: `Bearer ${options.token ?? served.token}` };
     if (url.startsWith('/api/v1/')) headers['x-tenant-id'] = 'acme';

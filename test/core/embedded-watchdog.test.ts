@@ -5,12 +5,11 @@
 // or any other connection) are all there afterwards, its own uncommitted ones
 // are not, and the other connections' pools carry on on new connections.
 // Runs in its own process: the embedded database (PGlite) runs in this process.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import pg from 'pg';
 import t from 'tap';
 import { startEmbeddedDatabase } from '../../core/db/embedded.ts';
+import { initializedTestDataDir } from '../../core/sdk/embedded-template.ts';
 
 /** Constant folding runs this while planning: about a second of PGlite per column (seconds under load). */
 const HOSTILE = `SELECT length(regexp_replace(repeat('ab', 20000000), 'b', 'cc', 'g')) AS n1,
@@ -34,7 +33,7 @@ async function longestStall<T>(fn: () => Promise<T>): Promise<{ result: T; stall
 }
 
 t.test('a statement past its budget is stopped; nothing committed is lost; the pool recovers', async (t) => {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'platform-watchdog-'));
+  const dataDir = await initializedTestDataDir();
   const restarts: string[] = [];
   let embedded = await startEmbeddedDatabase(dataDir, { onRestart: ({ reason }) => restarts.push(reason) });
   const pool = new pg.Pool({ connectionString: embedded.url, max: 4 });
@@ -98,7 +97,7 @@ t.test('a statement past its budget is stopped; nothing committed is lost; the p
 });
 
 t.test('an extended-protocol statement past its budget, and one within it', async (t) => {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'platform-watchdog-'));
+  const dataDir = await initializedTestDataDir();
   const embedded = await startEmbeddedDatabase(dataDir);
   const client = new pg.Client({ connectionString: embedded.url });
   client.on('error', () => {});

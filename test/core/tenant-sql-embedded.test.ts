@@ -4,15 +4,16 @@
 // request, of any tenant, gets 429 SQL_CONCURRENCY_LIMIT with Retry-After at
 // once instead of queueing behind it; once it ends the next one runs.
 // Runs in its own process: the embedded database (PGlite) runs in this process.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import t from 'tap';
 import { loadConfig } from '../../core/config.ts';
+import { migrationSourcesOf } from '../../core/plugin-loader.ts';
+import { embeddedTestDataDir } from '../../core/sdk/embedded-template.ts';
 import { createCoreServices } from '../../core/services.ts';
 
 t.test('embedded database: one request\'s tenant statement at a time', async (t) => {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'platform-tenant-sql-'));
+  // A copy of the core's migrated template: the boot finds every migration applied.
+  const dataDir = await embeddedTestDataDir(migrationSourcesOf([]));
   const config = loadConfig({ PLATFORM_DATA_DIR: dataDir, TENANT_SQL_INTERACTIVE_TIMEOUT_SECONDS: '3', LOG_LEVEL: 'silent' });
   const handle = await createCoreServices(config, { mode: 'server', plugins: [] });
   t.teardown(async () => {

@@ -3,16 +3,18 @@
 // by the offline responder, with nothing reaching the network (a preload
 // refuses and reports any non-loopback connection). With a model on loopback,
 // streaming, ask_user (suspend, keyed timeout job, answer) and cancel work on
-// PGlite too: one backend session, no NOTIFY, no advisory locks.
+// PGlite too: one backend session, no NOTIFY, no advisory locks. Each server
+// starts on a copy of its manifest's migrated template (built by migrating
+// PGlite once per run): what is proved is what comes after the first start.
 import t, { type Test } from 'tap';
 import { call, serveFresh } from '../../../test/embedded-serve.ts';
 import { ScriptedLlm, textChunks, toolCallChunks } from '../../../test/fixtures/chat/scripted-llm.ts';
 import { multipart } from '../../ingestion/test/helpers.ts';
 import { parseSse, textOf, until } from './helpers.ts';
 
-/** `platform serve` on a fresh data dir with the chat manifest, refusing any connection that leaves loopback. */
+/** `platform serve` on a copy of the migrated template of the chat manifest, refusing any connection that leaves loopback. */
 function serve(t: Test, env: Record<string, string>, manifest = 'test/fixtures/manifests/chat-embedded.yaml') {
-  return serveFresh(t, { env: { PLATFORM_MANIFEST: manifest, ...env }, noNetwork: true });
+  return serveFresh(t, { env: { PLATFORM_MANIFEST: manifest, ...env }, noNetwork: true, from: 'migrated-template' });
 }
 
 /** A tenant, its admin user and token, and a client: over HTTP, as an operator would. */

@@ -3,7 +3,9 @@
 // `platform serve` boots offline, says "keyword only" in /readyz, and a text
 // file, a Markdown file and an image (OCR with the packaged language data)
 // reach `ready` and are found by search and search_documents, with no
-// connection leaving loopback (a preload refuses and reports any).
+// connection leaving loopback (a preload refuses and reports any). The server
+// starts on a copy of the manifest's migrated template (built by migrating
+// PGlite once per run): what is proved is what comes after the first start.
 import t from 'tap';
 import { until } from 'agent-platform/sdk/testing';
 import { serveFresh } from '../../../test/embedded-serve.ts';
@@ -13,7 +15,7 @@ import { multipart } from './helpers.ts';
 const MANIFEST = 'test/fixtures/manifests/ingestion-embedded.yaml';
 
 t.test('embedded PGlite, nothing configured: offline, keyword only, uploads reach ready and are searchable', { timeout: 400_000 }, async (t) => {
-  const { base, token, output } = await serveFresh(t, { env: { PLATFORM_MANIFEST: MANIFEST }, noNetwork: true });
+  const { base, token, output } = await serveFresh(t, { env: { PLATFORM_MANIFEST: MANIFEST }, noNetwork: true, from: 'migrated-template' });
   const call = async (url: string, options: { method?: string; body?: unknown; raw?: { payload: Buffer; headers: Record<string, string> } } = {}) => {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'x-tenant-id': 'acme', ...(options.raw?.headers ?? {}) };
     if (options.body !== undefined) headers['content-type'] = 'application/json';

@@ -1,14 +1,16 @@
 // The lake on the embedded default (no DATABASE_URL: PGlite in-process, one
 // backend session for every connection): a first load goes straight into the
 // table (its owner functions, RLS off for the transaction, COPY) and a later
-// sync through the stage, both through `platform serve` as `npm start` runs it.
+// sync through the stage, both through `platform serve` as `npm start` runs it
+// (on a copy of the migrated template: the first start of a fresh install is
+// test/core/embedded.test.ts's).
 // Runs in its own process: the embedded database (PGlite) runs in this process.
 import t from 'tap';
 import { serveFresh } from '../../../test/embedded-serve.ts';
 import { until } from 'agent-platform/sdk/testing';
 
 t.test('embedded default: a CSV source syncs into the lake, first load and the next', async (t) => {
-  const served = await serveFresh(t);
+  const served = await serveFresh(t, { from: 'migrated-template' });
   const request = async (method: string, url: string, options: { token?: string; body?: unknown; text?: string; type?: string } = {}) => {
     const headers: Record<string, string> = { authorization: `Bearer ${options.token ?? served.token}` };
     if (url.startsWith('/api/v1/')) headers['x-tenant-id'] = 'acme';
