@@ -26,20 +26,13 @@ phase "tap build"
 # load @tapjs/typescript, which loads some packages' ES module builds as
 # CommonJS (pptxgenjs). Building first costs a few seconds.
 npx tap build
-phase "widget and console build (in the background, until the browser tests need it)"
-build_log=$(mktemp)
-(node scripts/build-widget.ts --quiet && node scripts/build-console.ts --quiet) >"$build_log" 2>&1 &
-build_pid=$!
-trap 'kill "$tsc_pid" "$build_pid" 2>/dev/null || true; rm -f "$tsc_log" "$build_log"' EXIT
 phase "unit tests (no database)"
 npm run --silent test:unit
 phase "workflow engine under Deno"
 NO_COLOR=1 npx deno test --no-check --no-prompt test/workflows/engine/*.deno.ts
-phase "widget and console build result"
-build=0
-wait "$build_pid" || build=$?
-cat "$build_log"
-if [ "$build" != 0 ]; then echo "npm test: the widget or console build failed" >&2; exit "$build"; fi
+phase "widget and console build"
+node scripts/build-widget.ts --quiet
+node scripts/build-console.ts --quiet
 phase "browser for the widget tests"
 bash scripts/ensure-chromium.sh
 phase "tests"
