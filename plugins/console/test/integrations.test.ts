@@ -68,6 +68,8 @@ if (missing) {
     const specs = await f.tp.request({ url: '/api/admin/integrations/specs', token: admin, tenant: 'acme' });
     t.same(specs.body.items.map((s: { name: string; function_count: number }) => [s.name, s.function_count]), [['pets', 2]], 'REST: imported');
     const functions = page.getByRole('table', { name: 'Functions of pets' });
+    // The heading shows before the functions' list has loaded.
+    await functions.getByRole('row', { name: /pets_get_pet/ }).waitFor();
     t.same(await functions.getByRole('row').locator('td:first-child').allInnerTexts(), ['pets_create_pet', 'pets_get_pet']);
 
     await page.getByRole('button', { name: 'Call pets_create_pet' }).click();
