@@ -40,6 +40,10 @@ phase "tests"
 # (core/db/connection-guard.ts): on the embedded database it would hang.
 # PLATFORM_CONNECTION_GUARD=trace npm test also prints where each one was taken.
 export PLATFORM_CONNECTION_GUARD="${PLATFORM_CONNECTION_GUARD:-throw}"
+# No autovacuum in the throwaway cluster: its workers would visit each of the
+# hundreds of short-lived test databases (no test depends on its statistics;
+# the benchmarks, which run on the same script, keep it).
+export TEST_DB_OPTIONS="-c autovacuum=off ${TEST_DB_OPTIONS:-}"
 # Files named on the command line run as named, each in its own process;
 # otherwise scripts/test-plan.ts shares processes between test files (tap's
 # options, such as --jobs=3, pass through either way).
