@@ -101,7 +101,8 @@ export class SharedRateLimits implements RateLimitsApi {
         }
         let row: { granted: number; tokens: number } | undefined;
         try {
-          ({ rows: [row] } = await pool.query<{ granted: number; tokens: number }>(TAKE, [name, charged, options.burst, options.ratePerSecond, at, batch]));
+          // A named statement: planned once per connection, not on every public request.
+          ({ rows: [row] } = await pool.query<{ granted: number; tokens: number }>({ name: 'platform-rate-limit-take', text: TAKE, values: [name, charged, options.burst, options.ratePerSecond, at, batch] }));
         } catch (err) {
           this.failed(err);
           return;
