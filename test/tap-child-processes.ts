@@ -6,6 +6,8 @@
 // processes (CLI commands, servers) it costs about half as much again as the
 // command itself. They start without it: the hook is emptied and the option
 // removed.
+import { registerHooks } from 'node:module';
+
 const spawnHooks = (globalThis as Record<symbol, { listeners: unknown[] } | undefined>)[Symbol.for('process-on-spawn@*:singletonId')];
 if (spawnHooks) spawnHooks.listeners.length = 0;
 const options = process.env.NODE_OPTIONS;
@@ -13,4 +15,14 @@ if (options?.includes('@tapjs/processinfo')) {
   const kept = (options.match(/"[^"]*"|\S+/g) ?? []).filter((option) => !option.includes('@tapjs/processinfo'));
   if (kept.length > 0) process.env.NODE_OPTIONS = kept.join(' ');
   else delete process.env.NODE_OPTIONS;
+}
+
+// tap's async-hook-domain, unless TAP_ASYNC_HOOK_DOMAIN=1: a hookless stand-in (see the file).
+if (process.env.TAP_ASYNC_HOOK_DOMAIN !== '1') {
+  const standIn = new URL('./tap-domain.ts', import.meta.url).href;
+  registerHooks({
+    resolve(specifier, context, next) {
+      return specifier === 'async-hook-domain' ? { url: standIn, shortCircuit: true } : next(specifier, context);
+    },
+  });
 }
