@@ -73,14 +73,38 @@ export function parseWithEnv(text: string, env: Record<string, string | undefine
   const resolve = (value: unknown): unknown => {
     if (typeof value === 'string') {
       const whole = WHOLE_TOKEN.exec(value);
-      if (whole) return YAML.parse(values[Number(whole[1])]) ?? '';
+      if (whole) {
+        const typed = parsedYaml(values[Number(whole[1])]);
+        return typed && typeof typed === 'object' ? structuredClone(typed) : typed ?? '';
+      }
       return value.replace(TOKEN, (_m, index: string) => values[Number(index)]);
     }
     if (Array.isArray(value)) return value.map(resolve);
     if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v)]));
     return value;
   };
-  return resolve(YAML.parse(tokenized));
+  return resolve(parsedYaml(tokenized));
+}
+
+/** Texts parsed so far (a process reads the same manifest and settings at every start), at most PARSED_KEPT of them. */
+const parsed = new Map<string, unknown>();
+const PARSED_KEPT = 256;
+
+/** YAML.parse, once per text: the value is deep-frozen, since callers share it (resolve copies what it keeps). */
+function parsedYaml(text: string): unknown {
+  if (parsed.has(text)) return parsed.get(text);
+  const value = deepFreeze(YAML.parse(text));
+  if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
+  parsed.set(text, value);
+  return value;
+}
+
+function deepFreeze(value: unknown): unknown {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 /** A setting a manifest feeds from the environment: the key it sets, `${variable:fallback}`. */
