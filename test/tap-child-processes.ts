@@ -8,8 +8,12 @@
 // removed.
 import { registerHooks } from 'node:module';
 
-const spawnHooks = (globalThis as Record<symbol, { listeners: unknown[] } | undefined>)[Symbol.for('process-on-spawn@*:singletonId')];
-if (spawnHooks) spawnHooks.listeners.length = 0;
+const spawnHooks = (globalThis as Record<symbol, { listeners: unknown[]; unwrap?: () => void } | undefined>)[Symbol.for('process-on-spawn@*:singletonId')];
+if (spawnHooks) {
+  spawnHooks.listeners.length = 0;
+  // With no listener left, the wrapper around every spawn only copies its environment.
+  spawnHooks.unwrap?.();
+}
 const options = process.env.NODE_OPTIONS;
 if (options?.includes('@tapjs/processinfo')) {
   const kept = (options.match(/"[^"]*"|\S+/g) ?? []).filter((option) => !option.includes('@tapjs/processinfo'));
