@@ -40,10 +40,15 @@ phase "tests"
 # (core/db/connection-guard.ts): on the embedded database it would hang.
 # PLATFORM_CONNECTION_GUARD=trace npm test also prints where each one was taken.
 export PLATFORM_CONNECTION_GUARD="${PLATFORM_CONNECTION_GUARD:-throw}"
+# tap's process tracker records every module a test process loads (its lines,
+# its source map), for coverage, which is off here: it is told to skip them all.
+export _TAPJS_PROCESSINFO_EXCLUDE_='/./'
 # No autovacuum in the throwaway cluster: its workers would visit each of the
 # hundreds of short-lived test databases (no test depends on its statistics;
 # the benchmarks, which run on the same script, keep it).
 export TEST_DB_OPTIONS="-c autovacuum=off ${TEST_DB_OPTIONS:-}"
+# Tests reach the cluster through its Unix socket (scripts/with-test-db.sh).
+export TEST_DB_SOCKET=1
 # Files named on the command line run as named, each in its own process;
 # otherwise scripts/test-plan.ts shares processes between test files (tap's
 # options, such as --jobs=3, pass through either way).

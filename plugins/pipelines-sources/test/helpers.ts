@@ -30,8 +30,9 @@ export async function upstreamDatabase(t: Tap) {
   client.on('error', () => {});
   await client.connect();
   t.teardown(() => client.end());
-  const parsed = new URL(url);
-  const config = { host: parsed.hostname, port: Number(parsed.port), database: parsed.pathname.slice(1), user: decodeURIComponent(parsed.username) };
+  // A source is reached as a remote database is, over TCP (the tests' own connections may use the cluster's socket).
+  const tcp = new URL(process.env.TEST_DATABASE_TCP_URL ?? url);
+  const config = { host: tcp.hostname, port: Number(tcp.port), database: new URL(url).pathname.slice(1), user: decodeURIComponent(tcp.username) };
   return { url, client, config };
 }
 
