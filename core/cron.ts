@@ -18,12 +18,18 @@
 // repeated autumn hour. That is also why this plugin does not use pg-boss cron
 // schedules, whose due check is prev()-based: no fire on spring-forward day,
 // two on fall-back day (see plugins/events/README.md).
-import { CronExpressionParser } from 'cron-parser';
+import { createRequire } from 'node:module';
+import type { CronExpressionParser } from 'cron-parser';
+
+/** cron-parser (CommonJS), loaded on the first cron expression this process reads. */
+let parser: typeof CronExpressionParser | undefined;
+const require = createRequire(import.meta.url);
 
 const FIELD_NAMES = ['minute', 'hour', 'day of month', 'month', 'day of week'];
 
 function parse(cron: string, tz: string, from: Date) {
-  return CronExpressionParser.parse(cron, { tz, currentDate: from, strict: false });
+  parser ??= (require('cron-parser') as typeof import('cron-parser')).CronExpressionParser;
+  return parser.parse(cron, { tz, currentDate: from, strict: false });
 }
 
 /** A problem with a 5-field cron expression, or undefined when it is usable. */

@@ -10,9 +10,11 @@
 // - callers that compile schemas that change remove them again
 //   (`ajv.removeSchema(schema)`): Ajv keeps every compiled schema object in
 //   its cache until then. `cachedSchemaCount` shows that cache's size.
-import { Ajv, type Options, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, Options, ValidateFunction } from 'ajv';
 import { compileLinear, type LinearRegExp } from './linear-regexp.ts';
+
+const require = createRequire(import.meta.url);
 
 export type PatternWarning = (pattern: string, reason: string) => void;
 
@@ -66,8 +68,9 @@ export function createAjv(options: JsonSchemaOptions = {}): Ajv {
     addUsedSchema: false,
     code: { regExp: linearEngine },
   };
-  const ajv = new Ajv(settings);
-  if (settings.validateFormats) (addFormats as unknown as (a: Ajv) => void)(ajv);
+  // Both packages are CommonJS, loaded when the first instance is made.
+  const ajv = new (require('ajv') as typeof import('ajv')).Ajv(settings);
+  if (settings.validateFormats) (require('ajv-formats') as (a: Ajv) => void)(ajv);
   return ajv;
 }
 

@@ -115,8 +115,17 @@ function problemOf(module: Partial<PlatformPluginModule>): string | undefined {
 
 /** A plugin's CLI module: `cli.ts` (or `cli.js`) beside its entry module, which the CLI reads without importing the entry. */
 export async function cliModuleOf(entry: string): Promise<string | undefined> {
-  for (const name of ['cli.ts', 'cli.js']) {
-    const file = path.join(path.dirname(entry), name);
+  return siblingModuleOf(entry, 'cli');
+}
+
+/** The plugin's options module (`options.ts` or `options.js` beside its entry, whose `optionsSchema` the entry re-exports), if it has one. */
+export async function optionsModuleOf(entry: string): Promise<string | undefined> {
+  return siblingModuleOf(entry, 'options');
+}
+
+async function siblingModuleOf(entry: string, name: string): Promise<string | undefined> {
+  for (const extension of ['.ts', '.js']) {
+    const file = path.join(path.dirname(entry), name + extension);
     if (await exists(file)) return file;
   }
   return undefined;

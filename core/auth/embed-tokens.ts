@@ -14,7 +14,7 @@
 //   sid     the only session the token works for (optional)
 //   azp     the embed service account that minted it (absent: the super-admin)
 //   iat, exp, jti
-import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import { unauthorized } from '../errors.ts';
 import type { EmbedPrincipal } from './principal.ts';
 
@@ -43,6 +43,7 @@ export async function signEmbedToken(key: Uint8Array, issuer: string, input: Emb
     ...(input.sessionId ? { sid: input.sessionId } : {}),
     ...(input.mintedBy ? { azp: input.mintedBy } : {}),
   };
+  const { SignJWT } = await import('jose');
   return new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: EMBED_TOKEN_TYPE })
     .setSubject(embedSubject(input.clientId, input.externalUserId))
@@ -56,6 +57,7 @@ export async function signEmbedToken(key: Uint8Array, issuer: string, input: Emb
 
 /** Verifies signature, issuer, audience, type and expiry; jose's errors propagate (the caller maps them to 401). */
 export async function verifyEmbedToken(key: CryptoKey, issuer: string, token: string): Promise<{ principal: EmbedPrincipal; exp: number }> {
+  const { jwtVerify } = await import('jose');
   const { payload } = await jwtVerify(token, key, {
     issuer, audience: EMBED_AUDIENCE, algorithms: ['HS256'], typ: EMBED_TOKEN_TYPE, requiredClaims: ['exp', 'sub'],
   });

@@ -4,10 +4,13 @@
 // a trusted `iss`, this platform as `aud`, and live at most SERVICE_JWT_MAX_TTL),
 // and embed tokens (embed-tokens.ts: the platform's issuer, their own key and audience).
 import { hash } from 'node:crypto';
-import { SignJWT, jwtVerify, decodeJwt, createRemoteJWKSet, errors as joseErrors, type JWTPayload } from 'jose';
+import type { createRemoteJWKSet, JWTPayload } from 'jose';
 import { unauthorized } from '../errors.ts';
 import { membershipsFromClaims, type Memberships, type Principal, type ServicePrincipal } from './principal.ts';
 import { EMBED_AUDIENCE, signEmbedToken, verifyEmbedToken, type EmbedTokenInput } from './embed-tokens.ts';
+
+/** jose, loaded when a token is first issued or verified (a CLI command may do neither). */
+const jose = () => import('jose');
 
 export interface TokenSettings {
   issuer: string;
@@ -59,6 +62,7 @@ export class TokenService {
 
   async issueUserToken(user: { sub: string; organizations: Memberships; serviceAccount: boolean }): Promise<IssuedToken> {
     const roles = [...new Set(Object.values(user.organizations).flatMap((o) => o.roles))];
+    const { SignJWT } = await jose();
     const token = await new SignJWT({ organizations: user.organizations, roles, service_account: user.serviceAccount })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(user.sub)
@@ -87,6 +91,7 @@ export class TokenService {
       if (known.exp > Math.floor(Date.now() / 1000)) return known.principal;
       this.verified.delete(digest);
     }
+    const { decodeJwt, errors: joseErrors } = await jose();
     let claims: JWTPayload;
     try {
       claims = decodeJwt(token);
@@ -115,6 +120,7 @@ export class TokenService {
 
   private async verifyPlatform(token: string, digest: string): Promise<Principal> {
     this.verifyKey ??= crypto.subtle.importKey('raw', this.settings.signingKey as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    const { jwtVerify } = await jose();
     const { payload } = await jwtVerify(token, await this.verifyKey, {
       issuer: this.settings.issuer, audience: AUDIENCE, algorithms: ['HS256'],
     });
@@ -138,6 +144,7 @@ export class TokenService {
 
   private async verifyOidc(token: string): Promise<Principal> {
     const jwks = await this.oidcKeys();
+    const { jwtVerify } = await jose();
     const { payload } = await jwtVerify(token, jwks, {
       issuer: this.oidcIssuer,
       audience: this.settings.oidcAudience,
@@ -151,6 +158,7 @@ export class TokenService {
     // one is valid on every tenant, and a secret shared with another system
     // must not let that system's tokens in. jose checks the signature before
     // any claim, so the specific messages below reach only holders of the secret.
+    const { jwtVerify, errors: joseErrors } = await jose();
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, new TextEncoder().encode(this.settings.serviceSecret), {
@@ -185,6 +193,7 @@ export class TokenService {
       const discovery = (await response.json()) as { issuer?: string; jwks_uri?: string };
       if (!discovery.jwks_uri) throw unauthorized('OIDC issuer has no jwks_uri', 'INVALID_TOKEN');
       this.oidcIssuer = discovery.issuer ?? base;
+      const { createRemoteJWKSet } = await jose();
       this.jwks = createRemoteJWKSet(new URL(discovery.jwks_uri));
     }
     return this.jwks;

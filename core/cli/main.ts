@@ -5,10 +5,11 @@
 // for people (format.ts) or, with --json, as JSON; progress goes to stderr.
 import { parseArgs } from 'node:util';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type pg from 'pg';
 import { loadConfig, type PlatformConfig } from '../config.ts';
 import { readManifest, type Manifest } from '../manifest.ts';
-import { importPlugin, migrationSourcesOf, resolvePlugins, validatedOptions } from '../plugin-loader.ts';
+import { importPlugin, migrationSourcesOf, optionsModuleOf, resolvePlugins, validatedOptions } from '../plugin-loader.ts';
 import { migrate, migrationsRecorded } from '../db/migrate.ts';
 import { PluginContractError } from '../contract-error.ts';
 import { SQL_DIR } from '../paths.ts';
@@ -125,6 +126,23 @@ function migrateWhenBehind(config: PlatformConfig, manifest: Manifest, sources: 
   };
 }
 
+/**
+ * A command's plugin options, validated as the server validates them: by the
+ * `optionsSchema` of the plugin's options module, which its entry re-exports,
+ * so that a command loads neither the entry nor its routes, GraphQL and tasks.
+ * The entry is imported (for the same checks and message the server gives)
+ * when the options module gives no schema or the options are invalid.
+ */
+async function commandOptions(source: PluginCliSource, rootDir: string): Promise<unknown> {
+  const file = await optionsModuleOf(source.entry);
+  const schema = file ? ((await import(pathToFileURL(file).href)) as { optionsSchema?: unknown }).optionsSchema : undefined;
+  if (typeof (schema as { validate?: unknown } | undefined)?.validate === 'function') {
+    const { value, error } = (schema as { validate(given: unknown): { value: unknown; error?: unknown } }).validate(source.options);
+    if (!error) return value;
+  }
+  return validatedOptions((await importPlugin(source.reference, rootDir)).module, source.options);
+}
+
 async function main(argv: string[]): Promise<void> {
   const words = argv.filter((a) => !a.startsWith('-'));
   if (words[0] === 'serve' || (words.length === 0 && argv.length === 0)) return (await import('./serve.ts')).serve();
@@ -172,9 +190,9 @@ async function main(argv: string[]): Promise<void> {
   const args = { ...parsed.args, progress: reporter.progress };
   let result: unknown;
   try {
-    // The command's own plugin is imported for its options' schema: they are validated as the server validates them,
-    // so a malformed setting is the one line a command prints, whether it needs the database or calls the server.
-    const options = validatedOptions((await importPlugin(source.reference, config.rootDir)).module, source.options);
+    // The options are validated as the server validates them, so a malformed setting is the one line a command
+    // prints, whether it needs the database or calls the server.
+    const options = await commandOptions(source, config.rootDir);
     if (command.offline) {
       result = await cli.run(command, undefined, options, args);
     } else {

@@ -2,7 +2,7 @@
 // call by name. Platform plugins register theirs at boot; providers (imported
 // OpenAPI functions, per tenant) are asked at call time.
 import { createHash } from 'node:crypto';
-import type { ValidateFunction, ErrorObject } from 'ajv';
+import type { Ajv, ValidateFunction, ErrorObject } from 'ajv';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { currentPrincipal, describeActor, type Actor } from '../auth/acting-for.ts';
@@ -113,7 +113,9 @@ export const PLATFORM = 'platform';
 const MAX_PROVIDED_VALIDATORS = 5000;
 
 // Tenant schemas (imported functions): patterns run on RE2 (core/json-schema.ts), the only Ajv factory.
-const ajv = createAjv({ useDefaults: true });
+// Made on the first function registered or provided (a CLI command may register none).
+let shared: Ajv | undefined;
+const ajv = (): Ajv => (shared ??= createAjv({ useDefaults: true }));
 
 function describeError(error: ErrorObject): string {
   const where = error.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : '';
@@ -147,7 +149,7 @@ export class FunctionRegistry {
   register(name: string, definition: FunctionDefinition): void {
     if (!NAME.test(name)) throw new Error(`function name "${name}" must be snake_case`);
     if (this.functions.has(name)) throw new Error(`function "${name}" is already registered`);
-    const validate = compileCodeSchema(ajv, { type: 'object', ...definition.parameters });
+    const validate = compileCodeSchema(ajv(), { type: 'object', ...definition.parameters });
     this.functions.set(name, { ...definition, validate });
   }
 
@@ -235,12 +237,12 @@ export class FunctionRegistry {
       return cached.validate;
     }
     const schema = { type: 'object', ...found.parameters };
-    const validate = ajv.compile(schema);
+    const validate = ajv().compile(schema);
     this.providedValidators.set(key, { validate, schema });
     if (this.providedValidators.size > MAX_PROVIDED_VALIDATORS) {
       const [oldestKey, oldest] = this.providedValidators.entries().next().value!;
       this.providedValidators.delete(oldestKey);
-      ajv.removeSchema(oldest.schema);
+      ajv().removeSchema(oldest.schema);
     }
     return validate;
   }

@@ -23,7 +23,8 @@
 // Embed tokens (an end user of a host page) reach /graphql, so `viewer` tells
 // them who they are, but every guard here refuses them (FORBIDDEN): no
 // GraphQL field is an end-user surface, as no admin or member REST route is.
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
+import { graphqlJs } from './graphql-js.ts';
 import { isValidTenantAlias } from '../db/tenant.ts';
 import { principalTenants, rolesIn, type Principal } from '../auth/principal.ts';
 import { holdsRole } from '../auth/tenant-context.ts';
@@ -38,7 +39,7 @@ export interface TenantScope {
 }
 
 function refuse(message: string, code: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code } });
+  return new (graphqlJs().GraphQLError)(message, { extensions: { code } });
 }
 
 export function requirePrincipal(context: GraphqlContext): Principal {

@@ -1,5 +1,5 @@
 // Types every plugin's SDL may use: scalars, Relay page info, a viewer field.
-import { GraphQLScalarType, Kind } from 'graphql';
+import { graphqlJs } from './graphql-js.ts';
 import type { GraphqlContext } from './context.ts';
 
 export const BASE_TYPE_DEFS = /* GraphQL */ `
@@ -29,7 +29,10 @@ export const BASE_TYPE_DEFS = /* GraphQL */ `
   }
 `;
 
-export const baseResolvers = {
+/** The resolvers of BASE_TYPE_DEFS, made when the first schema is built. */
+export function baseResolvers() {
+  const { GraphQLScalarType, Kind } = graphqlJs();
+  return {
   DateTime: new GraphQLScalarType({
     name: 'DateTime',
     serialize: (value) => (value instanceof Date ? value.toISOString() : String(value)),
@@ -41,4 +44,5 @@ export const baseResolvers = {
     viewer: (_: unknown, __: unknown, context: GraphqlContext) =>
       context.principal ? { kind: context.principal.kind, sub: context.principal.sub, tenantId: context.tenantId } : null,
   },
-};
+  };
+}

@@ -8,7 +8,7 @@
 // the document's size, and each operation's depth, aliases and cost (400).
 import { PassThrough, Readable } from 'node:stream';
 import type { YogaServerInstance } from 'graphql-yoga';
-import { GraphQLError } from 'graphql';
+import { graphqlJs } from './graphql-js.ts';
 import type { Server, Request, ResponseToolkit } from '@hapi/hapi';
 import type { Logger } from 'pino';
 import { optionalBearerOrApiKey, type Authenticator } from '../auth/index.ts';
@@ -46,7 +46,7 @@ export interface GraphqlOptions {
 
 export class GraphqlFacade {
   private readonly typeDefs: string[] = [BASE_TYPE_DEFS];
-  private readonly resolvers: Resolvers[] = [baseResolvers];
+  private readonly resolvers: Resolvers[] = [];
   private yoga: YogaServerInstance<GraphqlContext, {}> | undefined;
   private building: Promise<void> | undefined;
   private readonly limits: GraphqlLimits;
@@ -76,7 +76,7 @@ export class GraphqlFacade {
   private async create(): Promise<void> {
     const { createSchema, createYoga } = await import('graphql-yoga');
     this.yoga = createYoga<GraphqlContext>({
-      schema: createSchema<GraphqlContext>({ typeDefs: this.typeDefs, resolvers: mergeResolvers(this.resolvers) }),
+      schema: createSchema<GraphqlContext>({ typeDefs: this.typeDefs, resolvers: mergeResolvers([baseResolvers(), ...this.resolvers]) }),
       graphqlEndpoint: '/graphql',
       graphiql: this.options.graphiql ? GRAPHIQL_OPTIONS : false,
       renderGraphiQL: () => renderGraphiql(),
@@ -190,6 +190,7 @@ function mergeResolvers(parts: Resolvers[]): Resolvers {
 
 /** Domain errors (Boom) keep their message and code; anything unexpected is masked. */
 function maskUnexpected(error: unknown, message: string): Error {
+  const { GraphQLError } = graphqlJs();
   const original = (error as { originalError?: unknown }).originalError ?? error;
   // The located error (the one graphql-js wraps a resolver's error in) carries
   // the field's path and locations; keep them.

@@ -7,7 +7,8 @@
 //   - GET /graphql without a `query` parameter is a 400 saying what to send,
 //     unless GraphiQL answers it (a browser, Accept: text/html, with
 //     GRAPHQL_GRAPHIQL on).
-import { GraphQLError, getOperationAST, parse, type ExecutionResult } from 'graphql';
+import type { ExecutionResult } from 'graphql';
+import { graphqlJs } from './graphql-js.ts';
 import type { Plugin } from 'graphql-yoga';
 
 export const SUBSCRIPTION_TRANSPORT_REQUIRED = 'SUBSCRIPTION_TRANSPORT_REQUIRED';
@@ -30,6 +31,7 @@ const acceptsEventStream = (request: Request) => (request.headers.get('accept') 
 function isSubscription(query: string, operationName: string | undefined, maxTokens: number): boolean {
   if (!/\bsubscription\b/.test(query)) return false;
   try {
+    const { getOperationAST, parse } = graphqlJs();
     return getOperationAST(parse(query, { maxTokens }), operationName)?.operation === 'subscription';
   } catch {
     return false;
@@ -49,7 +51,7 @@ export function useClearAnswers(options: { graphiql: boolean; maxTokens: number 
       if (typeof params.query !== 'string' || acceptsEventStream(request)) return;
       if (!isSubscription(params.query, params.operationName, options.maxTokens)) return;
       const result: ExecutionResult = {
-        errors: [new GraphQLError(STREAM_REQUIRED, { extensions: { code: SUBSCRIPTION_TRANSPORT_REQUIRED } })],
+        errors: [new (graphqlJs().GraphQLError)(STREAM_REQUIRED, { extensions: { code: SUBSCRIPTION_TRANSPORT_REQUIRED } })],
       };
       refused.add(result);
       setResult(result);

@@ -13,7 +13,8 @@
 // Hand-written rather than @escape.tech/graphql-armor: a few dozen lines with
 // no new dependency, limits that follow our connections' `first`, and armor's
 // depth and cost plugins skip introspection entirely by default.
-import { GraphQLError, Kind, parse, type FragmentDefinitionNode, type ValidationContext, type ASTVisitor } from 'graphql';
+import type { GraphQLError, FragmentDefinitionNode, ValidationContext, ASTVisitor } from 'graphql';
+import { graphqlJs } from './graphql-js.ts';
 import type { Plugin } from 'graphql-yoga';
 import { ConfigError } from '../config.ts';
 import { measureOperation } from './query-measure.ts';
@@ -49,7 +50,7 @@ export function graphqlLimitsFrom(env: Record<string, string | undefined>): Grap
 const LIMIT_CODES = new Set(['QUERY_TOO_LARGE', 'QUERY_TOO_DEEP', 'TOO_MANY_ALIASES', 'QUERY_TOO_COSTLY']);
 
 function limitError(message: string, code: string, limit: number): GraphQLError {
-  return new GraphQLError(message, { extensions: { code, limit } });
+  return new (graphqlJs().GraphQLError)(message, { extensions: { code, limit } });
 }
 
 /**
@@ -72,10 +73,10 @@ function limitsRule(limits: GraphqlLimits) {
       Document(document) {
         const fragments = new Map<string, FragmentDefinitionNode>();
         for (const definition of document.definitions) {
-          if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+          if (definition.kind === graphqlJs().Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
         }
         for (const definition of document.definitions) {
-          if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+          if (definition.kind !== graphqlJs().Kind.OPERATION_DEFINITION) continue;
           const measured = measureOperation(context.getSchema(), definition, fragments);
           const which = definition.name ? `Operation ${definition.name.value}` : 'The operation';
           if (measured.depth > limits.maxDepth) {
@@ -107,9 +108,9 @@ export function useQueryLimits(limits: GraphqlLimits): Plugin {
     onParse({ setParseFn }) {
       setParseFn((source, options) => {
         try {
-          return parse(source, { ...options, maxTokens: limits.maxTokens });
+          return graphqlJs().parse(source, { ...options, maxTokens: limits.maxTokens });
         } catch (err) {
-          if (err instanceof GraphQLError && TOO_MANY_TOKENS.test(err.message)) {
+          if (err instanceof graphqlJs().GraphQLError && TOO_MANY_TOKENS.test(err.message)) {
             throw limitError(`The query document has more than ${limits.maxTokens} tokens`, 'QUERY_TOO_LARGE', limits.maxTokens);
           }
           throw err;

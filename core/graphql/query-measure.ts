@@ -18,12 +18,18 @@
 //
 // Aliases: every aliased field of the document, a fragment's at each spread
 // (not multiplied by list sizes: the cost counts what runs per item).
-import {
-  getNamedType, getNullableType, isCompositeType, isListType, isObjectType, Kind, SchemaMetaFieldDef, TypeMetaFieldDef,
-  type FieldNode, type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLField, type GraphQLNamedType,
-  type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode,
+import type {
+  FieldNode, FragmentDefinitionNode, GraphQLCompositeType, GraphQLField, GraphQLNamedType,
+  GraphQLSchema, OperationDefinitionNode, SelectionSetNode, ValueNode,
 } from 'graphql';
 import { MAX_PAGE } from './connection.ts';
+import { graphqlJs, lazyGraphql } from './graphql-js.ts';
+
+const getNamedType = lazyGraphql('getNamedType');
+const getNullableType = lazyGraphql('getNullableType');
+const isCompositeType = lazyGraphql('isCompositeType');
+const isListType = lazyGraphql('isListType');
+const isObjectType = lazyGraphql('isObjectType');
 
 /** Size of a list without a size argument (the connections' default page). */
 export const DEFAULT_LIST_SIZE = 20;
@@ -69,7 +75,7 @@ export function measureOperation(
   const visiting = new Set<string>();
 
   function intValue(value: ValueNode | undefined): number | undefined {
-    if (value?.kind === Kind.INT) return Math.max(0, Number.parseInt(value.value, 10));
+    if (value?.kind === graphqlJs().Kind.INT) return Math.max(0, Number.parseInt(value.value, 10));
     return undefined;
   }
 
@@ -82,15 +88,15 @@ export function measureOperation(
         if (typeof argument.defaultValue === 'number') return argument.defaultValue;
         continue;
       }
-      if (given.value.kind === Kind.VARIABLE) return intValue(variableDefaults.get(given.value.name.value)) ?? VARIABLE_SIZE;
+      if (given.value.kind === graphqlJs().Kind.VARIABLE) return intValue(variableDefaults.get(given.value.name.value)) ?? VARIABLE_SIZE;
       return intValue(given.value) ?? DEFAULT_LIST_SIZE;
     }
     return undefined;
   }
 
   function fieldDefinition(parent: GraphQLCompositeType | undefined, name: string): GraphQLField<unknown, unknown> | undefined {
-    if (name === '__schema' && parent === schema.getQueryType()) return SchemaMetaFieldDef;
-    if (name === '__type' && parent === schema.getQueryType()) return TypeMetaFieldDef;
+    if (name === '__schema' && parent === schema.getQueryType()) return graphqlJs().SchemaMetaFieldDef;
+    if (name === '__type' && parent === schema.getQueryType()) return graphqlJs().TypeMetaFieldDef;
     if (!parent || !('getFields' in parent)) return undefined;
     return parent.getFields()[name];
   }
@@ -140,9 +146,9 @@ export function measureOperation(
   function measureSet(set: SelectionSetNode, parent: GraphQLCompositeType | undefined, scope: Scope): Measure {
     let total = ZERO;
     for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
+      if (selection.kind === graphqlJs().Kind.FIELD) {
         total = combine(total, measureField(selection, parent, scope));
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      } else if (selection.kind === graphqlJs().Kind.INLINE_FRAGMENT) {
         const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
         total = combine(total, measureSet(selection.selectionSet, type && isCompositeType(type) ? type : undefined, scope));
       } else {

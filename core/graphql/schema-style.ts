@@ -3,10 +3,17 @@
 // lists each place that breaks a rule, as `Type.field: what is wrong`. The
 // platform's test runs it over the whole introspected schema; a partner runs
 // it over a schema with its plugin in.
-import {
-  type GraphQLArgument, type GraphQLField, type GraphQLInputField, type GraphQLNamedType, type GraphQLSchema, type GraphQLType,
-  getNamedType, isEnumType, isInputObjectType, isInterfaceType, isListType, isNonNullType, isObjectType, isUnionType,
-} from 'graphql';
+import type { GraphQLArgument, GraphQLField, GraphQLInputField, GraphQLNamedType, GraphQLSchema, GraphQLType } from 'graphql';
+import { lazyGraphql } from './graphql-js.ts';
+
+const getNamedType = lazyGraphql('getNamedType');
+const isEnumType = lazyGraphql('isEnumType');
+const isInputObjectType = lazyGraphql('isInputObjectType');
+const isInterfaceType = lazyGraphql('isInterfaceType');
+const isListType = lazyGraphql('isListType');
+const isNonNullType = lazyGraphql('isNonNullType');
+const isObjectType = lazyGraphql('isObjectType');
+const isUnionType = lazyGraphql('isUnionType');
 
 export interface SchemaStyleOptions {
   /**

@@ -25,7 +25,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Server } from '@hapi/hapi';
-import { GraphQLError, type ExecutionArgs } from 'graphql';
+import type { ExecutionArgs } from 'graphql';
+import { graphqlJs } from './graphql-js.ts';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { WebSocket, WebSocketServer } from 'ws';
@@ -171,6 +172,7 @@ export function serveWebSocket(
       },
       async onSubscribe(ctx, _id, payload) {
         const session = sessions.get(ctx);
+        const { GraphQLError } = graphqlJs();
         if (!session) return [new GraphQLError('The connection is not initialised')];
         if (session.principal && !(await session.recheck())) return [new GraphQLError('The connection\'s credentials no longer hold')];
         const context: GraphqlContext = {

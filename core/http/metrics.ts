@@ -1,6 +1,7 @@
 // Prometheus metrics: an HTTP latency histogram by route, and job counts by
 // queue and state (read at scrape time).
-import client from 'prom-client';
+import { createRequire } from 'node:module';
+import type { Registry } from 'prom-client';
 import type { Server, Request } from '@hapi/hapi';
 import type { JobCount } from '../jobs/index.ts';
 import { timingSafeEqual, createHash } from 'node:crypto';
@@ -15,20 +16,22 @@ function tokenMatches(header: unknown, token: string): boolean {
 }
 
 /** Each server's registry, for plugins that add metrics (metricsRegistryOf). */
-const registries = new WeakMap<object, client.Registry>();
+const registries = new WeakMap<object, Registry>();
 
 /**
  * The registry /api/v1/metrics serves, for a plugin's own metrics (prom-client
  * collectors created with `registers: [metricsRegistryOf(server)]`).
  */
-export function metricsRegistryOf(server: Server): client.Registry {
+export function metricsRegistryOf(server: Server): Registry {
   const registry = registries.get(server.info);
   if (!registry) throw new Error('metrics are not registered on this server');
   return registry;
 }
 
 /** `metricsToken` (METRICS_TOKEN), when set, is the bearer token a scraper must send; unset keeps metrics open. */
-export function registerMetrics(server: Server, jobCounts: () => Promise<JobCount[]>, metricsToken?: string): client.Registry {
+export function registerMetrics(server: Server, jobCounts: () => Promise<JobCount[]>, metricsToken?: string): Registry {
+  // prom-client (CommonJS) loads with the server's metrics: a CLI command registers none.
+  const client = createRequire(import.meta.url)('prom-client') as typeof import('prom-client');
   const registry = new client.Registry();
   // server.info is the one object all plugin realms of a server share.
   registries.set(server.info, registry);

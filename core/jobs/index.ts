@@ -8,8 +8,8 @@
 // A job carries the trace context it was enqueued in, and its run is a span
 // of that trace (telemetry/jobs.ts).
 import { EventEmitter } from 'node:events';
-import { Logger as WorkerLogger, runMigrations, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
-import { PgBoss, fromKysely, getConstructionPlans } from 'pg-boss';
+import type { Logger as WorkerLogger, Runner, TaskList, WorkerEvents } from 'graphile-worker';
+import type { PgBoss } from 'pg-boss';
 import { CompiledQuery, type OperationNodeSource, sql, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -35,11 +35,17 @@ const PGBOSS_SCHEMA = 'pgboss';
  * Starting pg-boss here would copy its scheduling state too.
  */
 export async function installJobSchemas(pool: pg.Pool): Promise<void> {
-  await runMigrations({ pgPool: pool, logger: new WorkerLogger(() => () => {}) });
+  const [{ Logger, runMigrations }, { getConstructionPlans }] = await Promise.all([graphileWorker(), pgBoss()]);
+  await runMigrations({ pgPool: pool, logger: new Logger(() => () => {}) });
   await pool.query(getConstructionPlans(PGBOSS_SCHEMA));
   if (await installQueueWakeup(pool, { warn: () => {} })) await grantTenantRole(pool, ['public']);
   await grantTenantQueueRole(pool);
 }
+
+// Both libraries load when a process first prepares or starts its queues (a
+// CLI command that never enqueues a long job loads neither).
+const graphileWorker = () => import('graphile-worker');
+const pgBoss = () => import('pg-boss');
 
 interface JobServiceOptions {
   pool: pg.Pool;
@@ -87,6 +93,8 @@ export class JobService implements JobsApi {
   private readonly longTasks = new Map<string, LongTask>();
   private readonly pendingSchedules: (() => Promise<void>)[] = [];
   private boss: PgBoss | undefined;
+  /** pg-boss's adapter of a kysely transaction (loaded with pg-boss by prepare()). */
+  private fromKysely: typeof import('pg-boss').fromKysely | undefined;
   private runner: Runner | undefined;
   private liveness: WorkerLiveness | undefined;
   private initialized = false;
@@ -98,7 +106,9 @@ export class JobService implements JobsApi {
 
   /** Installs both libraries' schemas; enqueueing works from here on. */
   async prepare(): Promise<void> {
-    await runMigrations({ pgPool: this.options.pool, logger: this.workerLogger() });
+    const [{ runMigrations }, { PgBoss, fromKysely }] = await Promise.all([graphileWorker(), pgBoss()]);
+    this.fromKysely = fromKysely;
+    await runMigrations({ pgPool: this.options.pool, logger: await this.workerLogger() });
     // A new trigger function in public: the grants the migrations' run applied are stale.
     if (await installQueueWakeup(this.options.pool, this.options.logger)) await grantTenantRole(this.options.pool, ['public']);
     this.boss = new PgBoss({
@@ -176,7 +186,7 @@ export class JobService implements JobsApi {
       startAfter: options.startAfter,
       singletonKey: options.singletonKey,
       ...(options.group ? { group: { id: options.group } } : {}),
-      ...(options.trx ? { db: fromKysely(options.trx) } : {}),
+      ...(options.trx ? { db: this.fromKysely!(options.trx) } : {}),
     });
   }
 
@@ -217,6 +227,7 @@ export class JobService implements JobsApi {
       const events: WorkerEvents = new EventEmitter();
       events.on('worker:create', ({ worker }) => liveness.track(worker.workerId));
       this.liveness = liveness;
+      const { run } = await graphileWorker();
       this.runner = await run({
         events,
         pgPool: this.options.pool,
@@ -225,7 +236,7 @@ export class JobService implements JobsApi {
         pollInterval: this.options.pollIntervalMs,
         noHandleSignals: true,
         noPreparedStatements: this.options.embedded,
-        logger: this.workerLogger(),
+        logger: await this.workerLogger(),
         // Unbatched (the default, -1), graphile-worker does not await a job's
         // completion: a job that finishes during stop() is left locked once the
         // pool closes (and runs again only after its 4 h lock expiry). Batched,
@@ -360,9 +371,10 @@ export class JobService implements JobsApi {
   }
 
   /** graphile-worker's logger, bridged to pino. */
-  private workerLogger(): WorkerLogger {
+  private async workerLogger(): Promise<WorkerLogger> {
     const log = this.options.logger;
-    return new WorkerLogger(() => (level, message, meta) => {
+    const { Logger } = await graphileWorker();
+    return new Logger(() => (level, message, meta) => {
       const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : 'debug';
       log[method]({ meta, component: 'graphile-worker' }, message);
     });

@@ -5,7 +5,6 @@
 // references, in its own transaction: a used, expired, unknown (another
 // tenant's included) or another uploader's token is a 422 naming its field.
 // Another plugin consumes tokens the same way through FormsApi.claimFiles.
-import { fileTypeFromBuffer } from 'file-type';
 import { domainError, hashSecret, randomToken, type CoreServices, type TenantTransaction } from 'agent-platform/sdk';
 import type { AnonymousUploadGate, ClaimedFile, FileClaim, FormValidationError, SubmissionFile } from '../api.ts';
 import { formsErrors } from '../errors.ts';
@@ -22,6 +21,7 @@ const MAX_DEPTH = 32;
 
 /** The content type of the bytes: their signature, or text/plain for UTF-8 text without NULs. */
 async function detectType(bytes: Buffer): Promise<string> {
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(bytes);
   if (detected) return detected.mime;
   try {

@@ -4,7 +4,6 @@
 // the bytes are equally consistent with (a Markdown file without markup is
 // also plain text), the filename's extension breaks the tie: it may choose
 // only a type whose checks the bytes pass.
-import { fileTypeFromBuffer } from 'file-type';
 import YAML from 'yaml';
 
 export const SUPPORTED_CONTENT_TYPES = [
@@ -183,6 +182,7 @@ function consistentWith(type: SupportedContentType, text: string): boolean {
 }
 
 export async function detectContentType(bytes: Buffer, filename?: string): Promise<Detection> {
+  const { fileTypeFromBuffer } = await import('file-type');
   const sniffed = await fileTypeFromBuffer(bytes);
   if (sniffed && BINARY.has(sniffed.mime)) return { ok: true, contentType: sniffed.mime as SupportedContentType };
   const text = sniffed && sniffed.mime !== 'application/xml' ? undefined : decodeUtf8(bytes);

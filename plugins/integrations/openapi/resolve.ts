@@ -5,7 +5,6 @@
 // references become circular objects (the schema converter stops at them);
 // a $ref that cannot be resolved becomes null and is reported with its
 // location, so the import goes on with a warning instead of failing.
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { badRequest } from 'agent-platform/sdk';
 
 export interface ExternalDocument {
@@ -56,6 +55,7 @@ export async function resolveDocument(doc: Record<string, unknown>, options: Res
       return text;
     },
   };
+  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   const parser = new SwaggerParser();
   const parserOptions = {
     // No local files and no other hosts: only the resolver above reads anything.

@@ -4,7 +4,7 @@
 // destinations). Its password never leaves this module: errors and the
 // description are redacted (the password, its URL-encoded and base64 forms,
 // the whole URL), and nodemailer's own logger stays off.
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface MailEnvelope {
   from: string;
@@ -82,7 +82,9 @@ export function createSmtpTransport(url: string, timeoutSeconds: number): SmtpTr
   const parsed = parseSmtpUrl(url);
   const hidden = hiddenForms(url, parsed);
   const timeout = timeoutSeconds * 1000;
-  const transporter = createTransport({
+  // nodemailer loads with the first message sent: a process that sends none (a CLI command) never loads it.
+  let transporter: Promise<Transporter> | undefined;
+  const open = async () => (await import('nodemailer')).createTransport({
     host: parsed.host, port: parsed.port, secure: parsed.secure,
     ...(parsed.user !== undefined ? { auth: { user: parsed.user, pass: parsed.pass ?? '' } } : {}),
     connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout,
@@ -91,8 +93,9 @@ export function createSmtpTransport(url: string, timeoutSeconds: number): SmtpTr
   return {
     endpoint: parsed.endpoint,
     async send(message) {
+      const transport = await (transporter ??= open());
       try {
-        await transporter.sendMail({
+        await transport.sendMail({
           from: message.from, to: message.to, subject: message.subject, text: message.text,
           ...(message.html ? { html: message.html } : {}),
         });
@@ -102,6 +105,6 @@ export function createSmtpTransport(url: string, timeoutSeconds: number): SmtpTr
         throw new Error(redact(described, hidden).slice(0, MAX_ERROR_CHARS));
       }
     },
-    close: () => transporter.close(),
+    close: () => void transporter?.then((transport) => transport.close(), () => {}),
   };
 }

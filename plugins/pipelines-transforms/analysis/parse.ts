@@ -1,6 +1,9 @@
 // The real PostgreSQL parser (libpg-query, WASM): a parse tree, or the
 // syntax error with its position.
-import { parse, scan, type ScanToken } from 'libpg-query';
+import type { ScanToken } from 'libpg-query';
+
+/** libpg-query (its WASM parser) loads with the first SQL analysed. */
+const libpgQuery = () => import('libpg-query');
 import { positionAt } from './position.ts';
 import type { SqlError } from './types.ts';
 
@@ -16,6 +19,7 @@ export async function parseSql(sql: string): Promise<ParseOutcome> {
   if (sql.length > MAX_SQL_LENGTH) return { ok: false, error: { code: 'SQL_TOO_LONG', message: `SQL is limited to ${MAX_SQL_LENGTH} characters` } };
   if (sql.includes('\u0000')) return { ok: false, error: { code: 'SQL_SYNTAX', message: 'SQL may not contain NUL characters' } };
   try {
+    const { parse } = await libpgQuery();
     return { ok: true, tree: (await parse(sql)) as unknown as Parsed };
   } catch (err) {
     const details = (err as { sqlDetails?: { message?: string; cursorPosition?: number } }).sqlDetails;
@@ -26,5 +30,6 @@ export async function parseSql(sql: string): Promise<ParseOutcome> {
 
 /** The tokens of the SQL (byte offsets), for rewriting relation references in place. */
 export async function tokensOf(sql: string): Promise<ScanToken[]> {
+  const { scan } = await libpgQuery();
   return (await scan(sql)).tokens;
 }
