@@ -7,7 +7,7 @@
 // with row locks (SKIP LOCKED), so the embedded PGlite default works too.
 // A job carries the trace context it was enqueued in, and its run is a span
 // of that trace (telemetry/jobs.ts).
-import { EventEmitter } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import type { Logger as WorkerLogger, Runner, TaskList, WorkerEvents } from 'graphile-worker';
 import type { PgBoss } from 'pg-boss';
 import { CompiledQuery, type OperationNodeSource, sql, type Transaction } from 'kysely';
@@ -82,6 +82,9 @@ export interface JobCount {
  * otherwise return before pg-boss's timer, and its job count as completed.
  */
 const EXPIRY_BACKSTOP_GRACE_MS = 1000;
+
+/** How long starting waits for graphile-worker's LISTEN connection before going on without it (it keeps retrying). */
+const LISTEN_WAIT_MS = 10_000;
 
 /** Aborts shortly after a long job's expiry, should pg-boss not have aborted it. */
 function expirySignal(expireInSeconds: number | undefined): AbortSignal | undefined {
@@ -228,6 +231,9 @@ export class JobService implements JobsApi {
       events.on('worker:create', ({ worker }) => liveness.track(worker.workerId));
       this.liveness = liveness;
       const { run } = await graphileWorker();
+      // graphile-worker's run() resolves before its LISTEN connection is up; a
+      // job enqueued in between would wait for the next poll. Started means listening.
+      const listening = once(events, 'pool:listen:success', { signal: AbortSignal.timeout(LISTEN_WAIT_MS) });
       this.runner = await run({
         events,
         pgPool: this.options.pool,
@@ -253,6 +259,7 @@ export class JobService implements JobsApi {
         },
       });
       liveness.start();
+      await listening.catch((err: unknown) => this.options.logger.warn({ err }, `fast jobs: no LISTEN connection after ${LISTEN_WAIT_MS} ms; jobs start at the next poll until it is up`));
     }
   }
 
