@@ -60,6 +60,10 @@ async function ensureLedger(pool: pg.Pool): Promise<void> {
   }
 }
 
+function changedAfterApplied(plugin: string, migration: Migration): MigrationError {
+  return new MigrationError(`migration ${plugin}/${migration.name} was changed after it was applied; add a new migration instead`);
+}
+
 async function applyOne(pool: pg.Pool, plugin: string, migration: Migration): Promise<boolean> {
   const client = await pool.connect();
   try {
@@ -68,9 +72,7 @@ async function applyOne(pool: pg.Pool, plugin: string, migration: Migration): Pr
     const { rows } = await client.query('SELECT checksum FROM platform_migrations WHERE plugin = $1 AND name = $2', [plugin, migration.name]);
     if (rows.length > 0) {
       await client.query('COMMIT');
-      if (rows[0].checksum !== migration.checksum) {
-        throw new MigrationError(`migration ${plugin}/${migration.name} was changed after it was applied; add a new migration instead`);
-      }
+      if (rows[0].checksum !== migration.checksum) throw changedAfterApplied(plugin, migration);
       return false;
     }
     try {
@@ -92,9 +94,18 @@ async function applyOne(pool: pg.Pool, plugin: string, migration: Migration): Pr
 /** Applies every pending migration of the sources, in order; returns what it applied as `plugin/name`. */
 export async function migrate(pool: pg.Pool, sources: MigrationSource[]): Promise<string[]> {
   await ensureLedger(pool);
+  // One read of the ledger settles every migration already applied (the usual
+  // boot); only the others take the lock, which applyOne checks again under.
+  const { rows } = await pool.query<{ plugin: string; name: string; checksum: string }>('SELECT plugin, name, checksum FROM platform_migrations');
+  const recorded = new Map(rows.map((row) => [`${row.plugin}/${row.name}`, row.checksum]));
   const applied: string[] = [];
   for (const source of sources) {
     for (const migration of await readMigrations(source.dir)) {
+      const checksum = recorded.get(`${source.plugin}/${migration.name}`);
+      if (checksum !== undefined) {
+        if (checksum !== migration.checksum) throw changedAfterApplied(source.plugin, migration);
+        continue;
+      }
       if (await applyOne(pool, source.plugin, migration)) applied.push(`${source.plugin}/${migration.name}`);
     }
   }

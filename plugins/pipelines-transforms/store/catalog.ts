@@ -9,21 +9,22 @@ export interface SyncCounts {
   unchanged: number;
 }
 
+/** Writes the rows whose checksum differs from the stored one: one read and at most one write, whatever the catalog's size. */
 async function upsert(core: CoreServices, table: 'transform_sql_library' | 'transform_patterns', rows: Record<string, unknown>[]): Promise<SyncCounts> {
-  const counts: SyncCounts = { created: 0, updated: 0, unchanged: 0 };
-  await core.db.transaction().execute(async (trx) => {
-    for (const row of rows) {
-      const existing = await trx.selectFrom(table).select('checksum').where('id', '=', row.id as string).forUpdate().executeTakeFirst();
-      if (existing?.checksum === row.checksum) {
-        counts.unchanged += 1;
-        continue;
-      }
-      await trx.insertInto(table).values(row as never)
-        .onConflict((oc) => oc.column('id').doUpdateSet({ ...row, updated_at: sql`now()` } as never)).execute();
-      counts[existing ? 'updated' : 'created'] += 1;
+  if (rows.length === 0) return { created: 0, updated: 0, unchanged: 0 };
+  return core.db.transaction().execute(async (trx) => {
+    const stored = await trx.selectFrom(table).select(['id', 'checksum']).where('id', 'in', rows.map((row) => row.id as string)).forUpdate().execute();
+    const checksums = new Map(stored.map((row) => [row.id, row.checksum]));
+    const changed = rows.filter((row) => checksums.get(row.id as string) !== row.checksum);
+    if (changed.length > 0) {
+      // Every row of a catalog has the same columns.
+      const columns = Object.keys(changed[0]).filter((column) => column !== 'id');
+      const update = Object.fromEntries([...columns.map((column) => [column, sql.ref(`excluded.${column}`)]), ['updated_at', sql`now()`]]);
+      await trx.insertInto(table).values(changed as never).onConflict((oc) => oc.column('id').doUpdateSet(update as never)).execute();
     }
+    const updated = changed.filter((row) => checksums.has(row.id as string)).length;
+    return { created: changed.length - updated, updated, unchanged: rows.length - changed.length };
   });
-  return counts;
 }
 
 export const catalogStore = {
