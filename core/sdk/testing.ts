@@ -47,18 +47,28 @@ export async function createTestDatabase(t: Tap, options: { migrated?: boolean }
   }
   const name = `t_${randomBytes(6).toString('hex')}`;
   const template = options.migrated ? await migratedTemplate(clusterUrl) : undefined;
-  const admin = new pg.Client({ connectionString: clusterUrl });
-  await admin.connect();
+  const admin = adminPool(clusterUrl);
   // FILE_COPY copies the template's files (a few ms with fsync off) instead of logging every block.
   await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY` : `CREATE DATABASE ${name}`);
-  await admin.end();
-  t.teardown(async () => {
-    const client = new pg.Client({ connectionString: clusterUrl });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
-  });
+  t.teardown(() => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   return withDatabase(clusterUrl, name);
+}
+
+const adminPools = new Map<string, pg.Pool>();
+
+/**
+ * The connection that creates and drops a process's test databases: one, kept
+ * while in use (a test file creates and drops several in a row; each new
+ * connection is a server process to start), which never holds the process open.
+ */
+function adminPool(clusterUrl: string): pg.Pool {
+  let pool = adminPools.get(clusterUrl);
+  if (!pool) {
+    pool = new pg.Pool({ connectionString: clusterUrl, max: 1, idleTimeoutMillis: 2000, allowExitOnIdle: true });
+    pool.on('error', () => {});
+    adminPools.set(clusterUrl, pool);
+  }
+  return pool;
 }
 
 /** A manifest as a value: plugin references as in a manifest file (paths from the repo root, or package names). */
