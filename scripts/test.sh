@@ -59,7 +59,10 @@ if [ "$files_named" = false ]; then
   set -- "$@" "${planned[@]}"
 fi
 tests=0
-bash scripts/with-test-db.sh bash -c 'node scripts/dump-schema.ts --check && npx tap "$@"' -- "$@" || tests=$?
+# The test databases' template is built beside the schema check, before the
+# tests: otherwise the first test processes would each build one at once.
+bash scripts/with-test-db.sh bash -c 'node scripts/build-test-template.ts & template=$!
+  node scripts/dump-schema.ts --check && wait "$template" && npx tap "$@"' -- "$@" || tests=$?
 phase "type-check result"
 typecheck=0
 wait "$tsc_pid" || typecheck=$?
