@@ -2,7 +2,7 @@
 // escapes a test (an uncaught exception, an unhandled rejection) to that
 // test. The original follows every asynchronous resource with async hooks,
 // including a destroy hook on every promise: in this suite, whose tests are
-// mostly awaits on HTTP and database calls, that bookkeeping was about 4 % of
+// mostly awaits on HTTP and database calls, that bookkeeping was about 7 % of
 // the test processes' CPU. This one keeps no hooks: tap creates each test's
 // domain inside the test's AsyncResource and runs the test through that
 // resource's runInAsyncScope, so the domain wraps those runs in an
