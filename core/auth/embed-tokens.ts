@@ -18,6 +18,10 @@ import type { JWTPayload } from 'jose';
 import { unauthorized } from '../errors.ts';
 import type { EmbedPrincipal } from './principal.ts';
 
+/** jose, loaded with the first embed token signed or verified. */
+let loadingJose: Promise<typeof import('jose')> | undefined;
+const jose = () => (loadingJose ??= import('jose'));
+
 export const EMBED_AUDIENCE = 'agent-platform:embed';
 export const EMBED_TOKEN_TYPE = 'embed+jwt';
 
@@ -43,7 +47,7 @@ export async function signEmbedToken(key: Uint8Array, issuer: string, input: Emb
     ...(input.sessionId ? { sid: input.sessionId } : {}),
     ...(input.mintedBy ? { azp: input.mintedBy } : {}),
   };
-  const { SignJWT } = await import('jose');
+  const { SignJWT } = await jose();
   return new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: EMBED_TOKEN_TYPE })
     .setSubject(embedSubject(input.clientId, input.externalUserId))
@@ -57,7 +61,7 @@ export async function signEmbedToken(key: Uint8Array, issuer: string, input: Emb
 
 /** Verifies signature, issuer, audience, type and expiry; jose's errors propagate (the caller maps them to 401). */
 export async function verifyEmbedToken(key: CryptoKey, issuer: string, token: string): Promise<{ principal: EmbedPrincipal; exp: number }> {
-  const { jwtVerify } = await import('jose');
+  const { jwtVerify } = await jose();
   const { payload } = await jwtVerify(token, key, {
     issuer, audience: EMBED_AUDIENCE, algorithms: ['HS256'], typ: EMBED_TOKEN_TYPE, requiredClaims: ['exp', 'sub'],
   });

@@ -10,7 +10,8 @@ import { membershipsFromClaims, type Memberships, type Principal, type ServicePr
 import { EMBED_AUDIENCE, signEmbedToken, verifyEmbedToken, type EmbedTokenInput } from './embed-tokens.ts';
 
 /** jose, loaded when a token is first issued or verified (a CLI command may do neither). */
-const jose = () => import('jose');
+let loadingJose: Promise<typeof import('jose')> | undefined;
+const jose = () => (loadingJose ??= import('jose'));
 
 export interface TokenSettings {
   issuer: string;

@@ -233,7 +233,7 @@ export class JobService implements JobsApi {
       const { run } = await graphileWorker();
       // graphile-worker's run() resolves before its LISTEN connection is up; a
       // job enqueued in between would wait for the next poll. Started means listening.
-      const listening = once(events, 'pool:listen:success', { signal: AbortSignal.timeout(LISTEN_WAIT_MS) });
+      const listening = once(events, 'pool:listen:success', { signal: AbortSignal.timeout(LISTEN_WAIT_MS) }).then(() => true, () => false);
       this.runner = await run({
         events,
         pgPool: this.options.pool,
@@ -259,7 +259,7 @@ export class JobService implements JobsApi {
         },
       });
       liveness.start();
-      await listening.catch((err: unknown) => this.options.logger.warn({ err }, `fast jobs: no LISTEN connection after ${LISTEN_WAIT_MS} ms; jobs start at the next poll until it is up`));
+      if (!(await listening)) this.options.logger.warn(`fast jobs: no LISTEN connection after ${LISTEN_WAIT_MS} ms; jobs start at the next poll until it is up`);
     }
   }
 

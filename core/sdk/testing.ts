@@ -50,8 +50,28 @@ export async function createTestDatabase(t: Tap, options: { migrated?: boolean }
   const admin = adminPool(clusterUrl);
   // FILE_COPY copies the template's files (a few ms with fsync off) instead of logging every block.
   await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY` : `CREATE DATABASE ${name}`);
-  t.teardown(() => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  t.teardown(async () => {
+    await closedConnections(admin, name);
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
   return withDatabase(clusterUrl, name);
+}
+
+/** How long a drop waits for the database's connections to close before ending the rest (FORCE). */
+const DROP_GRACE_MS = 200;
+
+/**
+ * Waits (briefly) until no connection to the database is left: a pool a test
+ * has just ended may still be closing its connections, and FORCE would end
+ * them with an error their client reports.
+ */
+async function closedConnections(admin: pg.Pool, name: string): Promise<void> {
+  const deadline = Date.now() + DROP_GRACE_MS;
+  while (Date.now() < deadline) {
+    const { rows } = await admin.query<{ open: number }>('SELECT count(*)::int AS open FROM pg_stat_activity WHERE datname = $1', [name]);
+    if (rows[0].open === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 const adminPools = new Map<string, pg.Pool>();

@@ -1,11 +1,12 @@
 // The real PostgreSQL parser (libpg-query, WASM): a parse tree, or the
 // syntax error with its position.
 import type { ScanToken } from 'libpg-query';
-
-/** libpg-query (its WASM parser) loads with the first SQL analysed. */
-const libpgQuery = () => import('libpg-query');
 import { positionAt } from './position.ts';
 import type { SqlError } from './types.ts';
+
+/** libpg-query (its WASM parser) loads with the first SQL analysed. */
+let loading: Promise<typeof import('libpg-query')> | undefined;
+const libpgQuery = () => (loading ??= import('libpg-query'));
 
 export interface Parsed {
   stmts: { stmt?: Record<string, unknown> }[];
