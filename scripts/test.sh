@@ -31,8 +31,11 @@ npm run --silent test:unit
 phase "workflow engine under Deno"
 NO_COLOR=1 npx deno test --no-check --no-prompt test/workflows/engine/*.deno.ts
 phase "widget and console build"
-node scripts/build-widget.ts --quiet
+# Side by side: each is mostly one core's brotli compression of its files.
+node scripts/build-widget.ts --quiet &
+widget_build=$!
 node scripts/build-console.ts --quiet
+wait "$widget_build"
 phase "browser for the widget tests"
 bash scripts/ensure-chromium.sh
 phase "tests"
