@@ -21,7 +21,9 @@
 // the others (Postgres is not pinned). BENCH_ROUNDS=<n> (default 1) measures
 // the raw-pg baseline and the platform n times, alternating, and reports each
 // round's ratio and their median: on two shared cores one round's ratio moves
-// with whatever else the host runs.
+// with whatever else the host runs. The CPU column is this process's CPU time
+// (user + system) per request answered, warm-up included: what a request costs
+// the server whatever the host's load, the figure to compare between revisions.
 import { randomBytes } from 'node:crypto';
 import { execFile, execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +51,17 @@ function pinServers(): string | undefined {
   return cpus;
 }
 
-function load(url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
+/** A target's figures and the CPU this process spent per request answered (warm-up included), in µs. */
+type Measured = LoadResult & { cpuPerRequest: number };
+
+async function load(url: string, headers: Record<string, string> = {}): Promise<Measured> {
+  const before = process.cpuUsage();
+  const result = await generate(url, headers);
+  const spent = process.cpuUsage(before);
+  return { ...result, cpuPerRequest: (spent.user + spent.system) / (result.requests + result.warmupRequests) };
+}
+
+function generate(url: string, headers: Record<string, string>): Promise<LoadResult> {
   const options: LoadOptions = { url, headers, connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, seconds: SECONDS };
   const command = [process.execPath, LOAD_SCRIPT, JSON.stringify(options)];
   const [file, ...args] = LOAD_CPU === undefined ? command : ['taskset', '-c', LOAD_CPU, ...command];
@@ -117,14 +129,14 @@ async function startBaseline(tenant: string) {
 
 const profiled = <T>(work: () => Promise<T>): Promise<T> => cpuProfiled(process.env.BENCH_CPU_PROFILE, work);
 
-function row(name: string, r: LoadResult): string {
-  return `${name.padEnd(42)} ${r.rps.toFixed(0).padStart(8)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.errors + r.non2xx).padStart(7)}`;
+function row(name: string, r: Measured): string {
+  return `${name.padEnd(42)} ${r.rps.toFixed(0).padStart(8)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${r.cpuPerRequest.toFixed(0).padStart(8)} ${String(r.errors + r.non2xx).padStart(7)}`;
 }
 
 const serverCpus = pinServers();
 const target = await startPlatform();
 const baseline = await startBaseline(target.tenant);
-const results: [string, LoadResult][] = [];
+const results: [string, Measured][] = [];
 const ratios: number[] = [];
 try {
   results.push(['baseline: bare hapi, static route', await load(`${baseline.uri}/static`)]);
@@ -141,7 +153,7 @@ try {
 }
 const pinning = serverCpus === undefined ? 'unpinned' : `load generator on CPU ${LOAD_CPU}, servers on ${serverCpus}, Postgres unpinned`;
 console.log(`node ${process.version}, ${os.cpus().length} cores, ${pinning}, ${CONNECTIONS} connections, ${WARMUP_SECONDS}s warm-up + ${SECONDS}s measured per target, LOG_LEVEL=${LOG_LEVEL}; load average at the end ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
-console.log(`${'target'.padEnd(42)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'failed'.padStart(7)}`);
+console.log(`${'target'.padEnd(42)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'CPU µs'.padStart(8)} ${'failed'.padStart(7)}`);
 for (const [name, result] of results) console.log(row(name, result));
 const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
 if (ROUNDS > 1) console.log(`ratio (platform/bare hapi + pg) req/s per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}`);

@@ -19,6 +19,8 @@ export interface LoadOptions {
 
 export interface LoadResult {
   requests: number;
+  /** Requests answered during the warm-up (not in the figures). */
+  warmupRequests: number;
   rps: number;
   p50: number;
   p99: number;
@@ -44,12 +46,13 @@ function percentile(sorted: number[], p: number): number {
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as LoadOptions;
-if (options.warmupSeconds > 0) await run(options, options.warmupSeconds);
+const warmup = options.warmupSeconds > 0 ? await run(options, options.warmupSeconds) : undefined;
 const latencies: number[] = [];
 const result = await run(options, options.seconds, latencies);
 latencies.sort((a, b) => a - b);
 const figures: LoadResult = {
   requests: result.requests.total,
+  warmupRequests: warmup?.requests.total ?? 0,
   rps: result.requests.total / (result.duration || options.seconds),
   p50: percentile(latencies, 50),
   p99: percentile(latencies, 99),
