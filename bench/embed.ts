@@ -126,7 +126,8 @@ console.log(`node ${process.version}, ${os.cpus().length} cores, load average ${
 console.log(`${'target'.padEnd(40)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'failed'.padStart(7)}   (median round; each round's req/s)`);
 const byRead = reads.map((_, i) => rounds.map((round) => round[i]!));
 const medianOf = (results: LoadResult[]): LoadResult => ({
-  requests: results.reduce((sum, r) => sum + r.requests, 0), rps: median(results.map((r) => r.rps)),
+  requests: results.reduce((sum, r) => sum + r.requests, 0), warmupRequests: results.reduce((sum, r) => sum + r.warmupRequests, 0),
+  rps: median(results.map((r) => r.rps)),
   p50: median(results.map((r) => r.p50)), p99: median(results.map((r) => r.p99)),
   errors: results.reduce((sum, r) => sum + r.errors, 0), non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
 });

@@ -26,6 +26,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerRequestLogging } from './http/request-log.ts';
 import { createListener, handleDroppedConnections } from './http/listener.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { compileParameterValidation } from './http/fast-validation.ts';
 import { readTelemetrySettings } from './telemetry/settings.ts';
 import type { Telemetry } from './telemetry/sdk.ts';
 import type { CoreServices, ServiceOverrides } from './plugin-contract.ts';
@@ -94,7 +95,9 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
       router: { stripTrailingSlash: true },
       routes: {
         validate: { failAction: validationFailAction, options: { abortEarly: false } },
-        response: { failAction: 'log' },
+        // A diagnostic: a response that does not match its schema is logged, never changed or refused.
+        // hapi reads a sample of 0 as "every response": none is a sample below any draw (1–100).
+        response: { failAction: 'log', sample: config.httpResponseValidationPercent || Number.MIN_VALUE },
         // JSON unless a route says otherwise (uploads, OAuth forms): anything else is a 415.
         payload: { maxBytes: 1024 * 1024, allow: ['application/json'] },
       },
@@ -130,6 +133,7 @@ export async function createPlatform(options: PlatformOptions = {}): Promise<Pla
     });
 
     await registerPlugins(server, plugins, handle.extensions);
+    compileParameterValidation(server);
     server.ext('onPreStart', () => jobs.initialize());
 
     let stopped = false;

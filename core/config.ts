@@ -42,6 +42,8 @@ export interface PlatformConfig {
   httpKeepAliveTimeoutMs: number;
   /** Open connections at most; more are closed as they arrive (HTTP_MAX_CONNECTIONS). */
   httpMaxConnections: number;
+  /** Percent of responses checked against their route's schema (HTTP_RESPONSE_VALIDATION_PERCENT). */
+  httpResponseValidationPercent: number;
   /** Statement budget of tenant-written SQL a request waits on (TENANT_SQL_INTERACTIVE_TIMEOUT_SECONDS). */
   tenantSqlInteractiveTimeoutSeconds: number;
   /** Tenant-written statements of one tenant running at once, across processes (TENANT_SQL_MAX_CONCURRENT_PER_TENANT). */
@@ -120,6 +122,8 @@ export const CORE_SETTINGS: readonly CoreSetting[] = [
     description: 'An idle keep-alive connection is closed after this' },
   { variable: 'HTTP_MAX_CONNECTIONS', default: '`10000`',
     description: 'Open connections at most, per process; more are closed as they arrive. A connection the client breaks (reset, malformed or timed-out request, aborted request) is logged at debug, without a stack' },
+  { variable: 'HTTP_RESPONSE_VALIDATION_PERCENT', default: '`10`',
+    description: 'Percent of responses checked against their route\'s documented schema (0–100). A response that does not match is logged at error and sent as it is, so this is a diagnostic: `100` checks every response (development), `0` none. Each check costs about as much as validating the request' },
   { variable: 'TENANT_SQL_INTERACTIVE_TIMEOUT_SECONDS', default: '`10`',
     description: 'Statement budget (`SET LOCAL statement_timeout`) of tenant-written SQL a request waits on: SQL analysis and review (`/ai/review-sql`, transform create/patch/hydrate, pattern validate), pattern previews, identity dry runs; PostgreSQL\'s planning (constant folding) counts. Past it 422 `SQL_TIMEOUT` and nothing is changed. Jobs (transform runs, pipeline steps, the identity api\'s `match`) keep their own settings' },
   { variable: 'TENANT_SQL_MAX_CONCURRENT_PER_TENANT', default: '`2`',
@@ -143,6 +147,14 @@ function positiveInt(env: Record<string, string | undefined>, name: string, fall
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+function percent(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 100) throw new ConfigError(`${name} must be an integer from 0 to 100, got "${raw}"`);
   return value;
 }
 
@@ -214,6 +226,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     httpRequestTimeoutMs: httpRequestTimeoutSeconds * 1000,
     httpKeepAliveTimeoutMs: positiveInt(env, 'HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', 5) * 1000,
     httpMaxConnections: positiveInt(env, 'HTTP_MAX_CONNECTIONS', 10000),
+    httpResponseValidationPercent: percent(env, 'HTTP_RESPONSE_VALIDATION_PERCENT', 10),
     tenantSqlInteractiveTimeoutSeconds: positiveInt(env, 'TENANT_SQL_INTERACTIVE_TIMEOUT_SECONDS', 10),
     tenantSqlMaxConcurrentPerTenant: atMost(positiveInt(env, 'TENANT_SQL_MAX_CONCURRENT_PER_TENANT', 2), 64, 'TENANT_SQL_MAX_CONCURRENT_PER_TENANT'),
     env,

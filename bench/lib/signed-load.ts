@@ -61,12 +61,13 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-await run(options.warmupSeconds);
+const warmup = await run(options.warmupSeconds);
 const latencies: number[] = [];
 const result = await run(options.seconds, latencies);
 latencies.sort((a, b) => a - b);
 const figures: SignedLoadResult = {
   requests: result.requests.total,
+  warmupRequests: warmup.requests.total,
   rps: result['2xx'] / (result.duration || options.seconds),
   p50: percentile(latencies, 50),
   p99: percentile(latencies, 99),

@@ -3,7 +3,6 @@
 // service tokens (HS256 under SERVICE_JWT_SECRET, cross-tenant; each must name
 // a trusted `iss`, this platform as `aud`, and live at most SERVICE_JWT_MAX_TTL),
 // and embed tokens (embed-tokens.ts: the platform's issuer, their own key and audience).
-import { hash } from 'node:crypto';
 import type { createRemoteJWKSet, JWTPayload } from 'jose';
 import { unauthorized } from '../errors.ts';
 import { membershipsFromClaims, type Memberships, type Principal, type ServicePrincipal } from './principal.ts';
@@ -50,10 +49,12 @@ export class TokenService {
   private embedVerifyKey: Promise<CryptoKey> | undefined;
   /**
    * Principals of platform tokens (user and embed) that passed verification, by
-   * SHA-256 of the whole token, each kept until its `exp`: a client sends the
-   * same token on every request, and verifying it again (a WebCrypto HMAC)
-   * gives the same answer until then, since the keys are fixed for the process.
-   * Only successes are kept; tenant and role checks still run on every request.
+   * the whole token, each kept until its `exp`: a client sends the same token
+   * on every request, and verifying it again (a WebCrypto HMAC) gives the same
+   * answer until then, since the keys are fixed for the process. Keyed by the
+   * token itself, not a digest of it: the process holds the signing keys
+   * anyway, and a digest per request costs more than the lookup. Only
+   * successes are kept; tenant and role checks still run on every request.
    */
   private readonly verified = new Map<string, { principal: Principal; exp: number }>();
 
@@ -85,12 +86,11 @@ export class TokenService {
 
   /** Verifies a bearer JWT and returns its principal; any failure is a 401. */
   async verify(token: string): Promise<Principal> {
-    const digest = hash('sha256', token, 'base64');
-    const known = this.verified.get(digest);
+    const known = this.verified.get(token);
     if (known) {
       // jose's rule: expired once exp <= now (whole seconds).
       if (known.exp > Math.floor(Date.now() / 1000)) return known.principal;
-      this.verified.delete(digest);
+      this.verified.delete(token);
     }
     const { decodeJwt, errors: joseErrors } = await jose();
     let claims: JWTPayload;
@@ -102,8 +102,8 @@ export class TokenService {
     try {
       if (claims.iss === this.settings.issuer) {
         const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-        if (audiences.includes(EMBED_AUDIENCE)) return await this.verifyEmbed(token, digest);
-        return await this.verifyPlatform(token, digest);
+        if (audiences.includes(EMBED_AUDIENCE)) return await this.verifyEmbed(token);
+        return await this.verifyPlatform(token);
       }
       if (this.settings.oidcIssuerUrl && claims.iss && sameIssuer(claims.iss, this.settings.oidcIssuerUrl)) {
         return await this.verifyOidc(token);
@@ -119,28 +119,28 @@ export class TokenService {
     throw unauthorized('Token issuer is not trusted', 'INVALID_TOKEN');
   }
 
-  private async verifyPlatform(token: string, digest: string): Promise<Principal> {
+  private async verifyPlatform(token: string): Promise<Principal> {
     this.verifyKey ??= crypto.subtle.importKey('raw', this.settings.signingKey as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
     const { jwtVerify } = await jose();
     const { payload } = await jwtVerify(token, await this.verifyKey, {
       issuer: this.settings.issuer, audience: AUDIENCE, algorithms: ['HS256'],
     });
     const principal = userPrincipal(payload, 'platform');
-    if (typeof payload.exp === 'number') this.remember(digest, principal, payload.exp);
+    if (typeof payload.exp === 'number') this.remember(token, principal, payload.exp);
     return principal;
   }
 
-  private async verifyEmbed(token: string, digest: string): Promise<Principal> {
+  private async verifyEmbed(token: string): Promise<Principal> {
     if (!this.settings.embedSigningKey) throw unauthorized('Embed tokens are not accepted here', 'INVALID_TOKEN');
     this.embedVerifyKey ??= crypto.subtle.importKey('raw', this.settings.embedSigningKey as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
     const { principal, exp } = await verifyEmbedToken(await this.embedVerifyKey, this.settings.issuer, token);
-    this.remember(digest, principal, exp);
+    this.remember(token, principal, exp);
     return principal;
   }
 
-  private remember(digest: string, principal: Principal, exp: number): void {
+  private remember(token: string, principal: Principal, exp: number): void {
     if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
-    this.verified.set(digest, { principal, exp });
+    this.verified.set(token, { principal, exp });
   }
 
   private async verifyOidc(token: string): Promise<Principal> {

@@ -12,6 +12,7 @@ import type { Database } from './types.ts';
 import { badRequest } from '../errors.ts';
 import { withOpeningStatements, type OpeningStatements } from './database.ts';
 import { holdingTransaction } from './connection-guard.ts';
+import { bindConnection, unbindConnection } from './compiled.ts';
 import { inSpan, tracing } from '../telemetry/tracing.ts';
 
 // A tenant id: up to 64 lowercase letters, digits and hyphens, which includes
@@ -99,7 +100,12 @@ function tenantTransaction<T>(db: Kysely<Database>, tenantId: string, work: (trx
   return withCommitCallbacks((track) => withOpeningStatements(opening, () => workErrorWins((guard) => db.transaction().execute((trx) => guard(async () => {
     track(trx);
     if (!opening.sent) await sql.raw(opening.sql).execute(trx);
-    return holdingTransaction(`a transaction of tenant ${tenantId}`, () => work(trx));
+    else bindConnection(trx, opening.connection!);
+    try {
+      return await holdingTransaction(`a transaction of tenant ${tenantId}`, () => work(trx));
+    } finally {
+      unbindConnection(trx);
+    }
   })))));
 }
 

@@ -13,6 +13,12 @@ import { badRequest } from '../errors.ts';
 
 // A NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
 const INVALID_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// Text without a NUL or any surrogate (nearly all of it) is valid: the exact test runs only on what this finds.
+const SUSPECT_TEXT = /[\u0000\uD800-\uDFFF]/;
+
+function invalidText(text: string): boolean {
+  return SUSPECT_TEXT.test(text) && INVALID_TEXT.test(text);
+}
 
 /** Levels of nesting a payload may have (free-form fields are bounded tighter: boundedJson). */
 export const MAX_PAYLOAD_DEPTH = 64;
@@ -47,7 +53,7 @@ export function inspectText(value: unknown, root: string): TextFinding {
     const visit = pending.pop()!;
     const item = visit.value;
     if (typeof item === 'string') {
-      if (INVALID_TEXT.test(item)) return { problem: 'text', path: pathOf(visit) };
+      if (invalidText(item)) return { problem: 'text', path: pathOf(visit) };
       continue;
     }
     // Parsed data only: arrays and plain objects. A Buffer or a Date is not walked; a multipart file part
@@ -66,7 +72,7 @@ export function inspectText(value: unknown, root: string): TextFinding {
     const entries = Object.entries(item);
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, child] = entries[i];
-      if (INVALID_TEXT.test(key)) return { problem: 'text', path: `${pathOf(visit)}.${key.replace(INVALID_TEXT, '?')}` };
+      if (invalidText(key)) return { problem: 'text', path: `${pathOf(visit)}.${key.replace(INVALID_TEXT, '?')}` };
       pending.push({ value: child, depth, key, parent: visit });
     }
   }
@@ -98,12 +104,27 @@ function rawJson(request: Request): unknown {
   }
 }
 
+/**
+ * inspectText of an object whose values are all strings (headers, most params
+ * and queries), with the same finding, without the walk; any other object walks.
+ */
+function inspectFlat(value: Record<string, unknown>, root: string): TextFinding {
+  const keys = Object.keys(value);
+  for (const key of keys) if (typeof value[key] !== 'string') return inspectText(value, root);
+  // As the walk does: every key first (the last bad one is named), then the values in order.
+  for (let i = keys.length - 1; i >= 0; i--) {
+    if (invalidText(keys[i])) return { problem: 'text', path: `${root}.${keys[i].replace(INVALID_TEXT, '?')}` };
+  }
+  for (const key of keys) if (invalidText(value[key] as string)) return { problem: 'text', path: `${root}.${key}` };
+  return undefined;
+}
+
 export function registerTextGuard(server: Server): void {
   server.ext('onPreAuth', (request: Request, h: ResponseToolkit) => {
     const found =
-      inspectText(request.params, 'params') ??
-      inspectText(request.query, 'query') ??
-      inspectText(request.headers, 'headers');
+      inspectFlat(request.params, 'params') ??
+      inspectFlat(request.query, 'query') ??
+      inspectFlat(request.headers, 'headers');
     if (found) refuse(found);
     return h.continue;
   });

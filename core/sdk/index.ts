@@ -25,6 +25,7 @@ export type { CoreTables, Database } from '../db/types.ts';
 export type { TenantSession, TenantTransaction, WithTenant, WithTenantSession } from '../db/tenant.ts';
 export type { TenantDirectory } from '../tenants.ts';
 export { afterCommit, isValidTenantAlias } from '../db/tenant.ts';
+export { compiledStatement, type StatementRunner } from '../db/compiled.ts';
 export { onSecondConnection, SecondConnectionError } from '../db/connection-guard.ts';
 export { isUuid, isUuidText, UUID_PATTERN } from '../uuid.ts';
 export type { EnterTenantSql, TenantSqlMode, TenantSqlOptions, TenantSqlService } from '../tenant-sql/service.ts';

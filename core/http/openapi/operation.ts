@@ -2,12 +2,13 @@
 // (path, query, headers, X-Tenant-ID where the route takes a tenant), the
 // request body in each content type the route accepts, responses (JSON,
 // SSE, the error shape), security from its auth strategies and mode.
-import Joi, { type Schema } from 'joi';
+import type { Schema } from 'joi';
 import type { RequestRoute } from '@hapi/hapi';
 import type { Components } from './components.ts';
 import { isRequired, keysOf, nameOf, toJsonSchema } from './joi-schema.ts';
 import type { JsonSchema } from './json-schema.ts';
 import { requestName, responseName, type OperationNaming } from './names.ts';
+import { joiSchemaOf } from '../fast-validation.ts';
 
 /** Route options the document reads under `plugins.openapi`. */
 export interface RouteDocOptions {
@@ -32,10 +33,6 @@ const FILE_TYPES = /^(multipart\/form-data|application\/octet-stream)$/;
 
 export function docOptionsOf(route: RequestRoute): RouteDocOptions {
   return route.settings.plugins?.openapi ?? {};
-}
-
-function joiOf(value: unknown): Schema | undefined {
-  return Joi.isSchema(value) ? (value as Schema) : undefined;
 }
 
 function textOf(notes: string | string[] | undefined): string | undefined {
@@ -83,7 +80,7 @@ function requestBodyOf(route: RequestRoute, operationId: string, components: Com
   const method = route.method.toUpperCase();
   if (method === 'GET' || method === 'HEAD' || (method === 'DELETE' && !route.settings.validate?.payload)) return undefined;
   const payload = route.settings.payload;
-  const schema = docOptionsOf(route).validate?.payload ?? joiOf(route.settings.validate?.payload);
+  const schema = docOptionsOf(route).validate?.payload ?? joiSchemaOf(route.settings.validate?.payload);
   const types = payload?.allow ? [payload.allow].flat() : ['application/json'];
   if (!schema && payload?.parse !== false && !types.some((type) => FILE_TYPES.test(type))) return undefined;
   const content: Record<string, JsonSchema> = {};
@@ -114,7 +111,7 @@ function responsesOf(route: RequestRoute, naming: OperationNaming, operationId: 
   const responses: Record<string, JsonSchema> = {};
   const settings = route.settings.response as { schema?: unknown; status?: Record<string, unknown> } | undefined;
   const produces = docOptionsOf(route).produces;
-  const schema = joiOf(settings?.schema);
+  const schema = joiSchemaOf(settings?.schema);
   const streams = produces?.includes('text/event-stream')
     || (!schema && SSE.test(`${route.settings.description ?? ''}\n${textOf(route.settings.notes) ?? ''}`));
   if (streams) {
@@ -124,7 +121,7 @@ function responsesOf(route: RequestRoute, naming: OperationNaming, operationId: 
   }
   for (const [code, value] of Object.entries(settings?.status ?? {})) {
     const status = Number(code);
-    const body = joiOf(value);
+    const body = joiSchemaOf(value);
     responses[code] = body && status !== 204
       ? { description: status < 300 ? 'Success' : 'Error', content: { 'application/json': { schema: named(body, responseName(naming, operationId, status), components) } } }
       : { description: status === 204 ? 'No content' : 'Success' };
@@ -137,7 +134,7 @@ function responsesOf(route: RequestRoute, naming: OperationNaming, operationId: 
 export function operationOf(route: RequestRoute, naming: OperationNaming, operationId: string, tag: string, components: Components): JsonSchema {
   components.context = operationId[0].toUpperCase() + operationId.slice(1);
   const validate = route.settings.validate ?? {};
-  const pathParams = parametersOf(joiOf(validate.params), 'path', components);
+  const pathParams = parametersOf(joiSchemaOf(validate.params), 'path', components);
   const declared = new Set(pathParams.map((parameter) => parameter.name));
   for (const match of openApiPath(route.path).matchAll(/\{(\w+)\}/g)) {
     if (!declared.has(match[1])) pathParams.push({ name: match[1], in: 'path', required: true, schema: { type: 'string' } });
@@ -145,9 +142,9 @@ export function operationOf(route: RequestRoute, naming: OperationNaming, operat
   const tenant = tenantParameter(route);
   const parameters = [
     ...pathParams,
-    ...parametersOf(joiOf(validate.query), 'query', components),
+    ...parametersOf(joiSchemaOf(validate.query), 'query', components),
     ...(tenant ? [tenant] : []),
-    ...parametersOf(joiOf(validate.headers), 'header', components),
+    ...parametersOf(joiSchemaOf(validate.headers), 'header', components),
   ];
   const operation: JsonSchema = { operationId, tags: [tag] };
   if (route.settings.description) operation.summary = route.settings.description;

@@ -100,10 +100,15 @@ export function registerOriginPolicy(server: Server, cache: ClientCache): void {
   server.ext('onRequest', (request: Request, h: ResponseToolkit) => (request.method === 'options' ? answerPreflight(request, h) : h.continue));
 
   // After authentication and the tenant check: the principal and tenant are known.
-  server.ext('onPreHandler', async (request: Request, h: ResponseToolkit) => {
+  // Synchronous for the routes that are not end-user surfaces (nearly all): no promise for them.
+  server.ext('onPreHandler', (request: Request, h: ResponseToolkit) => {
     if (request.route.settings.plugins?.platform?.endUser !== true) return h.continue;
     const principal = request.auth.credentials as unknown as Principal | undefined;
     if (!principal) return h.continue;
+    return checkEmbedded(request, h, principal);
+  });
+
+  async function checkEmbedded(request: Request, h: ResponseToolkit, principal: Principal) {
     const marked = request.headers[EMBED_MARKER] === '1';
     let client: EmbedClient | null | undefined;
     if (principal.kind === 'embed') {
@@ -130,7 +135,7 @@ export function registerOriginPolicy(server: Server, cache: ClientCache): void {
     raw.setHeader('access-control-expose-headers', EXPOSE_HEADERS);
     raw.setHeader('vary', 'Origin');
     return h.continue;
-  });
+  }
 
   server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {
     const origin = ((request.plugins as Record<string, unknown>).embed as EmbedRequestState | undefined)?.allowedOrigin;

@@ -100,9 +100,14 @@ export function registerPublicCors(server: Server, directory: OriginDirectory, l
   server.ext('onRequest', (request: Request, h: ResponseToolkit) => (request.method === 'options' ? answerPreflight(request, h) : h.continue));
 
   // Before authentication and the body: the route and its params are known.
-  server.ext('onPreAuth', async (request: Request, h: ResponseToolkit) => {
+  // Synchronous for a route without public CORS or a request without Origin (nearly all): no promise for them.
+  server.ext('onPreAuth', (request: Request, h: ResponseToolkit) => {
     const mode = modeOf(request.route as unknown as RouteSettings);
     if (!mode || request.headers.origin === undefined) return h.continue;
+    return checkOrigin(request, h, mode);
+  });
+
+  async function checkOrigin(request: Request, h: ResponseToolkit, mode: NonNullable<ReturnType<typeof modeOf>>) {
     const origin = requestOrigin(request.headers.origin);
     const tenant = tenantOfRequest(request, mode);
     if (origin && tenant !== null && await safely(directory.allows(tenant, origin))) {
@@ -112,7 +117,7 @@ export function registerPublicCors(server: Server, directory: OriginDirectory, l
     const site = request.headers['sec-fetch-site'];
     if (site === 'cross-site' || site === 'same-site') throw forbidden('This origin is not one of the tenant\'s public origins', 'ORIGIN_NOT_ALLOWED');
     return h.continue;
-  });
+  }
 
   server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {
     if (!modeOf(request.route as unknown as RouteSettings)) return h.continue;
