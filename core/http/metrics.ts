@@ -1,11 +1,12 @@
-// Prometheus metrics: an HTTP latency histogram by route, and job counts by
-// queue and state (read at scrape time).
+// Prometheus metrics: an HTTP latency histogram by route (latency-histogram.ts),
+// and job counts by queue and state (read at scrape time).
 import { createRequire } from 'node:module';
 import type { Registry } from 'prom-client';
 import type { Server, Request } from '@hapi/hapi';
 import type { JobCount } from '../jobs/index.ts';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { unauthorized } from '../errors.ts';
+import { LatencyHistogram } from './latency-histogram.ts';
 
 /** Constant-time comparison of the presented bearer token with METRICS_TOKEN (hashed: equal lengths). */
 function tokenMatches(header: unknown, token: string): boolean {
@@ -36,13 +37,9 @@ export function registerMetrics(server: Server, jobCounts: () => Promise<JobCoun
   // server.info is the one object all plugin realms of a server share.
   registries.set(server.info, registry);
   client.collectDefaultMetrics({ register: registry });
-  const latency = new client.Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP request latency by method, route and status code',
-    labelNames: ['method', 'route', 'status_code'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
+  const latency = new LatencyHistogram('http_request_duration_seconds', 'HTTP request latency by method, route and status code',
+    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]);
+  registry.registerMetric(latency as never);
   new client.Gauge({
     name: 'platform_jobs',
     help: 'Background jobs by queue (task) and state',
@@ -58,7 +55,7 @@ export function registerMetrics(server: Server, jobCounts: () => Promise<JobCoun
     const info = request.info;
     const status = (request.response as { statusCode?: number } | null)?.statusCode ?? 0;
     const route = request.route?.path ?? 'unknown';
-    latency.observe({ method: request.method, route, status_code: String(status) }, ((info.responded || Date.now()) - info.received) / 1000);
+    latency.observe(request.method, route, status, ((info.responded || Date.now()) - info.received) / 1000);
   });
 
   server.route({
