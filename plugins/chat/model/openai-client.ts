@@ -123,8 +123,8 @@ export function createOpenAiClient(options: OpenAiClientOptions): ModelClient {
         request.destroy();
         finish(abortError());
       };
-      // A chunk only notes the time it came (a timer refresh per token costs more than the
-      // token's own parsing); the one timer, when it fires early, waits the rest of the time.
+      // A chunk only notes the time it came (a clock read, cheaper per token than a timer
+      // refresh, which re-files the timer); the one timer, when it fires early, waits the rest.
       let heardAt = Date.now();
       const checkIdle = () => {
         const quiet = Date.now() - heardAt;
