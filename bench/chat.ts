@@ -16,7 +16,12 @@
 // and the model request. "Steady" figures count only the tokens that arrived
 // while all the level's streams were open at once (after the last stream's
 // first token), i.e. the cost of holding N concurrent streams, without the
-// start-up burst of N turns.
+// start-up burst of N turns. "CPU µs/token" is the platform process's CPU
+// time (process.cpuUsage, user + system, all its threads: the event loop, the
+// garbage collector, libuv) over the level's relay run, divided by the tokens
+// relayed: the figure to compare revisions with, as it barely moves with the
+// host's noise where latencies do (it includes the turns' start and end, and
+// the profiler's own cost in the profiled level).
 //
 // Knobs: BENCH_STREAMS (levels), BENCH_TOKENS, BENCH_INTERVAL_MS;
 // BENCH_CPU_PROFILE=<file> writes a CPU profile of the platform process during
@@ -127,7 +132,9 @@ async function main() {
     loop.enable();
     const measured = n === PROFILE_LEVEL;
     const statements = measured ? await statementStats(stats) : undefined;
+    const cpuBefore = process.cpuUsage();
     const relay = measured && PROFILE ? await cpuProfiled(PROFILE, () => run('relay', n)) : await run('relay', n);
+    const cpu = process.cpuUsage(cpuBefore);
     loop.disable();
     if (statements) topStatements = await statements();
     const rss = process.memoryUsage().rss;
@@ -144,16 +151,18 @@ async function main() {
       f(percentile(relay.steady, 50) - percentile(direct.steady, 50)), f(percentile(relay.steady, 99) - percentile(direct.steady, 99)),
       `${(loop.percentile(99) / 1e6).toFixed(1)} / ${(loop.max / 1e6).toFixed(1)}`,
       `${Math.round(rss / 1_048_576)} (+${Math.round((rss - rssBefore) / 1_048_576)})`,
+      relay.tokens === 0 ? '-' : ((cpu.user + cpu.system) / relay.tokens).toFixed(1),
     ]);
     // Let the last turns' end transactions settle before the next level.
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   const header = ['streams', 'tokens', 'errors', 'ttfb direct p50', 'ttfb relay p50', 'ttfb relay p99', 'ttft direct p50', 'ttft relay p50', 'ttft relay p99',
     'token direct p50', 'token direct p99', 'token relay p50', 'token relay p99', 'overhead p50', 'overhead p99',
-    'steady tokens', 'steady overhead p50', 'steady overhead p99', 'loop delay p99 / max', 'rss MB'];
+    'steady tokens', 'steady overhead p50', 'steady overhead p99', 'loop delay p99 / max', 'rss MB', 'CPU µs/token'];
   console.log(`| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
   for (const row of rows) console.log(`| ${row.join(' | ')} |`);
-  console.log('(times in ms; overhead = relay − direct at the same percentile; steady = tokens that arrived while every stream of the level was open)');
+  console.log('(times in ms; overhead = relay − direct at the same percentile; steady = tokens that arrived while every stream of the level was open;'
+    + ' CPU µs/token = the platform process\'s CPU time, user + system, over the relay run / tokens relayed)');
   console.log(`load average at the end: ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
   if (topStatements) {
     console.log(`pg_stat_statements during the ${PROFILE_LEVEL}-stream relay run (calls, total ms, mean ms, % of database time):`);

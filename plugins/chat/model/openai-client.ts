@@ -123,9 +123,18 @@ export function createOpenAiClient(options: OpenAiClientOptions): ModelClient {
         request.destroy();
         finish(abortError());
       };
-      // One timer per request, pushed back on every chunk (refresh() is cheap; a new timer per token is not).
-      const idle = setTimeout(() => request.destroy(new ModelError('The model sent nothing for too long', 'MODEL_TIMEOUT')), options.idleTimeoutMs);
-      const touch = () => idle.refresh();
+      // A chunk only notes the time it came (a clock read, cheaper per token than a timer
+      // refresh, which re-files the timer); the one timer, when it fires early, waits the rest.
+      let heardAt = Date.now();
+      const checkIdle = () => {
+        const quiet = Date.now() - heardAt;
+        if (quiet >= options.idleTimeoutMs) request.destroy(new ModelError('The model sent nothing for too long', 'MODEL_TIMEOUT'));
+        else idle = setTimeout(checkIdle, options.idleTimeoutMs - quiet);
+      };
+      let idle = setTimeout(checkIdle, options.idleTimeoutMs);
+      const touch = () => {
+        heardAt = Date.now();
+      };
       stream.signal.addEventListener('abort', onAbort, { once: true });
 
       request.on('error', (err) => {
@@ -185,7 +194,7 @@ export function createOpenAiClient(options: OpenAiClientOptions): ModelClient {
         response.on('data', (chunk: string) => {
           touch();
           try {
-            for (const event of reader.push(chunk)) handle(event.data);
+            reader.feed(chunk, handle);
           } catch (err) {
             request.destroy();
             finish(err as Error);
@@ -193,7 +202,7 @@ export function createOpenAiClient(options: OpenAiClientOptions): ModelClient {
         });
         response.on('end', () => {
           try {
-            for (const event of reader.end()) handle(event.data);
+            reader.close(handle);
           } catch (err) {
             return finish(err as Error);
           }

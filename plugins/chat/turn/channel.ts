@@ -4,7 +4,7 @@
 // writer's unflushed frames (services/turns.ts follow), then attaches here.
 // Keeping frames of hundreds of long answers in memory would make the garbage
 // collector copy them over and over, and its pauses are what tokens wait behind.
-import { encodeFrame, type Frame } from './frames.ts';
+import { frameJson, sseOfJson, textFrameJson, type Frame } from './frames.ts';
 
 export interface PreparedFrame {
   seq: number;
@@ -21,7 +21,12 @@ export class TurnChannel {
   readonly turnId: string;
   /** The seq of the last frame sent to the subscribers. */
   private delivered: number;
-  private readonly subscribers = new Set<Subscriber>();
+  /**
+   * An array, not a Set: iterated for every frame, nearly always of one.
+   * Replaced, never changed in place, so a subscriber coming or going while
+   * a frame is handed out changes only who gets the next one.
+   */
+  private subscribers: readonly Subscriber[] = [];
   private nextSeq: number;
   private ended = false;
   private readonly persist: (seq: number, json: string) => void;
@@ -43,10 +48,27 @@ export class TurnChannel {
 
   /** Sends a frame to the subscribers and hands it to the writer; returns its seq. */
   publish(frame: Frame): number {
-    const prepared = this.prepare(frame);
-    this.persist(prepared.seq, prepared.json);
-    this.deliver(prepared);
-    return prepared.seq;
+    if (this.ended) throw new Error(`turn ${this.turnId}: frame after the end`);
+    const seq = this.nextSeq++;
+    this.send(seq, frameJson(seq, frame));
+    return seq;
+  }
+
+  /** publish({ type: 'text', delta }), the frame of every token. */
+  publishText(delta: string): number {
+    if (this.ended) throw new Error(`turn ${this.turnId}: frame after the end`);
+    const seq = this.nextSeq++;
+    this.send(seq, textFrameJson(seq, delta));
+    return seq;
+  }
+
+  private send(seq: number, json: string): void {
+    this.persist(seq, json);
+    this.delivered = seq;
+    const subscribers = this.subscribers;
+    if (subscribers.length === 0) return;
+    const sse = sseOfJson(seq, json);
+    for (let i = 0; i < subscribers.length; i++) subscribers[i].write(sse);
   }
 
   /**
@@ -56,7 +78,8 @@ export class TurnChannel {
   prepare(frame: Frame): PreparedFrame {
     if (this.ended) throw new Error(`turn ${this.turnId}: frame after the end`);
     const seq = this.nextSeq++;
-    return { seq, ...encodeFrame(seq, frame) };
+    const json = frameJson(seq, frame);
+    return { seq, json, sse: sseOfJson(seq, json) };
   }
 
   deliver(prepared: PreparedFrame): void {
@@ -74,15 +97,18 @@ export class TurnChannel {
       subscriber.end();
       return () => {};
     }
-    this.subscribers.add(subscriber);
-    return () => this.subscribers.delete(subscriber);
+    this.subscribers = [...this.subscribers, subscriber];
+    return () => {
+      this.subscribers = this.subscribers.filter((s) => s !== subscriber);
+    };
   }
 
   /** No more frames: subscribers' streams end. */
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    for (const subscriber of this.subscribers) subscriber.end();
-    this.subscribers.clear();
+    const subscribers = this.subscribers;
+    this.subscribers = [];
+    for (const subscriber of subscribers) subscriber.end();
   }
 }

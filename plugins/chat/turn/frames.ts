@@ -32,12 +32,18 @@ export type Frame =
   /** Last frame of the stream. */
   | { type: 'done'; status: DoneStatus };
 
+/** A text delta's JSON: nearly every frame is one, written without building an object. */
+export function textFrameJson(seq: number, delta: string): string {
+  return `{"seq":${seq},"type":"text","delta":${JSON.stringify(delta)}}`;
+}
+
+export function frameJson(seq: number, frame: Frame): string {
+  return frame.type === 'text' ? textFrameJson(seq, frame.delta) : JSON.stringify({ seq, ...frame });
+}
+
 export function encodeFrame(seq: number, frame: Frame): { json: string; sse: string } {
-  // Text deltas are nearly every frame: written without building an object.
-  const json = frame.type === 'text'
-    ? `{"seq":${seq},"type":"text","delta":${JSON.stringify(frame.delta)}}`
-    : JSON.stringify({ seq, ...frame });
-  return { json, sse: `id: ${seq}\ndata: ${json}\n\n` };
+  const json = frameJson(seq, frame);
+  return { json, sse: sseOfJson(seq, json) };
 }
 
 export function sseOfJson(seq: number, json: string): string {

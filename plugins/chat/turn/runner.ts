@@ -135,7 +135,7 @@ export class TurnRun {
           wrote.yes = true;
           this.publish({ type: 'activity', activity: 'writing' });
         }
-        this.publish({ type: 'text', delta: output.text });
+        if (!this.signal.aborted) this.channel.publishText(output.text);
       } else {
         this.publish({ type: 'widget', widget_type: output.widgetType, data: output.data });
       }
