@@ -181,8 +181,13 @@ t.test('the dispatcher job is queued ahead of other due jobs (priority -1), so a
   await createWorkflow(tp, token, 'record');
   await tp.request({ method: 'POST', url: '/api/admin/workflows/record/execute', token, payload: {} });
   const client = await rawClient(t, tp.databaseUrl);
-  const { rows } = await client.query(`SELECT t.identifier, j.priority, j.key FROM graphile_worker._private_jobs j
-    JOIN graphile_worker._private_tasks t ON t.id = j.task_id ORDER BY t.identifier`);
+  const jobs = async () => (await client.query(`SELECT t.identifier, j.priority, j.key FROM graphile_worker._private_jobs j
+    JOIN graphile_worker._private_tasks t ON t.id = j.task_id ORDER BY t.identifier`)).rows;
+  // The dispatcher is woken once the emitting transaction has committed, beside the response: wait for its job.
+  const rows = await until(async () => {
+    const queued = await jobs();
+    return queued.some((job) => job.identifier === 'events.dispatch') && queued;
+  }, 'the dispatcher job');
   t.match(rows, [
     { identifier: 'events.dispatch', priority: -1, key: 'events:dispatch:acme' },
     { identifier: 'workflows.step', priority: 0, key: /^wf-step:[0-9a-f-]{36}:1$/ },
