@@ -11,6 +11,7 @@
 // is left to joi entirely.
 import Joi, { type Schema } from 'joi';
 import type { Server, Lifecycle } from '@hapi/hapi';
+import { UUID_PATTERN } from '../uuid.ts';
 
 /** A key's value could not be settled here: joi decides. */
 const UNSURE = Symbol('unsure');
@@ -27,8 +28,6 @@ interface KeyDescription {
 const NEUTRAL_FLAGS = new Set(['presence', 'description', 'label', 'default']);
 const KNOWN_PARTS = new Set(['type', 'flags', 'rules']);
 
-// Canonical UUIDs only (joi also takes braces, colons and no separators: those go to joi).
-const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Plain decimal integers that are safe whatever min/max say (joi also takes signs, zeros, exponents: those go to joi).
 const PLAIN_INTEGER = /^(?:0|[1-9][0-9]{0,14})$/;
 
@@ -54,7 +53,7 @@ function stringCheck(rules: KeyDescription['rules']): KeyCheck | undefined {
       if (rule.name === 'min') min = Math.max(min, limit);
       else max = Math.min(max, limit);
     } else if (rule.name === 'guid' && (rule.args === undefined || Object.keys(rule.args.options ?? {}).length === 0)) {
-      patterns.push(CANONICAL_UUID);
+      patterns.push(UUID_PATTERN); // hyphenated only: joi also takes braces, colons and none, which go to it
     } else if (rule.name === 'pattern') {
       const options = (rule.args?.options ?? {}) as Record<string, unknown>;
       const regex = regexOf(rule.args?.regex);
