@@ -136,7 +136,7 @@ export async function createCoreServices(config: PlatformConfig, options: CoreSe
     const events = new EventHub(logger, options.plugins.filter((plugin) => plugin.builtin).map((plugin) => plugin.name));
     let apiKeyResolver: ApiKeyResolver | undefined;
     const withTenantSession = createWithTenantSession(database.pool);
-    const withTenant = createWithTenant(database.db);
+    const withTenant = createWithTenant(database.db, database.directTransaction);
     const clock = overrides.clock ?? systemClock;
     // Another process may share the database only when it is PostgreSQL; a CLI command serves no requests.
     const shared = mode === 'server' && !embedded;

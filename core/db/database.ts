@@ -7,6 +7,7 @@ import {
   type DatabaseConnection, type Driver, type PostgresDialectConfig, type TransactionSettings,
 } from 'kysely';
 import { checkSecondConnection } from './connection-guard.ts';
+import { createDirectTransaction, type DirectTransaction } from './direct-transaction.ts';
 import type { Database } from './types.ts';
 import { tracing } from '../telemetry/tracing.ts';
 import { traceStatement } from '../telemetry/statements.ts';
@@ -17,6 +18,8 @@ pg.types.setTypeParser(20, (value) => Number(value));
 export interface DatabaseHandle {
   pool: pg.Pool;
   db: Kysely<Database>;
+  /** Transactions without kysely's builder (withTenant's); absent while statements are traced, whose spans come from kysely. */
+  directTransaction?: DirectTransaction;
   close(): Promise<void>;
 }
 
@@ -63,6 +66,8 @@ class PlatformDriver extends PostgresDriver {
 
 class PlatformDialect extends PostgresDialect {
   private readonly driverConfig: PostgresDialectConfig;
+  /** The driver kysely created (once, in its constructor). */
+  driver: PlatformDriver | undefined;
 
   constructor(config: PostgresDialectConfig) {
     super(config);
@@ -70,7 +75,8 @@ class PlatformDialect extends PostgresDialect {
   }
 
   createDriver(): Driver {
-    return new PlatformDriver(this.driverConfig);
+    this.driver = new PlatformDriver(this.driverConfig);
+    return this.driver;
   }
 }
 
@@ -94,10 +100,13 @@ export function openDatabase(connectionString: string, max = 10): DatabaseHandle
   // An idle client losing its server connection must not crash the process.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PlatformDialect({ pool }), ...(tracing() ? { log: traceStatement } : {}) });
+  const dialect = new PlatformDialect({ pool });
+  const config = { dialect, ...(tracing() ? { log: traceStatement } : {}) };
+  const db = new Kysely<Database>(config);
   return {
     pool,
     db,
+    directTransaction: tracing() ? undefined : createDirectTransaction({ config, dialect, driver: dialect.driver!, executor: db.getExecutor() }),
     async close() {
       // Kysely ends the pool only if a query went through it; a command that
       // used the pool alone (migrate) would otherwise wait out the idle timeout.

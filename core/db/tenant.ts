@@ -13,6 +13,7 @@ import { badRequest } from '../errors.ts';
 import { withOpeningStatements, type OpeningStatements } from './database.ts';
 import { holdingTransaction } from './connection-guard.ts';
 import { bindConnection, unbindConnection } from './compiled.ts';
+import type { DirectTransaction } from './direct-transaction.ts';
 import { inSpan, tracing } from '../telemetry/tracing.ts';
 
 // A tenant id: up to 64 lowercase letters, digits and hyphens, which includes
@@ -126,10 +127,28 @@ async function tenantTransaction<T>(db: Kysely<Database>, tenantId: string, work
   return result;
 }
 
-export function createWithTenant(db: Kysely<Database>): WithTenant {
-  return async (tenantId, work) => tracing()
-    ? inSpan('db.transaction', { attributes: { 'tenant.id': tenantId } }, () => tenantTransaction(db, tenantId, work))
-    : tenantTransaction(db, tenantId, work);
+/** A tenant transaction on a connection of its own, without kysely's builder (direct-transaction.ts). */
+async function directTenantTransaction<T>(direct: DirectTransaction, tenantId: string, work: (trx: TenantTransaction) => Promise<T>): Promise<T> {
+  const callbacks: (() => void)[] = [];
+  const result = await direct(openingSql(tenantId), async (trx, connection) => {
+    commitCallbacks.set(trx, callbacks);
+    bindConnection(trx, connection);
+    try {
+      return await holdingTransaction(`a transaction of tenant ${tenantId}`, () => work(trx));
+    } finally {
+      unbindConnection(trx);
+    }
+  });
+  for (const callback of callbacks) callback();
+  return result;
+}
+
+/** withTenant over `db`; with `direct` (the database handle's, tracing off) its transactions skip kysely's builder. */
+export function createWithTenant(db: Kysely<Database>, direct?: DirectTransaction): WithTenant {
+  return async (tenantId, work) => {
+    if (tracing()) return inSpan('db.transaction', { attributes: { 'tenant.id': tenantId } }, () => tenantTransaction(db, tenantId, work));
+    return direct ? directTenantTransaction(direct, tenantId, work) : tenantTransaction(db, tenantId, work);
+  };
 }
 
 /**
