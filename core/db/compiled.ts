@@ -4,15 +4,15 @@
 // once, with named parameters, and each call sends the same SQL with that
 // call's values. Only the values vary: a query whose shape depends on its
 // input (optional filters, lists) is built per call as usual. In a tenant
-// transaction the statement goes straight to the transaction's connection,
-// past kysely's executor layers; while tracing is on it goes through kysely,
-// whose statement spans then include it.
+// transaction withTenant began on its own connection (tracing off), the
+// statement goes straight to that connection, past kysely's executor layers;
+// anywhere else (tracing on: kysely's statement spans include it) it goes
+// through kysely.
 import {
   DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler,
   type CompiledQuery, type Compilable, type DatabaseConnection, type QueryResult,
 } from 'kysely';
 import type { Database } from './types.ts';
-import { tracing } from '../telemetry/tracing.ts';
 
 /** A named parameter's place in a statement being compiled; replaced by the call's value when it runs. */
 class Parameter {
@@ -62,7 +62,7 @@ export function compiledStatement<P extends Record<string, unknown>, R>(
   return async (runner, parameters) => {
     compiled ??= build(compiler, (name) => new Parameter(name) as never).compile();
     const query: CompiledQuery<R> = { ...compiled, parameters: compiled.parameters.map((value) => (value instanceof Parameter ? parameters[value.name] : value)) };
-    const connection = tracing() ? undefined : connections.get(runner);
+    const connection = connections.get(runner);
     return connection ? (await connection.executeQuery<R>(query)).rows : (await runner.executeQuery<R>(query)).rows;
   };
 }

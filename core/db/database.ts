@@ -28,8 +28,6 @@ export interface OpeningStatements {
   sql: string;
   /** Set once they went out with the BEGIN; a caller that finds it unset must run them itself. */
   sent: boolean;
-  /** The connection the transaction holds, once begun (compiled statements run on it directly). */
-  connection?: DatabaseConnection;
 }
 
 const opening = new AsyncLocalStorage<OpeningStatements>();
@@ -51,7 +49,6 @@ class PlatformDriver extends PostgresDriver {
       return super.beginTransaction(connection, settings);
     }
     pending.sent = true;
-    pending.connection = connection;
     try {
       await connection.executeQuery(CompiledQuery.raw(`begin; ${pending.sql}`));
     } catch (err) {

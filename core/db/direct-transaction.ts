@@ -67,7 +67,6 @@ export function createDirectTransaction(parts: DirectTransactionParts): DirectTr
       if (unfinished) await driver.rollbackTransaction(connection as never).catch(() => {});
       throw err;
     } finally {
-      provider.open = false;
       await driver.releaseConnection(connection as never);
     }
   };

@@ -91,56 +91,35 @@ async function withCommitCallbacks<T>(run: (track: (trx: TenantTransaction) => v
   return result;
 }
 
-/**
- * One tenant transaction: the role and tenant set before `work`. Written out
- * in one function (what withCommitCallbacks and workErrorWins do for
- * withTenantSession): it runs on nearly every request.
- */
-async function tenantTransaction<T>(db: Kysely<Database>, tenantId: string, work: (trx: TenantTransaction) => Promise<T>): Promise<T> {
+/** One tenant transaction through kysely's builder (while tracing: its statement spans come from kysely). */
+function tenantTransaction<T>(db: Kysely<Database>, tenantId: string, work: (trx: TenantTransaction) => Promise<T>): Promise<T> {
   // The alias is validated strictly, so it can be written into the statement:
   // one round trip begins the transaction and sets both the role and the tenant
   // (openDatabase's driver sends them with the BEGIN). With a kysely instance
   // that did not send them, they go out here, before any work.
   const opening: OpeningStatements = { sql: openingSql(tenantId), sent: false };
-  const callbacks: (() => void)[] = [];
-  let failure: { error: unknown } | undefined;
-  let result: T;
-  try {
-    result = await withOpeningStatements(opening, () => db.transaction().execute(async (trx) => {
-      commitCallbacks.set(trx, callbacks);
-      try {
-        if (!opening.sent) await sql.raw(opening.sql).execute(trx);
-        else bindConnection(trx, opening.connection!);
-        return await holdingTransaction(`a transaction of tenant ${tenantId}`, () => work(trx));
-      } catch (error) {
-        failure = { error };
-        throw error;
-      } finally {
-        unbindConnection(trx);
-      }
-    }));
-  } catch (err) {
-    // The work's own error, not a ROLLBACK failing after it (workErrorWins).
-    throw failure ? failure.error : err;
-  }
-  for (const callback of callbacks) callback();
-  return result;
+  return withCommitCallbacks((track) => withOpeningStatements(opening, () => workErrorWins((guard) => db.transaction().execute((trx) => guard(async () => {
+    track(trx);
+    if (!opening.sent) await sql.raw(opening.sql).execute(trx);
+    return holdingTransaction(`a transaction of tenant ${tenantId}`, () => work(trx));
+  })))));
 }
 
-/** A tenant transaction on a connection of its own, without kysely's builder (direct-transaction.ts). */
-async function directTenantTransaction<T>(direct: DirectTransaction, tenantId: string, work: (trx: TenantTransaction) => Promise<T>): Promise<T> {
-  const callbacks: (() => void)[] = [];
-  const result = await direct(openingSql(tenantId), async (trx, connection) => {
-    commitCallbacks.set(trx, callbacks);
+/**
+ * One tenant transaction on a connection of its own, without kysely's builder
+ * (direct-transaction.ts, whose failures already give the work's own error):
+ * its compiled statements go to that connection directly.
+ */
+function directTenantTransaction<T>(direct: DirectTransaction, tenantId: string, work: (trx: TenantTransaction) => Promise<T>): Promise<T> {
+  return withCommitCallbacks((track) => direct(openingSql(tenantId), async (trx, connection) => {
+    track(trx);
     bindConnection(trx, connection);
     try {
       return await holdingTransaction(`a transaction of tenant ${tenantId}`, () => work(trx));
     } finally {
       unbindConnection(trx);
     }
-  });
-  for (const callback of callbacks) callback();
-  return result;
+  }));
 }
 
 /** withTenant over `db`; with `direct` (the database handle's, tracing off) its transactions skip kysely's builder. */
