@@ -4,7 +4,7 @@
 // writer's unflushed frames (services/turns.ts follow), then attaches here.
 // Keeping frames of hundreds of long answers in memory would make the garbage
 // collector copy them over and over, and its pauses are what tokens wait behind.
-import { frameJson, sseOfJson, textFrameJson, type Frame } from './frames.ts';
+import { encodeFrame, frameJson, sseOfJson, textFrameJson, type Frame } from './frames.ts';
 
 export interface PreparedFrame {
   seq: number;
@@ -78,8 +78,7 @@ export class TurnChannel {
   prepare(frame: Frame): PreparedFrame {
     if (this.ended) throw new Error(`turn ${this.turnId}: frame after the end`);
     const seq = this.nextSeq++;
-    const json = frameJson(seq, frame);
-    return { seq, json, sse: sseOfJson(seq, json) };
+    return { seq, ...encodeFrame(seq, frame) };
   }
 
   deliver(prepared: PreparedFrame): void {
