@@ -45,7 +45,9 @@ t.test('tenant SQL: statement budget and per-tenant concurrency cap', async (t) 
   await db.connect();
   t.teardown(() => db.end());
   const slotsHeld = async () => (await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objsubid = 2 AND granted`, [SLOT_CLASS])).rows[0]!.n;
+    // pg_locks lists the whole cluster's locks: only this test's database counts (other test files run beside it).
+    `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objsubid = 2 AND granted
+       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, [SLOT_CLASS])).rows[0]!.n;
 
   t.test('review-sql of a member with no role: a constant folded at plan time is stopped at the budget', async (t) => {
     const res = await asMember('POST', '/api/v1/ai/review-sql', { sql: SLOW_REVIEW });

@@ -72,8 +72,8 @@ if (missing) {
     t.match(await page.getByText(/^POST \/api\/webhooks\/parcel\.arrived/).innerText(), /webhook-signature: v1,[A-Za-z0-9+/=]+/, 'the signed request is shown');
     t.notMatch(await page.locator('body').innerText(), secret.secret, 'the secret is not shown');
     await page.getByRole('button', { name: 'Sign and send' }).click();
-    // The form's own line: the status region also announces it, until the timeline reloaded after the resume replaces it.
-    await page.getByRole('paragraph').filter({ hasText: 'Signed resume answered 202: delivered' }).first().waitFor();
+    // The form's line goes with the wait once the execution moves on; the status region keeps the answer with the new status.
+    await page.getByRole('status').filter({ hasText: 'Signed resume answered 202: delivered' }).waitFor({ state: 'attached' });
 
     const done = await until(async () => {
       const execution = await executionOf(waiting);

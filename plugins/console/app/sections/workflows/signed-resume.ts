@@ -93,7 +93,7 @@ export class SignedResumeForm extends LitElement {
       const message = String(answer.body.message ?? answer.body.status ?? '');
       this.result = format(this.t.resumeSent, { status: answer.status, message });
       this.context?.announce(this.result);
-      if (answer.status === 202) this.dispatchEvent(new CustomEvent('resumed', { bubbles: true, composed: true }));
+      if (answer.status === 202) this.dispatchEvent(new CustomEvent('resumed', { bubbles: true, composed: true, detail: { result: this.result } }));
     } finally {
       this.busy = false;
     }

@@ -107,8 +107,13 @@ export default class WorkflowsSection extends TenantSection<WorkflowsStrings> {
     return found;
   }
 
-  /** After a signed resume: the execution again until it has ended or waits again (its workers take the signal and run on). */
-  private async afterResume(): Promise<void> {
+  /**
+   * After a signed resume: the execution again until it has ended or waits
+   * again (its workers take the signal and run on). The form that sent it goes
+   * with the wait, so the announcement of the reloaded timeline repeats the
+   * form's answer.
+   */
+  private async afterResume(result: string): Promise<void> {
     const id = this.execution?.execution_id;
     if (!id) return;
     const before = this.execution?.steps.length ?? 0;
@@ -117,7 +122,7 @@ export default class WorkflowsSection extends TenantSection<WorkflowsStrings> {
       if (!found || (found.status !== 'running' && (found.status !== 'waiting' || found.steps.length > before))) break;
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
-    if (this.execution) this.context?.announce(`${format(this.t.timelineOf, { id })}: ${this.t.statuses[this.execution.status] ?? this.execution.status}`);
+    if (this.execution) this.context?.announce(`${result}. ${format(this.t.timelineOf, { id })}: ${this.t.statuses[this.execution.status] ?? this.execution.status}`);
     await this.loadExecutions();
   }
 
@@ -206,7 +211,7 @@ export default class WorkflowsSection extends TenantSection<WorkflowsStrings> {
           <h2 id="execution-heading" tabindex="-1">${format(t.timelineOf, { id: this.execution.execution_id })}</h2>
           <button type="button" @click=${() => { this.execution = null; }}>${t.close}</button>
         </div>
-        <console-wf-execution .context=${this.context} .execution=${this.execution} @resumed=${() => this.afterResume()}></console-wf-execution>
+        <console-wf-execution .context=${this.context} .execution=${this.execution} @resumed=${(e: CustomEvent<{ result: string }>) => this.afterResume(e.detail.result)}></console-wf-execution>
       </div>` : nothing}
     </section>`;
   }
