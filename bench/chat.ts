@@ -27,7 +27,9 @@
 // BENCH_CPU_PROFILE=<file> writes a CPU profile of the platform process during
 // the relay run of level BENCH_PROFILE_LEVEL (default the largest); with
 // pg_stat_statements preloaded, the statements that took the database's time
-// in that run are printed. BENCH_LOAD_CPU=<cpu> pins the clients and the model
+// in that run are printed. BENCH_HEAP_PROFILE=<file> writes a sampling heap
+// profile of what outlived the young generation in that run (what the
+// scavenges copy). BENCH_LOAD_CPU=<cpu> pins the clients and the model
 // server to that CPU and the platform to BENCH_PLATFORM_CPU (default: any other).
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -37,7 +39,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { createPlatform } from '../core/boot.ts';
 import { loadConfig } from '../core/config.ts';
-import { cpuProfiled, statementStats } from './lib/profile.ts';
+import { cpuProfiled, statementStats, survivorsProfiled } from './lib/profile.ts';
 
 const LEVELS = (process.env.BENCH_STREAMS ?? '1,100,500').split(',').map(Number);
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 200);
@@ -45,6 +47,7 @@ const INTERVAL_MS = Number(process.env.BENCH_INTERVAL_MS ?? 50);
 const MANIFEST = fileURLToPath(new URL('./chat.yaml', import.meta.url));
 const lib = (name: string) => fileURLToPath(new URL(`./lib/${name}`, import.meta.url));
 const PROFILE = process.env.BENCH_CPU_PROFILE;
+const HEAP_PROFILE = process.env.BENCH_HEAP_PROFILE;
 const PROFILE_LEVEL = Number(process.env.BENCH_PROFILE_LEVEL ?? Math.max(...LEVELS));
 const LOAD_CPU = process.env.BENCH_LOAD_CPU;
 
@@ -133,7 +136,8 @@ async function main() {
     const measured = n === PROFILE_LEVEL;
     const statements = measured ? await statementStats(stats) : undefined;
     const cpuBefore = process.cpuUsage();
-    const relay = measured && PROFILE ? await cpuProfiled(PROFILE, () => run('relay', n)) : await run('relay', n);
+    const relayRun = () => run('relay', n);
+    const relay = measured ? await survivorsProfiled(HEAP_PROFILE, () => cpuProfiled(PROFILE, relayRun)) : await relayRun();
     const cpu = process.cpuUsage(cpuBefore);
     loop.disable();
     if (statements) topStatements = await statements();

@@ -11,6 +11,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { SseReader } from './sse-lines.ts';
+import { FlatText } from './flat-text.ts';
 import { ModelError, isAbort, type ModelCall, type ModelClient, type ModelReply, type StreamOptions, type ToolCall } from './types.ts';
 
 export interface OpenAiClientOptions {
@@ -74,15 +75,15 @@ function retryAfter(header: string | string[] | undefined): number | undefined {
 
 /** Merges tool-call deltas (split across chunks, keyed by index) into whole calls. */
 class ToolCallAssembler {
-  private readonly calls: { id: string; name: string; arguments: string }[] = [];
+  private readonly calls: { id: string; name: string; arguments: FlatText }[] = [];
 
   add(deltas: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[]): void {
     for (const delta of deltas) {
       const index = delta.index ?? this.calls.length;
-      const call = (this.calls[index] ??= { id: '', name: '', arguments: '' });
+      const call = (this.calls[index] ??= { id: '', name: '', arguments: new FlatText() });
       if (delta.id) call.id = delta.id;
       if (delta.function?.name) call.name += delta.function.name;
-      if (delta.function?.arguments) call.arguments += delta.function.arguments;
+      if (delta.function?.arguments) call.arguments.append(delta.function.arguments);
     }
   }
 
@@ -90,7 +91,7 @@ class ToolCallAssembler {
     return this.calls.filter(Boolean).map((call, i) => ({
       id: call.id || `call_${i}`,
       type: 'function' as const,
-      function: { name: call.name, arguments: call.arguments || '{}' },
+      function: { name: call.name, arguments: call.arguments.toString() || '{}' },
     }));
   }
 }
@@ -162,7 +163,7 @@ export function createOpenAiClient(options: OpenAiClientOptions): ModelClient {
         }
         const reader = new SseReader();
         const tools = new ToolCallAssembler();
-        let text = '';
+        const text = new FlatText();
         let finishReason: string | null = null;
         let usage: ModelReply['usage'] = null;
         let done = false;
@@ -184,7 +185,7 @@ export function createOpenAiClient(options: OpenAiClientOptions): ModelClient {
           if (!choice) return;
           const delta = choice.delta ?? {};
           if (typeof delta.content === 'string' && delta.content !== '') {
-            text += delta.content;
+            text.append(delta.content);
             streamed = true;
             stream.onText(delta.content);
           }
@@ -210,7 +211,7 @@ export function createOpenAiClient(options: OpenAiClientOptions): ModelClient {
             const broken = new ModelError('The model stream ended before it was complete', 'MODEL_STREAM_BROKEN');
             return finish(streamed ? broken : new Retryable(broken.message));
           }
-          finish(undefined, { text, toolCalls: tools.result(), finishReason, usage });
+          finish(undefined, { text: text.toString(), toolCalls: tools.result(), finishReason, usage });
         });
         response.on('error', (err) => {
           if (stream.signal.aborted) return finish(abortError());

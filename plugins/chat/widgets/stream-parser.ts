@@ -11,6 +11,8 @@
 // Text outside tags is released at once, except a trailing `<…` that may still
 // become a tag, which waits for the next delta.
 
+import { FlatText } from '../model/flat-text.ts';
+
 export const WIDGET_KEYS = ['map_widget', 'report_widget', 'webxr_widget', 'generate_widget'] as const;
 
 export type ParserOutput =
@@ -37,8 +39,8 @@ export interface ParserConfig {
 export const widgetTypeOf = (key: string) => key.replace(/_widget$/, '');
 
 export class WidgetStreamParser {
-  /** The text to store: what was streamed, plus lifted widgets inline. */
-  persisted = '';
+  /** The text to store so far (see `persisted`). */
+  private readonly stored = new FlatText();
   /** Raw `<citations>…</citations>` blocks, in order. */
   readonly citationBlocks: string[] = [];
   /** Widget types sent as frames. */
@@ -61,6 +63,11 @@ export class WidgetStreamParser {
     }
     tags.push({ name: 'citations', open: '<citations>', close: '</citations>', mode: 'citations' });
     this.tags = tags;
+  }
+
+  /** The text to store: what was streamed, plus lifted widgets inline. */
+  get persisted(): string {
+    return this.stored.toString();
   }
 
   push(delta: string): ParserOutput[] {
@@ -91,7 +98,7 @@ export class WidgetStreamParser {
 
   private text(out: ParserOutput[], text: string): void {
     if (!text) return;
-    this.persisted += text;
+    this.stored.append(text);
     const last = out.at(-1);
     if (last?.kind === 'text') last.text += text;
     else out.push({ kind: 'text', text });
@@ -146,7 +153,7 @@ export class WidgetStreamParser {
       const data = parseWidget(content);
       if (data) {
         const widgetType = widgetTypeOf(tag.name);
-        this.persisted += `${tag.open}${content}${tag.close}`;
+        this.stored.append(`${tag.open}${content}${tag.close}`);
         this.liftedWidgets.push(widgetType);
         out.push({ kind: 'widget', widgetType, data });
       } else {
