@@ -5,21 +5,32 @@
 import { writeFile } from 'node:fs/promises';
 import type pg from 'pg';
 
-/** A CPU profile (node:inspector) of this process while `work` runs, written to `file`; without a file, just the work. */
-export async function cpuProfiled<T>(file: string | undefined, work: () => Promise<T>): Promise<T> {
+type InspectorSession = import('node:inspector/promises').Session;
+
+/** Runs `work` between `start` and `stop` on an inspector session of this process; writes what `stop` returns to `file`. */
+async function inspected<T>(
+  file: string | undefined, work: () => Promise<T>,
+  start: (session: InspectorSession) => Promise<unknown>, stop: (session: InspectorSession) => Promise<unknown>,
+): Promise<T> {
   if (!file) return work();
   const { Session } = await import('node:inspector/promises');
   const session = new Session();
   session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
+  await start(session);
   try {
     return await work();
   } finally {
-    const { profile } = await session.post('Profiler.stop');
-    await writeFile(file, JSON.stringify(profile));
+    await writeFile(file, JSON.stringify(await stop(session)));
     session.disconnect();
   }
+}
+
+/** A CPU profile (node:inspector) of this process while `work` runs, written to `file`; without a file, just the work. */
+export function cpuProfiled<T>(file: string | undefined, work: () => Promise<T>): Promise<T> {
+  return inspected(file, work, async (session) => {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }, async (session) => (await session.post('Profiler.stop')).profile);
 }
 
 /**
@@ -30,22 +41,13 @@ export async function cpuProfiled<T>(file: string | undefined, work: () => Promi
  * process, is in there. Written to `file` (open it in Chrome's DevTools,
  * Memory tab); without a file, just the work.
  */
-export async function survivorsProfiled<T>(file: string | undefined, work: () => Promise<T>): Promise<T> {
-  if (!file) return work();
-  const { Session } = await import('node:inspector/promises');
-  const session = new Session();
-  session.connect();
-  await session.post('HeapProfiler.enable');
-  await session.post('HeapProfiler.startSampling', {
-    samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false,
-  });
-  try {
-    return await work();
-  } finally {
-    const { profile } = await session.post('HeapProfiler.stopSampling');
-    await writeFile(file, JSON.stringify(profile));
-    session.disconnect();
-  }
+export function survivorsProfiled<T>(file: string | undefined, work: () => Promise<T>): Promise<T> {
+  return inspected(file, work, async (session) => {
+    await session.post('HeapProfiler.enable');
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false,
+    });
+  }, async (session) => (await session.post('HeapProfiler.stopSampling')).profile);
 }
 
 export interface StatementStat {
