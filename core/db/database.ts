@@ -92,7 +92,12 @@ function guardConnect(pool: pg.Pool): void {
 }
 
 export function openDatabase(connectionString: string, max = 10): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 10_000 });
+  // Pipeline mode: a statement sent while another is in flight on the same
+  // connection goes out at once instead of after its answer, so withTenant's
+  // BEGIN and its first statement share a round trip. The mode refuses COPY
+  // streams and cursors: those run through withTenantSession, whose
+  // connection leaves the mode while it is checked out.
+  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 10_000, pipeline: true });
   guardConnect(pool);
   // An idle client losing its server connection must not crash the process.
   pool.on('error', () => {});

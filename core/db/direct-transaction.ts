@@ -38,8 +38,11 @@ export type DirectTransaction = <T>(opening: string, work: (trx: Transaction<Dat
 
 /**
  * Runs `work` in a transaction whose BEGIN carries `opening` (literal SQL, no
- * parameters) in the same round trip; commits when it resolves, rolls back
- * when it throws (its error, not a failed rollback's, reaches the caller).
+ * parameters, built from validated values: it cannot fail to parse, which
+ * would leave the statements after it outside a transaction) in the same
+ * message, sent together with the work's first statement; commits when the
+ * work resolves, rolls back when it or the opening fails (the opening's
+ * error first, then the work's; never a failed rollback's).
  */
 export function createDirectTransaction(parts: DirectTransactionParts): DirectTransaction {
   let ready: Promise<void> | undefined;
@@ -52,14 +55,22 @@ export function createDirectTransaction(parts: DirectTransactionParts): DirectTr
     // From the BEGIN on (one that failed half way may have left the transaction open and aborted) until the commit.
     let unfinished = true;
     try {
-      await connection.executeQuery(CompiledQuery.raw(`begin; ${opening}`));
+      // Not awaited: the work's first statement follows BEGIN on the wire (the
+      // pool's pipeline mode). If the opening fails, the transaction is
+      // aborted and every statement after it fails; its error is the one thrown.
+      const begun = connection.executeQuery(CompiledQuery.raw(`begin; ${opening}`));
+      begun.catch(() => {});
       const trx = new Transaction<Database>({ ...parts, executor: parts.executor.withConnectionProvider(provider) } as never);
       let result: T;
       try {
         result = await work(trx, connection);
+      } catch (err) {
+        await begun;
+        throw err;
       } finally {
         provider.open = false;
       }
+      await begun;
       await driver.commitTransaction(connection);
       unfinished = false;
       return result;

@@ -146,6 +146,9 @@ export function createWithTenantSession(pool: pg.Pool): WithTenantSession {
 
   async function session<T>(opening: string, tenantId: string, work: (session: TenantSession) => Promise<T>): Promise<T> {
     const client = await pool.connect();
+    // COPY streams and cursors are refused in pipeline mode (openDatabase): out of it while checked out.
+    const pipelined = client.pipeline;
+    setPipeline(client, false);
     let failed = false;
     try {
       // kysely's dialect borrows this one connection and never ends it.
@@ -160,7 +163,13 @@ export function createWithTenantSession(pool: pg.Pool): WithTenantSession {
       failed = true;
       throw err;
     } finally {
+      // The transaction is over, nothing is in flight: the mode may change.
+      setPipeline(client, pipelined);
       client.release(failed);
     }
   }
+}
+
+function setPipeline(client: pg.PoolClient, on: boolean): void {
+  (client as { pipeline: boolean }).pipeline = on;
 }
