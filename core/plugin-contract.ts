@@ -51,6 +51,7 @@ export interface CoreServices {
   config: PlatformConfig;
   /** The system handle: global tables only. Tenant rows go through withTenant. */
   db: Kysely<Database>;
+  /** The same connections as `db`, in node-postgres's pipeline mode: COPY streams and cursors go through withTenantSession. */
   pool: pg.Pool;
   withTenant: WithTenant;
   /** withTenant with the transaction's pg connection too (COPY streams). */

@@ -2,7 +2,7 @@
 // transaction builder: nearly every request runs one (withTenant), and the
 // builder's layers (a connection provider per statement, an asserting
 // executor that makes a new executor for each, the builder's own promises)
-// cost it more CPU than its three round trips. The work still gets a kysely
+// cost it more CPU than its round trips. The work still gets a kysely
 // Transaction, whose statements go to that connection; once the work is over
 // the transaction refuses any further statement, as kysely's does.
 import {
